@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs what netsweep needs to build, test and chart on Debian, when something is missing.
+# As root it runs apt-get; otherwise it names the packages to install and fails.
+set -u
+PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev
+      gnuplot-nox iproute2 clang llvm iperf3 iperf ethtool procps"
+# `deps.sh test` adds what only the tests need: a headless browser for the report test.
+[ "${1:-build}" = test ] && PKGS="$PKGS chromium"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "netsweep: missing Debian packages:$missing" >&2
+	echo "netsweep: install them with: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "netsweep: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null || { echo "netsweep: apt-get update failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
+	echo "netsweep: apt-get install failed for:$missing" >&2
+	exit 1
+}

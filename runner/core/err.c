@@ -1,0 +1,45 @@
+#include "err.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int ns_err_set(struct ns_err *err, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int ns_err_sys(struct ns_err *err, const char *fmt, ...)
+{
+	int saved = errno;
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < sizeof(err->msg))
+			snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s", strerror(saved));
+	}
+	errno = saved;
+	return -1;
+}
+
+void ns_err_prefix(struct ns_err *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	char prefix[NS_ERR_MAX], old[NS_ERR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, err->msg, sizeof(old));
+	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+}

@@ -1,0 +1,61 @@
+/* netsweep: batch sweep runner for network throughput benchmarks.
+ * main only dispatches: subcommands come from one table, as git does. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "err.h"
+#include "version.h"
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{"run", cmd_run, "run every case of a matrix file and store the results"},
+	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
+	{"probe", cmd_probe, "run one test against an agent"},
+	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
+	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},
+	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: netsweep <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f, "\n'netsweep <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		usage(stdout);
+		return NS_EXIT_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("netsweep %s\n", NETSWEEP_VERSION);
+		return NS_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(name, subcommands[i].name) == 0) {
+			int rc = subcommands[i].fn(argc - 1, argv + 1);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				perror("netsweep: writing to stdout");
+				return rc ? rc : NS_EXIT_FAIL;
+			}
+			return rc;
+		}
+	}
+	fprintf(stderr, "netsweep: '%s' is not a command\n\n", name);
+	usage(stderr);
+	return NS_EXIT_USAGE;
+}

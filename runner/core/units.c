@@ -1,0 +1,209 @@
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses a non-negative decimal number followed by an optional suffix; *rest points at it. */
+static int parse_number(const char *s, double *v, const char **rest, struct ns_err *err)
+{
+	if (!s || !*s)
+		return ns_err_set(err, "empty value");
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-')
+		return ns_err_set(err, "'%s' is negative", s);
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return ns_err_set(err, "'%s' is not a number", s);
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (errno || end == s || !isfinite(d) || d < 0)
+		return ns_err_set(err, "'%s' is not a number", s);
+	*v = d;
+	*rest = end;
+	return 0;
+}
+
+int units_parse_rate(const char *s, uint64_t *bps, struct ns_err *err)
+{
+	double v;
+	const char *suf;
+	if (parse_number(s, &v, &suf, err) < 0)
+		return -1;
+	double mult = 1;
+	switch (*suf) {
+	case '\0': break;
+	case 'k': case 'K': mult = 1e3; suf++; break;
+	case 'm': case 'M': mult = 1e6; suf++; break;
+	case 'g': case 'G': mult = 1e9; suf++; break;
+	case 't': case 'T': mult = 1e12; suf++; break;
+	default: return ns_err_set(err, "'%s': unknown rate suffix (use k, M, G or T)", s);
+	}
+	if (*suf != '\0')
+		return ns_err_set(err, "'%s': trailing characters after the rate", s);
+	v *= mult;
+	if (v > 10e12)
+		return ns_err_set(err, "'%s': rate above 10 Tbit/s", s);
+	*bps = (uint64_t)llround(v);
+	return 0;
+}
+
+int units_parse_bytes(const char *s, uint64_t max, uint64_t *bytes, struct ns_err *err)
+{
+	double v;
+	const char *suf;
+	if (parse_number(s, &v, &suf, err) < 0)
+		return -1;
+	double mult = 1;
+	switch (*suf) {
+	case '\0': break;
+	case 'k': case 'K': mult = 1024.0; suf++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; suf++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; suf++; break;
+	default: return ns_err_set(err, "'%s': unknown size suffix (use K, M or G)", s);
+	}
+	if (*suf == 'B' || *suf == 'b')
+		suf++;
+	if (*suf != '\0')
+		return ns_err_set(err, "'%s': trailing characters after the size", s);
+	v *= mult;
+	if (v != floor(v))
+		return ns_err_set(err, "'%s' is not a whole number of bytes", s);
+	if (v > (double)max)
+		return ns_err_set(err, "'%s' is larger than %llu bytes", s, (unsigned long long)max);
+	*bytes = (uint64_t)v;
+	return 0;
+}
+
+int units_parse_duration(const char *s, double max, double *secs, struct ns_err *err)
+{
+	double v;
+	const char *suf;
+	if (parse_number(s, &v, &suf, err) < 0)
+		return -1;
+	if (strcmp(suf, "") == 0 || strcmp(suf, "s") == 0)
+		;
+	else if (strcmp(suf, "ms") == 0)
+		v /= 1000.0;
+	else if (strcmp(suf, "m") == 0 || strcmp(suf, "min") == 0)
+		v *= 60.0;
+	else if (strcmp(suf, "h") == 0)
+		v *= 3600.0;
+	else
+		return ns_err_set(err, "'%s': unknown duration suffix (use ms, s, m or h)", s);
+	if (v > max)
+		return ns_err_set(err, "'%s' is longer than %g s", s, max);
+	*secs = v;
+	return 0;
+}
+
+int units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out, struct ns_err *err)
+{
+	if (!s || !*s)
+		return ns_err_set(err, "empty value");
+	if (!isdigit((unsigned char)*s))
+		return ns_err_set(err, "'%s' is not a whole number", s);
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end != '\0')
+		return ns_err_set(err, "'%s' is not a whole number", s);
+	if (v < min || v > max)
+		return ns_err_set(err, "'%s' is out of range %llu..%llu", s,
+				  (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int units_parse_cpulist(const char *s, int *cpus, size_t cap, size_t *n, struct ns_err *err)
+{
+	size_t count = 0;
+	const char *p = s;
+	if (!s || !*s)
+		return ns_err_set(err, "empty CPU list");
+	while (*p) {
+		char *end;
+		if (!isdigit((unsigned char)*p))
+			return ns_err_set(err, "CPU list '%s': expected a number at '%s'", s, p);
+		long lo = strtol(p, &end, 10), hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return ns_err_set(err, "CPU list '%s': expected a number at '%s'", s, p);
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi >= UNITS_MAX_CPUS)
+			return ns_err_set(err, "CPU list '%s': bad range %ld-%ld (CPUs are 0..%d)",
+					  s, lo, hi, UNITS_MAX_CPUS - 1);
+		for (long c = lo; c <= hi; c++) {
+			if (count >= cap)
+				return ns_err_set(err, "CPU list '%s': more than %zu CPUs", s, cap);
+			cpus[count++] = (int)c;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return ns_err_set(err, "CPU list '%s': unexpected '%c'", s, *p);
+	}
+	qsort(cpus, count, sizeof(int), cmp_int);
+	size_t w = 0;
+	for (size_t i = 0; i < count; i++)
+		if (w == 0 || cpus[w - 1] != cpus[i])
+			cpus[w++] = cpus[i];
+	*n = w;
+	return 0;
+}
+
+void units_format_cpulist(const int *cpus, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len;) {
+		size_t j = i;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		int w = (j > i) ? snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "", cpus[i], cpus[j])
+				: snprintf(buf + off, len - off, "%s%d", off ? "," : "", cpus[i]);
+		if (w < 0)
+			return;
+		off += (size_t)w;
+		i = j + 1;
+	}
+}
+
+static void format_scaled(double v, double base, const char *const *names, char *buf, size_t len)
+{
+	int i = 0;
+	if (!isfinite(v))
+		v = 0;
+	while (fabs(v) >= base && names[i + 1]) {
+		v /= base;
+		i++;
+	}
+	snprintf(buf, len, "%.2f %s", v, names[i]);
+}
+
+void units_format_rate(double bps, char *buf, size_t len)
+{
+	static const char *const names[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s", NULL};
+	format_scaled(bps, 1000.0, names, buf, len);
+}
+
+void units_format_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", NULL};
+	format_scaled(bytes, 1024.0, names, buf, len);
+}

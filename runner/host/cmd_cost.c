@@ -1,0 +1,13 @@
+/* Placeholder until this subcommand lands; replaced by its module's owner. */
+#include <stdio.h>
+
+#include "../core/cmds.h"
+#include "../core/err.h"
+
+int cmd_cost(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "netsweep cost: not implemented yet\n");
+	return NS_EXIT_USAGE;
+}

@@ -1,0 +1,135 @@
+/* probe: one test against an agent — the client side of the control protocol.
+ * `netsweep probe` and the sweep runner both call probe_run(); the result structs below are
+ * the contract between the engines and everything that stores or prints their figures. */
+#ifndef NS_PROBE_H
+#define NS_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+
+#define NS_DEFAULT_PORT 5301      /* agent control port (iperf3 uses 5201) */
+#define NS_MAX_STREAMS 1024
+#define NS_MAX_THREADS 256
+#define NS_MAX_DURATION_S 86400.0
+#define NS_UDP_MIN_LEN 16
+#define NS_UDP_MAX_LEN 65507
+#define NS_TCP_DEFAULT_LEN (128 * 1024)
+#define NS_UDP_DEFAULT_LEN 1460
+#define NS_TCP_MAX_LEN (16 * 1024 * 1024)
+
+enum ns_proto { NS_PROTO_TCP = 0, NS_PROTO_UDP = 1 };
+enum ns_dir { NS_DIR_FORWARD = 0, NS_DIR_REVERSE = 1, NS_DIR_BIDIR = 2 };
+
+const char *ns_proto_name(enum ns_proto p);   /* "tcp" / "udp" */
+const char *ns_dir_name(enum ns_dir d);       /* "forward" / "reverse" / "bidir" */
+
+/* Everything a test asks for. probe_params_init() sets the defaults; probe_params_check()
+ * validates ranges and conflicts (the one validation pass, shared with the matrix loader). */
+struct probe_params {
+	char host[256];
+	uint16_t port;
+	enum ns_proto proto;
+	uint32_t streams;       /* 1..NS_MAX_STREAMS */
+	uint32_t threads;       /* 0 = min(streams, online CPUs) */
+	uint32_t length;        /* write size (TCP) or payload (UDP); 0 = protocol default */
+	uint64_t rate_bps;      /* -b: application pacing of the total; 0 = unlimited */
+	uint64_t fq_rate_bps;   /* --fq-rate: SO_MAX_PACING_RATE per socket; 0 = none */
+	double duration_s;      /* -t, measured time (omit comes on top) */
+	double interval_s;      /* -i, 0 = no interval reports */
+	double omit_s;          /* -O, warm-up excluded from results */
+	enum ns_dir dir;
+	char affinity[256];     /* -A CPU list for both ends, "" = none */
+	uint32_t window;        /* -w SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
+	uint32_t mss;           /* -M TCP_MAXSEG, 0 = default */
+	bool nodelay;           /* -N */
+	char congestion[16];    /* -C, "" = default */
+	bool gso;               /* --gso: UDP_SEGMENT */
+	double connect_timeout_s;
+	char psk_file[256];     /* reserved for the authentication issue; "" = none */
+};
+
+void probe_params_init(struct probe_params *p);
+int probe_params_check(const struct probe_params *p, struct ns_err *err);
+
+/* Figures of one end of one direction. Sender side: what was written; receiver side: what
+ * arrived. Fields that do not apply to a protocol stay 0 (and are omitted from JSON). */
+struct probe_figures {
+	uint64_t bytes;
+	uint64_t packets;          /* TCP: write calls on the sender, segments_in/out from TCP_INFO
+	                              where known; UDP: datagrams as the sender built them */
+	double bits_per_second;
+	double packets_per_second;
+	double cpu_percent;        /* user+system of the process over the test, % of one CPU */
+	/* TCP */
+	uint64_t retransmits;
+	double rtt_ms;             /* smoothed RTT, mean over streams (sender side) */
+	uint32_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
+	/* UDP (receiver side) */
+	uint64_t lost;
+	double lost_percent;
+	uint64_t out_of_order;
+	uint64_t duplicates;
+	double jitter_ms;
+	uint64_t kernel_drops;     /* RcvbufErrors + InErrors delta over the test (receiver host) */
+};
+
+struct probe_stream_result {
+	uint32_t id;
+	int cpu;                   /* CPU the stream's thread was pinned to, -1 = none */
+	struct probe_figures sender, receiver;
+};
+
+/* One interval of one direction. stream = -1 is the sum over streams. */
+struct probe_interval {
+	double start_s, end_s;     /* relative to the end of the omit period */
+	int32_t stream;
+	uint64_t bytes;
+	double bits_per_second;
+	uint64_t packets;
+	uint64_t retransmits;      /* TCP, sender */
+	uint32_t cwnd_bytes;       /* TCP, sender */
+	double rtt_ms;             /* TCP, sender */
+	uint64_t lost;             /* UDP, receiver */
+	double jitter_ms;          /* UDP, receiver */
+	bool omitted;
+};
+
+/* One direction of a test: forward (client sends) or reverse (agent sends). */
+struct probe_direction {
+	enum ns_dir dir;           /* NS_DIR_FORWARD or NS_DIR_REVERSE */
+	struct probe_figures sender, receiver;
+	struct probe_stream_result *streams;  /* params.streams entries */
+	struct probe_interval *intervals;     /* n_intervals entries, sums and per stream */
+	uint32_t n_streams;
+	uint32_t n_intervals;
+};
+
+struct probe_result {
+	struct probe_params params;
+	double duration_s;         /* measured time actually covered */
+	bool gso_active;           /* UDP_SEGMENT was really used */
+	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
+	uint32_t n_dirs;
+	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
+	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
+	char error[NS_ERR_MAX];
+	char warnings[NS_ERR_MAX]; /* "; "-separated, e.g. UDP fq-rate without fq */
+};
+
+/* Runs one test. Returns 0 on success; -1 with err filled (and res->status = -1,
+ * res->error set) on failure, in which case res still holds whatever was measured. */
+int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err);
+
+/* Asks the agent for its host information (JSON text, malloc'd into *json). */
+int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
+		   struct ns_err *err);
+
+void probe_result_free(struct probe_result *res);
+
+/* The stable JSON contract of `netsweep probe --json` (schemas/probe-result.md).
+ * Returns malloc'd text; never NaN. */
+char *probe_result_json(const struct probe_result *res, bool pretty);
+
+#endif

@@ -1,0 +1,226 @@
+-- netsweep results store, schema version 1 (PRAGMA user_version = 1).
+-- The database is the interface between the runner (writes) and the report (reads):
+-- anything a report shows must be derivable from these tables and views.
+-- Applied by runner/sweep/store.c inside one transaction; later versions add
+-- migration blocks there, keyed on user_version. Times are ISO-8601 UTC text,
+-- rates are bits/s, sizes bytes, durations seconds, prices US dollars per hour.
+
+PRAGMA foreign_keys = ON;
+
+-- One invocation of `netsweep run` (resumed runs keep their id).
+CREATE TABLE IF NOT EXISTS runs (
+	id               INTEGER PRIMARY KEY,
+	matrix_name      TEXT NOT NULL,
+	matrix_description TEXT,
+	matrix_path      TEXT,
+	matrix_text      TEXT NOT NULL,            -- the file exactly as read
+	matrix_hash      TEXT NOT NULL,            -- hex digest of matrix_text; resume key
+	label            TEXT,
+	started_at       TEXT NOT NULL,
+	finished_at      TEXT,
+	netsweep_version TEXT NOT NULL,
+	runner_host      TEXT,
+	order_mode       TEXT NOT NULL DEFAULT 'as-written'
+	                 CHECK (order_mode IN ('as-written', 'interleaved', 'shuffled')),
+	seed             INTEGER,                  -- shuffle seed, recorded so the order can be replayed
+	repeats          INTEGER NOT NULL DEFAULT 1 CHECK (repeats >= 1),
+	status           TEXT NOT NULL DEFAULT 'running'
+	                 CHECK (status IN ('running', 'done', 'failed', 'interrupted')),
+	warnings         TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(warnings)) -- JSON array of strings
+);
+CREATE INDEX IF NOT EXISTS runs_by_matrix ON runs(matrix_name, started_at);
+CREATE INDEX IF NOT EXISTS runs_by_hash ON runs(matrix_hash, started_at);
+
+-- An endpoint pair of a run: the client (this host or a named one) and the agent.
+CREATE TABLE IF NOT EXISTS endpoints (
+	id               INTEGER PRIMARY KEY,
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	name             TEXT NOT NULL,
+	instance_type    TEXT,                     -- declared in the matrix (the instance-type axis)
+	region           TEXT,
+	client_host      TEXT,                     -- NULL = the runner's host
+	agent_addr       TEXT NOT NULL,            -- host:port
+	expected_driver  TEXT,
+	price_basis      TEXT NOT NULL DEFAULT 'pair' CHECK (price_basis IN ('pair', 'sender')),
+	link_bps         INTEGER,                  -- declared link speed for wire-rate references
+	client_info      TEXT CHECK (client_info IS NULL OR json_valid(client_info)), -- hostinfo JSON
+	agent_info       TEXT CHECK (agent_info IS NULL OR json_valid(agent_info)),   -- hostinfo JSON
+	UNIQUE (run_id, name)
+);
+
+-- One expanded case of a run's matrix. case_key is derived from the parameters only, so the
+-- same case has the same key across runs and nights (used for baselines and trends).
+CREATE TABLE IF NOT EXISTS cases (
+	id               INTEGER PRIMARY KEY,
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	endpoint_id      INTEGER NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
+	case_key         TEXT NOT NULL,
+	ordinal          INTEGER NOT NULL,         -- position in the expanded (unshuffled) list
+	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp')),
+	streams          INTEGER NOT NULL CHECK (streams >= 1),
+	threads          INTEGER NOT NULL DEFAULT 0,   -- 0 = automatic
+	length           INTEGER NOT NULL DEFAULT 0,   -- 0 = protocol default
+	rate_bps         INTEGER NOT NULL DEFAULT 0,   -- 0 = unlimited
+	fq_rate_bps      INTEGER NOT NULL DEFAULT 0,   -- 0 = none
+	direction        TEXT NOT NULL CHECK (direction IN ('forward', 'reverse', 'bidir')),
+	duration_s       REAL NOT NULL CHECK (duration_s > 0),
+	omit_s           REAL NOT NULL DEFAULT 0,
+	affinity         TEXT NOT NULL DEFAULT 'none', -- policy (none, irq, spread) or a CPU list
+	window           INTEGER NOT NULL DEFAULT 0,
+	mss              INTEGER NOT NULL DEFAULT 0,
+	nodelay          INTEGER NOT NULL DEFAULT 0,
+	congestion       TEXT,
+	gso              INTEGER NOT NULL DEFAULT 0,
+	params           TEXT NOT NULL CHECK (json_valid(params)), -- every parameter, as JSON
+	UNIQUE (run_id, case_key)
+);
+CREATE INDEX IF NOT EXISTS cases_by_key ON cases(case_key);
+CREATE INDEX IF NOT EXISTS cases_by_endpoint ON cases(endpoint_id);
+
+-- One row per case per repeat, written in the same transaction as its samples.
+-- "fwd_" figures are the requested direction (forward: client sends; reverse: agent sends);
+-- "ret_" figures are the return direction of a bidir test (NULL otherwise).
+-- The headline throughput is the receiver's goodput: fwd_rcv_bps.
+CREATE TABLE IF NOT EXISTS results (
+	id               INTEGER PRIMARY KEY,
+	case_id          INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+	repeat           INTEGER NOT NULL CHECK (repeat >= 0),
+	started_at       TEXT NOT NULL,
+	finished_at      TEXT NOT NULL,
+	status           TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+	error            TEXT,
+	warnings         TEXT,
+	duration_s       REAL,
+	gso_active       INTEGER NOT NULL DEFAULT 0,
+	fwd_snd_bytes    INTEGER, fwd_snd_bps REAL, fwd_snd_packets INTEGER, fwd_snd_pps REAL,
+	fwd_snd_cpu      REAL,
+	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
+	fwd_rcv_cpu      REAL,
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER,
+	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
+	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
+	ret_snd_bps      REAL, ret_rcv_bps REAL, ret_snd_pps REAL, ret_rcv_pps REAL,
+	ret_retransmits  INTEGER, ret_lost_percent REAL,
+	probe_json       TEXT CHECK (probe_json IS NULL OR json_valid(probe_json)), -- full probe --json object
+	UNIQUE (case_id, repeat)
+);
+CREATE INDEX IF NOT EXISTS results_by_case ON results(case_id);
+
+-- Per-interval series of a result: stream = -1 is the sum over streams.
+CREATE TABLE IF NOT EXISTS samples (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	direction        TEXT NOT NULL DEFAULT 'fwd' CHECK (direction IN ('fwd', 'ret')),
+	stream           INTEGER NOT NULL,
+	t_start          REAL NOT NULL,
+	t_end            REAL NOT NULL,
+	bytes            INTEGER NOT NULL,
+	bps              REAL NOT NULL,
+	packets          INTEGER,
+	retransmits      INTEGER,
+	cwnd_bytes       INTEGER,
+	rtt_ms           REAL,
+	lost             INTEGER,
+	jitter_ms        REAL,
+	PRIMARY KEY (result_id, direction, stream, t_start)
+) WITHOUT ROWID;
+
+-- The instance catalog as it stood when the run started (prices change; a run keeps its own).
+CREATE TABLE IF NOT EXISTS run_instance_types (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	vcpus            INTEGER,
+	memory_gib       REAL,
+	network_label    TEXT,                     -- "Moderate", "High", "Up to 25 Gigabit", ...
+	network_gbps     REAL,                     -- advertised (burst where AWS states one)
+	baseline_gbps    REAL,
+	enhanced_networking TEXT,                  -- none, vif, ixgbevf, ena
+	PRIMARY KEY (run_id, instance_type)
+);
+
+CREATE TABLE IF NOT EXISTS run_prices (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	usd_per_hour     REAL NOT NULL CHECK (usd_per_hour > 0),
+	as_of            TEXT NOT NULL,            -- date the price was quoted
+	source           TEXT NOT NULL,            -- where it came from
+	PRIMARY KEY (run_id, instance_type, region)
+);
+
+-- Every result with its case parameters and endpoint: the view for ad-hoc queries.
+CREATE VIEW IF NOT EXISTS v_results AS
+SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS run_started_at,
+       c.id AS case_id, c.case_key, c.ordinal, r.repeat,
+       e.id AS endpoint_id, e.name AS endpoint, e.instance_type, e.region, e.price_basis, e.link_bps,
+       json_extract(e.agent_info, '$.interface.driver') AS agent_driver,
+       json_extract(e.agent_info, '$.interface.driver_family') AS agent_driver_family,
+       json_extract(e.client_info, '$.interface.driver') AS client_driver,
+       c.protocol, c.streams, c.threads, c.length, c.rate_bps, c.fq_rate_bps, c.direction,
+       c.duration_s, c.omit_s, c.affinity, c.window, c.mss, c.nodelay, c.congestion, c.gso,
+       r.status, r.error, r.warnings, r.started_at, r.finished_at, r.duration_s AS measured_s,
+       r.gso_active,
+       r.fwd_rcv_bps AS goodput_bps, r.fwd_rcv_bps / 1e6 AS goodput_mbps,
+       r.fwd_snd_bps, r.fwd_rcv_bps, r.fwd_snd_pps, r.fwd_rcv_pps,
+       r.fwd_snd_bytes, r.fwd_rcv_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
+       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
+       r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
+       r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
+       r.ret_retransmits, r.ret_lost_percent
+FROM results r
+JOIN cases c ON c.id = r.case_id
+JOIN endpoints e ON e.id = c.endpoint_id
+JOIN runs ru ON ru.id = c.run_id;
+
+-- Hourly price of each endpoint pair in its run: the pair (client + agent, both of the
+-- declared instance type) or the sender alone, as the matrix chose. NULL = no price known
+-- (reported as missing, never guessed).
+CREATE VIEW IF NOT EXISTS v_endpoint_prices AS
+SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint, e.instance_type, e.region,
+       e.price_basis, p.usd_per_hour AS unit_usd_per_hour, p.as_of, p.source,
+       p.usd_per_hour * (CASE e.price_basis WHEN 'pair' THEN 2 ELSE 1 END) AS usd_per_hour
+FROM endpoints e
+LEFT JOIN run_prices p
+       ON p.run_id = e.run_id AND p.instance_type = e.instance_type AND p.region = e.region;
+
+-- Cost figures of every successful result.
+CREATE VIEW IF NOT EXISTS v_cost AS
+SELECT v.*, ep.usd_per_hour, ep.unit_usd_per_hour, ep.as_of AS price_as_of,
+       ep.source AS price_source,
+       v.goodput_mbps / ep.usd_per_hour AS mbps_per_usd_hour,
+       ep.usd_per_hour / (v.goodput_bps / 1e9) AS usd_per_gbps_hour,
+       ep.usd_per_hour * (v.duration_s + v.omit_s) / 3600.0 AS case_cost_usd
+FROM v_results v
+JOIN v_endpoint_prices ep ON ep.endpoint_id = v.endpoint_id
+WHERE v.status = 'ok';
+
+-- Instance types of a run ranked by mean throughput per dollar (reports compute medians
+-- themselves; this view is the quick ad-hoc answer).
+CREATE VIEW IF NOT EXISTS v_cost_ranking AS
+SELECT run_id, instance_type, region, price_basis, usd_per_hour,
+       avg(goodput_mbps) AS mean_mbps, avg(mbps_per_usd_hour) AS mean_mbps_per_usd_hour,
+       count(*) AS results,
+       rank() OVER (PARTITION BY run_id ORDER BY avg(mbps_per_usd_hour) DESC) AS rank
+FROM v_cost
+WHERE usd_per_hour IS NOT NULL
+GROUP BY run_id, instance_type, region, price_basis, usd_per_hour;
+
+-- Cost of each run: every case's duration at its pair's price.
+CREATE VIEW IF NOT EXISTS v_run_cost AS
+SELECT c.run_id, sum(ep.usd_per_hour * (c.duration_s + c.omit_s) / 3600.0) AS usd,
+       sum(ep.usd_per_hour IS NULL) AS results_without_price
+FROM results r
+JOIN cases c ON c.id = r.case_id
+JOIN v_endpoint_prices ep ON ep.endpoint_id = c.endpoint_id
+GROUP BY c.run_id;
+
+-- Theoretical wire rate for UDP cases on a link of known speed: an untagged IPv4/UDP frame
+-- carries payload + 46 bytes (Ethernet header 14 + FCS 4 + IP 20 + UDP 8), at least 64,
+-- and occupies 20 more on the wire (preamble 8 + inter-frame gap 12).
+CREATE VIEW IF NOT EXISTS v_wire_rate AS
+SELECT v.result_id, v.run_id, v.endpoint, v.length, v.link_bps,
+       max(v.length + 46, 64) AS frame_bytes,
+       v.link_bps / ((max(v.length + 46, 64) + 20) * 8.0) AS wire_pps,
+       v.link_bps * v.length / ((max(v.length + 46, 64) + 20) * 1.0) AS wire_goodput_bps,
+       v.fwd_rcv_pps, v.goodput_bps
+FROM v_results v
+WHERE v.protocol = 'udp' AND v.link_bps IS NOT NULL AND v.length > 0;
