@@ -12,10 +12,13 @@ ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP
+DATADIR ?= $(CURDIR)/data
+CFLAGS  += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP \
+           -DNETSWEEP_DATADIR=\"$(DATADIR)\" -DNETSWEEP_SCHEMADIR=\"$(CURDIR)/schemas\"
 LDLIBS  += $(PKG_LIBS) -pthread -lm
 
 LIB_SRC    :=
+EMBED      :=
 UNIT_TESTS :=
 ITESTS     :=
 BENCHES    :=
@@ -27,7 +30,9 @@ include mk/sweep.mk
 include mk/host.mk
 include mk/report.mk
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# Schemas compiled into the binary: EMBED += SYMBOL:path (see mk/embed.sh); declare them
+# in C as `extern const char SYMBOL[];`.
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(foreach e,$(EMBED),$(BUILD)/gen/$(firstword $(subst :, ,$(e))).o)
 LIB      := $(BUILD)/libnetsweep.a
 BIN      := $(BUILD)/netsweep
 TEST_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
@@ -38,6 +43,15 @@ all: $(BIN) $(EXTRA_TARGETS)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+define embed_rule
+$(BUILD)/gen/$(1).c: $(2) mk/embed.sh
+	@mkdir -p $$(dir $$@)
+	sh mk/embed.sh $(1) $(2) > $$@
+$(BUILD)/gen/$(1).o: $(BUILD)/gen/$(1).c
+	$$(CC) $$(CFLAGS) -c -o $$@ $$<
+endef
+$(foreach e,$(EMBED),$(eval $(call embed_rule,$(firstword $(subst :, ,$(e))),$(word 2,$(subst :, ,$(e))))))
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
