@@ -46,7 +46,9 @@ struct probe_params {
 	bool nodelay;           /* -N */
 	char congestion[16];    /* -C, "" = default */
 	bool gso;               /* --gso: UDP_SEGMENT */
-	double connect_timeout_s;
+	double connect_timeout_s; /* default 5 s */
+	double timeout_s;         /* whole test; 0 = omit + duration + 15 s. probe_run never
+	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
 };
 
