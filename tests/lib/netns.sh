@@ -1,0 +1,232 @@
+# Network-namespace harness for integration tests and benchmarks (source it from bash).
+# Builds two-host topologies out of namespaces and a veth pair, shapes links with tbf, makes
+# random loss with a tc BPF classifier (this kernel has no netem), and removes everything it
+# created when the script exits, also on failure or signal.
+#
+#   source tests/lib/netns.sh            # installs `trap netns_cleanup EXIT`; idempotent
+#   netns_require                        # "SKIP netns: why" and exit 0 without root / ip / tc
+#   netns_pair PREFIX NS_A NS_B ADDR_A ADDR_B
+#                                        # namespaces "PREFIX-NS_A", "PREFIX-NS_B", a veth pair
+#                                        # between them, ADDR/24, lo and links up; prints the two
+#                                        # namespace names; sets NETNS_A and NETNS_B
+#   netns_dev NS                         # the veth device inside NS
+#   netns_shape NS RATE [BURST] [LIMIT]  # tbf on NS's veth egress (RATE as tc: 500mbit, 1gbit)
+#   netns_drop NS PERCENT                # clsact + BPF classifier dropping PERCENT % of IPv4
+#   netns_tc_drops NS                    # the tbf qdisc's "dropped" counter
+#   netns_wait_tcp NS ADDR PORT [SECS]   # waits (polling ss) until something listens
+#   netns_cleanup                        # kills what runs in our namespaces, deletes them
+#
+# Every NS argument is either the full namespace name ("h6-a") or, as a shorthand, the NS_A /
+# NS_B name given to netns_pair ("a"), resolved among the namespaces this script created.
+# Extras: NETNS_TMP (a private directory removed at cleanup), netns_exec NS CMD...
+
+[ -n "${_NETNS_SH_LOADED:-}" ] && return 0
+_NETNS_SH_LOADED=1
+
+NETNS_ROOT=${NETNS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+NETNS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/netns.XXXXXX") || return 1
+# Namespaces created, one per line. A file rather than a variable so that netns_pair may also
+# run in a subshell (e.g. inside $(...)) and the parent's cleanup still finds them.
+_NETNS_LIST=$NETNS_TMP/namespaces
+: >"$_NETNS_LIST"
+declare -A _NETNS_DEV=()
+
+netns_cleanup() {
+	local ns pid i
+	[ -f "$_NETNS_LIST" ] || return 0
+	while read -r ns; do
+		[ -n "$ns" ] || continue
+		# Deleting a namespace only drops its name: processes inside would keep it (and its
+		# addresses) alive, so end them first. They are ours: nothing else runs in these.
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -TERM "$pid" 2>/dev/null; done
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+		ip netns del "$ns" 2>/dev/null
+	done <"$_NETNS_LIST"
+	rm -rf "$NETNS_TMP"
+}
+trap netns_cleanup EXIT
+# A signal ends the script through exit, so the EXIT trap runs.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+netns_require() {
+	local why=""
+	if [ "$(id -u)" != 0 ]; then why="not root"
+	elif ! command -v ip >/dev/null 2>&1; then why="no ip (iproute2)"
+	elif ! command -v tc >/dev/null 2>&1; then why="no tc (iproute2)"
+	elif ! command -v ss >/dev/null 2>&1; then why="no ss (iproute2)"
+	elif ! ip netns list >/dev/null 2>&1; then why="ip netns does not work here"
+	fi
+	if [ -n "$why" ]; then
+		echo "SKIP netns: network-namespace tests need root and iproute2: $why"
+		exit 0
+	fi
+}
+
+# Full namespace name for a full or short name; fails when it is not one of ours.
+_netns_resolve() {
+	local want=$1 ns found=""
+	while read -r ns; do
+		[ "$ns" = "$want" ] && { echo "$ns"; return 0; }
+		case $ns in *-"$want") found=$ns ;; esac
+	done <"$_NETNS_LIST"
+	[ -n "$found" ] && { echo "$found"; return 0; }
+	echo "netns: '$want' is not a namespace this script created" >&2
+	return 1
+}
+
+netns_exec() {
+	local ns
+	ns=$(_netns_resolve "$1") || return 1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# Interface names are at most 15 bytes.
+_netns_ifname() { printf '%s' "${1:0:15}"; }
+
+netns_pair() {
+	if [ $# -ne 5 ]; then
+		echo "usage: netns_pair PREFIX NS_A NS_B ADDR_A ADDR_B" >&2
+		return 2
+	fi
+	local prefix=$1 a="$1-$2" b="$1-$3" addr_a=$4 addr_b=$5 ns
+	local dev_a dev_b
+	dev_a=$(_netns_ifname "$a")
+	dev_b=$(_netns_ifname "$b")
+	[ "$dev_a" = "$dev_b" ] && dev_b=$(_netns_ifname "$prefix-peer")
+	for ns in "$a" "$b"; do
+		# A namespace left by an earlier run that died without cleanup: reuse would mix state.
+		if ip netns list | awk '{ print $1 }' | grep -qxF -- "$ns"; then
+			ip netns del "$ns" 2>/dev/null
+		fi
+		ip netns add "$ns" || return 1
+		echo "$ns" >>"$_NETNS_LIST"
+		ip -n "$ns" link set lo up || return 1
+	done
+	# Created directly inside the namespaces, so the names never appear in the root namespace.
+	ip link add "$dev_a" netns "$a" type veth peer name "$dev_b" netns "$b" || return 1
+	ip -n "$a" addr add "$addr_a/24" dev "$dev_a" || return 1
+	ip -n "$b" addr add "$addr_b/24" dev "$dev_b" || return 1
+	ip -n "$a" link set "$dev_a" up || return 1
+	ip -n "$b" link set "$dev_b" up || return 1
+	# The veth carrier comes up asynchronously; wait (bounded) so the first packet is not lost.
+	local i
+	for i in $(seq 50); do
+		ip -n "$a" -o link show "$dev_a" | grep -q 'state UP' &&
+			ip -n "$b" -o link show "$dev_b" | grep -q 'state UP' && break
+		sleep 0.05
+	done
+	# Permanent neighbour entries: no ARP exchange, so the first datagrams of a test are
+	# neither held back nor dropped while an address resolves.
+	local mac_a mac_b
+	mac_a=$(ip -n "$a" -o link show "$dev_a" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	mac_b=$(ip -n "$b" -o link show "$dev_b" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	ip -n "$a" neigh replace "$addr_b" lladdr "$mac_b" dev "$dev_a" nud permanent || return 1
+	ip -n "$b" neigh replace "$addr_a" lladdr "$mac_a" dev "$dev_b" nud permanent || return 1
+	_NETNS_DEV[$a]=$dev_a
+	_NETNS_DEV[$b]=$dev_b
+	NETNS_A=$a
+	NETNS_B=$b
+	echo "$a $b"
+}
+
+netns_dev() {
+	local ns dev
+	ns=$(_netns_resolve "$1") || return 1
+	dev=${_NETNS_DEV[$ns]:-}
+	if [ -z "$dev" ]; then
+		# Created in a subshell: the device is the namespace's only veth.
+		dev=$(ip -n "$ns" -o link show type veth | sed -n '1s/^[0-9]*: \([^@:]*\).*/\1/p')
+	fi
+	[ -n "$dev" ] || { echo "netns: no veth in $ns" >&2; return 1; }
+	echo "$dev"
+}
+
+# Bits per second of a tc-style rate ("500mbit", "1gbit", "64kbit", "1000000bit", "500M").
+_netns_rate_bps() {
+	awk -v r="$1" 'BEGIN {
+		n = r + 0; u = tolower(substr(r, length(n "") + 1));
+		if (n <= 0) exit 1;
+		if (u == "" || u == "bit") m = 1;
+		else if (u == "k" || u == "kbit") m = 1e3;
+		else if (u == "m" || u == "mbit") m = 1e6;
+		else if (u == "g" || u == "gbit") m = 1e9;
+		else exit 1;
+		printf "%.0f\n", n * m }'
+}
+
+netns_shape() {
+	local ns dev rate bps burst limit
+	ns=$(_netns_resolve "$1") || return 1
+	dev=$(netns_dev "$ns") || return 1
+	bps=$(_netns_rate_bps "$2") || { echo "netns: bad rate '$2'" >&2; return 2; }
+	rate=${bps}bit
+	# Default bucket: 4 ms at the rate (one timer tick at HZ=250 so tbf never starves between
+	# ticks) and at least a few full 64 KiB GSO packets, which veth hands to tbf unsplit.
+	burst=${3:-$(awk -v b="$bps" 'BEGIN { x = b / 8 * 0.004; if (x < 200000) x = 200000; printf "%.0f", x }')}
+	# Default queue: 20 ms at the rate on top of the bucket.
+	limit=${4:-$(awk -v b="$bps" -v k="$burst" 'BEGIN { printf "%.0f", k + b / 8 * 0.02 }')}
+	ip netns exec "$ns" tc qdisc replace dev "$dev" root tbf rate "$rate" burst "$burst" \
+		limit "$limit"
+}
+
+# Builds (once per share, cached in NETNS_TMP) the classifier for PERCENT, with the same flags
+# as mk/harness.mk, and prints the object's path.
+_netns_drop_obj() {
+	local pct=$1 thr obj
+	thr=$(awk -v p="$pct" 'BEGIN { if (p !~ /^[0-9]+(\.[0-9]+)?$/ || p > 100) exit 1;
+		t = p / 100 * 4294967296; if (t > 4294967295) t = 4294967295; printf "%.0f", t }') ||
+		{ echo "netns: bad drop percent '$pct'" >&2; return 2; }
+	obj=$NETNS_TMP/drop-$thr.o
+	if [ ! -f "$obj" ]; then
+		command -v clang >/dev/null 2>&1 || { echo "netns: clang is needed for netns_drop" >&2; return 1; }
+		clang -O2 -target bpf -I/usr/include/x86_64-linux-gnu -DDROP_THRESHOLD="${thr}u" \
+			-c "$NETNS_ROOT/tests/bpf/drop.c" -o "$obj" || return 1
+	fi
+	echo "$obj"
+}
+
+netns_drop() {
+	local ns dev obj
+	ns=$(_netns_resolve "$1") || return 1
+	dev=$(netns_dev "$ns") || return 1
+	obj=$(_netns_drop_obj "$2") || return $?
+	ip netns exec "$ns" tc qdisc replace dev "$dev" clsact || return 1
+	ip netns exec "$ns" tc filter del dev "$dev" egress 2>/dev/null
+	ip netns exec "$ns" tc filter add dev "$dev" egress bpf da obj "$obj" sec classifier
+}
+
+netns_tc_drops() {
+	local ns dev
+	ns=$(_netns_resolve "$1") || return 1
+	dev=$(netns_dev "$ns") || return 1
+	ip netns exec "$ns" tc -s qdisc show dev "$dev" | awk '
+		/^qdisc tbf/ { t = 1; next }
+		/^qdisc/ { t = 0 }
+		t && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; found = 1; exit }
+		END { if (!found) exit 1 }'
+}
+
+netns_wait_tcp() {
+	local ns addr=$2 port=$3 secs=${4:-5} deadline
+	ns=$(_netns_resolve "$1") || return 1
+	deadline=$(( $(date +%s%N) + secs * 1000000000 ))
+	while :; do
+		# A listener on the address itself or on a wildcard ([::] also takes IPv4 when dual-stack).
+		if ip netns exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null |
+			awk -v a="$addr" '{ l = $4; sub(/:[0-9]+$/, "", l); gsub(/[][]/, "", l); sub(/%.*/, "", l) }
+				l == a || l == "0.0.0.0" || l == "*" || l == "::" || l == "::ffff:" a { ok = 1 }
+				END { exit !ok }'; then
+			return 0
+		fi
+		[ "$(date +%s%N)" -ge "$deadline" ] && break
+		sleep 0.05
+	done
+	echo "netns: nothing listens on $addr:$port in $ns after ${secs}s" >&2
+	return 1
+}
