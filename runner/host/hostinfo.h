@@ -22,6 +22,13 @@ void hostinfo_opts_init(struct hostinfo_opts *o);
  * null, never guessed; only a failure to produce any JSON at all returns -1. */
 int hostinfo_collect_json(const struct hostinfo_opts *o, char **json, struct ns_err *err);
 
+/* Whether the firmware says this is an EC2 instance (DMI vendor or "ec2" UUID). The default
+ * metadata address is only contacted when it does; an explicit imds_addr always is. */
+bool hostinfo_looks_like_ec2(void);
+
+/* The same facts as a readable table (malloc'd into *text), for `netsweep hostinfo`. */
+int hostinfo_collect_text(const struct hostinfo_opts *o, char **text, struct ns_err *err);
+
 /* "ixgbevf" -> "ixgbevf", "xen_netfront"/"vif" -> "vif", "ena" -> "ena", others by name. */
 const char *hostinfo_driver_family(const char *driver);
 

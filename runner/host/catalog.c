@@ -1,0 +1,337 @@
+/* catalog: reads instance catalogs (XML, validated against the compiled-in schemas/catalog.xsd)
+ * and merges them: a later file's instance attributes override earlier ones of the same type,
+ * its prices replace earlier prices of the same type and region. */
+#include "catalog.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlschemas.h>
+
+extern const char host_catalog_xsd[]; /* schemas/catalog.xsd, see mk/host.mk EMBED */
+
+#define CATALOG_MAX_ENTRIES 100000 /* bounds memory if a file is absurdly large */
+
+const char *catalog_default_path(void)
+{
+	const char *env = getenv("NETSWEEP_CATALOG");
+	if (env && *env)
+		return env;
+	return NETSWEEP_DATADIR "/catalog/aws.xml";
+}
+
+void catalog_init(struct catalog *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void catalog_free(struct catalog *c)
+{
+	free(c->instances);
+	free(c->prices);
+	catalog_init(c);
+}
+
+const struct catalog_instance *catalog_instance(const struct catalog *c, const char *type)
+{
+	if (!type)
+		return NULL;
+	for (size_t i = 0; i < c->n_instances; i++)
+		if (strcmp(c->instances[i].type, type) == 0)
+			return &c->instances[i];
+	return NULL;
+}
+
+const struct catalog_price *catalog_price(const struct catalog *c, const char *type,
+					  const char *region)
+{
+	if (!type || !region)
+		return NULL;
+	for (size_t i = 0; i < c->n_prices; i++)
+		if (strcmp(c->prices[i].type, type) == 0 && strcmp(c->prices[i].region, region) == 0)
+			return &c->prices[i];
+	return NULL;
+}
+
+/* The first libxml2 error of a load, with the file and line it names. Collected through the
+ * structured handler so that nothing is printed on stderr behind the caller's back. */
+struct xml_errors {
+	char msg[NS_ERR_MAX];
+	bool have;
+};
+
+static void collect_xml_error(void *ctx, xmlErrorPtr e)
+{
+	struct xml_errors *xe = ctx;
+	if (xe->have || !e)
+		return;
+	xe->have = true;
+	char text[NS_ERR_MAX];
+	snprintf(text, sizeof(text), "%s", e->message ? e->message : "unknown XML error");
+	size_t n = strlen(text);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	if (e->file)
+		snprintf(xe->msg, sizeof(xe->msg), "%s:%d: %s", e->file, e->line, text);
+	else if (e->line > 0)
+		snprintf(xe->msg, sizeof(xe->msg), "line %d: %s", e->line, text);
+	else
+		snprintf(xe->msg, sizeof(xe->msg), "%s", text);
+}
+
+static int node_error(struct ns_err *err, const char *path, xmlNodePtr n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int node_error(struct ns_err *err, const char *path, xmlNodePtr n, const char *fmt, ...)
+{
+	char text[NS_ERR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return ns_err_set(err, "%s:%ld: %s", path, n ? xmlGetLineNo(n) : 0L, text);
+}
+
+static bool is_elem(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, (const xmlChar *)name) == 0;
+}
+
+/* Copies an attribute into buf; returns false when it is absent. */
+static bool attr_str(xmlNodePtr n, const char *name, char *buf, size_t len)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	if (!v)
+		return false;
+	snprintf(buf, len, "%s", (const char *)v);
+	xmlFree(v);
+	return true;
+}
+
+/* The schema has already checked the lexical form; this converts and range-checks. */
+static int attr_double(xmlNodePtr n, const char *name, double *out, bool *present,
+		       const char *path, struct ns_err *err)
+{
+	char buf[64];
+	*present = attr_str(n, name, buf, sizeof(buf));
+	if (!*present)
+		return 0;
+	char *end;
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (errno || end == buf || *end || !(v > 0))
+		return node_error(err, path, n, "attribute %s: '%s' is not a positive number", name, buf);
+	*out = v;
+	return 0;
+}
+
+static int grow(void **arr, size_t n, size_t *cap, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	if (n >= CATALOG_MAX_ENTRIES)
+		return -1;
+	size_t ncap = *cap ? *cap * 2 : 32;
+	void *p = realloc(*arr, ncap * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct merge {
+	struct catalog *c;
+	size_t cap_instances, cap_prices;
+	const char *path;
+};
+
+static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct ns_err *err)
+{
+	struct catalog_price p;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.type, sizeof(p.type), "%s", type);
+	attr_str(pn, "region", p.region, sizeof(p.region));
+	attr_str(pn, "as-of", p.as_of, sizeof(p.as_of));
+	attr_str(pn, "source", p.source, sizeof(p.source));
+	bool present;
+	if (attr_double(pn, "usd-per-hour", &p.usd_per_hour, &present, m->path, err) < 0)
+		return -1;
+	if (!present || !p.region[0] || !p.as_of[0] || !p.source[0])
+		return node_error(err, m->path, pn, "price of %s needs region, usd-per-hour, as-of and source",
+				  type);
+	struct catalog *c = m->c;
+	for (size_t i = 0; i < c->n_prices; i++) {
+		if (strcmp(c->prices[i].type, p.type) == 0 && strcmp(c->prices[i].region, p.region) == 0) {
+			c->prices[i] = p;
+			return 0;
+		}
+	}
+	if (grow((void **)&c->prices, c->n_prices, &m->cap_prices, sizeof(p)) < 0)
+		return node_error(err, m->path, pn, "too many prices (or out of memory)");
+	c->prices[c->n_prices++] = p;
+	return 0;
+}
+
+static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
+{
+	struct catalog *c = m->c;
+	char type[sizeof(c->instances[0].type)];
+	if (!attr_str(in, "type", type, sizeof(type)) || !type[0])
+		return node_error(err, m->path, in, "instance without a type");
+
+	struct catalog_instance *ci = (struct catalog_instance *)catalog_instance(c, type);
+	if (!ci) {
+		if (grow((void **)&c->instances, c->n_instances, &m->cap_instances, sizeof(*ci)) < 0)
+			return node_error(err, m->path, in, "too many instance types (or out of memory)");
+		ci = &c->instances[c->n_instances++];
+		memset(ci, 0, sizeof(*ci));
+		snprintf(ci->type, sizeof(ci->type), "%s", type);
+	}
+
+	char buf[64];
+	if (attr_str(in, "vcpus", buf, sizeof(buf))) {
+		char *end;
+		errno = 0;
+		long v = strtol(buf, &end, 10);
+		if (errno || *end || v < 1 || v > 100000)
+			return node_error(err, m->path, in, "instance %s: vcpus '%s' out of range", type, buf);
+		ci->vcpus = (int)v;
+	}
+	bool present;
+	double d;
+	if (attr_double(in, "memory-gib", &d, &present, m->path, err) < 0)
+		return -1;
+	if (present)
+		ci->memory_gib = d;
+	attr_str(in, "enhanced", ci->enhanced, sizeof(ci->enhanced));
+
+	for (xmlNodePtr ch = in->children; ch; ch = ch->next) {
+		if (is_elem(ch, "network")) {
+			attr_str(ch, "label", ci->network_label, sizeof(ci->network_label));
+			if (attr_double(ch, "gbps", &d, &present, m->path, err) < 0)
+				return -1;
+			if (present)
+				ci->network_gbps = d;
+			if (attr_double(ch, "baseline-gbps", &d, &present, m->path, err) < 0)
+				return -1;
+			if (present)
+				ci->baseline_gbps = d;
+		} else if (is_elem(ch, "price")) {
+			if (merge_price(m, type, ch, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static xmlSchemaPtr load_schema(struct xml_errors *xe, struct ns_err *err)
+{
+	xmlSchemaParserCtxtPtr pctx =
+		xmlSchemaNewMemParserCtxt(host_catalog_xsd, (int)strlen(host_catalog_xsd));
+	if (!pctx) {
+		ns_err_set(err, "catalog schema: cannot create parser");
+		return NULL;
+	}
+	xmlSchemaSetParserStructuredErrors(pctx, collect_xml_error, xe);
+	xmlSchemaPtr schema = xmlSchemaParse(pctx);
+	xmlSchemaFreeParserCtxt(pctx);
+	if (!schema)
+		ns_err_set(err, "catalog schema (built in): %s", xe->have ? xe->msg : "does not parse");
+	return schema;
+}
+
+int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
+{
+	struct xml_errors xe = {.have = false};
+	xmlSchemaPtr schema = NULL;
+	xmlSchemaValidCtxtPtr vctx = NULL;
+	xmlParserCtxtPtr pctx = NULL;
+	xmlDocPtr doc = NULL;
+	/* Work on a copy so that a file failing half-way leaves c as it was. */
+	struct catalog work;
+	catalog_init(&work);
+	struct merge m = {.c = &work, .path = path};
+
+	if (c->n_instances) {
+		work.instances = malloc(c->n_instances * sizeof(*work.instances));
+		if (!work.instances) {
+			ns_err_set(err, "%s: out of memory", path);
+			goto err;
+		}
+		memcpy(work.instances, c->instances, c->n_instances * sizeof(*work.instances));
+		work.n_instances = m.cap_instances = c->n_instances;
+	}
+	if (c->n_prices) {
+		work.prices = malloc(c->n_prices * sizeof(*work.prices));
+		if (!work.prices) {
+			ns_err_set(err, "%s: out of memory", path);
+			goto err;
+		}
+		memcpy(work.prices, c->prices, c->n_prices * sizeof(*work.prices));
+		work.n_prices = m.cap_prices = c->n_prices;
+	}
+
+	pctx = xmlNewParserCtxt();
+	if (!pctx) {
+		ns_err_set(err, "%s: cannot create XML parser", path);
+		goto err;
+	}
+	/* libxml2 2.9 has no per-context handler for parse errors: the structured handler is
+	 * per thread, set for this read only. NONET: a catalog never makes the parser fetch. */
+	xmlSetStructuredErrorFunc(&xe, collect_xml_error);
+	doc = xmlCtxtReadFile(pctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (!doc) {
+		if (xe.have)
+			ns_err_set(err, "%s", xe.msg);
+		else
+			ns_err_set(err, "%s: cannot read catalog", path);
+		goto err;
+	}
+
+	schema = load_schema(&xe, err);
+	if (!schema)
+		goto err;
+	vctx = xmlSchemaNewValidCtxt(schema);
+	if (!vctx) {
+		ns_err_set(err, "%s: cannot create schema validator", path);
+		goto err;
+	}
+	xmlSchemaSetValidStructuredErrors(vctx, collect_xml_error, &xe);
+	if (xmlSchemaValidateDoc(vctx, doc) != 0) {
+		ns_err_set(err, "%s", xe.have ? xe.msg : "catalog does not match schemas/catalog.xsd");
+		/* libxml2 may leave the file name out of validation errors: make sure it is there. */
+		if (err && !strstr(err->msg, path))
+			ns_err_prefix(err, "%s", path);
+		goto err;
+	}
+
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
+		if (is_elem(n, "instance") && merge_instance(&m, n, err) < 0)
+			goto err;
+
+	catalog_free(c);
+	*c = work;
+	xmlSchemaFreeValidCtxt(vctx);
+	xmlSchemaFree(schema);
+	xmlFreeDoc(doc);
+	xmlFreeParserCtxt(pctx);
+	return 0;
+
+err:
+	catalog_free(&work);
+	xmlSchemaFreeValidCtxt(vctx);
+	xmlSchemaFree(schema);
+	xmlFreeDoc(doc);
+	xmlFreeParserCtxt(pctx);
+	return -1;
+}
