@@ -1,2 +1,5 @@
 # runner/net: engines, control protocol, agent, probe (issue 2).
 LIB_SRC += runner/net/cmd_agent.c runner/net/cmd_probe.c
+# engines (data plane): sequence accounting, pacing, TCP/UDP send and receive threads.
+LIB_SRC += runner/net/udpseq.c runner/net/pace.c runner/net/engine.c runner/net/engine_tcp.c runner/net/engine_udp.c
+UNIT_TESTS += test_udpseq test_engine

@@ -1,0 +1,120 @@
+/* engine_int: what engine.c (threads, pacing, snapshots) shares with the protocol send/recv
+ * functions in engine_tcp.c and engine_udp.c. Not part of the public contract (engine.h). */
+#ifndef NS_ENGINE_INT_H
+#define NS_ENGINE_INT_H
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "engine.h"
+#include "pace.h"
+#include "udpseq.h"
+
+#define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
+
+struct e_thread;
+
+/* One stream. The owning thread is the only writer of every field; the published counters
+ * are atomics so that engine_snapshot() reads them from another thread without locks. */
+struct e_stream {
+	int fd;
+	uint32_t id;
+	struct e_thread *t;
+	/* private to the owning thread */
+	bool active;
+	bool gro;              /* receiver: UDP_GRO is on, split by the gso_size cmsg */
+	bool gso_off;          /* UDP_SEGMENT failed at send time: plain sendmmsg from now on */
+	struct pace pace;
+	uint64_t next_seq;     /* UDP sender */
+	uint32_t tcp_off;      /* TCP sender: bytes of the current write already sent */
+	struct udpseq *seq;    /* UDP receiver */
+	/* published */
+	_Atomic uint64_t bytes, packets;
+	_Atomic uint64_t lost, out_of_order, duplicates, highest_plus1;
+	_Atomic uint64_t jitter_bits;   /* double, as bits */
+	_Atomic bool finished;
+	_Atomic int error;
+} __attribute__((aligned(64)));
+
+struct e_thread {
+	struct engine *e;
+	pthread_t tid;
+	bool created;
+	uint32_t idx;
+	int cpu;
+	struct e_stream **streams;
+	uint32_t n;
+	struct pollfd *pfds;
+	/* buffers, allocated once in engine_start() by the ops' thread_init */
+	unsigned char *buf;
+	size_t buf_len;
+	struct mmsghdr *msgs;
+	struct iovec *iovs;
+	unsigned char *ctrl;
+	uint32_t batch;        /* units per send call (UDP datagrams; 1 write for TCP) */
+	uint32_t gso_segs;     /* datagrams per GSO super-datagram */
+	uint32_t gso_msgs;     /* super-datagrams per sendmmsg */
+};
+
+/* Return values of send/recv: progress, nothing to do until the socket is ready, finished
+ * (EOF or hard error; the function has set the stream's error). */
+enum { E_DONE = -1, E_BLOCKED = 0, E_PROGRESS = 1 };
+
+struct engine_ops {
+	const char *name;
+	/* per socket, at engine_create() */
+	int (*setup)(struct engine *e, struct e_stream *s, struct ns_err *err);
+	/* per thread, before it starts */
+	int (*thread_init)(struct e_thread *t, struct ns_err *err);
+	/* sender: send up to max_units; adds the bytes handed to the kernel to *bytes */
+	int (*send)(struct e_thread *t, struct e_stream *s, uint32_t max_units, uint64_t now_ns,
+		    uint64_t *bytes);
+	/* sender at the end: let the peer see the end (TCP: SHUT_WR) */
+	void (*end)(struct e_stream *s);
+	/* receiver: one batch */
+	int (*recv)(struct e_thread *t, struct e_stream *s);
+};
+
+struct engine {
+	struct engine_cfg cfg;
+	int *cpus;
+	const struct engine_ops *ops;
+	struct e_stream *streams;
+	uint32_t n;
+	struct e_thread *threads;
+	uint32_t nthreads;
+	uint32_t unit;         /* bytes per unit: the write size or the UDP payload */
+	uint64_t t0_ns, deadline_ns;
+	bool started, joined;
+	_Atomic bool stop;
+	_Atomic uint32_t running;
+	_Atomic bool gso_active;
+};
+
+extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
+extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_recv_ops;
+
+uint64_t engine_now_ns(void);
+/* cfg.fq_rate_bps as SO_MAX_PACING_RATE on a sender's socket (no-op otherwise). */
+int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err);
+
+/* Only the owning thread writes a counter, so a relaxed load + store is enough. */
+static inline void e_add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+static inline void e_finish(struct e_stream *s, int error)
+{
+	s->active = false;
+	if (error)
+		atomic_store_explicit(&s->error, error, memory_order_relaxed);
+	atomic_store_explicit(&s->finished, true, memory_order_release);
+}
+
+#endif

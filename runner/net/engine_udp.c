@@ -1,0 +1,264 @@
+/* engine_udp: UDP send and receive for the engine's threads. Every datagram carries the
+ * engine.h header (sequence, send time). Senders batch with sendmmsg, or hand the kernel
+ * super-datagrams that it cuts into `length`-byte datagrams (UDP_SEGMENT); counts are always
+ * the datagrams as built. Receivers batch with recvmmsg and turn UDP_GRO on, splitting every
+ * coalesced buffer by its gso_size so that each datagram's own header is accounted. */
+#include "engine_int.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UDP_MMSG_BATCH 64            /* datagrams per sendmmsg */
+#define UDP_MMSG_BYTES (256 * 1024)  /* ... but no more bytes than this per call */
+#define UDP_GSO_MAX_SEGS 64          /* UDP_MAX_SEGMENTS of older kernels */
+#define UDP_GSO_MSGS 8               /* super-datagrams per sendmmsg */
+#define UDP_GSO_BYTES (1024 * 1024)
+#define UDP_MAX_PAYLOAD 65507        /* IPv4; the super-datagram's payload must fit too */
+#define UDP_RECV_MSGS 64
+#define UDP_RECV_BUF 65536           /* a whole GRO super-datagram */
+#define UDP_CTRL_LEN 64              /* CMSG_SPACE(sizeof(int)) with room to spare */
+
+static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
+{
+	if (engine_sock_pacing(e, s->fd, err) < 0)
+		return -1;
+	if (!e->cfg.gso)
+		return 0;
+	int size = (int)e->unit;
+	if (setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &size, sizeof(size)) < 0) {
+		/* not fatal: the stream sends plain batches and the engine says GSO did not take */
+		s->gso_off = true;
+		atomic_store(&e->gso_active, false);
+	}
+	return 0;
+}
+
+static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
+{
+	uint32_t len = t->e->unit;
+	uint32_t mmsg = UDP_MMSG_BYTES / len;
+	mmsg = mmsg < 1 ? 1 : mmsg > UDP_MMSG_BATCH ? UDP_MMSG_BATCH : mmsg;
+	uint32_t cap = mmsg;
+	t->batch = mmsg;
+	t->gso_segs = UDP_MAX_PAYLOAD / len;
+	if (t->gso_segs > UDP_GSO_MAX_SEGS)
+		t->gso_segs = UDP_GSO_MAX_SEGS;
+	if (t->gso_segs < 1)
+		t->gso_segs = 1;
+	t->gso_msgs = UDP_GSO_BYTES / (t->gso_segs * len);
+	t->gso_msgs = t->gso_msgs < 1 ? 1 : t->gso_msgs > UDP_GSO_MSGS ? UDP_GSO_MSGS : t->gso_msgs;
+	if (t->e->cfg.gso) {
+		t->batch = t->gso_segs * t->gso_msgs;
+		if (t->batch > cap)
+			cap = t->batch;
+	}
+	t->buf_len = (size_t)cap * len;
+	t->buf = calloc(1, t->buf_len);
+	t->msgs = calloc(cap, sizeof(*t->msgs));
+	t->iovs = calloc(cap, sizeof(*t->iovs));
+	if (!t->buf || !t->msgs || !t->iovs)
+		return ns_err_sys(err, "engine: UDP send buffers");
+	return 0;
+}
+
+/* Writes the header of n consecutive datagrams starting at the stream's next sequence. */
+static void put_headers(struct e_thread *t, struct e_stream *s, uint32_t n, uint64_t now_ns)
+{
+	uint32_t len = t->e->unit;
+	uint64_t ts = htobe64(now_ns);
+	unsigned char *p = t->buf;
+	for (uint32_t i = 0; i < n; i++, p += len) {
+		uint64_t seq = htobe64(s->next_seq + i);
+		memcpy(p, &seq, 8);
+		memcpy(p + 8, &ts, 8);
+	}
+}
+
+static int send_result(struct e_stream *s, uint32_t units, uint32_t len, uint64_t *bytes)
+{
+	s->next_seq += units;
+	e_add(&s->packets, units);
+	e_add(&s->bytes, (uint64_t)units * len);
+	*bytes = (uint64_t)units * len;
+	return E_PROGRESS;
+}
+
+static int send_error(struct e_stream *s)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return E_BLOCKED;
+	/* ICMP port unreachable from a peer not yet listening, a full device queue: retry */
+	if (errno == ECONNREFUSED || errno == ENOBUFS || errno == EINTR)
+		return E_PROGRESS;
+	e_finish(s, errno);
+	return E_DONE;
+}
+
+static int udp_send_mmsg(struct e_thread *t, struct e_stream *s, uint32_t max_units,
+			 uint64_t now_ns, uint64_t *bytes)
+{
+	uint32_t len = t->e->unit;
+	uint32_t k = max_units;
+	uint32_t cap = (uint32_t)(t->buf_len / len);
+	if (k > UDP_MMSG_BATCH)
+		k = UDP_MMSG_BATCH;
+	if (k > cap)
+		k = cap;
+	put_headers(t, s, k, now_ns);
+	for (uint32_t i = 0; i < k; i++) {
+		t->iovs[i] = (struct iovec){ t->buf + (size_t)i * len, len };
+		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
+	}
+	int n = sendmmsg(s->fd, t->msgs, k, MSG_DONTWAIT);
+	if (n > 0)
+		return send_result(s, (uint32_t)n, len, bytes);
+	return send_error(s);
+}
+
+static int udp_send_gso(struct e_thread *t, struct e_stream *s, uint32_t max_units,
+			uint64_t now_ns, uint64_t *bytes)
+{
+	if (s->gso_off)
+		return udp_send_mmsg(t, s, max_units, now_ns, bytes);
+	uint32_t len = t->e->unit, segs = t->gso_segs;
+	uint32_t total = max_units;
+	if (total > segs * t->gso_msgs)
+		total = segs * t->gso_msgs;
+	put_headers(t, s, total, now_ns);
+	uint32_t m = 0;
+	for (uint32_t done = 0; done < total; done += segs, m++) {
+		uint32_t k = total - done < segs ? total - done : segs;
+		t->iovs[m] = (struct iovec){ t->buf + (size_t)done * len, (size_t)k * len };
+		t->msgs[m].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[m], .msg_iovlen = 1 };
+	}
+	int n = sendmmsg(s->fd, t->msgs, m, MSG_DONTWAIT);
+	if (n > 0) {
+		uint32_t units = (uint32_t)n * segs;
+		return send_result(s, units < total ? units : total, len, bytes);
+	}
+	if (errno == EINVAL || errno == EIO || errno == EMSGSIZE) {
+		/* the path cannot segment (datagram over the MTU, no checksum offload):
+		 * fall back to plain batches and say so */
+		int zero = 0;
+		setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+		s->gso_off = true;
+		atomic_store(&t->e->gso_active, false);
+		return E_PROGRESS;
+	}
+	return send_error(s);
+}
+
+static int udp_recv_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
+{
+	s->seq = malloc(sizeof(*s->seq));
+	if (!s->seq)
+		return ns_err_sys(err, "engine: sequence window");
+	udpseq_init(s->seq);
+	int on = 1;
+	s->gro = setsockopt(s->fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == 0;
+	return 0;
+}
+
+static int udp_recv_thread_init(struct e_thread *t, struct ns_err *err)
+{
+	t->buf_len = (size_t)UDP_RECV_MSGS * UDP_RECV_BUF;
+	t->buf = malloc(t->buf_len);
+	t->msgs = calloc(UDP_RECV_MSGS, sizeof(*t->msgs));
+	t->iovs = calloc(UDP_RECV_MSGS, sizeof(*t->iovs));
+	t->ctrl = calloc(UDP_RECV_MSGS, UDP_CTRL_LEN);
+	if (!t->buf || !t->msgs || !t->iovs || !t->ctrl)
+		return ns_err_sys(err, "engine: UDP receive buffers");
+	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++)
+		t->iovs[i] = (struct iovec){ t->buf + (size_t)i * UDP_RECV_BUF, UDP_RECV_BUF };
+	return 0;
+}
+
+static uint32_t gro_size(struct msghdr *h)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c)) {
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+			int v;
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+			return v > 0 ? (uint32_t)v : 0;
+		}
+	}
+	return 0;
+}
+
+static int udp_recv(struct e_thread *t, struct e_stream *s)
+{
+	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++) {
+		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
+		if (s->gro) {
+			t->msgs[i].msg_hdr.msg_control = t->ctrl + (size_t)i * UDP_CTRL_LEN;
+			t->msgs[i].msg_hdr.msg_controllen = UDP_CTRL_LEN;
+		}
+	}
+	int n = recvmmsg(s->fd, t->msgs, UDP_RECV_MSGS, MSG_DONTWAIT, NULL);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+		    errno == ECONNREFUSED)
+			return E_BLOCKED;
+		e_finish(s, errno);
+		return E_DONE;
+	}
+	/* One arrival time per batch: the datagrams of one call were queued together. */
+	uint64_t arrival = engine_now_ns();
+	uint64_t bytes = 0, pkts = 0;
+	struct udpseq *u = s->seq;
+	for (int i = 0; i < n; i++) {
+		uint32_t len = t->msgs[i].msg_len;
+		uint32_t seg = s->gro ? gro_size(&t->msgs[i].msg_hdr) : 0;
+		if (!seg)
+			seg = len;
+		const unsigned char *p = t->iovs[i].iov_base;
+		for (uint32_t off = 0; off < len; off += seg) {
+			uint32_t sl = len - off < seg ? len - off : seg;
+			if (sl < ENGINE_UDP_HDR_LEN)
+				continue; /* too short to be ours */
+			uint64_t seq, ts;
+			memcpy(&seq, p + off, 8);
+			memcpy(&ts, p + off + 8, 8);
+			if (udpseq_add(u, be64toh(seq), be64toh(ts), arrival)) {
+				pkts++;
+				bytes += sl;
+			}
+		}
+	}
+	e_add(&s->bytes, bytes);
+	e_add(&s->packets, pkts);
+	atomic_store_explicit(&s->lost, udpseq_lost(u), memory_order_relaxed);
+	atomic_store_explicit(&s->out_of_order, u->out_of_order, memory_order_relaxed);
+	atomic_store_explicit(&s->duplicates, u->duplicates, memory_order_relaxed);
+	atomic_store_explicit(&s->highest_plus1, u->highest_plus1, memory_order_relaxed);
+	double j = udpseq_jitter_ms(u);
+	uint64_t jb;
+	memcpy(&jb, &j, sizeof(jb));
+	atomic_store_explicit(&s->jitter_bits, jb, memory_order_relaxed);
+	return n > 0 ? E_PROGRESS : E_BLOCKED;
+}
+
+const struct engine_ops engine_udp_mmsg_ops = {
+	.name = "udp sendmmsg",
+	.setup = udp_send_setup,
+	.thread_init = udp_send_thread_init,
+	.send = udp_send_mmsg,
+};
+
+const struct engine_ops engine_udp_gso_ops = {
+	.name = "udp gso",
+	.setup = udp_send_setup,
+	.thread_init = udp_send_thread_init,
+	.send = udp_send_gso,
+};
+
+const struct engine_ops engine_udp_recv_ops = {
+	.name = "udp recvmmsg",
+	.setup = udp_recv_setup,
+	.thread_init = udp_recv_thread_init,
+	.recv = udp_recv,
+};

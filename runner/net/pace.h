@@ -1,0 +1,25 @@
+/* pace: a token bucket for one sending stream, in nanoseconds of a monotonic clock.
+ * The sender asks how many units (datagrams or writes) it may send now, sends them and
+ * reports the bytes; credit left over from oversleeping is kept up to a small burst so
+ * that the long-run rate stays exact while bursts stay short. Pure: the caller passes time. */
+#ifndef NS_PACE_H
+#define NS_PACE_H
+
+#include <stdint.h>
+
+struct pace {
+	double ns_per_byte;  /* 0 = unlimited */
+	double next_ns;      /* earliest time the next byte may leave */
+	double burst_ns;     /* most credit kept from the past */
+};
+
+/* rate_bps 0 = unlimited. unit_bytes: the usual send size, so the burst holds at least two. */
+void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint64_t now_ns);
+/* Units of unit_bytes that may go now, at most max_units (0 = wait; see pace_wait_ns). */
+uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units);
+/* Records bytes actually sent. */
+void pace_sent(struct pace *p, uint64_t bytes);
+/* Nanoseconds until pace_ready can return non-zero (0 = now). */
+uint64_t pace_wait_ns(const struct pace *p, uint64_t now_ns);
+
+#endif

@@ -1,0 +1,207 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "runner/net/pace.h"
+#include "runner/net/udpseq.h"
+
+static struct udpseq *fresh(void)
+{
+	struct udpseq *u = malloc(sizeof(*u));
+	assert_non_null(u);
+	udpseq_init(u);
+	return u;
+}
+
+/* Arrivals with a constant transit time: jitter stays 0. */
+static void add(struct udpseq *u, uint64_t seq)
+{
+	udpseq_add(u, seq, seq * 1000, seq * 1000 + 500);
+}
+
+static void in_order_counts_everything_once(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	for (uint64_t s = 0; s < 1000; s++)
+		assert_true(udpseq_add(u, s, s * 1000, s * 1000 + 500));
+	assert_int_equal(u->unique, 1000);
+	assert_int_equal(u->highest_plus1, 1000);
+	assert_int_equal(udpseq_lost(u), 0);
+	assert_int_equal(u->out_of_order, 0);
+	assert_int_equal(u->duplicates, 0);
+	assert_true(udpseq_jitter_ms(u) == 0.0);
+	free(u);
+}
+
+static void gaps_count_as_lost(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	for (uint64_t s = 0; s < 100; s++)
+		if (s % 10 != 3)
+			add(u, s);
+	assert_int_equal(udpseq_lost(u), 10);
+	assert_int_equal(u->unique, 90);
+	assert_int_equal(u->out_of_order, 0);
+	/* loss after the highest seen is not known yet */
+	struct udpseq *v = fresh();
+	add(v, 0);
+	add(v, 1);
+	assert_int_equal(udpseq_lost(v), 0);
+	assert_int_equal(v->highest_plus1, 2);
+	free(u);
+	free(v);
+}
+
+static void late_packet_fills_its_gap(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	add(u, 0);
+	add(u, 1);
+	add(u, 4);
+	assert_int_equal(udpseq_lost(u), 2);
+	add(u, 2); /* late: no longer lost, but out of order */
+	assert_int_equal(udpseq_lost(u), 1);
+	assert_int_equal(u->out_of_order, 1);
+	add(u, 5);
+	add(u, 3);
+	assert_int_equal(udpseq_lost(u), 0);
+	assert_int_equal(u->out_of_order, 2);
+	assert_int_equal(u->unique, 6);
+	free(u);
+}
+
+static void reordering_is_not_loss(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	/* pairs swapped: 1 0 3 2 5 4 ... */
+	for (uint64_t s = 0; s < 200; s += 2) {
+		add(u, s + 1);
+		add(u, s);
+	}
+	assert_int_equal(udpseq_lost(u), 0);
+	assert_int_equal(u->out_of_order, 100);
+	assert_int_equal(u->duplicates, 0);
+	assert_int_equal(u->unique, 200);
+	free(u);
+}
+
+static void duplicates_are_found_and_not_counted(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	add(u, 0);
+	add(u, 1);
+	assert_false(udpseq_add(u, 1, 1000, 1500)); /* right away */
+	add(u, 2);
+	add(u, 3);
+	assert_false(udpseq_add(u, 0, 0, 500));     /* later, below the highest */
+	assert_int_equal(u->duplicates, 2);
+	assert_int_equal(u->unique, 4);
+	assert_int_equal(u->out_of_order, 0);
+	assert_int_equal(udpseq_lost(u), 0);
+	free(u);
+}
+
+/* The bitmap is a ring over UDPSEQ_WINDOW numbers: slots reused after a wrap must not report
+ * the old number's bit, and duplicates across the wrap point are still found. */
+static void window_wraps_without_false_duplicates(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	const uint64_t w = UDPSEQ_WINDOW;
+	for (uint64_t s = 0; s < w - 2; s++)
+		add(u, s);
+	/* skip w-2 and w-1, then cross the edge: slots 0,1,... are reused for w, w+1, ... */
+	for (uint64_t s = w; s < w + 10; s++)
+		assert_true(udpseq_add(u, s, s * 1000, s * 1000 + 500));
+	assert_int_equal(u->duplicates, 0);
+	assert_int_equal(udpseq_lost(u), 2);
+	/* w-1 arrives late: its slot was cleared by the skip, so it is new, not a duplicate */
+	assert_true(udpseq_add(u, w - 1, 0, 0));
+	assert_int_equal(udpseq_lost(u), 1);
+	/* duplicates on both sides of the edge */
+	assert_false(udpseq_add(u, w + 3, 0, 0));
+	assert_false(udpseq_add(u, w - 3, 0, 0));
+	assert_int_equal(u->duplicates, 2);
+	/* a number that left the window is taken as a very late original */
+	assert_true(udpseq_add(u, 5, 0, 0));
+	assert_int_equal(u->too_old, 1);
+	/* a jump of more than a whole window clears everything */
+	uint64_t far = 5 * w;
+	assert_true(udpseq_add(u, far, 0, 0));
+	assert_true(udpseq_add(u, far - 1, 0, 0));
+	assert_false(udpseq_add(u, far, 0, 0));
+	free(u);
+}
+
+/* RFC 3550 A.8: J += (|D| - J) / 16, D the change in transit time between arrivals.
+ * Transit times (ns): 1e6, 3e6, 2e6, 2e6, 6e6 → |D| = 2, 1, 0, 4 ms.
+ * J1 = 2/16 = 0.125
+ * J2 = 0.125 + (1 - 0.125)/16 = 0.1796875
+ * J3 = 0.1796875 + (0 - 0.1796875)/16 = 0.168457031...
+ * J4 = 0.168457031 + (4 - 0.168457031)/16 = 0.407928467 ms */
+static void jitter_follows_rfc3550(void **state)
+{
+	(void)state;
+	struct udpseq *u = fresh();
+	const uint64_t base = 5000000000ull; /* the receiver's clock is offset: it must not matter */
+	const uint64_t transit[] = { 1000000, 3000000, 2000000, 2000000, 6000000 };
+	const double expect[] = { 0.0, 0.125, 0.1796875, 0.168457031, 0.407928467 };
+	for (int i = 0; i < 5; i++) {
+		uint64_t send = (uint64_t)i * 10000000ull;
+		udpseq_add(u, (uint64_t)i, send, base + send + transit[i]);
+		assert_true(udpseq_jitter_ms(u) > expect[i] - 1e-6);
+		assert_true(udpseq_jitter_ms(u) < expect[i] + 1e-6);
+	}
+	/* a duplicate does not move the estimate */
+	udpseq_add(u, 4, 0, 123456789);
+	assert_true(udpseq_jitter_ms(u) < 0.407928467 + 1e-6 &&
+		    udpseq_jitter_ms(u) > 0.407928467 - 1e-6);
+	free(u);
+}
+
+/* The token bucket: 8 Mbit/s is 1 byte/us; 1000-byte units every 1 ms. */
+static void pace_holds_the_rate(void **state)
+{
+	(void)state;
+	struct pace p;
+	const uint64_t ms = 1000000;
+	pace_init(&p, 8000000, 1000, 0);
+	assert_int_equal(pace_ready(&p, 0, 1000, 64), 1);
+	pace_sent(&p, 1000);
+	assert_int_equal(pace_ready(&p, ms / 2, 1000, 64), 0);
+	assert_int_equal(pace_wait_ns(&p, ms / 2), ms / 2 + 1);
+	/* woken 3.5 ms late: the credit pays for the missed units */
+	assert_int_equal(pace_ready(&p, 4500000, 1000, 64), 4);
+	pace_sent(&p, 4000);
+	assert_int_equal(pace_ready(&p, 4600000, 1000, 64), 0);
+	/* a long stall: credit is capped at the burst (4 ms), not a flood */
+	uint32_t n = pace_ready(&p, 1000 * ms, 1000, 64);
+	assert_true(n >= 4 && n <= 6);
+	/* unlimited */
+	pace_init(&p, 0, 1000, 0);
+	assert_int_equal(pace_ready(&p, 0, 1000, 64), 64);
+	assert_int_equal(pace_wait_ns(&p, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(in_order_counts_everything_once),
+		cmocka_unit_test(gaps_count_as_lost),
+		cmocka_unit_test(late_packet_fills_its_gap),
+		cmocka_unit_test(reordering_is_not_loss),
+		cmocka_unit_test(duplicates_are_found_and_not_counted),
+		cmocka_unit_test(window_wraps_without_false_duplicates),
+		cmocka_unit_test(jitter_follows_rfc3550),
+		cmocka_unit_test(pace_holds_the_rate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
