@@ -1,13 +1,320 @@
-/* Placeholder until this subcommand lands; replaced by its module's owner. */
+/* netsweep cost: the instance catalog with its prices (optionally what a throughput costs on
+ * each), and `netsweep cost wire`: the wire-rate table of a link speed. */
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../core/cmds.h"
 #include "../core/err.h"
+#include "../core/units.h"
+#include "catalog.h"
+#include "cost.h"
+#include "wire.h"
+
+#define MAX_CATALOGS 16
+#define MAX_SIZES 64
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep cost [--catalog FILE]... [--no-default-catalog] [--region R] [--type T]\n"
+		"                     [--throughput RATE [--basis pair|sender]]\n"
+		"       netsweep cost wire --speed RATE [--sizes 64,128,...] [--mtus 1500,9001]\n"
+		"  --catalog FILE        add a catalog (schemas/catalog.xsd); later files override earlier\n"
+		"                        ones; the default is $NETSWEEP_CATALOG or data/catalog/aws.xml\n"
+		"  --no-default-catalog  read only the --catalog files\n"
+		"  --region R            only prices in region R (e.g. ap-northeast-1)\n"
+		"  --type T              only instance type T, or a family (m4, c5n) when T has no dot\n"
+		"  --throughput RATE     also show Mbit/s per $/hour and $ per Gbit/s-hour for RATE (436M)\n"
+		"  --basis pair|sender   price both instances of a pair (default) or the sender alone\n"
+		"  wire --speed RATE     link speed (10G); --sizes are Ethernet frame sizes in bytes with\n"
+		"                        FCS (64..9238), --mtus the MTUs for the TCP payload share\n");
+}
+
+static bool type_matches(const char *type, const char *want)
+{
+	if (!want)
+		return true;
+	if (strchr(want, '.'))
+		return strcmp(type, want) == 0;
+	size_t n = strlen(want);
+	return strncmp(type, want, n) == 0 && type[n] == '.';
+}
+
+static void print_catalog(const struct catalog *c, const char *region, const char *type,
+			  double bps, enum cost_basis basis, size_t *shown)
+{
+	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-10s", "type", "vCPU", "GiB",
+	       "network", "Gbit/s", "baseline", "enhanced", "region", "$/hour", "as of");
+	if (bps > 0)
+		printf(" %12s %12s", "Mbit/s/($/h)", "$/(Gbit/s*h)");
+	printf("\n");
+	*shown = 0;
+	for (size_t i = 0; i < c->n_instances; i++) {
+		const struct catalog_instance *in = &c->instances[i];
+		if (!type_matches(in->type, type))
+			continue;
+		char vcpu[16] = "-", mem[16] = "-", gbps[16] = "-", base[16] = "-";
+		if (in->vcpus)
+			snprintf(vcpu, sizeof(vcpu), "%d", in->vcpus);
+		if (in->memory_gib > 0)
+			snprintf(mem, sizeof(mem), "%g", in->memory_gib);
+		if (in->network_gbps > 0)
+			snprintf(gbps, sizeof(gbps), "%g", in->network_gbps);
+		if (in->baseline_gbps > 0)
+			snprintf(base, sizeof(base), "%g", in->baseline_gbps);
+		bool any = false;
+		for (size_t j = 0; j < c->n_prices; j++) {
+			const struct catalog_price *p = &c->prices[j];
+			if (strcmp(p->type, in->type) || (region && strcmp(p->region, region)))
+				continue;
+			any = true;
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9.4f %-10s", in->type, vcpu, mem,
+			       in->network_label[0] ? in->network_label : "-", gbps, base,
+			       in->enhanced[0] ? in->enhanced : "-", p->region, p->usd_per_hour, p->as_of);
+			if (bps > 0) {
+				double usd = cost_usd_per_hour(p->usd_per_hour, basis);
+				printf(" %12.0f %12.4f", cost_mbps_per_usd_hour(bps, usd),
+				       cost_usd_per_gbps_hour(bps, usd));
+			}
+			printf("\n");
+			(*shown)++;
+		}
+		if (!any && !region) {
+			/* Listed, but priceless: say so rather than leave it out. */
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-10s\n", in->type, vcpu, mem,
+			       in->network_label[0] ? in->network_label : "-", gbps, base,
+			       in->enhanced[0] ? in->enhanced : "-", "-", "no price", "-");
+			(*shown)++;
+		}
+	}
+}
+
+/* Distinct sources of the prices shown, so every figure can be traced. */
+static void print_sources(const struct catalog *c, const char *region, const char *type)
+{
+	const char *seen[32];
+	size_t n = 0;
+	for (size_t j = 0; j < c->n_prices && n < 32; j++) {
+		const struct catalog_price *p = &c->prices[j];
+		if (!type_matches(p->type, type) || (region && strcmp(p->region, region)))
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = strcmp(seen[k], p->source) == 0;
+		if (!dup)
+			seen[n++] = p->source;
+	}
+	for (size_t k = 0; k < n; k++)
+		printf("%s [%zu] %s\n", k == 0 ? "\nprice sources:" : "              ", k + 1, seen[k]);
+}
+
+static int parse_list(const char *s, uint64_t min, uint64_t max, uint64_t *out, size_t cap,
+		      size_t *n, struct ns_err *err)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", s);
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n >= cap)
+			return ns_err_set(err, "more than %zu values", cap);
+		if (units_parse_uint(tok, min, max, &out[(*n)++], err) < 0)
+			return -1;
+	}
+	if (*n == 0)
+		return ns_err_set(err, "empty list");
+	return 0;
+}
+
+static int cmd_wire(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"speed", required_argument, NULL, 's'},
+		{"sizes", required_argument, NULL, 'z'},
+		{"mtus", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	uint64_t speed = 0, sizes[MAX_SIZES] = {64, 128, 256, 512, 1024, 1280, 1518};
+	uint64_t mtus[MAX_SIZES] = {1500, 9001};
+	size_t n_sizes = 7, n_mtus = 2;
+	struct ns_err err = {{0}};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (units_parse_rate(optarg, &speed, &err) < 0 || speed == 0) {
+				fprintf(stderr, "netsweep cost wire: --speed: %s\n",
+					err.msg[0] ? err.msg : "must be more than 0");
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'z':
+			if (parse_list(optarg, WIRE_MIN_FRAME, 9238, sizes, MAX_SIZES, &n_sizes, &err) < 0) {
+				fprintf(stderr, "netsweep cost wire: --sizes: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			if (parse_list(optarg, 68, 65535, mtus, MAX_SIZES, &n_mtus, &err) < 0) {
+				fprintf(stderr, "netsweep cost wire: --mtus: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return NS_EXIT_OK;
+		default:
+			fprintf(stderr, "netsweep cost wire: bad option '%s'\n", argv[optind - 1]);
+			usage(stderr);
+			return NS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc || speed == 0) {
+		fprintf(stderr, "netsweep cost wire: %s\n",
+			speed == 0 ? "--speed is required" : "unexpected argument");
+		usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	char rate[32];
+	units_format_rate((double)speed, rate, sizeof(rate));
+	printf("wire rate at %s: frame + %d bytes of preamble and inter-frame gap; "
+	       "UDP payload = frame - %d (untagged IPv4)\n",
+	       rate, WIRE_PREAMBLE_IFG, WIRE_UDP4_OVERHEAD);
+	printf("%10s %12s %14s %14s %16s\n", "frame B", "UDP payload", "frames/s", "frame Mbit/s",
+	       "payload Mbit/s");
+	for (size_t i = 0; i < n_sizes; i++) {
+		double pps = wire_pps((double)speed, sizes[i]);
+		uint64_t payload = sizes[i] - WIRE_UDP4_OVERHEAD;
+		printf("%10llu %12llu %14.0f %14.1f %16.1f\n", (unsigned long long)sizes[i],
+		       (unsigned long long)payload, pps, pps * (double)sizes[i] * 8 / 1e6,
+		       pps * (double)payload * 8 / 1e6);
+	}
+	printf("\nTCP payload share of the link (MSS = MTU - %d with timestamps, per MTU + %d on the wire)\n",
+	       WIRE_TCP_TS_HEADERS, WIRE_ETH_PER_PACKET);
+	printf("%10s %8s %10s %16s\n", "MTU", "MSS", "share", "payload Mbit/s");
+	for (size_t i = 0; i < n_mtus; i++) {
+		double share = wire_tcp_share((int)mtus[i]);
+		printf("%10llu %8llu %9.2f%% %16.1f\n", (unsigned long long)mtus[i],
+		       (unsigned long long)(mtus[i] - WIRE_TCP_TS_HEADERS), share * 100,
+		       share * (double)speed / 1e6);
+	}
+	return NS_EXIT_OK;
+}
 
 int cmd_cost(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netsweep cost: not implemented yet\n");
-	return NS_EXIT_USAGE;
+	if (argc > 1 && strcmp(argv[1], "wire") == 0)
+		return cmd_wire(argc - 1, argv + 1);
+
+	static const struct option longopts[] = {
+		{"catalog", required_argument, NULL, 'c'},
+		{"no-default-catalog", no_argument, NULL, 'N'},
+		{"region", required_argument, NULL, 'r'},
+		{"type", required_argument, NULL, 't'},
+		{"throughput", required_argument, NULL, 'T'},
+		{"basis", required_argument, NULL, 'b'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *files[MAX_CATALOGS + 1];
+	size_t n_files = 0;
+	bool use_default = true;
+	const char *region = NULL, *type = NULL;
+	uint64_t bps = 0;
+	enum cost_basis basis = COST_PAIR;
+	struct ns_err err = {{0}};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (n_files >= MAX_CATALOGS) {
+				fprintf(stderr, "netsweep cost: at most %d --catalog files\n", MAX_CATALOGS);
+				return NS_EXIT_USAGE;
+			}
+			files[n_files++] = optarg;
+			break;
+		case 'N':
+			use_default = false;
+			break;
+		case 'r':
+			region = optarg;
+			break;
+		case 't':
+			type = optarg;
+			break;
+		case 'T':
+			if (units_parse_rate(optarg, &bps, &err) < 0 || bps == 0) {
+				fprintf(stderr, "netsweep cost: --throughput: %s\n",
+					err.msg[0] ? err.msg : "must be more than 0");
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			if (cost_basis_parse(optarg, &basis, &err) < 0) {
+				fprintf(stderr, "netsweep cost: --basis: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return NS_EXIT_OK;
+		case ':':
+			fprintf(stderr, "netsweep cost: %s needs a value\n", argv[optind - 1]);
+			usage(stderr);
+			return NS_EXIT_USAGE;
+		default:
+			fprintf(stderr, "netsweep cost: unknown option '%s'\n", argv[optind - 1]);
+			usage(stderr);
+			return NS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "netsweep cost: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	if (!use_default && n_files == 0) {
+		fprintf(stderr, "netsweep cost: --no-default-catalog needs at least one --catalog\n");
+		return NS_EXIT_USAGE;
+	}
+
+	struct catalog cat;
+	catalog_init(&cat);
+	if (use_default && catalog_load(&cat, catalog_default_path(), &err) < 0) {
+		fprintf(stderr, "netsweep cost: %s\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n_files; i++) {
+		if (catalog_load(&cat, files[i], &err) < 0) {
+			fprintf(stderr, "netsweep cost: %s\n", err.msg);
+			catalog_free(&cat);
+			return NS_EXIT_USAGE;
+		}
+	}
+	if (bps > 0) {
+		char rate[32];
+		units_format_rate((double)bps, rate, sizeof(rate));
+		printf("throughput %s, priced per %s (%s)\n", rate, cost_basis_name(basis),
+		       basis == COST_PAIR ? "client and agent: twice the unit price" : "unit price");
+	}
+	size_t shown;
+	print_catalog(&cat, region, type, (double)bps, basis, &shown);
+	print_sources(&cat, region, type);
+	catalog_free(&cat);
+	if (shown == 0) {
+		fprintf(stderr, "netsweep cost: nothing in the catalog matches%s%s%s%s\n",
+			type ? " type " : "", type ? type : "", region ? " region " : "",
+			region ? region : "");
+		return NS_EXIT_FAIL;
+	}
+	return NS_EXIT_OK;
 }
