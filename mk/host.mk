@@ -3,3 +3,4 @@ LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c
 LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/host/catalog.c
 LIB_SRC += runner/host/cost.c runner/host/wire.c
 EMBED += host_catalog_xsd:schemas/catalog.xsd
+UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo

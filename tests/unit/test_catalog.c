@@ -1,0 +1,191 @@
+/* catalog: the shipped catalog loads and holds the seed instance types, later files override
+ * earlier ones, and broken files fail with file:line and leave the catalog as it was. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/host/catalog.h"
+
+#define AWS NETSWEEP_DATADIR "/catalog/aws.xml"
+
+static char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/ns-test-catalog-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t n = strlen(text);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+static void drop_temp(char *path)
+{
+	unlink(path);
+	free(path);
+}
+
+static void shipped_catalog_has_the_seeds(void **state)
+{
+	(void)state;
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {{0}};
+	assert_int_equal(catalog_load(&c, AWS, &err), 0);
+	static const char *const seeds[] = {"m4.large", "m4.xlarge", "m4.2xlarge", "m4.4xlarge",
+					    "m4.10xlarge", "c3.large", "c5n.18xlarge"};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		assert_non_null(catalog_instance(&c, seeds[i]));
+	const struct catalog_instance *in = catalog_instance(&c, "c5n.18xlarge");
+	assert_int_equal(in->vcpus, 72);
+	assert_true(in->network_gbps == 100);
+	assert_string_equal(in->enhanced, "ena");
+	in = catalog_instance(&c, "c3.large");
+	assert_string_equal(in->enhanced, "ixgbevf");
+	assert_string_equal(in->network_label, "Moderate");
+	const struct catalog_price *p = catalog_price(&c, "m4.large", "ap-northeast-1");
+	assert_non_null(p);
+	assert_true(fabs(p->usd_per_hour - 0.183) < 1e-12);
+	/* A current set a buyer compares, each family with a price. */
+	static const char *const current[] = {"m5.large", "m6i.large", "m7i.large", "c5n.large",
+					      "c6in.large", "c7gn.large", "m6g.large"};
+	for (size_t i = 0; i < sizeof(current) / sizeof(current[0]); i++)
+		assert_non_null(catalog_price(&c, current[i], "us-east-1"));
+	/* Every price says when and where from. */
+	for (size_t i = 0; i < c.n_prices; i++) {
+		assert_int_equal(strlen(c.prices[i].as_of), 10);
+		assert_true(strlen(c.prices[i].source) > 10);
+		assert_true(c.prices[i].usd_per_hour > 0);
+	}
+	assert_null(catalog_price(&c, "m4.large", "mars-north-1"));
+	assert_null(catalog_instance(&c, "z9.huge"));
+	catalog_free(&c);
+}
+
+static void later_file_overrides(void **state)
+{
+	(void)state;
+	char *path = write_temp(
+		"<?xml version=\"1.0\"?>\n"
+		"<catalog name=\"spot\">\n"
+		"  <instance type=\"m4.large\">\n"
+		"    <price region=\"ap-northeast-1\" usd-per-hour=\"0.05\" as-of=\"2026-11-01\"\n"
+		"           source=\"test spot quote\"/>\n"
+		"  </instance>\n"
+		"  <instance type=\"scaleway.c2s\" vcpus=\"4\" memory-gib=\"8\">\n"
+		"    <network label=\"2.5 Gigabit\" gbps=\"2.5\"/>\n"
+		"    <price region=\"fr-par-1\" usd-per-hour=\"0.026\" as-of=\"2026-11-01\" source=\"t\"/>\n"
+		"  </instance>\n"
+		"</catalog>\n");
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {{0}};
+	assert_int_equal(catalog_load(&c, AWS, &err), 0);
+	size_t prices = c.n_prices, instances = c.n_instances;
+	assert_int_equal(catalog_load(&c, path, &err), 0);
+	const struct catalog_price *p = catalog_price(&c, "m4.large", "ap-northeast-1");
+	assert_true(fabs(p->usd_per_hour - 0.05) < 1e-12);
+	assert_string_equal(p->source, "test spot quote");
+	/* Only what the later file states changes: the instance keeps its figures, other regions
+	 * keep their prices. */
+	const struct catalog_instance *in = catalog_instance(&c, "m4.large");
+	assert_int_equal(in->vcpus, 2);
+	assert_string_equal(in->network_label, "Moderate");
+	assert_non_null(catalog_price(&c, "m4.large", "us-east-1"));
+	assert_int_equal(c.n_prices, prices + 1);
+	assert_int_equal(c.n_instances, instances + 1);
+	assert_true(catalog_instance(&c, "scaleway.c2s")->network_gbps == 2.5);
+	catalog_free(&c);
+	drop_temp(path);
+}
+
+static void malformed_catalog_names_file_and_line(void **state)
+{
+	(void)state;
+	char *path = write_temp("<?xml version=\"1.0\"?>\n"
+				"<catalog>\n"
+				"  <instance type=\"m4.large\">\n"
+				"  </instanc>\n"
+				"</catalog>\n");
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {{0}};
+	assert_int_equal(catalog_load(&c, AWS, &err), 0);
+	size_t prices = c.n_prices;
+	assert_int_equal(catalog_load(&c, path, &err), -1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s:4:", path);
+	assert_non_null(strstr(err.msg, want));
+	/* The failed file changed nothing. */
+	assert_int_equal(c.n_prices, prices);
+	catalog_free(&c);
+	drop_temp(path);
+}
+
+static void invalid_catalog_names_file_and_line(void **state)
+{
+	(void)state;
+	char *path = write_temp("<?xml version=\"1.0\"?>\n"
+				"<catalog>\n"
+				"  <instance type=\"m4.large\">\n"
+				"    <price region=\"us-east-1\" usd-per-hour=\"-0.1\" as-of=\"2026-11-01\"\n"
+				"           source=\"negative\"/>\n"
+				"  </instance>\n"
+				"</catalog>\n");
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {{0}};
+	assert_int_equal(catalog_load(&c, path, &err), -1);
+	/* libxml2 numbers an element by the line its start tag ends on: 4 or 5 here. */
+	char want4[256], want5[256];
+	snprintf(want4, sizeof(want4), "%s:4:", path);
+	snprintf(want5, sizeof(want5), "%s:5:", path);
+	assert_true(strstr(err.msg, want4) || strstr(err.msg, want5));
+	assert_non_null(strstr(err.msg, "usd-per-hour"));
+	assert_int_equal(c.n_prices, 0);
+	drop_temp(path);
+
+	/* A price without its source is refused too. */
+	path = write_temp("<?xml version=\"1.0\"?>\n"
+			  "<catalog>\n"
+			  "  <instance type=\"m4.large\">\n"
+			  "    <price region=\"us-east-1\" usd-per-hour=\"0.1\" as-of=\"2026-11-01\"/>\n"
+			  "  </instance>\n"
+			  "</catalog>\n");
+	assert_int_equal(catalog_load(&c, path, &err), -1);
+	assert_non_null(strstr(err.msg, "source"));
+	drop_temp(path);
+
+	assert_int_equal(catalog_load(&c, "/nonexistent/catalog.xml", &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/catalog.xml"));
+	catalog_free(&c);
+}
+
+static void default_path_follows_the_environment(void **state)
+{
+	(void)state;
+	unsetenv("NETSWEEP_CATALOG");
+	assert_string_equal(catalog_default_path(), AWS);
+	setenv("NETSWEEP_CATALOG", "/tmp/mine.xml", 1);
+	assert_string_equal(catalog_default_path(), "/tmp/mine.xml");
+	unsetenv("NETSWEEP_CATALOG");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(shipped_catalog_has_the_seeds),
+		cmocka_unit_test(later_file_overrides),
+		cmocka_unit_test(malformed_catalog_names_file_and_line),
+		cmocka_unit_test(invalid_catalog_names_file_and_line),
+		cmocka_unit_test(default_path_follows_the_environment),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
