@@ -1,13 +1,159 @@
-/* Placeholder until this subcommand lands; replaced by its module's owner. */
+/* netsweep run: loads and checks a matrix, then lists its cases (--dry-run) or runs what is
+ * missing of it into the database. Exit 0 when every case succeeded, 1 when some failed (or the
+ * run could not go on), 2 for usage and matrix errors — which never touch the database. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../core/cmds.h"
 #include "../core/err.h"
+#include "../core/units.h"
+#include "../host/catalog.h"
+#include "expand.h"
+#include "matrix.h"
+#include "progress.h"
+#include "run.h"
+#include "store.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
+		"                    [--jobs N] [--quiet] [--catalog FILE]...\n"
+		"\n"
+		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
+		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
+		"  --label TEXT    a label stored with the run\n"
+		"  --dry-run       list the cases and the estimated time; run nothing\n"
+		"  --resume        continue the newest unfinished run of the same matrix\n"
+		"  --jobs N        run cases of up to N different pairs at once (default 1)\n"
+		"  --quiet         no progress output\n"
+		"  --catalog FILE  an instance/price catalog over the default one (repeatable)\n");
+}
+
+static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs)
+{
+	printf("matrix %s: %s\n", m->name, m->path);
+	printf("%-6s %-16s %s\n", "case", "key", "parameters");
+	for (size_t i = 0; i < cs->n; i++) {
+		char what[1024];
+		expand_describe(m, &cs->v[i], what, sizeof(what));
+		printf("%-6zu %-16s %s\n", i + 1, cs->v[i].key, what);
+	}
+	char est[32];
+	progress_format_secs(run_estimate(m, cs, jobs), est, sizeof(est));
+	printf("%zu cases (%zu excluded) x %u repeats = %zu runs on %zu pair%s; estimated %s%s\n",
+	       cs->n, cs->excluded, m->repeats, cs->n * m->repeats, m->n_pairs,
+	       m->n_pairs == 1 ? "" : "s", est, jobs > 1 ? " with --jobs" : "");
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netsweep run: not implemented yet\n");
-	return NS_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},   {"label", required_argument, NULL, 'l'},
+		{"dry-run", no_argument, NULL, 'n'},    {"resume", no_argument, NULL, 'r'},
+		{"jobs", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
+		{"catalog", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct run_opts o = {.jobs = 1, .out = stdout};
+	const char *db = getenv("NETSWEEP_DB");
+	bool dry = false, quiet = false;
+	struct ns_err err = {{0}};
+	uint64_t u;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:l:nrj:qc:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'l': o.label = optarg; break;
+		case 'n': dry = true; break;
+		case 'r': o.resume = true; break;
+		case 'q': quiet = true; break;
+		case 'j':
+			if (units_parse_uint(optarg, 1, 64, &u, &err) < 0) {
+				fprintf(stderr, "netsweep run: --jobs: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			o.jobs = (unsigned)u;
+			break;
+		case 'c':
+			if (o.n_catalogs >= RUN_MAX_CATALOGS) {
+				fprintf(stderr, "netsweep run: at most %d --catalog files\n", RUN_MAX_CATALOGS);
+				return NS_EXIT_USAGE;
+			}
+			o.catalogs[o.n_catalogs++] = optarg;
+			break;
+		case 'h': usage(stdout); return NS_EXIT_OK;
+		default: usage(stderr); return NS_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "netsweep run: %s\n", optind >= argc ? "a matrix file is needed"
+								 : "only one matrix file at a time");
+		usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	if (!db || !*db)
+		db = "netsweep.db";
+
+	/* Everything that can be wrong with the input is found before the database is opened. */
+	struct matrix m;
+	struct sweep_cases cases = {0};
+	struct store *st = NULL;
+	int rc = NS_EXIT_USAGE;
+	if (matrix_load(&m, argv[optind], &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	if (expand_matrix(&m, &cases, &err) < 0 || expand_check(&m, &cases, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < o.n_catalogs; i++) {
+		struct catalog cat;
+		catalog_init(&cat);
+		int bad = catalog_load(&cat, o.catalogs[i], &err);
+		catalog_free(&cat);
+		if (bad < 0) {
+			fprintf(stderr, "netsweep run: --catalog: %s\n", err.msg);
+			goto out;
+		}
+	}
+	if (dry) {
+		dry_run(&m, &cases, o.jobs);
+		rc = NS_EXIT_OK;
+		goto out;
+	}
+	o.progress = quiet ? PROGRESS_QUIET : isatty(STDOUT_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
+	st = store_open(db, &err);
+	if (!st) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		rc = NS_EXIT_FAIL;
+		goto out;
+	}
+	struct run_summary sum;
+	if (run_execute(&m, &cases, st, &o, &sum, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		rc = NS_EXIT_FAIL;
+		goto out;
+	}
+	if (!quiet)
+		printf("run %lld%s: %zu ok, %zu failed%s%s; results in %s\n", (long long)sum.run_id,
+		       sum.resumed ? " (resumed)" : "", sum.ok, sum.failed,
+		       sum.skipped ? ", earlier: " : "", sum.skipped ? "kept" : "", db);
+	if (sum.interrupted) {
+		fprintf(stderr, "netsweep run: interrupted; continue with --resume\n");
+		rc = NS_EXIT_FAIL;
+	} else {
+		rc = sum.failed ? NS_EXIT_FAIL : NS_EXIT_OK;
+	}
+out:
+	store_close(st);
+	expand_free(&cases);
+	matrix_free(&m);
+	return rc;
 }

@@ -1,0 +1,328 @@
+#include "expand.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sha256.h"
+
+/* An exclude condition resolved to an index among the axis's product values (-1: none). */
+struct resolved {
+	int axis;
+	long idx;
+	bool negate;
+};
+
+static long find_value(const struct matrix_axis *ax, const char *text, size_t limit)
+{
+	for (size_t i = 0; i < limit; i++)
+		if (strcmp(ax->v[i].text, text) == 0)
+			return (long)i;
+	return -1;
+}
+
+static bool excluded(const struct resolved *conds, const size_t *starts, size_t n_rules,
+		     const uint32_t *idx)
+{
+	for (size_t r = 0; r < n_rules; r++) {
+		bool all = true;
+		for (size_t i = starts[r]; i < starts[r + 1] && all; i++) {
+			bool eq = (long)idx[conds[i].axis] == conds[i].idx;
+			all = conds[i].negate ? !eq : eq;
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+int expand_canonical(const struct matrix *m, const struct sweep_case *c, char *buf, size_t len)
+{
+	size_t w = 0;
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		const char *name = matrix_axis_name(a), *val = m->axes[a].v[c->idx[a]].text;
+		size_t nl = strlen(name), vl = strlen(val);
+		if (w + nl + vl + 3 <= len) {
+			memcpy(buf + w, name, nl);
+			buf[w + nl] = '=';
+			memcpy(buf + w + nl + 1, val, vl);
+			buf[w + nl + 1 + vl] = ';';
+		}
+		w += nl + vl + 2;
+	}
+	if (len)
+		buf[w < len ? w : len - 1] = '\0';
+	return (int)w;
+}
+
+int expand_describe(const struct matrix *m, const struct sweep_case *c, char *buf, size_t len)
+{
+	size_t w = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		if (a != MX_PAIR && !m->axes[a].present && c->idx[a] < m->axes[a].n_product)
+			continue;
+		int n = snprintf(buf + (w < len ? w : len), w < len ? len - w : 0, "%s%s=%s",
+				 w ? " " : "", matrix_axis_name(a), m->axes[a].v[c->idx[a]].text);
+		w += (size_t)(n > 0 ? n : 0);
+	}
+	return (int)w;
+}
+
+static void set_key(const struct matrix *m, struct sweep_case *c)
+{
+	char buf[2048];
+	int n = expand_canonical(m, c, buf, sizeof(buf));
+	if (n >= (int)sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	sha256_hex(buf, (size_t)n, EXPAND_KEY_LEN / 2, c->key);
+}
+
+/* Open-addressing set of case keys (their first 64 bits), to keep includes unique. */
+struct keyset {
+	uint64_t *slot;
+	size_t mask;
+};
+
+static uint64_t key_bits(const char *key)
+{
+	return strtoull(key, NULL, 16) | 1; /* 0 marks an empty slot */
+}
+
+static int keyset_init(struct keyset *s, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap <<= 1;
+	s->slot = calloc(cap, sizeof(uint64_t));
+	s->mask = cap - 1;
+	return s->slot ? 0 : -1;
+}
+
+/* Returns true if the key was already there. */
+static bool keyset_add(struct keyset *s, uint64_t k)
+{
+	size_t i = (size_t)(k * 0x9e3779b97f4a7c15ull) & s->mask;
+	while (s->slot[i]) {
+		if (s->slot[i] == k)
+			return true;
+		i = (i + 1) & s->mask;
+	}
+	s->slot[i] = k;
+	return false;
+}
+
+int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err *err)
+{
+	struct resolved *conds = NULL;
+	size_t *starts = NULL, n_ex = 0, n_conds = 0;
+	struct keyset ks = {0};
+	memset(out, 0, sizeof(*out));
+
+	uint64_t product = 1;
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		product *= m->axes[a].n_product;
+		if (product > EXPAND_MAX_CASES)
+			return ns_err_set(err, "%s:%d: the axes make more than %d cases", m->path,
+					  m->axes[a].line, EXPAND_MAX_CASES);
+	}
+	size_t n_inc = 0;
+	for (size_t r = 0; r < m->n_rules; r++) {
+		n_inc += m->rules[r].include;
+		n_ex += !m->rules[r].include;
+		if (!m->rules[r].include)
+			n_conds += m->rules[r].n;
+	}
+	conds = calloc(n_conds + 1, sizeof(*conds));
+	starts = calloc(n_ex + 1, sizeof(*starts));
+	out->v = malloc((product + n_inc) * sizeof(*out->v));
+	if (!conds || !starts || !out->v)
+		goto oom;
+	size_t k = 0, e = 0;
+	for (size_t r = 0; r < m->n_rules; r++) {
+		const struct matrix_rule *rule = &m->rules[r];
+		if (rule->include)
+			continue;
+		starts[e++] = k;
+		for (size_t i = 0; i < rule->n; i++) {
+			const struct matrix_axis *ax = &m->axes[rule->c[i].axis];
+			conds[k].axis = rule->c[i].axis;
+			conds[k].negate = rule->c[i].negate;
+			conds[k].idx = find_value(ax, rule->c[i].value.text, ax->n_product);
+			k++;
+		}
+	}
+	starts[e] = k;
+
+	/* The product as an odometer: the last axis turns fastest. */
+	uint32_t idx[MX_AXIS_COUNT] = {0};
+	for (uint64_t i = 0; i < product; i++) {
+		if (!excluded(conds, starts, n_ex, idx)) {
+			struct sweep_case *c = &out->v[out->n++];
+			memcpy(c->idx, idx, sizeof(idx));
+			c->include_line = 0;
+			set_key(m, c);
+		} else {
+			out->excluded++;
+		}
+		for (int a = MX_AXIS_COUNT - 1; a >= 0; a--) {
+			if (++idx[a] < m->axes[a].n_product)
+				break;
+			idx[a] = 0;
+		}
+	}
+
+	if (n_inc) {
+		if (keyset_init(&ks, out->n + n_inc) < 0)
+			goto oom;
+		for (size_t i = 0; i < out->n; i++)
+			keyset_add(&ks, key_bits(out->v[i].key));
+		for (size_t r = 0; r < m->n_rules; r++) {
+			const struct matrix_rule *rule = &m->rules[r];
+			if (!rule->include)
+				continue;
+			struct sweep_case *c = &out->v[out->n];
+			memset(c->idx, 0, sizeof(c->idx)); /* unset axes: their first value */
+			for (size_t i = 0; i < rule->n; i++) {
+				const struct matrix_axis *ax = &m->axes[rule->c[i].axis];
+				c->idx[rule->c[i].axis] =
+					(uint32_t)find_value(ax, rule->c[i].value.text, ax->n);
+			}
+			c->include_line = rule->line;
+			set_key(m, c);
+			if (!keyset_add(&ks, key_bits(c->key)))
+				out->n++; /* an include equal to a case already there adds nothing */
+		}
+	}
+	if (out->n == 0) {
+		ns_err_set(err, "%s:%d: every case is excluded by the rules", m->path,
+			   m->n_rules ? m->rules[0].line : 1);
+		goto fail;
+	}
+	free(ks.slot);
+	free(conds);
+	free(starts);
+	return 0;
+oom:
+	ns_err_set(err, "%s: out of memory expanding the matrix", m->path);
+fail:
+	free(ks.slot);
+	free(conds);
+	free(starts);
+	expand_free(out);
+	return -1;
+}
+
+void expand_free(struct sweep_cases *c)
+{
+	if (!c)
+		return;
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+void expand_params(const struct matrix *m, const struct sweep_case *c, struct probe_params *p)
+{
+	probe_params_init(p);
+	p->proto = (enum ns_proto)expand_value(m, c, MX_PROTOCOL)->u;
+	p->dir = (enum ns_dir)expand_value(m, c, MX_DIRECTION)->u;
+	p->streams = (uint32_t)expand_value(m, c, MX_STREAMS)->u;
+	p->threads = (uint32_t)expand_value(m, c, MX_THREADS)->u;
+	p->length = (uint32_t)expand_value(m, c, MX_LENGTH)->u;
+	p->rate_bps = expand_value(m, c, MX_RATE)->u;
+	p->fq_rate_bps = expand_value(m, c, MX_FQ_RATE)->u;
+	p->duration_s = expand_value(m, c, MX_DURATION)->d;
+	p->omit_s = expand_value(m, c, MX_OMIT)->d;
+	p->window = (uint32_t)expand_value(m, c, MX_WINDOW)->u;
+	p->mss = (uint32_t)expand_value(m, c, MX_MSS)->u;
+	p->nodelay = expand_value(m, c, MX_NODELAY)->u != 0;
+	p->gso = expand_value(m, c, MX_GSO)->u != 0;
+	snprintf(p->congestion, sizeof(p->congestion), "%s", expand_value(m, c, MX_CONGESTION)->text);
+	const char *aff = expand_value(m, c, MX_AFFINITY)->text;
+	if (strcmp(aff, "none") && strcmp(aff, "irq") && strcmp(aff, "spread"))
+		snprintf(p->affinity, sizeof(p->affinity), "%s", aff);
+	p->interval_s = m->interval_s;
+	if (m->case_timeout_s > 0)
+		p->timeout_s = m->case_timeout_s;
+}
+
+double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
+{
+	return expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
+}
+
+static int check_case(const struct matrix *m, const struct sweep_case *c, struct ns_err *err)
+{
+	struct probe_params p;
+	expand_params(m, c, &p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1"); /* stands in for the agent */
+	p.port = NS_DEFAULT_PORT;
+	return probe_params_check(&p, err);
+}
+
+int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns_err *err)
+{
+	struct ns_err e;
+	/* Each value alone, on top of the first case: a failure is that value's fault. */
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		for (size_t i = 0; i < m->axes[a].n; i++) {
+			struct sweep_case c = cs->v[0];
+			c.idx[a] = (uint32_t)i;
+			if (check_case(m, &c, &e) < 0)
+				return ns_err_set(err, "%s:%d: axis '%s' value '%s': %s", m->path,
+						  m->axes[a].v[i].line, matrix_axis_name(a),
+						  m->axes[a].v[i].text, e.msg);
+		}
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		if (check_case(m, &cs->v[i], &e) == 0)
+			continue;
+		char canon[2048];
+		expand_canonical(m, &cs->v[i], canon, sizeof(canon));
+		int line = cs->v[i].include_line;
+		if (!line)
+			for (int a = 0; a < MX_AXIS_COUNT && !line; a++)
+				line = m->axes[a].line;
+		return ns_err_set(err, "%s:%d: case %s: %s", m->path, line ? line : 1, canon, e.msg);
+	}
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int expand_schedule(const struct matrix *m, size_t n_cases, uint64_t seed,
+		    struct sweep_slot **slots, size_t *n, struct ns_err *err)
+{
+	size_t total = n_cases * m->repeats, k = 0;
+	struct sweep_slot *s = malloc((total ? total : 1) * sizeof(*s));
+	if (!s)
+		return ns_err_set(err, "out of memory scheduling %zu runs", total);
+	if (m->order == MX_ORDER_INTERLEAVED) {
+		for (uint32_t r = 0; r < m->repeats; r++)
+			for (size_t c = 0; c < n_cases; c++)
+				s[k++] = (struct sweep_slot){(uint32_t)c, r};
+	} else {
+		for (size_t c = 0; c < n_cases; c++)
+			for (uint32_t r = 0; r < m->repeats; r++)
+				s[k++] = (struct sweep_slot){(uint32_t)c, r};
+	}
+	if (m->order == MX_ORDER_SHUFFLED) {
+		uint64_t st = seed;
+		for (size_t i = total; i > 1; i--) {
+			size_t j = (size_t)(splitmix64(&st) % i);
+			struct sweep_slot t = s[i - 1];
+			s[i - 1] = s[j];
+			s[j] = t;
+		}
+	}
+	*slots = s;
+	*n = total;
+	return 0;
+}

@@ -1,0 +1,715 @@
+#include "matrix.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlschemas.h>
+
+#include "../core/units.h"
+#include "../net/probe.h"
+
+extern const char NS_MATRIX_XSD[]; /* schemas/matrix.xsd, compiled in (mk/sweep.mk) */
+
+#define MATRIX_MAX_BYTES (4u << 20)
+#define MATRIX_MAX_VALUES 100000
+
+static const char *const axis_names[MX_AXIS_COUNT] = {
+	"pair", "protocol", "direction", "streams", "threads", "length", "rate", "fq-rate",
+	"duration", "omit", "affinity", "window", "mss", "nodelay", "congestion", "gso",
+};
+
+/* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
+static const char *const axis_defaults[MX_AXIS_COUNT] = {
+	NULL, "tcp", "forward", "1", "0", "0", "0", "0",
+	"10", "0", "none", "0", "0", "0", "", "0",
+};
+
+const char *matrix_axis_name(enum matrix_axis_id a)
+{
+	return (unsigned)a < MX_AXIS_COUNT ? axis_names[a] : "?";
+}
+
+int matrix_axis_lookup(const char *name)
+{
+	for (int i = 0; i < MX_AXIS_COUNT; i++)
+		if (strcmp(axis_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+static int set_text(struct matrix_value *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int set_text(struct matrix_value *out, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out->text = strdup(buf);
+	return out->text ? 0 : -1;
+}
+
+static int parse_bool(const char *s, bool *b)
+{
+	if (!strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))
+		*b = true;
+	else if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))
+		*b = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_duration(const char *s, bool positive, double *d, struct ns_err *err)
+{
+	const char *p = s;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-')
+		return ns_err_set(err, "'%s': a duration cannot be negative", s);
+	if (units_parse_duration(s, NS_MAX_DURATION_S, d, err) < 0)
+		return -1;
+	if (positive && *d <= 0)
+		return ns_err_set(err, "'%s': a duration must be above zero", s);
+	return 0;
+}
+
+int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const char *text,
+		       struct matrix_value *out, struct ns_err *err)
+{
+	uint64_t u = 0;
+	double d = 0;
+	bool b;
+	memset(out, 0, sizeof(*out));
+	switch (axis) {
+	case MX_PAIR:
+		for (size_t i = 0; i < m->n_pairs; i++)
+			if (strcmp(m->pairs[i].name, text) == 0) {
+				out->u = i;
+				return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+			}
+		return ns_err_set(err, "'%s' is not a pair of this matrix", text);
+	case MX_PROTOCOL:
+		if (strcmp(text, "tcp") == 0)
+			u = NS_PROTO_TCP;
+		else if (strcmp(text, "udp") == 0)
+			u = NS_PROTO_UDP;
+		else
+			return ns_err_set(err, "'%s': protocol is tcp or udp", text);
+		out->u = u;
+		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+	case MX_DIRECTION:
+		if (strcmp(text, "forward") == 0)
+			u = NS_DIR_FORWARD;
+		else if (strcmp(text, "reverse") == 0)
+			u = NS_DIR_REVERSE;
+		else if (strcmp(text, "bidir") == 0)
+			u = NS_DIR_BIDIR;
+		else
+			return ns_err_set(err, "'%s': direction is forward, reverse or bidir", text);
+		out->u = u;
+		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+	case MX_STREAMS:
+		if (units_parse_uint(text, 1, NS_MAX_STREAMS, &u, err) < 0)
+			return -1;
+		break;
+	case MX_THREADS:
+		if (units_parse_uint(text, 0, NS_MAX_THREADS, &u, err) < 0)
+			return -1;
+		break;
+	case MX_LENGTH:
+		if (units_parse_bytes(text, NS_TCP_MAX_LEN, &u, err) < 0)
+			return -1;
+		break;
+	case MX_RATE:
+	case MX_FQ_RATE:
+		if (units_parse_rate(text, &u, err) < 0)
+			return -1;
+		break;
+	case MX_WINDOW:
+		if (units_parse_bytes(text, UINT32_MAX, &u, err) < 0)
+			return -1;
+		break;
+	case MX_MSS:
+		if (units_parse_uint(text, 0, 65535, &u, err) < 0)
+			return -1;
+		break;
+	case MX_DURATION:
+	case MX_OMIT:
+		if (parse_duration(text, axis == MX_DURATION, &d, err) < 0)
+			return -1;
+		out->d = d;
+		return set_text(out, "%.9g", d) < 0 ? ns_err_set(err, "out of memory") : 0;
+	case MX_NODELAY:
+	case MX_GSO:
+		if (parse_bool(text, &b) < 0)
+			return ns_err_set(err, "'%s': expected true or false", text);
+		u = b;
+		break;
+	case MX_AFFINITY:
+		if (!strcmp(text, "none") || !strcmp(text, "irq") || !strcmp(text, "spread")) {
+			return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+		} else {
+			int cpus[UNITS_MAX_CPUS];
+			size_t n;
+			char buf[256];
+			if (units_parse_cpulist(text, cpus, UNITS_MAX_CPUS, &n, err) < 0) {
+				ns_err_prefix(err, "affinity is none, irq, spread or a CPU list");
+				return -1;
+			}
+			units_format_cpulist(cpus, n, buf, sizeof(buf));
+			return set_text(out, "%s", buf) < 0 ? ns_err_set(err, "out of memory") : 0;
+		}
+	case MX_CONGESTION:
+		if (strlen(text) > 15)
+			return ns_err_set(err, "'%s': congestion control names have at most 15 characters",
+					  text);
+		for (const char *p = text; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+				return ns_err_set(err, "'%s' is not a congestion control name", text);
+		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+	default:
+		return ns_err_set(err, "unknown axis");
+	}
+	out->u = u;
+	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_set(err, "out of memory") : 0;
+}
+
+/* ---- libxml2 errors -------------------------------------------------------------------- */
+
+struct xml_errors {
+	bool have;
+	int line;
+	char msg[400];
+};
+
+static void xml_error(void *ctx, xmlErrorPtr e)
+{
+	struct xml_errors *x = ctx;
+	if (x->have || !e)
+		return;
+	x->have = true;
+	x->line = e->line;
+	snprintf(x->msg, sizeof(x->msg), "%s", e->message ? e->message : "malformed XML");
+	size_t n = strlen(x->msg);
+	while (n > 0 && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
+		x->msg[--n] = '\0';
+}
+
+/* ---- the tree walk --------------------------------------------------------------------- */
+
+struct loader {
+	struct matrix *m;
+	const char *path;
+	struct ns_err *err;
+};
+
+static int line_of(xmlNodePtr n)
+{
+	return n ? (int)xmlGetLineNo(n) : 0;
+}
+
+/* "FILE:LINE: field: message" from a message already in err. */
+static int fail_at(struct loader *L, xmlNodePtr n, const char *field)
+{
+	char msg[NS_ERR_MAX];
+	snprintf(msg, sizeof(msg), "%s", L->err->msg);
+	if (field)
+		ns_err_set(L->err, "%s:%d: %s: %s", L->path, line_of(n), field, msg);
+	else
+		ns_err_set(L->err, "%s:%d: %s", L->path, line_of(n), msg);
+	return -1;
+}
+
+static bool is_elem(xmlNodePtr n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
+}
+
+/* Attribute text (owned by a static slot ring: callers copy what they keep). */
+static const char *attr(xmlNodePtr n, const char *name)
+{
+	static char ring[4][1024];
+	static int slot;
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	if (!v)
+		return NULL;
+	char *out = ring[slot++ & 3];
+	snprintf(out, sizeof(ring[0]), "%s", (const char *)v);
+	xmlFree(v);
+	return out;
+}
+
+static int copy_field(struct loader *L, xmlNodePtr n, const char *field, char *dst, size_t cap,
+		      const char *src)
+{
+	if (!src)
+		return 0;
+	if (strlen(src) >= cap) {
+		ns_err_set(L->err, "'%s' is longer than %zu characters", src, cap - 1);
+		return fail_at(L, n, field);
+	}
+	memcpy(dst, src, strlen(src) + 1);
+	return 0;
+}
+
+static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, const char *s)
+{
+	char host[256];
+	uint64_t port = NS_DEFAULT_PORT;
+	const char *colon = strrchr(s, ':');
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || (close[1] && close[1] != ':'))
+			goto bad;
+		snprintf(host, sizeof(host), "%.*s", (int)(close - s - 1), s + 1);
+		colon = close[1] ? close + 1 : NULL;
+	} else if (colon && strchr(s, ':') == colon) {
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - s), s);
+	} else {
+		snprintf(host, sizeof(host), "%s", s); /* a bare name or IPv6 address */
+		colon = NULL;
+	}
+	if (!host[0])
+		goto bad;
+	if (colon && units_parse_uint(colon + 1, 1, 65535, &port, L->err) < 0)
+		return fail_at(L, n, "pair agent port");
+	snprintf(p->agent_host, sizeof(p->agent_host), "%s", host);
+	p->agent_port = (uint16_t)port;
+	return 0;
+bad:
+	ns_err_set(L->err, "'%s' is not host:port", s);
+	return fail_at(L, n, "pair agent");
+}
+
+static int load_pairs(struct loader *L, xmlNodePtr pairs)
+{
+	struct matrix *m = L->m;
+	size_t cap = 0;
+	for (xmlNodePtr n = pairs->children; n; n = n->next)
+		cap += is_elem(n, "pair");
+	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
+	if (!m->pairs)
+		return ns_err_set(L->err, "out of memory");
+	for (xmlNodePtr n = pairs->children; n; n = n->next) {
+		if (!is_elem(n, "pair"))
+			continue;
+		struct matrix_pair *p = &m->pairs[m->n_pairs];
+		p->line = line_of(n);
+		char link[64] = "";
+		if (copy_field(L, n, "pair link-speed", link, sizeof(link), attr(n, "link-speed")) < 0)
+			return -1;
+		if (copy_field(L, n, "pair name", p->name, sizeof(p->name), attr(n, "name")) < 0 ||
+		    copy_field(L, n, "pair instance-type", p->instance_type, sizeof(p->instance_type),
+			       attr(n, "instance-type")) < 0 ||
+		    copy_field(L, n, "pair region", p->region, sizeof(p->region), attr(n, "region")) < 0 ||
+		    copy_field(L, n, "pair client", p->client, sizeof(p->client), attr(n, "client")) < 0 ||
+		    copy_field(L, n, "pair expected-driver", p->expected_driver,
+			       sizeof(p->expected_driver), attr(n, "expected-driver")) < 0)
+			return -1;
+		snprintf(p->price_basis, sizeof(p->price_basis), "%s",
+			 attr(n, "price-basis") ? attr(n, "price-basis") : "pair");
+		if (parse_agent(L, n, p, attr(n, "agent")) < 0)
+			return -1;
+		if (link[0] && units_parse_rate(link, &p->link_bps, L->err) < 0)
+			return fail_at(L, n, "pair link-speed");
+		for (size_t i = 0; i < m->n_pairs; i++)
+			if (strcmp(m->pairs[i].name, p->name) == 0) {
+				ns_err_set(L->err, "'%s' is already the name of the pair on line %d",
+					   p->name, m->pairs[i].line);
+				return fail_at(L, n, "pair name");
+			}
+		m->n_pairs++;
+	}
+	return 0;
+}
+
+static int add_value(struct matrix_axis *ax, const struct matrix_value *v)
+{
+	struct matrix_value *nv = realloc(ax->v, (ax->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	ax->v = nv;
+	ax->v[ax->n++] = *v;
+	return 0;
+}
+
+static int load_axes(struct loader *L, xmlNodePtr axes)
+{
+	struct matrix *m = L->m;
+	for (xmlNodePtr n = axes->children; n; n = n->next) {
+		if (!is_elem(n, "axis"))
+			continue;
+		const char *name = attr(n, "name");
+		int id = matrix_axis_lookup(name ? name : "");
+		if (id < 0) { /* the schema's enumeration already refuses it; kept for safety */
+			ns_err_set(L->err, "'%s' is not an axis", name ? name : "");
+			return fail_at(L, n, "axis name");
+		}
+		char field[64];
+		snprintf(field, sizeof(field), "axis '%s'", name);
+		struct matrix_axis *ax = &m->axes[id];
+		if (ax->present) {
+			ns_err_set(L->err, "already defined on line %d", ax->line);
+			return fail_at(L, n, field);
+		}
+		ax->present = true;
+		ax->line = line_of(n);
+		for (xmlNodePtr c = n->children; c; c = c->next) {
+			if (!is_elem(c, "value"))
+				continue;
+			xmlChar *t = xmlNodeGetContent(c);
+			struct matrix_value v;
+			char text[256];
+			snprintf(text, sizeof(text), "%s", t ? (const char *)t : "");
+			xmlFree(t);
+			/* Trim: values are often written on their own indented lines. */
+			char *s = text, *e = text + strlen(text);
+			while (isspace((unsigned char)*s))
+				s++;
+			while (e > s && isspace((unsigned char)e[-1]))
+				*--e = '\0';
+			if (matrix_parse_value(m, id, s, &v, L->err) < 0)
+				return fail_at(L, c, field);
+			v.line = line_of(c);
+			for (size_t i = 0; i < ax->n; i++)
+				if (strcmp(ax->v[i].text, v.text) == 0) {
+					ns_err_set(L->err, "'%s' repeats the value on line %d", s,
+						   ax->v[i].line);
+					free(v.text);
+					return fail_at(L, c, field);
+				}
+			if (ax->n >= MATRIX_MAX_VALUES || add_value(ax, &v) < 0) {
+				free(v.text);
+				ns_err_set(L->err, "too many values");
+				return fail_at(L, c, field);
+			}
+		}
+		if (ax->n == 0) {
+			ns_err_set(L->err, "has no values (an axis needs at least one <value>)");
+			return fail_at(L, n, field);
+		}
+	}
+	return 0;
+}
+
+static int include_value(struct matrix *m, int id, const struct matrix_value *v);
+
+static int load_rule(struct loader *L, xmlNodePtr n, bool include)
+{
+	struct matrix *m = L->m;
+	struct matrix_rule *nr = realloc(m->rules, (m->n_rules + 1) * sizeof(*nr));
+	if (!nr)
+		return ns_err_set(L->err, "out of memory");
+	m->rules = nr;
+	struct matrix_rule *r = &m->rules[m->n_rules++];
+	memset(r, 0, sizeof(*r));
+	r->include = include;
+	r->line = line_of(n);
+	const char *elem = include ? "set" : "when";
+	size_t cap = 0;
+	for (xmlNodePtr c = n->children; c; c = c->next)
+		cap += is_elem(c, elem);
+	r->c = calloc(cap ? cap : 1, sizeof(*r->c));
+	if (!r->c)
+		return ns_err_set(L->err, "out of memory");
+	for (xmlNodePtr c = n->children; c; c = c->next) {
+		if (!is_elem(c, elem))
+			continue;
+		const char *axis = attr(c, "axis"), *value = attr(c, "value"), *not = attr(c, "not");
+		char field[80];
+		snprintf(field, sizeof(field), "%s axis '%s'", include ? "include" : "exclude",
+			 axis ? axis : "");
+		int id = matrix_axis_lookup(axis ? axis : "");
+		if (id < 0) {
+			ns_err_set(L->err, "not an axis");
+			return fail_at(L, c, field);
+		}
+		if (!include && (!value) == (!not)) {
+			ns_err_set(L->err, "<when> takes exactly one of value=\"..\" or not=\"..\"");
+			return fail_at(L, c, field);
+		}
+		struct matrix_cond *cond = &r->c[r->n];
+		cond->axis = id;
+		cond->negate = !value;
+		if (matrix_parse_value(m, id, value ? value : not, &cond->value, L->err) < 0)
+			return fail_at(L, c, field);
+		cond->value.line = line_of(c);
+		r->n++;
+		if (include && include_value(m, id, &cond->value) < 0)
+			return ns_err_set(L->err, "out of memory");
+		for (size_t i = 0; include && i + 1 < r->n; i++)
+			if (r->c[i].axis == (enum matrix_axis_id)id) {
+				ns_err_set(L->err, "set twice in one include");
+				return fail_at(L, c, field);
+			}
+	}
+	return 0;
+}
+
+/* An include may name a value its axis does not list: it is appended after the product's
+ * values (axis->n_product), so that every case is a vector of indexes into the axes. */
+static int include_value(struct matrix *m, int id, const struct matrix_value *v)
+{
+	struct matrix_axis *ax = &m->axes[id];
+	for (size_t i = 0; i < ax->n; i++)
+		if (strcmp(ax->v[i].text, v->text) == 0)
+			return 0;
+	struct matrix_value copy = *v;
+	copy.text = strdup(v->text);
+	if (!copy.text || add_value(ax, &copy) < 0) {
+		free(copy.text);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_settings(struct loader *L, xmlNodePtr root)
+{
+	struct matrix *m = L->m;
+	const char *s;
+	uint64_t u;
+	if (copy_field(L, root, "matrix name", m->name, sizeof(m->name), attr(root, "name")) < 0)
+		return -1;
+	m->repeats = 1;
+	if ((s = attr(root, "repeats"))) {
+		if (units_parse_uint(s, 1, 10000, &u, L->err) < 0)
+			return fail_at(L, root, "repeats");
+		m->repeats = (uint32_t)u;
+	}
+	m->order = MX_ORDER_AS_WRITTEN;
+	if ((s = attr(root, "order"))) {
+		if (!strcmp(s, "interleaved"))
+			m->order = MX_ORDER_INTERLEAVED;
+		else if (!strcmp(s, "shuffled"))
+			m->order = MX_ORDER_SHUFFLED;
+	}
+	if ((s = attr(root, "seed"))) {
+		if (units_parse_uint(s, 0, UINT32_MAX, &m->seed, L->err) < 0)
+			return fail_at(L, root, "seed");
+		m->has_seed = true;
+	}
+	if ((s = attr(root, "cooldown")) && parse_duration(s, false, &m->cooldown_s, L->err) < 0)
+		return fail_at(L, root, "cooldown");
+	if ((s = attr(root, "case-timeout")) &&
+	    parse_duration(s, true, &m->case_timeout_s, L->err) < 0)
+		return fail_at(L, root, "case-timeout");
+	m->interval_s = 1.0;
+	if ((s = attr(root, "interval")) && parse_duration(s, false, &m->interval_s, L->err) < 0)
+		return fail_at(L, root, "interval");
+	bool b = false;
+	if ((s = attr(root, "strict")))
+		parse_bool(s, &b);
+	m->strict = b;
+	return 0;
+}
+
+/* Fills every axis the matrix left out with its default, so that expansion sees no holes. */
+static int fill_defaults(struct loader *L)
+{
+	struct matrix *m = L->m;
+	for (int id = 0; id < MX_AXIS_COUNT; id++) {
+		struct matrix_axis *ax = &m->axes[id];
+		if (ax->present)
+			continue;
+		if (id == MX_PAIR) {
+			for (size_t i = 0; i < m->n_pairs; i++) {
+				struct matrix_value v = {.u = i, .line = m->pairs[i].line};
+				v.text = strdup(m->pairs[i].name);
+				if (!v.text || add_value(ax, &v) < 0)
+					return ns_err_set(L->err, "out of memory");
+			}
+			continue;
+		}
+		struct matrix_value v;
+		if (matrix_parse_value(m, id, axis_defaults[id], &v, L->err) < 0 ||
+		    add_value(ax, &v) < 0)
+			return ns_err_set(L->err, "default of axis %s: %s", axis_names[id], L->err->msg);
+	}
+	return 0;
+}
+
+static int load_doc(struct loader *L, xmlDocPtr doc)
+{
+	struct matrix *m = L->m;
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	xmlNodePtr pairs = NULL, axes = NULL, rules = NULL;
+	if (load_settings(L, root) < 0)
+		return -1;
+	for (xmlNodePtr n = root->children; n; n = n->next) {
+		if (is_elem(n, "description")) {
+			xmlChar *t = xmlNodeGetContent(n);
+			m->description = t ? strdup((const char *)t) : NULL;
+			xmlFree(t);
+		} else if (is_elem(n, "pairs")) {
+			pairs = n;
+		} else if (is_elem(n, "axes")) {
+			axes = n;
+		} else if (is_elem(n, "rules")) {
+			rules = n;
+		}
+	}
+	if (pairs && load_pairs(L, pairs) < 0)
+		return -1;
+	if (m->n_pairs == 0) {
+		/* No pairs: one loopback pair whose agent the runner starts itself. */
+		m->pairs = calloc(1, sizeof(*m->pairs));
+		if (!m->pairs)
+			return ns_err_set(L->err, "out of memory");
+		snprintf(m->pairs[0].name, sizeof(m->pairs[0].name), "loopback");
+		snprintf(m->pairs[0].price_basis, sizeof(m->pairs[0].price_basis), "pair");
+		m->pairs[0].line = line_of(root);
+		m->n_pairs = 1;
+		m->loopback = true;
+	}
+	if (axes && load_axes(L, axes) < 0)
+		return -1;
+	if (fill_defaults(L) < 0)
+		return -1;
+	for (int a = 0; a < MX_AXIS_COUNT; a++)
+		m->axes[a].n_product = m->axes[a].n;
+	for (xmlNodePtr n = rules ? rules->children : NULL; n; n = n->next) {
+		if ((is_elem(n, "exclude") && load_rule(L, n, false) < 0) ||
+		    (is_elem(n, "include") && load_rule(L, n, true) < 0))
+			return -1;
+	}
+	return 0;
+}
+
+static int validate(struct loader *L, xmlDocPtr doc)
+{
+	struct xml_errors xe = {0};
+	int rc = -1;
+	xmlSchemaParserCtxtPtr pctx = xmlSchemaNewMemParserCtxt(NS_MATRIX_XSD,
+								 (int)strlen(NS_MATRIX_XSD));
+	xmlSchemaPtr schema = NULL;
+	xmlSchemaValidCtxtPtr vctx = NULL;
+	if (!pctx)
+		goto err;
+	xmlSchemaSetParserStructuredErrors(pctx, xml_error, &xe);
+	schema = xmlSchemaParse(pctx);
+	if (!schema)
+		goto err;
+	vctx = xmlSchemaNewValidCtxt(schema);
+	if (!vctx)
+		goto err;
+	xmlSchemaSetValidStructuredErrors(vctx, xml_error, &xe);
+	int v = xmlSchemaValidateDoc(vctx, doc);
+	if (v != 0) {
+		if (xe.have)
+			ns_err_set(L->err, "%s:%d: %s", L->path, xe.line, xe.msg);
+		else
+			ns_err_set(L->err, "%s: does not match the matrix schema", L->path);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+err:
+	ns_err_set(L->err, "matrix schema: %s", xe.have ? xe.msg : "cannot be loaded");
+out:
+	if (vctx)
+		xmlSchemaFreeValidCtxt(vctx);
+	if (schema)
+		xmlSchemaFree(schema);
+	if (pctx)
+		xmlSchemaFreeParserCtxt(pctx);
+	return rc;
+}
+
+int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
+		    struct ns_err *err)
+{
+	struct loader L = {.m = m, .path = path, .err = err};
+	struct xml_errors xe = {0};
+	xmlDocPtr doc = NULL;
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	m->text = malloc(len + 1);
+	if (!m->path || !m->text) {
+		ns_err_set(err, "%s: out of memory", path);
+		goto err;
+	}
+	memcpy(m->text, text, len);
+	m->text[len] = '\0';
+	m->text_len = len;
+	sha256_hex(text, len, 32, m->hash);
+
+	xmlSetStructuredErrorFunc(&xe, xml_error);
+	doc = xmlReadMemory(text, (int)len, path, NULL,
+			    XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (!doc || xe.have) {
+		if (xe.have)
+			ns_err_set(err, "%s:%d: not well-formed XML: %s", path, xe.line, xe.msg);
+		else
+			ns_err_set(err, "%s:1: not well-formed XML", path);
+		goto err;
+	}
+	if (validate(&L, doc) < 0 || load_doc(&L, doc) < 0)
+		goto err;
+	xmlFreeDoc(doc);
+	return 0;
+err:
+	if (doc)
+		xmlFreeDoc(doc);
+	matrix_free(m);
+	return -1;
+}
+
+int matrix_load(struct matrix *m, const char *path, struct ns_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+	memset(m, 0, sizeof(*m));
+	if (!f)
+		return ns_err_sys(err, "%s: cannot open", path);
+	buf = malloc(MATRIX_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return ns_err_set(err, "%s: out of memory", path);
+	}
+	len = fread(buf, 1, MATRIX_MAX_BYTES + 1, f);
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr || len > MATRIX_MAX_BYTES) {
+		free(buf);
+		return rerr ? ns_err_set(err, "%s: read error", path)
+			    : ns_err_set(err, "%s: larger than %u bytes", path, MATRIX_MAX_BYTES);
+	}
+	int rc = matrix_load_mem(m, path, buf, len, err);
+	free(buf);
+	return rc;
+}
+
+void matrix_free(struct matrix *m)
+{
+	if (!m)
+		return;
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		for (size_t i = 0; i < m->axes[a].n; i++)
+			free(m->axes[a].v[i].text);
+		free(m->axes[a].v);
+	}
+	for (size_t r = 0; r < m->n_rules; r++) {
+		for (size_t i = 0; i < m->rules[r].n; i++)
+			free(m->rules[r].c[i].value.text);
+		free(m->rules[r].c);
+	}
+	free(m->rules);
+	free(m->pairs);
+	free(m->description);
+	free(m->text);
+	free(m->path);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,109 @@
+/* matrix: a sweep described in XML — endpoint pairs, parameter axes, exclude/include rules and
+ * run settings — read with libxml2, validated against schemas/matrix.xsd (compiled in), then
+ * checked beyond the schema. Every value keeps the line it came from, so any later error can
+ * still name file:line. The matrix owns all its strings; expand.h turns it into cases. */
+#ifndef NS_MATRIX_H
+#define NS_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "sha256.h"
+
+/* The axes, in the order they appear in a case's canonical string (never reorder: case keys
+ * are derived from it and must stay stable across versions). */
+enum matrix_axis_id {
+	MX_PAIR, MX_PROTOCOL, MX_DIRECTION, MX_STREAMS, MX_THREADS, MX_LENGTH, MX_RATE,
+	MX_FQ_RATE, MX_DURATION, MX_OMIT, MX_AFFINITY, MX_WINDOW, MX_MSS, MX_NODELAY,
+	MX_CONGESTION, MX_GSO, MX_AXIS_COUNT
+};
+
+enum matrix_order { MX_ORDER_AS_WRITTEN, MX_ORDER_INTERLEAVED, MX_ORDER_SHUFFLED };
+
+/* One value of an axis: its canonical text (what rules compare and keys hash: "800000000" for
+ * "800M", "2.5" for "2500ms") and the parsed number where the axis is numeric. */
+struct matrix_value {
+	char *text;
+	uint64_t u;     /* integers: streams, rates, sizes, pair index, protocol/direction enum */
+	double d;       /* durations in seconds */
+	int line;
+};
+
+struct matrix_axis {
+	bool present;   /* written in the matrix; otherwise it holds the one default value */
+	int line;
+	size_t n;         /* values: [0, n_product) span the product, the rest come from includes */
+	size_t n_product;
+	struct matrix_value *v;
+};
+
+#define MX_NAME_MAX 64
+struct matrix_pair {
+	char name[MX_NAME_MAX];
+	char instance_type[MX_NAME_MAX];   /* "" = not declared */
+	char region[32];
+	char client[256];                  /* "" = this host */
+	char agent_host[256];              /* "" for the loopback pair until its agent starts */
+	uint16_t agent_port;
+	char expected_driver[32];          /* "" = not checked */
+	char price_basis[8];               /* "pair" or "sender" */
+	uint64_t link_bps;                 /* 0 = not declared */
+	int line;
+};
+
+/* <when axis=".." value=".."/> or not=".."; in an include, <set axis=".." value=".."/>. */
+struct matrix_cond {
+	enum matrix_axis_id axis;
+	bool negate;
+	struct matrix_value value;
+};
+
+struct matrix_rule {
+	bool include;
+	int line;
+	size_t n;
+	struct matrix_cond *c;
+};
+
+struct matrix {
+	char *path;
+	char *text;                        /* the file exactly as read */
+	size_t text_len;
+	char hash[SHA256_HEX_LEN + 1];     /* sha256 of text: the resume key */
+	char name[128];
+	char *description;                 /* may be NULL */
+	uint32_t repeats;
+	enum matrix_order order;
+	bool has_seed;
+	uint64_t seed;
+	double cooldown_s;
+	double case_timeout_s;             /* 0 = probe default (omit + duration + 15 s) */
+	double interval_s;                 /* per-interval samples; default 1 s */
+	bool strict;                       /* instance-type mismatch fails cases instead of warning */
+	bool loopback;                     /* no pairs: the runner serves one itself */
+	struct matrix_pair *pairs;
+	size_t n_pairs;
+	struct matrix_axis axes[MX_AXIS_COUNT];
+	struct matrix_rule *rules;
+	size_t n_rules;
+};
+
+const char *matrix_axis_name(enum matrix_axis_id a);
+int matrix_axis_lookup(const char *name); /* -1 when unknown */
+
+/* Reads, validates and checks a matrix file. On failure err holds one line,
+ * "FILE:LINE: what is wrong" (or "FILE: ..." when there is no line), and m is left empty. */
+int matrix_load(struct matrix *m, const char *path, struct ns_err *err);
+/* The same from text already in memory (path only names it in errors). */
+int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
+		    struct ns_err *err);
+void matrix_free(struct matrix *m);
+
+/* Parses one value of an axis into its canonical form (used by the loader and by tests).
+ * The matrix is needed to resolve pair names. */
+int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const char *text,
+		       struct matrix_value *out, struct ns_err *err);
+
+#endif

@@ -1,0 +1,753 @@
+#include "run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/jsonw.h"
+#include "../core/units.h"
+#include "../core/version.h"
+#include "../host/catalog.h"
+#include "../host/hostinfo.h"
+#include "../net/agent.h"
+#include "../net/probe.h"
+
+/* Allowance per case for connecting, host information and the database write, used only in
+ * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
+#define RUN_SETUP_S 0.3
+
+static atomic_int stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_requested, 1);
+}
+
+/* What the runner learns about a pair at run start. */
+struct pair_rt {
+	char host[256];
+	uint16_t port;
+	char addr[300];
+	int64_t endpoint_id;
+	char *client_info, *agent_info;
+	char irq_cpus[256];                /* CPU list for affinity "irq", "" = unknown */
+	char fail[NS_ERR_MAX];             /* set: every case of the pair fails with this */
+	char warn[NS_ERR_MAX];             /* set: stored with every result of the pair */
+	bool busy;
+	size_t next;                       /* next position in its queue */
+	size_t *queue;                     /* schedule positions of its pending slots */
+	size_t n_queue;
+};
+
+struct runner {
+	const struct matrix *m;
+	const struct sweep_cases *cases;
+	struct store *st;
+	const struct run_opts *o;
+	struct run_summary *sum;
+	struct progress *prog;
+	struct pair_rt *pairs;
+	int64_t run_id;
+	int64_t *case_ids;
+	struct sweep_slot *slots;
+	size_t n_slots;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t in_flight;
+	bool fatal;
+	struct ns_err fatal_err;
+	pid_t agent_pid;
+	int online_cpus;
+};
+
+/* ---- the loopback agent ------------------------------------------------------------------ */
+
+static struct agent *child_agent;
+
+static void child_stop(int sig)
+{
+	(void)sig;
+	if (child_agent)
+		agent_stop(child_agent);
+}
+
+/* Binds in the parent (so the port is known and listening before any case starts), then
+ * serves in a forked child, which dies with the runner even if the runner is SIGKILLed. */
+static int start_loopback_agent(struct runner *R, struct pair_rt *p, struct ns_err *err)
+{
+	struct agent_opts ao;
+	agent_opts_init(&ao);
+	snprintf(ao.listen_addr, sizeof(ao.listen_addr), "127.0.0.1");
+	ao.port = 0;
+	ao.quiet = 1;
+	struct agent *a = agent_create(&ao, err);
+	if (!a) {
+		ns_err_prefix(err, "starting the loopback agent");
+		return -1;
+	}
+	uint16_t port = agent_port(a);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		ns_err_sys(err, "starting the loopback agent: fork");
+		agent_destroy(a);
+		return -1;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(0);
+		child_agent = a;
+		struct sigaction sa = {.sa_handler = child_stop};
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		struct ns_err e;
+		int rc = agent_serve(a, &e);
+		_exit(rc == 0 ? 0 : 1);
+	}
+	agent_destroy(a); /* the child holds the listening socket now */
+	R->agent_pid = pid;
+	snprintf(p->host, sizeof(p->host), "127.0.0.1");
+	p->port = port;
+	return 0;
+}
+
+static void stop_loopback_agent(struct runner *R)
+{
+	if (R->agent_pid <= 0)
+		return;
+	kill(R->agent_pid, SIGTERM);
+	for (int i = 0; i < 200; i++) { /* up to 2 s for a clean stop, then no more waiting */
+		if (waitpid(R->agent_pid, NULL, WNOHANG) == R->agent_pid) {
+			R->agent_pid = 0;
+			return;
+		}
+		usleep(10000);
+	}
+	kill(R->agent_pid, SIGKILL);
+	waitpid(R->agent_pid, NULL, 0);
+	R->agent_pid = 0;
+}
+
+/* ---- run start: endpoints, host information, catalog --------------------------------------- */
+
+static void json_list_to_cpulist(const char *json, char *buf, size_t len)
+{
+	/* "[0,1,2]" -> "0,1,2" (units_parse_cpulist reads it as it is). */
+	size_t w = 0;
+	for (const char *p = json; *p && w + 1 < len; p++)
+		if ((*p >= '0' && *p <= '9') || (*p == ',' && w > 0))
+			buf[w++] = *p;
+	buf[w] = '\0';
+}
+
+/* Appends "; "-separated text to a fixed buffer. */
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	if (n && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static void check_pair(struct runner *R, const struct matrix_pair *mp, struct pair_rt *p,
+		       struct jsonw *warnings)
+{
+	char drv[64], fam[64], itype[64];
+	if (mp->expected_driver[0]) {
+		store_json_get(R->st, p->agent_info, "$.interface.driver", drv, sizeof(drv));
+		store_json_get(R->st, p->agent_info, "$.interface.driver_family", fam, sizeof(fam));
+		if (!p->agent_info)
+			; /* unreachable agent: its cases fail on their own */
+		else if (strcmp(drv, mp->expected_driver) && strcmp(fam, mp->expected_driver))
+			snprintf(p->fail, sizeof(p->fail),
+				 "driver mismatch: pair '%s' expects %s, the agent's interface has %s (%s)",
+				 mp->name, mp->expected_driver, drv[0] ? drv : "unknown",
+				 fam[0] ? fam : "unknown family");
+	}
+	if (mp->instance_type[0] && p->agent_info &&
+	    store_json_get(R->st, p->agent_info, "$.cloud.instance_type", itype, sizeof(itype)) == 1 &&
+	    strcmp(itype, mp->instance_type) != 0) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "instance type mismatch: pair '%s' declares %s, the agent runs on %s",
+			 mp->name, mp->instance_type, itype);
+		if (R->m->strict)
+			snprintf(p->fail, sizeof(p->fail), "%s", msg);
+		else {
+			append(p->warn, sizeof(p->warn), "%s", msg);
+			jsonw_str(warnings, msg);
+			progress_note(R->prog, "warning: %s", msg);
+		}
+	}
+	if (p->fail[0]) {
+		jsonw_str(warnings, p->fail);
+		progress_note(R->prog, "warning: %s: its cases will fail", p->fail);
+	}
+}
+
+static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err)
+{
+	const struct matrix *m = R->m;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		const struct matrix_pair *mp = &m->pairs[i];
+		struct pair_rt *p = &R->pairs[i];
+		if (m->loopback) {
+			if (start_loopback_agent(R, p, err) < 0)
+				return -1;
+		} else {
+			snprintf(p->host, sizeof(p->host), "%s", mp->agent_host);
+			p->port = mp->agent_port;
+		}
+		snprintf(p->addr, sizeof(p->addr), strchr(p->host, ':') ? "[%s]:%u" : "%s:%u",
+			 p->host, p->port);
+
+		struct hostinfo_opts ho;
+		struct ns_err e;
+		hostinfo_opts_init(&ho);
+		ho.peer = p->host;
+		ho.imds = ho.imds && mp->region[0]; /* only cloud pairs ask the metadata service */
+		if (hostinfo_collect_json(&ho, &p->client_info, &e) < 0) {
+			p->client_info = NULL;
+			progress_note(R->prog, "warning: pair %s: this host's information: %s", mp->name,
+				      e.msg);
+		}
+		if (probe_hostinfo(p->host, p->port, 5.0, &p->agent_info, &e) < 0) {
+			p->agent_info = NULL;
+			char msg[NS_ERR_MAX + 400];
+			snprintf(msg, sizeof(msg), "pair %s: agent %s: %s", mp->name, p->addr, e.msg);
+			jsonw_str(warnings, msg);
+			progress_note(R->prog, "warning: %s", msg);
+		}
+		char irq[256];
+		if (store_json_get(R->st, p->client_info, "$.interface.irq_cpus", irq, sizeof(irq)) == 1)
+			json_list_to_cpulist(irq, p->irq_cpus, sizeof(p->irq_cpus));
+		check_pair(R, mp, p, warnings);
+
+		struct store_endpoint ep = {
+			.name = mp->name,
+			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
+			.region = mp->region[0] ? mp->region : NULL,
+			.client_host = mp->client[0] ? mp->client : NULL,
+			.agent_addr = p->addr,
+			.expected_driver = mp->expected_driver[0] ? mp->expected_driver : NULL,
+			.price_basis = mp->price_basis,
+			.link_bps = mp->link_bps,
+			.client_info = p->client_info,
+			.agent_info = p->agent_info,
+		};
+		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The catalog as it stands now, for the instance types this run uses. A missing default
+ * catalog is a warning (prices then show as unknown); --catalog files were checked already. */
+static int snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err *err)
+{
+	const struct matrix *m = R->m;
+	struct catalog cat;
+	struct ns_err e;
+	int rc = -1;
+	bool any = false;
+	for (size_t i = 0; i < m->n_pairs; i++)
+		any |= m->pairs[i].instance_type[0] != 0;
+	if (!any)
+		return 0;
+	catalog_init(&cat);
+	if (catalog_load(&cat, catalog_default_path(), &e) < 0) {
+		char msg[NS_ERR_MAX + 32];
+		snprintf(msg, sizeof(msg), "catalog: %s", e.msg);
+		jsonw_str(warnings, msg);
+		progress_note(R->prog, "warning: %s", msg);
+	}
+	for (size_t i = 0; i < R->o->n_catalogs; i++)
+		if (catalog_load(&cat, R->o->catalogs[i], err) < 0)
+			goto out;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		const struct matrix_pair *mp = &m->pairs[i];
+		if (!mp->instance_type[0])
+			continue;
+		const struct catalog_instance *ci = catalog_instance(&cat, mp->instance_type);
+		if (ci && store_put_instance_type(R->st, R->run_id, ci, err) < 0)
+			goto out;
+		const struct catalog_price *cp =
+			mp->region[0] ? catalog_price(&cat, mp->instance_type, mp->region) : NULL;
+		if (cp && store_put_price(R->st, R->run_id, cp, err) < 0)
+			goto out;
+		if (!ci || (mp->region[0] && !cp)) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "catalog: no %s for %s%s%s", ci ? "price" : "entry",
+				 mp->instance_type, mp->region[0] ? " in " : "", mp->region);
+			jsonw_str(warnings, msg);
+		}
+	}
+	rc = 0;
+out:
+	catalog_free(&cat);
+	return rc;
+}
+
+/* ---- cases ----------------------------------------------------------------------------- */
+
+char *run_case_json(const struct matrix *m, const struct sweep_case *c)
+{
+	struct jsonw w;
+	jsonw_init(&w, false);
+	jsonw_obj_open(&w);
+	for (int a = 0; a < MX_AXIS_COUNT; a++) {
+		const struct matrix_value *v = expand_value(m, c, a);
+		switch (a) {
+		case MX_STREAMS: case MX_THREADS: case MX_LENGTH: case MX_RATE: case MX_FQ_RATE:
+		case MX_WINDOW: case MX_MSS:
+			jsonw_kv_uint(&w, matrix_axis_name(a), v->u);
+			break;
+		case MX_DURATION: case MX_OMIT:
+			jsonw_kv_double(&w, matrix_axis_name(a), v->d);
+			break;
+		case MX_NODELAY: case MX_GSO:
+			jsonw_kv_bool(&w, matrix_axis_name(a), v->u != 0);
+			break;
+		default:
+			jsonw_kv_str(&w, matrix_axis_name(a), v->text);
+		}
+	}
+	jsonw_kv_str(&w, "key", c->key);
+	jsonw_obj_close(&w);
+	return jsonw_steal(&w);
+}
+
+static int store_cases(struct runner *R, struct ns_err *err)
+{
+	const struct matrix *m = R->m;
+	if (store_begin(R->st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < R->cases->n; i++) {
+		const struct sweep_case *c = &R->cases->v[i];
+		struct probe_params p;
+		expand_params(m, c, &p);
+		char *json = run_case_json(m, c);
+		struct store_case sc = {
+			.endpoint_id = R->pairs[expand_value(m, c, MX_PAIR)->u].endpoint_id,
+			.case_key = c->key,
+			.ordinal = (int64_t)i,
+			.p = &p,
+			.affinity = expand_value(m, c, MX_AFFINITY)->text,
+			.params_json = json,
+		};
+		int rc = json ? store_case_put(R->st, R->run_id, &sc, &R->case_ids[i], err)
+			      : ns_err_set(err, "out of memory");
+		free(json);
+		if (rc < 0) {
+			store_rollback(R->st);
+			return -1;
+		}
+	}
+	return store_commit(R->st, err);
+}
+
+/* Resume: which (case, repeat)s are in the database already. */
+struct done_ctx {
+	const struct sweep_cases *cases;
+	uint32_t repeats;
+	size_t *order;    /* case indexes sorted by key */
+	uint8_t *done;    /* [case * repeats + repeat] */
+	size_t n_done;
+};
+
+static const struct sweep_cases *sort_cases;
+static int cmp_by_key(const void *a, const void *b)
+{
+	return strcmp(sort_cases->v[*(const size_t *)a].key, sort_cases->v[*(const size_t *)b].key);
+}
+
+static void mark_done(const char *key, int repeat, void *vctx)
+{
+	struct done_ctx *d = vctx;
+	size_t lo = 0, hi = d->cases->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(d->cases->v[d->order[mid]].key, key);
+		if (c == 0) {
+			if (repeat >= 0 && (uint32_t)repeat < d->repeats &&
+			    !d->done[d->order[mid] * d->repeats + (size_t)repeat]) {
+				d->done[d->order[mid] * d->repeats + (size_t)repeat] = 1;
+				d->n_done++;
+			}
+			return;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+}
+
+static int find_done(struct runner *R, uint8_t *done, size_t *n_done, struct ns_err *err)
+{
+	struct done_ctx d = {.cases = R->cases, .repeats = R->m->repeats, .done = done};
+	d.order = malloc(R->cases->n * sizeof(size_t));
+	if (!d.order)
+		return ns_err_set(err, "out of memory");
+	for (size_t i = 0; i < R->cases->n; i++)
+		d.order[i] = i;
+	sort_cases = R->cases;
+	qsort(d.order, R->cases->n, sizeof(size_t), cmp_by_key);
+	int rc = store_results_done(R->st, R->run_id, mark_done, &d, err);
+	free(d.order);
+	*n_done = d.n_done;
+	return rc;
+}
+
+/* ---- executing ------------------------------------------------------------------------- */
+
+static void describe(const struct matrix *m, const struct sweep_case *c, uint32_t repeat,
+		     char *buf, size_t len)
+{
+	int n = expand_describe(m, c, buf, len);
+	if (n >= 0 && (size_t)n < len && m->repeats > 1)
+		snprintf(buf + n, len - (size_t)n, " repeat=%u", repeat);
+}
+
+/* Fills the CPU list of the "irq" and "spread" policies. */
+static void resolve_affinity(struct runner *R, const struct pair_rt *p, const char *policy,
+			     struct probe_params *pp, char *warn, size_t wlen)
+{
+	if (strcmp(policy, "irq") == 0) {
+		if (p->irq_cpus[0])
+			snprintf(pp->affinity, sizeof(pp->affinity), "%s", p->irq_cpus);
+		else
+			append(warn, wlen, "affinity irq: the interface's IRQ CPUs are unknown, not pinned");
+	} else if (strcmp(policy, "spread") == 0) {
+		uint32_t t = pp->threads ? pp->threads : pp->streams;
+		if (t > (uint32_t)R->online_cpus)
+			t = (uint32_t)R->online_cpus;
+		if (t <= 1)
+			snprintf(pp->affinity, sizeof(pp->affinity), "0");
+		else
+			snprintf(pp->affinity, sizeof(pp->affinity), "0-%u", t - 1);
+	}
+}
+
+static int run_slot(struct runner *R, const struct sweep_slot *slot)
+{
+	const struct matrix *m = R->m;
+	const struct sweep_case *c = &R->cases->v[slot->case_idx];
+	struct pair_rt *p = &R->pairs[expand_value(m, c, MX_PAIR)->u];
+	char what[300], started[32], finished[32], summary[NS_ERR_MAX + 16], warn[NS_ERR_MAX * 2 + 4];
+	double est = expand_case_seconds(m, c);
+	struct probe_result res;
+	struct ns_err e = {{0}};
+	bool ran = false, ok = false;
+	char *json = NULL;
+
+	describe(m, c, slot->repeat, what, sizeof(what));
+	progress_start(R->prog, what, est);
+	store_now(started);
+	snprintf(warn, sizeof(warn), "%s", p->warn);
+	memset(&res, 0, sizeof(res));
+	if (p->fail[0]) {
+		snprintf(e.msg, sizeof(e.msg), "%s", p->fail);
+	} else {
+		struct probe_params pp;
+		expand_params(m, c, &pp);
+		snprintf(pp.host, sizeof(pp.host), "%s", p->host);
+		pp.port = p->port;
+		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
+		ok = probe_run(&pp, &res, &e) == 0;
+		ran = true;
+		if (res.warnings[0])
+			append(warn, sizeof(warn), "%s", res.warnings);
+		json = probe_result_json(&res, false);
+	}
+	store_now(finished);
+	struct store_result sr = {
+		.case_id = R->case_ids[slot->case_idx],
+		.repeat = slot->repeat,
+		.started_at = started,
+		.finished_at = finished,
+		.res = ran ? &res : NULL,
+		.ok = ok,
+		.error = ok ? NULL : (e.msg[0] ? e.msg : res.error),
+		.warnings = warn[0] ? warn : NULL,
+		.probe_json = json,
+	};
+	struct ns_err se;
+	int rc = store_put_result(R->st, &sr, NULL, &se);
+	if (ok && res.n_dirs > 0)
+		units_format_rate(res.dirs[0].receiver.bits_per_second, summary, sizeof(summary));
+	else
+		snprintf(summary, sizeof(summary), "%s", sr.error ? sr.error : "failed");
+	free(json);
+	if (ran)
+		probe_result_free(&res);
+	pthread_mutex_lock(&R->lock);
+	if (rc < 0) {
+		if (!R->fatal)
+			R->fatal_err = se;
+		R->fatal = true;
+	} else if (ok) {
+		R->sum->ok++;
+	} else {
+		R->sum->failed++;
+	}
+	pthread_mutex_unlock(&R->lock);
+	progress_done(R->prog, what, est, ok, summary);
+	return rc;
+}
+
+/* The next slot whose pair is free: among free pairs, the one whose next slot comes first in
+ * the schedule. NULL when nothing can start now. Called with R->lock held. */
+static struct pair_rt *pick(struct runner *R, size_t *pos)
+{
+	struct pair_rt *best = NULL;
+	for (size_t i = 0; i < R->m->n_pairs; i++) {
+		struct pair_rt *p = &R->pairs[i];
+		if (p->busy || p->next >= p->n_queue)
+			continue;
+		if (!best || p->queue[p->next] < best->queue[best->next])
+			best = p;
+	}
+	if (best)
+		*pos = best->queue[best->next++];
+	return best;
+}
+
+static bool work_left(struct runner *R)
+{
+	for (size_t i = 0; i < R->m->n_pairs; i++)
+		if (R->pairs[i].next < R->pairs[i].n_queue)
+			return true;
+	return false;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !atomic_load(&stop_requested))
+		;
+}
+
+static void *worker(void *arg)
+{
+	struct runner *R = arg;
+	pthread_mutex_lock(&R->lock);
+	for (;;) {
+		size_t pos;
+		struct pair_rt *p = NULL;
+		while (!R->fatal && !atomic_load(&stop_requested) && work_left(R) &&
+		       !(p = pick(R, &pos)))
+			pthread_cond_wait(&R->cond, &R->lock);
+		if (!p)
+			break;
+		p->busy = true;
+		pthread_mutex_unlock(&R->lock);
+		run_slot(R, &R->slots[pos]);
+		/* The cool-down keeps the pair reserved: the next case on it must not start early. */
+		if (R->m->cooldown_s > 0 && !atomic_load(&stop_requested)) {
+			pthread_mutex_lock(&R->lock);
+			bool more = p->next < p->n_queue;
+			pthread_mutex_unlock(&R->lock);
+			if (more)
+				sleep_s(R->m->cooldown_s);
+		}
+		pthread_mutex_lock(&R->lock);
+		p->busy = false;
+		pthread_cond_broadcast(&R->cond);
+	}
+	pthread_cond_broadcast(&R->cond);
+	pthread_mutex_unlock(&R->lock);
+	return NULL;
+}
+
+static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
+{
+	size_t n_pairs = R->m->n_pairs;
+	for (size_t i = 0; i < n_pairs; i++) {
+		R->pairs[i].queue = malloc((R->n_slots ? R->n_slots : 1) * sizeof(size_t));
+		if (!R->pairs[i].queue)
+			return ns_err_set(err, "out of memory");
+	}
+	for (size_t k = 0; k < R->n_slots; k++) {
+		const struct sweep_slot *s = &R->slots[k];
+		if (done[(size_t)s->case_idx * R->m->repeats + s->repeat])
+			continue;
+		struct pair_rt *p = &R->pairs[expand_value(R->m, &R->cases->v[s->case_idx], MX_PAIR)->u];
+		p->queue[p->n_queue++] = k;
+	}
+	unsigned jobs = R->o->jobs ? R->o->jobs : 1;
+	if (jobs > n_pairs)
+		jobs = (unsigned)n_pairs;
+	pthread_t th[64];
+	if (jobs > 64)
+		jobs = 64;
+	unsigned started = 0;
+	for (; started < jobs; started++)
+		if (pthread_create(&th[started], NULL, worker, R) != 0)
+			break;
+	if (started == 0)
+		return ns_err_set(err, "cannot start a runner thread");
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (R->fatal) {
+		*err = R->fatal_err;
+		return -1;
+	}
+	return 0;
+}
+
+double run_estimate(const struct matrix *m, const struct sweep_cases *cases, unsigned jobs)
+{
+	double total = 0, *per_pair = calloc(m->n_pairs, sizeof(double)), worst = 0;
+	for (size_t i = 0; i < cases->n; i++) {
+		double t = (expand_case_seconds(m, &cases->v[i]) + RUN_SETUP_S + m->cooldown_s) *
+			   m->repeats;
+		total += t;
+		if (per_pair)
+			per_pair[expand_value(m, &cases->v[i], MX_PAIR)->u] += t;
+	}
+	for (size_t i = 0; per_pair && i < m->n_pairs; i++)
+		if (per_pair[i] > worst)
+			worst = per_pair[i];
+	free(per_pair);
+	if (jobs <= 1)
+		return total;
+	double spread = total / (jobs < m->n_pairs ? jobs : m->n_pairs);
+	return spread > worst ? spread : worst;
+}
+
+static const char *order_name(enum matrix_order o)
+{
+	return o == MX_ORDER_INTERLEAVED ? "interleaved" : o == MX_ORDER_SHUFFLED ? "shuffled"
+										  : "as-written";
+}
+
+int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct store *st,
+		const struct run_opts *o, struct run_summary *sum, struct ns_err *err)
+{
+	struct runner R = {.m = m, .cases = cases, .st = st, .o = o, .sum = sum};
+	struct jsonw warnings;
+	uint8_t *done = NULL;
+	int64_t seed = (int64_t)m->seed;
+	int rc = -1;
+	struct sigaction sa = {.sa_handler = on_stop_signal}, old_int, old_term, old_pipe;
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+
+	memset(sum, 0, sizeof(*sum));
+	jsonw_init(&warnings, false);
+	jsonw_arr_open(&warnings);
+	pthread_mutex_init(&R.lock, NULL);
+	pthread_cond_init(&R.cond, NULL);
+	atomic_store(&stop_requested, 0);
+	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the runner at once */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	R.online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (R.online_cpus < 1)
+		R.online_cpus = 1;
+
+	R.pairs = calloc(m->n_pairs, sizeof(*R.pairs));
+	R.case_ids = calloc(cases->n, sizeof(*R.case_ids));
+	done = calloc(cases->n * m->repeats, 1);
+	if (!R.pairs || !R.case_ids || !done) {
+		ns_err_set(err, "out of memory");
+		goto out;
+	}
+	int found = 0;
+	if (o->resume) {
+		found = store_run_find_unfinished(st, m->hash, &R.run_id, &seed, err);
+		if (found < 0)
+			goto out;
+		if (!found && o->progress != PROGRESS_QUIET)
+			fprintf(o->out, "netsweep run: no unfinished run of this matrix: starting a new one\n");
+	}
+	if (!found) {
+		if (m->order == MX_ORDER_SHUFFLED && !m->has_seed)
+			seed = (int64_t)((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16)) & 0x7fffffff;
+		char host[256] = "";
+		gethostname(host, sizeof(host) - 1);
+		struct store_run r = {
+			.matrix_name = m->name, .description = m->description, .matrix_path = m->path,
+			.matrix_text = m->text, .matrix_hash = m->hash, .label = o->label,
+			.version = NETSWEEP_VERSION, .runner_host = host, .order = order_name(m->order),
+			.has_seed = m->has_seed || m->order == MX_ORDER_SHUFFLED, .seed = seed,
+			.repeats = m->repeats,
+		};
+		if (store_run_create(st, &r, &R.run_id, err) < 0)
+			goto out;
+	} else {
+		sum->resumed = true;
+		if (store_run_set_status(st, R.run_id, "running", NULL, err) < 0)
+			goto out;
+	}
+	sum->run_id = R.run_id;
+	if (expand_schedule(m, cases->n, (uint64_t)seed, &R.slots, &R.n_slots, err) < 0)
+		goto out;
+	sum->total = R.n_slots;
+
+	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
+	if (setup_pairs(&R, &warnings, err) < 0)
+		goto fail_run;
+	if (!found && snapshot_catalog(&R, &warnings, err) < 0)
+		goto fail_run;
+	if (store_cases(&R, err) < 0)
+		goto fail_run;
+	if (found && find_done(&R, done, &sum->skipped, err) < 0)
+		goto fail_run;
+	progress_destroy(R.prog);
+	double left = run_estimate(m, cases, o->jobs) *
+		      (R.n_slots ? (double)(R.n_slots - sum->skipped) / (double)R.n_slots : 0);
+	R.prog = progress_create(o->out, o->progress, R.n_slots - sum->skipped, left);
+	if (found)
+		progress_note(R.prog, "resuming run %lld: %zu of %zu already done", (long long)R.run_id,
+			      sum->skipped, R.n_slots);
+	if (execute(&R, done, err) < 0)
+		goto fail_run;
+	progress_finish(R.prog);
+	sum->interrupted = atomic_load(&stop_requested) != 0;
+	jsonw_arr_close(&warnings);
+	if (store_run_set_status(st, R.run_id, sum->interrupted ? "interrupted" : "done",
+				 found ? NULL : jsonw_finish(&warnings), err) < 0)
+		goto out;
+	rc = 0;
+	goto out;
+fail_run:
+	progress_finish(R.prog);
+	store_run_set_status(st, R.run_id, "failed", NULL, NULL);
+out:
+	stop_loopback_agent(&R);
+	progress_destroy(R.prog);
+	for (size_t i = 0; R.pairs && i < m->n_pairs; i++) {
+		free(R.pairs[i].client_info);
+		free(R.pairs[i].agent_info);
+		free(R.pairs[i].queue);
+	}
+	free(R.pairs);
+	free(R.case_ids);
+	free(R.slots);
+	free(done);
+	jsonw_free(&warnings);
+	pthread_cond_destroy(&R.cond);
+	pthread_mutex_destroy(&R.lock);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	return rc;
+}

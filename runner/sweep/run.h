@@ -1,0 +1,51 @@
+/* run: executes a matrix's cases — endpoints and their host information first, then every
+ * (case, repeat) still missing from the run through probe_run(), each result stored as it
+ * finishes. Owns the loopback agent it forks when the matrix names no pairs, the --jobs
+ * workers (never two cases on one pair at a time) and the stop flag set by SIGINT/SIGTERM. */
+#ifndef NS_RUN_H
+#define NS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "expand.h"
+#include "matrix.h"
+#include "progress.h"
+#include "store.h"
+
+#define RUN_MAX_CATALOGS 16
+
+struct run_opts {
+	const char *label;
+	bool resume;
+	unsigned jobs;                     /* pairs served at once, >= 1 */
+	const char *catalogs[RUN_MAX_CATALOGS]; /* --catalog files over the default one */
+	size_t n_catalogs;
+	enum progress_mode progress;
+	FILE *out;                         /* progress and notes */
+};
+
+struct run_summary {
+	int64_t run_id;
+	bool resumed;
+	size_t total;                      /* (case, repeat)s of the matrix */
+	size_t skipped;                    /* already in the database (resume) */
+	size_t ok, failed;
+	bool interrupted;
+};
+
+/* Runs what is missing; returns 0 when the run went through (failed cases included:
+ * see summary), -1 when it could not go on (database, agent start), err saying why. */
+int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct store *st,
+		const struct run_opts *o, struct run_summary *sum, struct ns_err *err);
+
+/* Expected seconds of the whole run with this many jobs (cases, repeats, cool-downs and a
+ * per-case allowance for setup). */
+double run_estimate(const struct matrix *m, const struct sweep_cases *cases, unsigned jobs);
+
+/* The matrix's canonical parameters of a case as a JSON object (cases.params). */
+char *run_case_json(const struct matrix *m, const struct sweep_case *c);
+
+#endif

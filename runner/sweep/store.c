@@ -1,0 +1,640 @@
+#include "store.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+extern const char NS_STORE_SQL[]; /* schemas/store.sql, compiled in (mk/sweep.mk) */
+
+/* The migration ladder: step i brings a database from user_version i to i + 1. Version 1 is
+ * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones. */
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	NS_STORE_SQL,
+};
+
+enum {
+	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
+	ST_CASE_FIND, ST_DONE, ST_RESULT_INSERT, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_COUNT
+};
+
+static const char *const sql_text[ST_COUNT] = {
+	[ST_RUN_INSERT] =
+	"INSERT INTO runs (matrix_name, matrix_description, matrix_path, matrix_text, matrix_hash,"
+	" label, started_at, netsweep_version, runner_host, order_mode, seed, repeats, status)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running')",
+	[ST_RUN_FIND] =
+	"SELECT id, seed FROM runs WHERE matrix_hash = ?1 AND status <> 'done'"
+	" ORDER BY started_at DESC, id DESC LIMIT 1",
+	[ST_RUN_STATUS] =
+	"UPDATE runs SET status = ?2, finished_at = ?3, warnings = coalesce(?4, warnings)"
+	" WHERE id = ?1",
+	[ST_EP_INSERT] =
+	"INSERT INTO endpoints (run_id, name, instance_type, region, client_host, agent_addr,"
+	" expected_driver, price_basis, link_bps, client_info, agent_info)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+	" ON CONFLICT (run_id, name) DO UPDATE SET agent_addr = excluded.agent_addr,"
+	" client_info = coalesce(excluded.client_info, client_info),"
+	" agent_info = coalesce(excluded.agent_info, agent_info)",
+	[ST_EP_UPDATE] = "SELECT id FROM endpoints WHERE run_id = ?1 AND name = ?2",
+	[ST_CASE_INSERT] =
+	"INSERT INTO cases (run_id, endpoint_id, case_key, ordinal, protocol, streams, threads,"
+	" length, rate_bps, fq_rate_bps, direction, duration_s, omit_s, affinity, window, mss,"
+	" nodelay, congestion, gso, params)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
+	" ?19, ?20) ON CONFLICT (run_id, case_key) DO NOTHING",
+	[ST_CASE_FIND] = "SELECT id FROM cases WHERE run_id = ?1 AND case_key = ?2",
+	[ST_DONE] =
+	"SELECT c.case_key, r.repeat FROM results r JOIN cases c ON c.id = r.case_id"
+	" WHERE c.run_id = ?1",
+	[ST_RESULT_INSERT] =
+	"INSERT INTO results (case_id, repeat, started_at, finished_at, status, error, warnings,"
+	" duration_s, gso_active,"
+	" fwd_snd_bytes, fwd_snd_bps, fwd_snd_packets, fwd_snd_pps, fwd_snd_cpu,"
+	" fwd_rcv_bytes, fwd_rcv_bps, fwd_rcv_packets, fwd_rcv_pps, fwd_rcv_cpu,"
+	" fwd_retransmits, fwd_rtt_ms, fwd_cwnd_bytes, fwd_lost, fwd_lost_percent,"
+	" fwd_out_of_order, fwd_duplicates, fwd_jitter_ms, fwd_kernel_drops,"
+	" ret_snd_bps, ret_rcv_bps, ret_snd_pps, ret_rcv_pps, ret_retransmits, ret_lost_percent,"
+	" probe_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
+	" ?33, ?34, ?35)",
+	[ST_SAMPLE_INSERT] =
+	"INSERT INTO samples (result_id, direction, stream, t_start, t_end, bytes, bps, packets,"
+	" retransmits, cwnd_bytes, rtt_ms, lost, jitter_ms)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+	[ST_ITYPE] =
+	"INSERT OR REPLACE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
+	" network_label, network_gbps, baseline_gbps, enhanced_networking)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_PRICE] =
+	"INSERT OR REPLACE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
+	" source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_JSON] = "SELECT json_extract(?1, ?2)",
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	pthread_mutex_t lock;
+};
+
+static int db_err(struct store *s, struct ns_err *err, const char *what)
+{
+	return ns_err_set(err, "database: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+/* A prepared statement, reset and unbound, ready for new values (prepared on first use). */
+static sqlite3_stmt *stmt(struct store *s, int id, struct ns_err *err)
+{
+	if (!s->st[id] && sqlite3_prepare_v2(s->db, sql_text[id], -1, &s->st[id], NULL) != SQLITE_OK) {
+		db_err(s, err, "prepare");
+		return NULL;
+	}
+	sqlite3_reset(s->st[id]);
+	sqlite3_clear_bindings(s->st[id]);
+	return s->st[id];
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int exec(struct store *s, const char *sql, struct ns_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		ns_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int user_version(struct store *s)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int migrate(struct store *s, struct ns_err *err)
+{
+	/* IMMEDIATE: two runners opening a fresh file at once must not both apply the schema. */
+	if (exec(s, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	int v = user_version(s);
+	if (v < 0) {
+		db_err(s, err, "reading user_version");
+		goto err;
+	}
+	if (v > STORE_SCHEMA_VERSION) {
+		ns_err_set(err, "database: schema version %d is newer than this netsweep's (%d)", v,
+			   STORE_SCHEMA_VERSION);
+		goto err;
+	}
+	for (; v < STORE_SCHEMA_VERSION; v++) {
+		char pragma[64];
+		if (exec(s, migrations[v], err) < 0)
+			goto err;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (exec(s, pragma, err) < 0)
+			goto err;
+	}
+	return exec(s, "COMMIT", err);
+err:
+	exec(s, "ROLLBACK", NULL);
+	return -1;
+}
+
+struct store *store_open(const char *path, struct ns_err *err)
+{
+	struct store *s = calloc(1, sizeof(*s));
+	if (!s) {
+		ns_err_set(err, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				  SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		ns_err_set(err, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		goto err;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	if (exec(s, "PRAGMA journal_mode = WAL", err) < 0 ||
+	    exec(s, "PRAGMA foreign_keys = ON", err) < 0 || migrate(s, err) < 0) {
+		ns_err_prefix(err, "%s", path);
+		goto err;
+	}
+	return s;
+err:
+	store_close(s);
+	return NULL;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+int store_schema_version(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+	int v = user_version(s);
+	pthread_mutex_unlock(&s->lock);
+	return v;
+}
+
+void store_now(char buf[32])
+{
+	struct timeval tv;
+	struct tm tm;
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	size_t n = strftime(buf, 24, "%Y-%m-%dT%H:%M:%S", &tm);
+	int ms = (int)(tv.tv_usec / 1000);
+	buf[n] = '.';
+	buf[n + 1] = (char)('0' + ms / 100);
+	buf[n + 2] = (char)('0' + ms / 10 % 10);
+	buf[n + 3] = (char)('0' + ms % 10);
+	buf[n + 4] = 'Z';
+	buf[n + 5] = '\0';
+}
+
+/* Steps a write statement to completion. */
+static int step_done(struct store *s, sqlite3_stmt *st, struct ns_err *err, const char *what)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_err(s, err, what);
+}
+
+int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,
+		     struct ns_err *err)
+{
+	char now[32];
+	int rc = -1;
+	store_now(now);
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_RUN_INSERT, err);
+	if (!st)
+		goto out;
+	bind_text(st, 1, r->matrix_name);
+	bind_text(st, 2, r->description);
+	bind_text(st, 3, r->matrix_path);
+	bind_text(st, 4, r->matrix_text);
+	bind_text(st, 5, r->matrix_hash);
+	bind_text(st, 6, r->label);
+	bind_text(st, 7, now);
+	bind_text(st, 8, r->version);
+	bind_text(st, 9, r->runner_host);
+	bind_text(st, 10, r->order);
+	if (r->has_seed)
+		sqlite3_bind_int64(st, 11, r->seed);
+	sqlite3_bind_int64(st, 12, r->repeats);
+	if (step_done(s, st, err, "recording the run") < 0)
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	rc = 0;
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
+			      struct ns_err *err)
+{
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_RUN_FIND, err);
+	if (!st)
+		goto out;
+	bind_text(st, 1, hash);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		*run_id = sqlite3_column_int64(st, 0);
+		if (seed)
+			*seed = sqlite3_column_int64(st, 1);
+		rc = 1;
+	} else if (step == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		db_err(s, err, "finding a run to resume");
+	}
+	sqlite3_reset(st);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_run_set_status(struct store *s, int64_t run_id, const char *status,
+			 const char *warnings_json, struct ns_err *err)
+{
+	char now[32];
+	int rc = -1;
+	store_now(now);
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_RUN_STATUS, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, status);
+	bind_text(st, 3, strcmp(status, "running") ? now : NULL);
+	bind_text(st, 4, warnings_json);
+	rc = step_done(s, st, err, "updating the run");
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpoint *e,
+		       int64_t *endpoint_id, struct ns_err *err)
+{
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_EP_INSERT, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, e->name);
+	bind_text(st, 3, e->instance_type);
+	bind_text(st, 4, e->region);
+	bind_text(st, 5, e->client_host);
+	bind_text(st, 6, e->agent_addr);
+	bind_text(st, 7, e->expected_driver);
+	bind_text(st, 8, e->price_basis ? e->price_basis : "pair");
+	if (e->link_bps)
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)e->link_bps);
+	bind_text(st, 10, e->client_info);
+	bind_text(st, 11, e->agent_info);
+	if (step_done(s, st, err, "recording an endpoint") < 0)
+		goto out;
+	st = stmt(s, ST_EP_UPDATE, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, e->name);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*endpoint_id = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		db_err(s, err, "finding an endpoint");
+	}
+	sqlite3_reset(st);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_begin(struct store *s, struct ns_err *err)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = exec(s, "BEGIN IMMEDIATE", err);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_commit(struct store *s, struct ns_err *err)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = exec(s, "COMMIT", err);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+void store_rollback(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!sqlite3_get_autocommit(s->db))
+		exec(s, "ROLLBACK", NULL);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, int64_t *case_id,
+		   struct ns_err *err)
+{
+	const struct probe_params *p = c->p;
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_CASE_INSERT, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, c->endpoint_id);
+	bind_text(st, 3, c->case_key);
+	sqlite3_bind_int64(st, 4, c->ordinal);
+	bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	sqlite3_bind_int64(st, 6, p->streams);
+	sqlite3_bind_int64(st, 7, p->threads);
+	sqlite3_bind_int64(st, 8, p->length);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)p->rate_bps);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)p->fq_rate_bps);
+	bind_text(st, 11, p->dir == NS_DIR_REVERSE ? "reverse" : p->dir == NS_DIR_BIDIR ? "bidir"
+										  : "forward");
+	sqlite3_bind_double(st, 12, p->duration_s);
+	sqlite3_bind_double(st, 13, p->omit_s);
+	bind_text(st, 14, c->affinity ? c->affinity : "none");
+	sqlite3_bind_int64(st, 15, p->window);
+	sqlite3_bind_int64(st, 16, p->mss);
+	sqlite3_bind_int(st, 17, p->nodelay);
+	bind_text(st, 18, p->congestion[0] ? p->congestion : NULL);
+	sqlite3_bind_int(st, 19, p->gso);
+	bind_text(st, 20, c->params_json);
+	if (step_done(s, st, err, "recording a case") < 0)
+		goto out;
+	if (sqlite3_changes(s->db) == 1) {
+		*case_id = sqlite3_last_insert_rowid(s->db);
+		rc = 0;
+		goto out;
+	}
+	st = stmt(s, ST_CASE_FIND, err); /* resumed: the case is already there */
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, c->case_key);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*case_id = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		db_err(s, err, "finding a case");
+	}
+	sqlite3_reset(st);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_results_done(struct store *s, int64_t run_id,
+		       void (*fn)(const char *case_key, int repeat, void *ctx), void *ctx,
+		       struct ns_err *err)
+{
+	int rc = -1, step;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_DONE, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1), ctx);
+	if (step == SQLITE_DONE)
+		rc = 0;
+	else
+		db_err(s, err, "reading finished results");
+	sqlite3_reset(st);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* Figures of a result row: ?10.. in ST_RESULT_INSERT order. Zero TCP/UDP-only figures of the
+ * other protocol are stored as NULL, so a report never averages a meaningless 0. */
+static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
+{
+	if (!res || res->n_dirs == 0)
+		return;
+	bool tcp = res->params.proto == NS_PROTO_TCP;
+	const struct probe_direction *f = &res->dirs[0];
+	const struct probe_figures *snd = &f->sender, *rcv = &f->receiver;
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)snd->bytes);
+	sqlite3_bind_double(st, 11, snd->bits_per_second);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)snd->packets);
+	sqlite3_bind_double(st, 13, snd->packets_per_second);
+	sqlite3_bind_double(st, 14, snd->cpu_percent);
+	sqlite3_bind_int64(st, 15, (sqlite3_int64)rcv->bytes);
+	sqlite3_bind_double(st, 16, rcv->bits_per_second);
+	sqlite3_bind_int64(st, 17, (sqlite3_int64)rcv->packets);
+	sqlite3_bind_double(st, 18, rcv->packets_per_second);
+	sqlite3_bind_double(st, 19, rcv->cpu_percent);
+	if (tcp) {
+		sqlite3_bind_int64(st, 20, (sqlite3_int64)snd->retransmits);
+		sqlite3_bind_double(st, 21, snd->rtt_ms);
+		sqlite3_bind_int64(st, 22, snd->cwnd_bytes);
+	} else {
+		sqlite3_bind_int64(st, 23, (sqlite3_int64)rcv->lost);
+		sqlite3_bind_double(st, 24, rcv->lost_percent);
+		sqlite3_bind_int64(st, 25, (sqlite3_int64)rcv->out_of_order);
+		sqlite3_bind_int64(st, 26, (sqlite3_int64)rcv->duplicates);
+		sqlite3_bind_double(st, 27, rcv->jitter_ms);
+	}
+	sqlite3_bind_int64(st, 28, (sqlite3_int64)rcv->kernel_drops);
+	if (res->n_dirs > 1) {
+		const struct probe_direction *r = &res->dirs[1];
+		sqlite3_bind_double(st, 29, r->sender.bits_per_second);
+		sqlite3_bind_double(st, 30, r->receiver.bits_per_second);
+		sqlite3_bind_double(st, 31, r->sender.packets_per_second);
+		sqlite3_bind_double(st, 32, r->receiver.packets_per_second);
+		if (tcp)
+			sqlite3_bind_int64(st, 33, (sqlite3_int64)r->sender.retransmits);
+		else
+			sqlite3_bind_double(st, 34, r->receiver.lost_percent);
+	}
+}
+
+static int put_samples(struct store *s, int64_t result_id, const struct probe_result *res,
+		       struct ns_err *err)
+{
+	bool tcp = res->params.proto == NS_PROTO_TCP;
+	for (uint32_t d = 0; d < res->n_dirs && d < 2; d++) {
+		const struct probe_direction *dir = &res->dirs[d];
+		for (uint32_t i = 0; i < dir->n_intervals; i++) {
+			const struct probe_interval *iv = &dir->intervals[i];
+			if (iv->omitted)
+				continue; /* warm-up: not part of the result */
+			sqlite3_stmt *st = stmt(s, ST_SAMPLE_INSERT, err);
+			if (!st)
+				return -1;
+			sqlite3_bind_int64(st, 1, result_id);
+			bind_text(st, 2, d == 0 ? "fwd" : "ret");
+			sqlite3_bind_int(st, 3, iv->stream);
+			sqlite3_bind_double(st, 4, iv->start_s);
+			sqlite3_bind_double(st, 5, iv->end_s);
+			sqlite3_bind_int64(st, 6, (sqlite3_int64)iv->bytes);
+			sqlite3_bind_double(st, 7, iv->bits_per_second);
+			sqlite3_bind_int64(st, 8, (sqlite3_int64)iv->packets);
+			if (tcp) {
+				sqlite3_bind_int64(st, 9, (sqlite3_int64)iv->retransmits);
+				sqlite3_bind_int64(st, 10, iv->cwnd_bytes);
+				sqlite3_bind_double(st, 11, iv->rtt_ms);
+			} else {
+				sqlite3_bind_int64(st, 12, (sqlite3_int64)iv->lost);
+				sqlite3_bind_double(st, 13, iv->jitter_ms);
+			}
+			if (step_done(s, st, err, "recording a sample") < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
+		     struct ns_err *err)
+{
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	if (exec(s, "BEGIN IMMEDIATE", err) < 0)
+		goto out;
+	sqlite3_stmt *st = stmt(s, ST_RESULT_INSERT, err);
+	if (!st)
+		goto rollback;
+	sqlite3_bind_int64(st, 1, r->case_id);
+	sqlite3_bind_int64(st, 2, r->repeat);
+	bind_text(st, 3, r->started_at);
+	bind_text(st, 4, r->finished_at);
+	bind_text(st, 5, r->ok ? "ok" : "failed");
+	bind_text(st, 6, r->error);
+	bind_text(st, 7, r->warnings && r->warnings[0] ? r->warnings : NULL);
+	if (r->res && r->res->n_dirs > 0)
+		sqlite3_bind_double(st, 8, r->res->duration_s);
+	sqlite3_bind_int(st, 9, r->res ? r->res->gso_active : 0);
+	bind_figures(st, r->res);
+	bind_text(st, 35, r->probe_json);
+	if (step_done(s, st, err, "recording a result") < 0)
+		goto rollback;
+	int64_t id = sqlite3_last_insert_rowid(s->db);
+	if (r->res && put_samples(s, id, r->res, err) < 0)
+		goto rollback;
+	if (exec(s, "COMMIT", err) < 0)
+		goto rollback;
+	if (result_id)
+		*result_id = id;
+	rc = 0;
+	goto out;
+rollback:
+	exec(s, "ROLLBACK", NULL);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+static void bind_pos_double(sqlite3_stmt *st, int i, double v)
+{
+	if (v > 0)
+		sqlite3_bind_double(st, i, v);
+}
+
+int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
+			    struct ns_err *err)
+{
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_ITYPE, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, i->type);
+	if (i->vcpus > 0)
+		sqlite3_bind_int(st, 3, i->vcpus);
+	bind_pos_double(st, 4, i->memory_gib);
+	bind_text(st, 5, i->network_label[0] ? i->network_label : NULL);
+	bind_pos_double(st, 6, i->network_gbps);
+	bind_pos_double(st, 7, i->baseline_gbps);
+	bind_text(st, 8, i->enhanced[0] ? i->enhanced : NULL);
+	rc = step_done(s, st, err, "recording an instance type");
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
+		    struct ns_err *err)
+{
+	int rc = -1;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_PRICE, err);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, p->type);
+	bind_text(st, 3, p->region);
+	sqlite3_bind_double(st, 4, p->usd_per_hour);
+	bind_text(st, 5, p->as_of);
+	bind_text(st, 6, p->source);
+	rc = step_done(s, st, err, "recording a price");
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len)
+{
+	int rc = -1;
+	if (len)
+		buf[0] = '\0';
+	if (!json)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = stmt(s, ST_JSON, NULL);
+	if (!st)
+		goto out;
+	bind_text(st, 1, json);
+	bind_text(st, 2, path);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+		rc = t != NULL;
+		if (t)
+			snprintf(buf, len, "%s", (const char *)t);
+	}
+	sqlite3_reset(st);
+out:
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}

@@ -1,0 +1,108 @@
+/* store: the SQLite results database (schemas/store.sql, compiled in) — the only interface
+ * between the runner, which writes it here, and the report, which reads it. store_open applies
+ * and migrates the schema by PRAGMA user_version; every write is a prepared statement; each
+ * finished case goes in with its samples in one transaction, so a runner killed at any moment
+ * leaves at most the case in flight missing. All calls are serialised by the store's mutex,
+ * so runner threads may share one store. */
+#ifndef NS_STORE_H
+#define NS_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "../host/catalog.h"
+#include "../net/probe.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+struct store *store_open(const char *path, struct ns_err *err);
+void store_close(struct store *s);
+/* The user_version the database is at (after store_open: STORE_SCHEMA_VERSION). */
+int store_schema_version(struct store *s);
+
+/* ISO-8601 UTC with milliseconds, as every time in the database is written. */
+void store_now(char buf[32]);
+
+struct store_run {
+	const char *matrix_name, *description, *matrix_path, *matrix_text, *matrix_hash;
+	const char *label, *version, *runner_host;
+	const char *order;                 /* as-written, interleaved, shuffled */
+	bool has_seed;
+	int64_t seed;
+	uint32_t repeats;
+};
+
+int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,
+		     struct ns_err *err);
+/* The newest run with this matrix hash whose status is not 'done': returns 1 and fills
+ * *run_id (and *seed, NULL-able, from the runs row), 0 when there is none, -1 on error. */
+int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
+			      struct ns_err *err);
+/* Sets status (running, done, failed, interrupted), finished_at (NULL for 'running') and,
+ * when warnings_json is not NULL, the warnings array. */
+int store_run_set_status(struct store *s, int64_t run_id, const char *status,
+			 const char *warnings_json, struct ns_err *err);
+
+struct store_endpoint {
+	const char *name, *instance_type, *region, *client_host, *agent_addr, *expected_driver;
+	const char *price_basis;
+	uint64_t link_bps;                 /* 0 = NULL */
+	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
+};
+
+/* Inserts the endpoint, or on a resumed run refreshes its host information. */
+int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpoint *e,
+		       int64_t *endpoint_id, struct ns_err *err);
+
+struct store_case {
+	int64_t endpoint_id;
+	const char *case_key;
+	int64_t ordinal;
+	const struct probe_params *p;      /* protocol .. gso columns */
+	const char *affinity;              /* the policy or CPU list as the matrix says */
+	const char *params_json;
+};
+
+/* Explicit transactions, for batches (a run's cases). */
+int store_begin(struct store *s, struct ns_err *err);
+int store_commit(struct store *s, struct ns_err *err);
+void store_rollback(struct store *s);
+
+/* Inserts a case, or finds it when the run already has that key (resume). */
+int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, int64_t *case_id,
+		   struct ns_err *err);
+
+/* Calls fn for every (case_key, repeat) of the run that has a result. */
+int store_results_done(struct store *s, int64_t run_id,
+		       void (*fn)(const char *case_key, int repeat, void *ctx), void *ctx,
+		       struct ns_err *err);
+
+struct store_result {
+	int64_t case_id;
+	uint32_t repeat;
+	const char *started_at, *finished_at;
+	const struct probe_result *res;    /* NULL when the case never reached the probe */
+	bool ok;
+	const char *error, *warnings;      /* NULL = none */
+	const char *probe_json;            /* NULL = none */
+};
+
+/* The result row and its samples, in one transaction. A (case, repeat) already stored is an
+ * error and leaves the database as it was. */
+int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
+		     struct ns_err *err);
+
+int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
+			    struct ns_err *err);
+int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
+		    struct ns_err *err);
+
+/* SQLite's JSON1 reads hostinfo for the runner, so it needs no JSON parser of its own:
+ * json_extract(json, path) as text into buf. Returns 1 when found and not null, 0 when
+ * missing or null (buf = ""), -1 on error. Arrays and objects come back as JSON text. */
+int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len);
+
+#endif
