@@ -1,5 +1,6 @@
 # tests/lib, tests/bpf and tests/bench: the namespace harness, BPF drop classifier, benchmarks.
-ITESTS += tests/integration/netns_harness.sh
+ITESTS += tests/integration/netns_harness.sh tests/integration/accuracy_tcp.sh \
+	tests/integration/accuracy_udp.sh
 
 # The tc BPF drop classifier. tests/lib/netns.sh builds one object per drop share on demand
 # with these same flags (the share is a -D constant); `make all` builds the 1 % object so that

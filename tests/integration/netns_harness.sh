@@ -11,8 +11,6 @@ netns_require
 
 A=10.66.1.1 B=10.66.1.2
 
-# json_get FILE PATH: one field of a JSON file (sqlite3 is a project dependency, jq is not).
-json_get() { sqlite3 :memory: "select json_extract(readfile('$1'), '$2')" 2>/dev/null; }
 # Packets received on NS's veth so far.
 rx_packets() { netns_exec "$1" cat "/sys/class/net/$(netns_dev "$1")/statistics/rx_packets"; }
 # send_udp NS DST COUNT SIZE: COUNT datagrams of SIZE bytes from NS to DST:9. DST is a sink
@@ -146,22 +144,28 @@ if command -v iperf3 >/dev/null 2>&1; then
 		pass "netns_wait_tcp sees iperf3 listening"
 		# TCP over tbf 500 mbit: 500 x 1448/1514 = 478.2 Mbit/s of goodput.
 		netns_exec ha iperf3 -c "$B" -p 5299 -t 3 -O 1 -J >"$NETNS_TMP/tcp.json" 2>&1
-		bps=$(json_get "$NETNS_TMP/tcp.json" '$.end.sum_received.bits_per_second')
-		if awk -v b="$bps" 'BEGIN { exit !(b > 0 && (b / 1e6 - 478.2 < 9.6) && (478.2 - b / 1e6 < 9.6)) }'; then
+		bps=$(netns_json "$NETNS_TMP/tcp.json" '$.end.sum_received.bits_per_second')
+		if netns_within "$bps" 478203000 2; then
 			pass "iperf3 TCP over netns_shape 500mbit gets 478 Mbit/s within 2 % ($(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }'))"
 		else
 			fail "iperf3 TCP over netns_shape 500mbit gets 478 Mbit/s within 2 %" "got '$bps' bit/s"
 		fi
 		netns_exec ha tc qdisc del dev "$dev_a" root
-		# UDP through a 1 % drop: 100 Mbit/s for 2 s of 1448-byte datagrams is ~17,000.
+		# UDP through a 1 % drop, 100 Mbit/s for 2 s of 1448-byte datagrams (~17,000): loss on
+		# the link is what iperf3 sent minus what reached hb's veth. iperf3's own lost_percent
+		# also counts its receiver's socket overflows, frequent on this shared machine.
 		if command -v clang >/dev/null 2>&1 && netns_drop ha 1; then
+			r0=$(rx_packets hb)
 			netns_exec ha iperf3 -c "$B" -p 5299 -u -b 100M -t 2 -J >"$NETNS_TMP/udp.json" 2>&1
-			lp=$(json_get "$NETNS_TMP/udp.json" '$.end.sum.lost_percent')
-			# sd of a 1 % share over 17,000 datagrams is 0.08 points: 0.6..1.4 is 5 sd.
+			got=$(( $(rx_packets hb) - r0 ))
+			sent=$(netns_json "$NETNS_TMP/udp.json" '$.end.sum.packets')
+			# The control connection's few dozen packets cross too; the sd of a 1 % share over
+			# 17,000 datagrams is 0.08 points: 0.6..1.4 is 5 sd.
+			lp=$(awk -v s="$sent" -v g="$got" 'BEGIN { if (s > 10000) printf "%.2f", (s - g) * 100 / s }')
 			if awk -v l="$lp" 'BEGIN { exit !(l != "" && l >= 0.6 && l <= 1.4) }'; then
-				pass "iperf3 UDP through netns_drop 1 loses about 1 % ($lp %)"
+				pass "iperf3 UDP through netns_drop 1 loses about 1 % on the link ($lp % of $sent)"
 			else
-				fail "iperf3 UDP through netns_drop 1 loses about 1 %" "lost_percent '$lp'"
+				fail "iperf3 UDP through netns_drop 1 loses about 1 % on the link" "sent '$sent', $got reached hb"
 			fi
 		fi
 	else

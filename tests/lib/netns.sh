@@ -18,7 +18,9 @@
 #
 # Every NS argument is either the full namespace name ("h6-a") or, as a shorthand, the NS_A /
 # NS_B name given to netns_pair ("a"), resolved among the namespaces this script created.
-# Extras: NETNS_TMP (a private directory removed at cleanup), netns_exec NS CMD...
+# Extras: NETNS_TMP (a private directory removed at cleanup), netns_exec NS CMD...,
+#   netns_clear NS (removes shaping and drop), netns_json FILE PATH (a field of a JSON file,
+#   via sqlite3: jq is not a dependency), netns_within VALUE TARGET PCT (|V - T| <= PCT % of T).
 
 [ -n "${_NETNS_SH_LOADED:-}" ] && return 0
 _NETNS_SH_LOADED=1
@@ -112,6 +114,10 @@ netns_pair() {
 	ip link add "$dev_a" netns "$a" type veth peer name "$dev_b" netns "$b" || return 1
 	ip -n "$a" addr add "$addr_a/24" dev "$dev_a" || return 1
 	ip -n "$b" addr add "$addr_b/24" dev "$dev_b" || return 1
+	# IPv4 only on the veth: no IPv6 router solicitations or MLD reports crossing the link,
+	# so packet counts on it are exactly the test's traffic.
+	ip netns exec "$a" sysctl -qw "net.ipv6.conf.$dev_a.disable_ipv6=1" 2>/dev/null
+	ip netns exec "$b" sysctl -qw "net.ipv6.conf.$dev_b.disable_ipv6=1" 2>/dev/null
 	ip -n "$a" link set "$dev_a" up || return 1
 	ip -n "$b" link set "$dev_b" up || return 1
 	# The veth carrier comes up asynchronously; wait (bounded) so the first packet is not lost.
@@ -201,6 +207,26 @@ netns_drop() {
 	ip netns exec "$ns" tc filter add dev "$dev" egress bpf da obj "$obj" sec classifier
 }
 
+# Back to a plain link: no tbf, no classifier.
+netns_clear() {
+	local ns dev
+	ns=$(_netns_resolve "$1") || return 1
+	dev=$(netns_dev "$ns") || return 1
+	ip netns exec "$ns" tc qdisc del dev "$dev" root 2>/dev/null
+	ip netns exec "$ns" tc qdisc del dev "$dev" clsact 2>/dev/null
+	return 0
+}
+
+netns_json() {
+	sqlite3 :memory: "select json_extract(readfile('$1'), '$2')" 2>/dev/null
+}
+
+netns_within() {
+	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN {
+		if (v !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) exit 1;
+		d = v - t; if (d < 0) d = -d; exit !(d <= p / 100 * t) }'
+}
+
 netns_tc_drops() {
 	local ns dev
 	ns=$(_netns_resolve "$1") || return 1
@@ -229,4 +255,53 @@ netns_wait_tcp() {
 	done
 	echo "netns: nothing listens on $addr:$port in $ns after ${secs}s" >&2
 	return 1
+}
+
+# --- netsweep's own ends in namespaces (used by the accuracy tests and benchmarks).
+NETNS_NETSWEEP=${NETSWEEP:-$NETNS_ROOT/build/netsweep}
+
+# True when the binary has a working agent and probe (not the placeholders).
+netns_netsweep_ready() {
+	"$NETNS_NETSWEEP" agent --help >/dev/null 2>&1 && "$NETNS_NETSWEEP" probe --help >/dev/null 2>&1
+}
+
+# netns_need_netsweep CHECK...: when agent and probe have not landed, prints a loud
+# "SKIP CHECK: netsweep probe not available yet" for every check named, and exits 0.
+netns_need_netsweep() {
+	netns_netsweep_ready && return 0
+	local c
+	for c in "$@"; do echo "SKIP $c: netsweep probe not available yet"; done
+	exit 0
+}
+
+# netns_agent NS ADDR PORT [ARGS...]: starts an agent in NS on ADDR:PORT (log in
+# $NETNS_TMP/agent-PORT.log) and waits until it listens; cleanup ends it with the namespace.
+netns_agent() {
+	local ns addr=$2 port=$3 log
+	ns=$(_netns_resolve "$1") || return 1
+	shift 3
+	log=$NETNS_TMP/agent-$port.log
+	ip netns exec "$ns" "$NETNS_NETSWEEP" agent --listen "$addr:$port" "$@" >"$log" 2>&1 &
+	NETNS_AGENT_PID=$!
+	if ! netns_wait_tcp "$ns" "$addr" "$port" 5; then
+		echo "netns: agent did not start: $(head -c 300 "$log")" >&2
+		return 1
+	fi
+}
+
+# netns_probe NS OUT ARGS...: runs `netsweep probe ARGS --json` in NS with stdout in OUT and
+# stderr in OUT.err; bounded by a generous outer timeout in case the probe's own one fails.
+netns_probe() {
+	local ns out=$2
+	ns=$(_netns_resolve "$1") || return 1
+	shift 2
+	timeout -k 5 120 ip netns exec "$ns" "$NETNS_NETSWEEP" probe "$@" --json >"$out" 2>"$out.err"
+}
+
+# Why a probe run failed, in one line: its JSON error, else the first line of its stderr.
+netns_probe_why() {
+	local why
+	why=$(netns_json "$1" '$.error')
+	[ -n "$why" ] || why=$(head -n 1 "$1.err" 2>/dev/null)
+	echo "${why:-no output}"
 }
