@@ -3,3 +3,6 @@ LIB_SRC += runner/net/cmd_agent.c runner/net/cmd_probe.c
 # engines (data plane): sequence accounting, pacing, TCP/UDP send and receive threads.
 LIB_SRC += runner/net/udpseq.c runner/net/pace.c runner/net/engine.c runner/net/engine_tcp.c runner/net/engine_udp.c
 UNIT_TESTS += test_udpseq test_engine
+# control protocol, agent, probe client, JSON result (issue 2, part 2).
+LIB_SRC += runner/net/proto.c runner/net/params.c runner/net/sockopt.c runner/net/sysstat.c
+LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/net/result_json.c
