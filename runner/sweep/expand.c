@@ -222,29 +222,48 @@ void expand_free(struct sweep_cases *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void expand_params(const struct matrix *m, const struct sweep_case *c, struct probe_params *p)
+/* Sets the one probe parameter an axis stands for. */
+static void apply_axis(struct probe_params *p, int a, const struct matrix_value *v)
+{
+	switch (a) {
+	case MX_PROTOCOL: p->proto = (enum ns_proto)v->u; break;
+	case MX_DIRECTION: p->dir = (enum ns_dir)v->u; break;
+	case MX_STREAMS: p->streams = (uint32_t)v->u; break;
+	case MX_THREADS: p->threads = (uint32_t)v->u; break;
+	case MX_LENGTH: p->length = (uint32_t)v->u; break;
+	case MX_RATE: p->rate_bps = v->u; break;
+	case MX_FQ_RATE: p->fq_rate_bps = v->u; break;
+	case MX_DURATION: p->duration_s = v->d; break;
+	case MX_OMIT: p->omit_s = v->d; break;
+	case MX_WINDOW: p->window = (uint32_t)v->u; break;
+	case MX_MSS: p->mss = (uint32_t)v->u; break;
+	case MX_NODELAY: p->nodelay = v->u != 0; break;
+	case MX_GSO: p->gso = v->u != 0; break;
+	case MX_CONGESTION:
+		snprintf(p->congestion, sizeof(p->congestion), "%s", v->text);
+		break;
+	case MX_AFFINITY: /* a CPU list as it is; the policies are the runner's to resolve */
+		if (strcmp(v->text, "none") && strcmp(v->text, "irq") && strcmp(v->text, "spread"))
+			snprintf(p->affinity, sizeof(p->affinity), "%s", v->text);
+		break;
+	default: /* the pair: host and port are the runner's */
+		break;
+	}
+}
+
+static void base_params(const struct matrix *m, struct probe_params *p)
 {
 	probe_params_init(p);
-	p->proto = (enum ns_proto)expand_value(m, c, MX_PROTOCOL)->u;
-	p->dir = (enum ns_dir)expand_value(m, c, MX_DIRECTION)->u;
-	p->streams = (uint32_t)expand_value(m, c, MX_STREAMS)->u;
-	p->threads = (uint32_t)expand_value(m, c, MX_THREADS)->u;
-	p->length = (uint32_t)expand_value(m, c, MX_LENGTH)->u;
-	p->rate_bps = expand_value(m, c, MX_RATE)->u;
-	p->fq_rate_bps = expand_value(m, c, MX_FQ_RATE)->u;
-	p->duration_s = expand_value(m, c, MX_DURATION)->d;
-	p->omit_s = expand_value(m, c, MX_OMIT)->d;
-	p->window = (uint32_t)expand_value(m, c, MX_WINDOW)->u;
-	p->mss = (uint32_t)expand_value(m, c, MX_MSS)->u;
-	p->nodelay = expand_value(m, c, MX_NODELAY)->u != 0;
-	p->gso = expand_value(m, c, MX_GSO)->u != 0;
-	snprintf(p->congestion, sizeof(p->congestion), "%s", expand_value(m, c, MX_CONGESTION)->text);
-	const char *aff = expand_value(m, c, MX_AFFINITY)->text;
-	if (strcmp(aff, "none") && strcmp(aff, "irq") && strcmp(aff, "spread"))
-		snprintf(p->affinity, sizeof(p->affinity), "%s", aff);
 	p->interval_s = m->interval_s;
 	if (m->case_timeout_s > 0)
 		p->timeout_s = m->case_timeout_s;
+}
+
+void expand_params(const struct matrix *m, const struct sweep_case *c, struct probe_params *p)
+{
+	base_params(m, p);
+	for (int a = 0; a < MX_AXIS_COUNT; a++)
+		apply_axis(p, a, expand_value(m, c, a));
 }
 
 double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
@@ -252,34 +271,34 @@ double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
 	return expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
 }
 
-static int check_case(const struct matrix *m, const struct sweep_case *c, struct ns_err *err)
+static int check_params(struct probe_params *p, struct ns_err *err)
 {
-	struct probe_params p;
-	expand_params(m, c, &p);
-	snprintf(p.host, sizeof(p.host), "127.0.0.1"); /* stands in for the agent */
-	p.port = NS_DEFAULT_PORT;
-	return probe_params_check(&p, err);
+	snprintf(p->host, sizeof(p->host), "127.0.0.1"); /* stands in for the agent */
+	p->port = NS_DEFAULT_PORT;
+	return probe_params_check(p, err);
 }
 
 int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns_err *err)
 {
 	struct ns_err e;
-	/* Each value alone, on top of the first case: a failure is that value's fault. */
+	struct probe_params p;
+	/* Each value alone on top of the defaults: a failure is that value's fault. */
 	for (int a = 0; a < MX_AXIS_COUNT; a++) {
 		for (size_t i = 0; i < m->axes[a].n; i++) {
-			struct sweep_case c = cs->v[0];
-			c.idx[a] = (uint32_t)i;
-			if (check_case(m, &c, &e) < 0)
+			base_params(m, &p);
+			apply_axis(&p, a, &m->axes[a].v[i]);
+			if (check_params(&p, &e) < 0)
 				return ns_err_set(err, "%s:%d: axis '%s' value '%s': %s", m->path,
 						  m->axes[a].v[i].line, matrix_axis_name(a),
 						  m->axes[a].v[i].text, e.msg);
 		}
 	}
 	for (size_t i = 0; i < cs->n; i++) {
-		if (check_case(m, &cs->v[i], &e) == 0)
+		expand_params(m, &cs->v[i], &p);
+		if (check_params(&p, &e) == 0)
 			continue;
-		char canon[2048];
-		expand_canonical(m, &cs->v[i], canon, sizeof(canon));
+		char canon[1024];
+		expand_describe(m, &cs->v[i], canon, sizeof(canon));
 		int line = cs->v[i].include_line;
 		if (!line)
 			for (int a = 0; a < MX_AXIS_COUNT && !line; a++)

@@ -1,0 +1,233 @@
+/* Expansion: product counts, exclude and include rules, keys that stay the same for the same
+ * case, and the run order of repeats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/sweep/expand.h"
+
+static void load(struct matrix *m, const char *text)
+{
+	struct ns_err err = {{0}};
+	if (matrix_load_mem(m, "t.xml", text, strlen(text), &err) < 0)
+		fail_msg("matrix: %s", err.msg);
+}
+
+static void expand(const struct matrix *m, struct sweep_cases *c)
+{
+	struct ns_err err = {{0}};
+	if (expand_matrix(m, c, &err) < 0)
+		fail_msg("expand: %s", err.msg);
+}
+
+#define AXES_2x3x2                                                                          \
+	"<axis name=\"protocol\"><value>tcp</value><value>udp</value></axis>"                \
+	"<axis name=\"streams\"><value>1</value><value>8</value><value>32</value></axis>"    \
+	"<axis name=\"fq-rate\"><value>0</value><value>800M</value></axis>"
+
+static const char *find_key(const struct matrix *m, const struct sweep_cases *c,
+			    const char *proto, const char *streams, const char *fq)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(expand_value(m, &c->v[i], MX_PROTOCOL)->text, proto) &&
+		    !strcmp(expand_value(m, &c->v[i], MX_STREAMS)->text, streams) &&
+		    !strcmp(expand_value(m, &c->v[i], MX_FQ_RATE)->text, fq))
+			return c->v[i].key;
+	return NULL;
+}
+
+static void product_counts(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases c;
+	load(&m, "<matrix name=\"p\"><axes>" AXES_2x3x2 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.n, 12);
+	assert_int_equal(c.excluded, 0);
+	/* every combination once */
+	for (size_t i = 0; i < c.n; i++)
+		for (size_t j = i + 1; j < c.n; j++)
+			assert_string_not_equal(c.v[i].key, c.v[j].key);
+	expand_free(&c);
+	matrix_free(&m);
+
+	/* two pairs double it: the pair axis defaults to every pair */
+	load(&m, "<matrix name=\"p\"><pairs><pair name=\"a\" agent=\"192.0.2.1\"/>"
+		 "<pair name=\"b\" agent=\"192.0.2.2\"/></pairs><axes>" AXES_2x3x2
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.n, 24);
+	expand_free(&c);
+	matrix_free(&m);
+}
+
+static void excludes_and_includes(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases c;
+	/* fq-rate only with TCP: drops udp x {1,8,32} x 800M = 3 */
+	load(&m, "<matrix name=\"p\"><axes>" AXES_2x3x2 "</axes><rules>"
+		 "<exclude><when axis=\"protocol\" value=\"udp\"/><when axis=\"fq-rate\" not=\"0\"/></exclude>"
+		 "<include><set axis=\"protocol\" value=\"udp\"/><set axis=\"streams\" value=\"40\"/></include>"
+		 "<include><set axis=\"streams\" value=\"8\"/></include>" /* already there: no-op */
+		 "</rules></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.excluded, 3);
+	assert_int_equal(c.n, 12 - 3 + 1);
+	assert_null(find_key(&m, &c, "udp", "8", "800000000"));
+	assert_non_null(find_key(&m, &c, "tcp", "8", "800000000"));
+	assert_non_null(find_key(&m, &c, "udp", "8", "0"));
+	/* the include: unset axes take their first value; it runs after the product */
+	const struct sweep_case *inc = &c.v[c.n - 1];
+	assert_string_equal(expand_value(&m, inc, MX_STREAMS)->text, "40");
+	assert_string_equal(expand_value(&m, inc, MX_PROTOCOL)->text, "udp");
+	assert_string_equal(expand_value(&m, inc, MX_FQ_RATE)->text, "0");
+	assert_true(inc->include_line > 0);
+	expand_free(&c);
+	matrix_free(&m);
+
+	/* excluding everything is an error naming the line */
+	struct ns_err err = {{0}};
+	load(&m, "<matrix name=\"p\">\n<rules>\n<exclude><when axis=\"protocol\" value=\"tcp\"/>"
+		 "</exclude></rules></matrix>");
+	assert_int_equal(expand_matrix(&m, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "t.xml:3: every case is excluded"));
+	matrix_free(&m);
+}
+
+static void keys_are_stable(void **state)
+{
+	(void)state;
+	struct matrix m1, m2;
+	struct sweep_cases c1, c2;
+	/* The same case written differently (units, order of values, other values beside it,
+	 * other settings) has the same key; a different parameter gives another key. */
+	load(&m1, "<matrix name=\"one\"><axes>" AXES_2x3x2 "</axes></matrix>");
+	load(&m2, "<matrix name=\"two\" repeats=\"5\">\n<axes>\n"
+		  "<axis name=\"fq-rate\"><value>800000000</value><value>0</value><value>1G</value></axis>"
+		  "<axis name=\"streams\"><value>32</value><value>1</value></axis>"
+		  "<axis name=\"protocol\"><value>udp</value><value>tcp</value></axis>"
+		  "<axis name=\"duration\"><value>10000ms</value></axis>"
+		  "</axes></matrix>");
+	expand(&m1, &c1);
+	expand(&m2, &c2);
+	const char *k1 = find_key(&m1, &c1, "tcp", "32", "800000000");
+	const char *k2 = find_key(&m2, &c2, "tcp", "32", "800000000");
+	assert_non_null(k1);
+	assert_non_null(k2);
+	assert_string_equal(k1, k2);
+	assert_int_equal(strlen(k1), EXPAND_KEY_LEN);
+	assert_string_not_equal(k1, find_key(&m1, &c1, "udp", "32", "800000000"));
+	/* and the key is the digest of the canonical text, so another version computes it too */
+	char canon[1024];
+	expand_canonical(&m1, &c1.v[0], canon, sizeof(canon));
+	assert_non_null(strstr(canon, "pair=loopback;protocol=tcp;"));
+	char hex[65];
+	sha256_hex(canon, strlen(canon), EXPAND_KEY_LEN / 2, hex);
+	assert_string_equal(hex, c1.v[0].key);
+	expand_free(&c1);
+	expand_free(&c2);
+	matrix_free(&m1);
+	matrix_free(&m2);
+}
+
+static void sha256_known_answers(void **state)
+{
+	(void)state;
+	char hex[65];
+	sha256_hex("abc", 3, 32, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_hex("", 0, 32, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_hex(two, strlen(two), 32, hex);
+	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void schedule_orders(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_slot *s;
+	size_t n;
+	struct ns_err err = {{0}};
+	load(&m, "<matrix name=\"o\" repeats=\"2\"/>");
+	assert_int_equal(expand_schedule(&m, 3, 0, &s, &n, &err), 0);
+	assert_int_equal(n, 6);
+	/* as written: each case's repeats together */
+	assert_int_equal(s[0].case_idx, 0); assert_int_equal(s[0].repeat, 0);
+	assert_int_equal(s[1].case_idx, 0); assert_int_equal(s[1].repeat, 1);
+	assert_int_equal(s[2].case_idx, 1);
+	free(s);
+	m.order = MX_ORDER_INTERLEAVED;
+	assert_int_equal(expand_schedule(&m, 3, 0, &s, &n, &err), 0);
+	assert_int_equal(s[1].case_idx, 1); assert_int_equal(s[1].repeat, 0);
+	assert_int_equal(s[3].case_idx, 0); assert_int_equal(s[3].repeat, 1);
+	free(s);
+
+	/* shuffled: a permutation, the same for the same seed, another for another seed */
+	struct sweep_slot *a, *b, *c;
+	m.order = MX_ORDER_SHUFFLED;
+	m.repeats = 3;
+	assert_int_equal(expand_schedule(&m, 50, 42, &a, &n, &err), 0);
+	assert_int_equal(expand_schedule(&m, 50, 42, &b, &n, &err), 0);
+	assert_int_equal(expand_schedule(&m, 50, 43, &c, &n, &err), 0);
+	assert_int_equal(n, 150);
+	assert_memory_equal(a, b, n * sizeof(*a));
+	assert_memory_not_equal(a, c, n * sizeof(*a));
+	int seen[50][3] = {{0}};
+	for (size_t i = 0; i < n; i++)
+		seen[a[i].case_idx][a[i].repeat]++;
+	for (int i = 0; i < 50; i++)
+		for (int r = 0; r < 3; r++)
+			assert_int_equal(seen[i][r], 1);
+	free(a);
+	free(b);
+	free(c);
+	matrix_free(&m);
+}
+
+static void check_names_conflicts(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases c;
+	struct ns_err err = {{0}};
+	/* each value is fine alone; UDP with a 70000-byte payload is not */
+	load(&m, "<matrix name=\"c\">\n<axes>\n"
+		 "<axis name=\"protocol\"><value>tcp</value><value>udp</value></axis>\n"
+		 "<axis name=\"length\"><value>1K</value><value>70000</value></axis>\n"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(expand_check(&m, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "t.xml:3: case"));
+	assert_non_null(strstr(err.msg, "protocol=udp length=70000"));
+	expand_free(&c);
+	matrix_free(&m);
+	load(&m, "<matrix name=\"c\"><axes><axis name=\"protocol\"><value>udp</value></axis>"
+		 "<axis name=\"length\"><value>1K</value></axis></axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(expand_check(&m, &c, &err), 0);
+	expand_free(&c);
+	matrix_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(product_counts),
+		cmocka_unit_test(excludes_and_includes),
+		cmocka_unit_test(keys_are_stable),
+		cmocka_unit_test(sha256_known_answers),
+		cmocka_unit_test(schedule_orders),
+		cmocka_unit_test(check_names_conflicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

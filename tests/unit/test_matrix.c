@@ -1,0 +1,186 @@
+/* Matrix loading: what a good file turns into, and that every kind of bad file is refused
+ * with one message naming the file, the line and what is wrong. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runner/sweep/matrix.h"
+
+static const char good[] =
+	"<?xml version=\"1.0\"?>\n"                                           /* 1 */
+	"<matrix name=\"t\" repeats=\"3\" order=\"interleaved\" seed=\"42\"\n" /* 2 */
+	"        cooldown=\"2s\" case-timeout=\"60s\">\n"                     /* 3 */
+	"  <description>A test</description>\n"                               /* 4 */
+	"  <pairs>\n"                                                         /* 5 */
+	"    <pair name=\"m4.large\" instance-type=\"m4.large\" region=\"ap-northeast-1\"\n"
+	"          agent=\"192.0.2.10:5301\" expected-driver=\"ena\" price-basis=\"sender\"\n"
+	"          link-speed=\"10G\"/>\n"                                    /* 8 */
+	"    <pair name=\"v6\" agent=\"[2001:db8::1]:6000\"/>\n"              /* 9 */
+	"    <pair name=\"bare\" agent=\"192.0.2.11\"/>\n"                    /* 10 */
+	"  </pairs>\n"
+	"  <axes>\n"
+	"    <axis name=\"protocol\"><value>tcp</value><value>udp</value></axis>\n" /* 13 */
+	"    <axis name=\"fq-rate\">\n"                                       /* 14 */
+	"      <value>0</value>\n"
+	"      <value> 800M </value>\n"                                       /* 16 */
+	"    </axis>\n"
+	"    <axis name=\"duration\"><value>2500ms</value></axis>\n"          /* 18 */
+	"    <axis name=\"affinity\"><value>none</value><value>3,0-1</value></axis>\n"
+	"  </axes>\n"
+	"  <rules>\n"
+	"    <exclude><when axis=\"protocol\" value=\"udp\"/><when axis=\"fq-rate\" not=\"0\"/></exclude>\n"
+	"    <include><set axis=\"pair\" value=\"v6\"/><set axis=\"streams\" value=\"8\"/></include>\n"
+	"  </rules>\n"
+	"</matrix>\n";
+
+static int load(struct matrix *m, const char *text, struct ns_err *err)
+{
+	return matrix_load_mem(m, "t.xml", text, strlen(text), err);
+}
+
+static void good_matrix_loads(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err err = {{0}};
+	assert_int_equal(load(&m, good, &err), 0);
+	assert_string_equal(m.name, "t");
+	assert_string_equal(m.description, "A test");
+	assert_int_equal(m.repeats, 3);
+	assert_int_equal(m.order, MX_ORDER_INTERLEAVED);
+	assert_true(m.has_seed);
+	assert_int_equal(m.seed, 42);
+	assert_true(m.cooldown_s == 2.0);
+	assert_true(m.case_timeout_s == 60.0);
+	assert_false(m.loopback);
+	assert_int_equal(m.n_pairs, 3);
+	assert_string_equal(m.pairs[0].agent_host, "192.0.2.10");
+	assert_int_equal(m.pairs[0].agent_port, 5301);
+	assert_string_equal(m.pairs[0].expected_driver, "ena");
+	assert_string_equal(m.pairs[0].price_basis, "sender");
+	assert_int_equal(m.pairs[0].link_bps, 10000000000ULL);
+	assert_int_equal(m.pairs[0].line, 8); /* libxml2: where the start tag ends */
+	assert_string_equal(m.pairs[1].agent_host, "2001:db8::1");
+	assert_int_equal(m.pairs[1].agent_port, 6000);
+	assert_int_equal(m.pairs[2].agent_port, 5301);
+	assert_string_equal(m.pairs[2].price_basis, "pair");
+	/* values are canonical and keep their lines */
+	assert_int_equal(m.axes[MX_FQ_RATE].n, 2);
+	assert_string_equal(m.axes[MX_FQ_RATE].v[1].text, "800000000");
+	assert_int_equal(m.axes[MX_FQ_RATE].v[1].line, 16);
+	assert_string_equal(m.axes[MX_DURATION].v[0].text, "2.5");
+	assert_string_equal(m.axes[MX_AFFINITY].v[1].text, "0-1,3");
+	/* unwritten axes hold their default; the pair axis holds every pair */
+	assert_false(m.axes[MX_STREAMS].present);
+	assert_string_equal(m.axes[MX_STREAMS].v[0].text, "1");
+	assert_int_equal(m.axes[MX_PAIR].n_product, 3);
+	/* the include's streams=8 is an extra value outside the product */
+	assert_int_equal(m.axes[MX_STREAMS].n_product, 1);
+	assert_int_equal(m.axes[MX_STREAMS].n, 2);
+	assert_int_equal(m.n_rules, 2);
+	assert_true(m.rules[0].c[1].negate);
+	/* the hash is of the text as read */
+	assert_int_equal(strlen(m.hash), 64);
+	matrix_free(&m);
+}
+
+static void no_pairs_means_loopback(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err err = {{0}};
+	assert_int_equal(load(&m, "<matrix name=\"l\"/>", &err), 0);
+	assert_true(m.loopback);
+	assert_int_equal(m.n_pairs, 1);
+	assert_string_equal(m.pairs[0].name, "loopback");
+	assert_int_equal(m.repeats, 1);
+	assert_int_equal(m.order, MX_ORDER_AS_WRITTEN);
+	matrix_free(&m);
+}
+
+/* Loads bad text and checks the one-line message names file:line and contains `what`. */
+static void refused(const char *text, int line, const char *what)
+{
+	struct matrix m;
+	struct ns_err err = {{0}};
+	char at[32];
+	assert_int_equal(load(&m, text, &err), -1);
+	snprintf(at, sizeof(at), "t.xml:%d: ", line);
+	if (strncmp(err.msg, at, strlen(at)) != 0 || !strstr(err.msg, what) || strchr(err.msg, '\n'))
+		fail_msg("wanted '%s...%s', got '%s'", at, what, err.msg);
+}
+
+static void not_xml_names_line(void **state)
+{
+	(void)state;
+	refused("<matrix name=\"x\">\n<axes>\n</matrix>\n", 3, "not well-formed");
+	refused("this is not xml", 1, "not well-formed");
+}
+
+static void schema_violations_name_line(void **state)
+{
+	(void)state;
+	refused("<matrix name=\"x\">\n  <axes>\n    <axis name=\"speed\"><value>1</value></axis>\n"
+		"  </axes>\n</matrix>\n", 3, "speed");
+	refused("<matrix name=\"x\" repeats=\"0\"/>", 1, "repeats");
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\"/>\n</pairs>\n</matrix>", 3, "agent");
+	refused("<matrix>\n</matrix>", 1, "name");
+	refused("<matrix name=\"x\">\n<frobs/>\n</matrix>", 2, "frobs");
+}
+
+static void checks_beyond_schema_name_line(void **state)
+{
+	(void)state;
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"/>\n</axes>\n</matrix>", 3,
+		"no values");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"duration\">\n<value>-5s</value>\n"
+		"</axis>\n</axes>\n</matrix>", 4, "negative");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"duration\"><value>0</value></axis>\n"
+		"</axes>\n</matrix>", 3, "above zero");
+	refused("<matrix name=\"x\">\n<pairs><pair name=\"a\" agent=\"192.0.2.1\"/></pairs>\n"
+		"<rules>\n<exclude><when axis=\"pair\" value=\"b\"/></exclude>\n</rules>\n</matrix>",
+		4, "'b' is not a pair");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"><value>0</value></axis>\n"
+		"</axes>\n</matrix>", 3, "out of range");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"><value>1</value>\n"
+		"<value>1</value></axis>\n</axes>\n</matrix>", 4, "repeats the value on line 3");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"protocol\"><value>sctp</value></axis>\n"
+		"</axes>\n</matrix>", 3, "tcp or udp");
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1\"/>\n"
+		"<pair name=\"a\" agent=\"192.0.2.2\"/>\n</pairs>\n</matrix>", 4, "already the name");
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1:99999\"/>\n"
+		"</pairs>\n</matrix>", 3, "port");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"><value>1</value></axis>\n"
+		"<axis name=\"streams\"><value>2</value></axis>\n</axes>\n</matrix>", 4,
+		"already defined on line 3");
+	refused("<matrix name=\"x\">\n<rules>\n<exclude><when axis=\"streams\"/></exclude>\n"
+		"</rules>\n</matrix>", 3, "exactly one of");
+	refused("<matrix name=\"x\" cooldown=\"-1s\"/>", 1, "negative");
+}
+
+static void missing_file_names_file(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err err = {{0}};
+	assert_int_equal(matrix_load(&m, "/nonexistent/s3.xml", &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/s3.xml"));
+	assert_non_null(strstr(err.msg, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good_matrix_loads),
+		cmocka_unit_test(no_pairs_means_loopback),
+		cmocka_unit_test(not_xml_names_line),
+		cmocka_unit_test(schema_violations_name_line),
+		cmocka_unit_test(checks_beyond_schema_name_line),
+		cmocka_unit_test(missing_file_names_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

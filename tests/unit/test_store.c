@@ -1,0 +1,212 @@
+/* The store: schema applied once and versioned, a result and its samples round-trip, the
+ * resume queries, and a duplicate (case, repeat) refused without changing anything. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/sweep/store.h"
+
+static char path[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/s3-test-store-%d.db", (int)getpid());
+	unlink(path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char p[80];
+	unlink(path);
+	snprintf(p, sizeof(p), "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", path);
+	unlink(p);
+	return 0;
+}
+
+/* One integer from a query on a separate connection (what a report would see). */
+static long long query_int(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v = -1;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static double query_double(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	double v = -1;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static struct store *open_store(void)
+{
+	struct ns_err err = {{0}};
+	struct store *s = store_open(path, &err);
+	if (!s)
+		fail_msg("store_open: %s", err.msg);
+	return s;
+}
+
+static void schema_applied_once(void **state)
+{
+	(void)state;
+	struct store *s = open_store();
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	store_close(s);
+	s = open_store(); /* again: nothing to migrate, nothing breaks */
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	store_close(s);
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name IN "
+				   "('runs','endpoints','cases','results','samples','v_results')"), 6);
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	/* a database from a newer netsweep is refused, not damaged */
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	struct ns_err err = {{0}};
+	assert_null(store_open(path, &err));
+	assert_non_null(strstr(err.msg, "newer"));
+}
+
+static void count_done(const char *key, int repeat, void *ctx)
+{
+	(void)key;
+	(void)repeat;
+	(*(int *)ctx)++;
+}
+
+static void round_trip_and_resume(void **state)
+{
+	(void)state;
+	struct store *s = open_store();
+	struct ns_err err = {{0}};
+	int64_t run, other, ep, case_id, again, found = 0, seed = 0, rid;
+	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
+			      .version = "0.1.0", .order = "shuffled", .has_seed = true, .seed = 7,
+			      .repeats = 2};
+	assert_int_equal(store_run_create(s, &r, &run, &err), 0);
+	struct store_endpoint e = {.name = "loopback", .agent_addr = "127.0.0.1:5301",
+				   .agent_info = "{\"interface\":{\"driver\":\"veth\","
+						 "\"irq_cpus\":[0,2]}}"};
+	assert_int_equal(store_endpoint_put(s, run, &e, &ep, &err), 0);
+	/* resumed runs put their endpoints again: same row, refreshed */
+	int64_t ep2;
+	assert_int_equal(store_endpoint_put(s, run, &e, &ep2, &err), 0);
+	assert_int_equal(ep, ep2);
+
+	struct probe_params p;
+	memset(&p, 0, sizeof(p));
+	p.proto = NS_PROTO_TCP;
+	p.streams = 2;
+	p.duration_s = 3;
+	struct store_case c = {.endpoint_id = ep, .case_key = "00112233aabbccdd", .ordinal = 0,
+			       .p = &p, .affinity = "none", .params_json = "{\"streams\":2}"};
+	assert_int_equal(store_case_put(s, run, &c, &case_id, &err), 0);
+	assert_int_equal(store_case_put(s, run, &c, &again, &err), 0);
+	assert_int_equal(case_id, again);
+
+	/* a result with two sum intervals, one of them warm-up, and one stream interval */
+	struct probe_interval iv[3] = {
+		{.start_s = -1, .end_s = 0, .stream = -1, .bytes = 1, .bits_per_second = 8, .omitted = true},
+		{.start_s = 0, .end_s = 1, .stream = -1, .bytes = 125000000, .bits_per_second = 1e9,
+		 .retransmits = 3, .rtt_ms = 0.5},
+		{.start_s = 0, .end_s = 1, .stream = 0, .bytes = 62500000, .bits_per_second = 5e8},
+	};
+	struct probe_result res;
+	memset(&res, 0, sizeof(res));
+	res.params = p;
+	res.duration_s = 3.0;
+	res.n_dirs = 1;
+	res.dirs[0].intervals = iv;
+	res.dirs[0].n_intervals = 3;
+	res.dirs[0].sender.bits_per_second = 1.01e9;
+	res.dirs[0].receiver.bits_per_second = 1e9;
+	res.dirs[0].sender.retransmits = 3;
+	struct store_result sr = {.case_id = case_id, .repeat = 0, .started_at = "a",
+				  .finished_at = "b", .res = &res, .ok = true,
+				  .probe_json = "{\"ok\":true}"};
+	assert_int_equal(store_put_result(s, &sr, &rid, &err), 0);
+	assert_true(query_double("SELECT goodput_bps FROM v_results") == 1e9);
+	assert_int_equal(query_int("SELECT fwd_retransmits FROM results"), 3);
+	assert_int_equal(query_int("SELECT count(*) FROM results WHERE fwd_lost IS NULL"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(query_int("SELECT count(*) FROM samples WHERE stream = -1 AND bps = 1e9"), 1);
+
+	/* the same (case, repeat) again: refused, and the first stays as it was */
+	res.dirs[0].receiver.bits_per_second = 5;
+	assert_int_equal(store_put_result(s, &sr, NULL, &err), -1);
+	assert_int_equal(query_int("SELECT count(*) FROM results"), 1);
+	assert_true(query_double("SELECT fwd_rcv_bps FROM results") == 1e9);
+	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+
+	/* a failed case without figures */
+	struct store_result fail = {.case_id = case_id, .repeat = 1, .started_at = "a",
+				    .finished_at = "b", .ok = false, .error = "agent unreachable"};
+	assert_int_equal(store_put_result(s, &fail, NULL, &err), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'failed' AND "
+				   "error = 'agent unreachable' AND fwd_rcv_bps IS NULL"), 1);
+
+	/* resume: the newest unfinished run of the hash, and what it has done */
+	assert_int_equal(store_run_create(s, &r, &other, &err), 0);
+	assert_int_equal(store_run_find_unfinished(s, "abc", &found, &seed, &err), 1);
+	assert_int_equal(found, other);
+	assert_int_equal(seed, 7);
+	assert_int_equal(store_run_set_status(s, other, "done", NULL, &err), 0);
+	assert_int_equal(store_run_find_unfinished(s, "abc", &found, NULL, &err), 1);
+	assert_int_equal(found, run);
+	assert_int_equal(store_run_find_unfinished(s, "zzz", &found, NULL, &err), 0);
+	int n = 0;
+	assert_int_equal(store_results_done(s, run, count_done, &n, &err), 0);
+	assert_int_equal(n, 2);
+
+	/* hostinfo through JSON1 */
+	char buf[64];
+	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.driver", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "veth");
+	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.irq_cpus", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "[0,2]");
+	assert_int_equal(store_json_get(s, e.agent_info, "$.cloud", buf, sizeof(buf)), 0);
+	store_close(s);
+	assert_int_equal(query_int("SELECT count(*) FROM pragma_integrity_check WHERE "
+				   "integrity_check = 'ok'"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(schema_applied_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
