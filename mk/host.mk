@@ -4,3 +4,12 @@ LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/ho
 LIB_SRC += runner/host/cost.c runner/host/wire.c
 EMBED += host_catalog_xsd:schemas/catalog.xsd
 UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo
+ITESTS += tests/integration/hostinfo_catalog.sh tests/integration/hostinfo_imds.sh
+ITESTS += tests/integration/hostinfo_netns.sh
+
+# The fake IMDSv2 server the hostinfo tests talk to on 127.0.0.1 (never the real one).
+FAKE_IMDS := $(BUILD)/tests/fake_imds
+EXTRA_TARGETS += $(FAKE_IMDS)
+$(FAKE_IMDS): tests/helpers/fake_imds.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<

@@ -87,11 +87,11 @@ int imds_parse_response(const char *buf, size_t len, int *status, const char **b
 		}
 	}
 	if (!hdr_end)
-		return ns_err_set(err, "metadata answer: incomplete HTTP header");
+		return ns_err_set(err, "answer: incomplete HTTP header");
 	int code;
 	if (len < 12 || strncmp(buf, "HTTP/1.", 7) != 0 || sscanf(buf + 8, " %3d", &code) != 1 ||
 	    code < 100 || code > 599)
-		return ns_err_set(err, "metadata answer: not an HTTP/1.x status line");
+		return ns_err_set(err, "answer: not an HTTP/1.x status line");
 	long content_length = -1;
 	const char *line = memchr(buf, '\n', (size_t)(hdr_end - buf));
 	while (line && line < hdr_end) {
@@ -103,9 +103,9 @@ int imds_parse_response(const char *buf, size_t len, int *status, const char **b
 		if (n >= 15 && strncasecmp(line, "Content-Length:", 15) == 0) {
 			content_length = strtol(line + 15, NULL, 10);
 			if (content_length < 0)
-				return ns_err_set(err, "metadata answer: bad Content-Length");
+				return ns_err_set(err, "answer: bad Content-Length");
 		} else if (n >= 18 && strncasecmp(line, "Transfer-Encoding:", 18) == 0) {
-			return ns_err_set(err, "metadata answer: chunked or encoded bodies are not supported");
+			return ns_err_set(err, "answer: chunked or encoded bodies are not supported");
 		}
 		line = eol;
 	}
@@ -113,7 +113,7 @@ int imds_parse_response(const char *buf, size_t len, int *status, const char **b
 	size_t blen = len - (size_t)(b - buf);
 	if (content_length >= 0) {
 		if ((size_t)content_length > blen)
-			return ns_err_set(err, "metadata answer: body shorter than its Content-Length");
+			return ns_err_set(err, "answer: body shorter than its Content-Length");
 		blen = (size_t)content_length;
 	}
 	*status = code;
@@ -128,22 +128,22 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 {
 	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return ns_err_sys(err, "metadata socket");
+		return ns_err_sys(err, "socket");
 	if (connect(fd, (const struct sockaddr *)ss, sl) < 0 && errno != EINPROGRESS) {
-		ns_err_sys(err, "metadata connect");
+		ns_err_sys(err, "connect");
 		goto err;
 	}
 	struct pollfd pfd = {.fd = fd, .events = POLLOUT};
 	int pr = poll(&pfd, 1, remaining_ms(deadline));
 	if (pr <= 0) {
-		ns_err_set(err, "metadata connect: timed out");
+		ns_err_set(err, "connect: timed out");
 		goto err;
 	}
 	int soerr = 0;
 	socklen_t el = sizeof(soerr);
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &el) < 0 || soerr) {
 		errno = soerr ? soerr : errno;
-		ns_err_sys(err, "metadata connect");
+		ns_err_sys(err, "connect");
 		goto err;
 	}
 	size_t off = 0, total = strlen(req);
@@ -154,19 +154,19 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 			continue;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
-			ns_err_sys(err, "metadata send");
+			ns_err_sys(err, "send");
 			goto err;
 		}
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) {
-			ns_err_set(err, "metadata send: timed out");
+			ns_err_set(err, "send: timed out");
 			goto err;
 		}
 	}
 	*rlen = 0;
 	for (;;) {
 		if (*rlen + 1 >= cap) {
-			ns_err_set(err, "metadata answer larger than %zu bytes", cap - 1);
+			ns_err_set(err, "answer larger than %zu bytes", cap - 1);
 			goto err;
 		}
 		ssize_t n = recv(fd, resp + *rlen, cap - 1 - *rlen, 0);
@@ -177,12 +177,12 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 		if (n == 0)
 			break; /* Connection: close ends the answer */
 		if (errno != EAGAIN && errno != EINTR) {
-			ns_err_sys(err, "metadata receive");
+			ns_err_sys(err, "receive");
 			goto err;
 		}
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) {
-			ns_err_set(err, "metadata answer: timed out");
+			ns_err_set(err, "answer: timed out");
 			goto err;
 		}
 	}
