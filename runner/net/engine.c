@@ -218,29 +218,30 @@ static void run_sender(struct e_thread *t)
 	}
 }
 
-/* Receiver: poll the thread's open streams, one batch from each ready one. On stop, what the
+/* Receiver: a batch from every open stream in turn while any of them delivers; poll only when
+ * none had anything, so that a busy stream costs one syscall per batch. On stop, what the
  * kernel already queued is still drained (UDP) so that in-flight datagrams are counted. */
 static void run_receiver(struct e_thread *t)
 {
 	struct engine *e = t->e;
-	struct e_stream *ready[t->n ? t->n : 1];
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		uint32_t np = 0;
+		bool progress = false;
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct e_stream *s = t->streams[i];
 			if (!s->active)
 				continue;
-			ready[np] = s;
-			t->pfds[np++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+			int rc = e->ops->recv(t, s);
+			if (rc == E_PROGRESS)
+				progress = true;
+			else if (rc == E_BLOCKED)
+				t->pfds[np++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
 		}
+		if (progress)
+			continue;
 		if (!np)
 			break;
-		int r = poll(t->pfds, np, (int)(E_POLL_NS / 1000000ull));
-		if (r <= 0)
-			continue;
-		for (uint32_t i = 0; i < np; i++)
-			if (t->pfds[i].revents)
-				e->ops->recv(t, ready[i]);
+		poll(t->pfds, np, (int)(E_POLL_NS / 1000000ull));
 	}
 	if (e->cfg.proto != NS_PROTO_UDP)
 		return;
