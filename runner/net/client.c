@@ -300,6 +300,15 @@ static int send_empty(struct client *c, uint16_t type, struct ns_err *err)
 	return proto_send(c->ctl, type, NULL, 0, min_d(c->deadline, proto_now() + 5), err);
 }
 
+/* Index of this end's session for a direction on the wire; n_ends when there is none. */
+static uint32_t end_index(const struct client *c, uint8_t dir)
+{
+	for (uint32_t i = 0; i < c->n_ends; i++)
+		if ((uint8_t)c->ends[i].dir == dir)
+			return i;
+	return c->n_ends;
+}
+
 /* The agent's results: RESULTS, then chunks, then DONE. */
 static int collect_results(struct client *c, struct ns_err *err)
 {
@@ -311,7 +320,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
 		return -1;
 	for (uint32_t i = 0; i < c->agent.n_dirs; i++) {
-		uint32_t d = c->agent.dirs[i].dir == c->res->dirs[0].dir ? 0 : 1;
+		uint32_t d = end_index(c, c->agent.dirs[i].dir);
 		if (d >= c->n_ends || c->agent.dirs[i].n_streams != c->ends[d].n)
 			return ns_err_set(err, "agent results do not match the test");
 		if (!c->agent_recs[d])
@@ -331,14 +340,14 @@ static int collect_results(struct client *c, struct ns_err *err)
 		if (type == PROTO_DONE)
 			break;
 		if (type == PROTO_RESULT_STREAMS) {
-			uint32_t d = len && c->buf[0] == c->res->dirs[0].dir ? 0 : 1;
+			uint32_t d = end_index(c, len ? c->buf[0] : 0xff);
 			if (d >= c->n_ends || !c->agent_recs[d])
 				return ns_err_set(err, "unexpected RESULT_STREAMS");
 			if (proto_dec_streams(c->buf, len, &dir, &first, &count, c->agent_recs[d],
 					      c->ends[d].n, err) < 0)
 				return -1;
 		} else if (type == PROTO_RESULT_INTERVALS) {
-			uint32_t d = len && c->buf[0] == c->res->dirs[0].dir ? 0 : 1;
+			uint32_t d = end_index(c, len ? c->buf[0] : 0xff);
 			if (d >= c->n_ends || !c->agent_ivl[d])
 				return ns_err_set(err, "unexpected RESULT_INTERVALS");
 			if (proto_dec_intervals(c->buf, len, &dir, &first, &count, c->agent_ivl[d],

@@ -1,0 +1,194 @@
+/* probe_params: the defaults and the one validation pass shared by the CLI, the matrix loader
+ * and the agent (which re-checks every TEST_REQUEST). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runner/net/probe.h"
+#include "runner/net/session.h"
+
+static struct probe_params base(void)
+{
+	struct probe_params p;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	return p;
+}
+
+/* Expects probe_params_check to fail with a message containing want. */
+static void refused(const struct probe_params *p, const char *want)
+{
+	struct ns_err err = {{0}};
+	assert_int_equal(probe_params_check(p, &err), -1);
+	if (!strstr(err.msg, want))
+		fail_msg("message '%s' does not mention '%s'", err.msg, want);
+	assert_null(strchr(err.msg, '\n')); /* one line */
+}
+
+static void defaults_are_valid(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	assert_int_equal(p.port, NS_DEFAULT_PORT);
+	assert_int_equal(p.proto, NS_PROTO_TCP);
+	assert_int_equal(p.streams, 1);
+	assert_int_equal(p.threads, 0);
+	assert_true(p.duration_s == 10 && p.interval_s == 1 && p.omit_s == 0);
+	assert_true(p.connect_timeout_s == 5);
+	assert_string_equal(ns_proto_name(NS_PROTO_UDP), "udp");
+	assert_string_equal(ns_dir_name(NS_DIR_BIDIR), "bidir");
+	assert_string_equal(ns_dir_name(NS_DIR_REVERSE), "reverse");
+}
+
+static void stream_and_thread_ranges(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	p.streams = 0;
+	refused(&p, "streams");
+	p.streams = NS_MAX_STREAMS + 1;
+	refused(&p, "streams");
+	p.streams = NS_MAX_STREAMS;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.threads = NS_MAX_THREADS + 1;
+	refused(&p, "threads");
+	/* more threads than streams is not an error: the engine cannot use them, so it gets
+	 * min(threads, streams) — a matrix sweeping streams keeps one thread setting */
+	p = base();
+	p.streams = 2;
+	p.threads = 8;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	assert_int_equal(session_threads(&p), 2);
+	p.threads = 0;
+	p.streams = 1;
+	assert_int_equal(session_threads(&p), 1);
+}
+
+static void udp_length_has_a_clear_range(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	p.proto = NS_PROTO_UDP;
+	p.length = 15;
+	refused(&p, "16..65507");
+	p.length = 65508;
+	refused(&p, "UDP length 65508");
+	p.length = 16;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.length = 65507;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.proto = NS_PROTO_TCP;
+	p.length = NS_TCP_MAX_LEN + 1;
+	refused(&p, "TCP length");
+}
+
+static void times_are_bounded_and_never_nan(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	p.duration_s = 0;
+	refused(&p, "duration");
+	p.duration_s = NAN;
+	refused(&p, "duration");
+	p.duration_s = NS_MAX_DURATION_S + 1;
+	refused(&p, "duration");
+	p = base();
+	p.omit_s = -1;
+	refused(&p, "omit");
+	p.omit_s = NS_MAX_DURATION_S;
+	refused(&p, "omit");
+	p = base();
+	p.interval_s = 0.01;
+	refused(&p, "interval");
+	p.interval_s = 0;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.interval_s = 0.1;
+	p.duration_s = 86400;
+	refused(&p, "too many intervals");
+	p = base();
+	p.connect_timeout_s = 0;
+	refused(&p, "connect timeout");
+	p.connect_timeout_s = INFINITY;
+	refused(&p, "connect timeout");
+	p = base();
+	p.timeout_s = 5; /* shorter than the 10 s test */
+	refused(&p, "timeout");
+}
+
+static void conflicting_options(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	p.gso = true;
+	refused(&p, "--gso applies to UDP");
+	p = base();
+	p.proto = NS_PROTO_UDP;
+	p.mss = 1400;
+	refused(&p, "TCP only");
+	p.mss = 0;
+	snprintf(p.congestion, sizeof(p.congestion), "bbr");
+	refused(&p, "TCP only");
+	p = base();
+	p.mss = 10;
+	refused(&p, "MSS");
+	p.mss = 1400;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	snprintf(p.congestion, sizeof(p.congestion), "bb r");
+	refused(&p, "congestion");
+	p = base();
+	p.window = 0x80000000u;
+	refused(&p, "window");
+	p = base();
+	p.port = 0;
+	refused(&p, "port");
+	p = base();
+	p.dir = (enum ns_dir)7;
+	refused(&p, "direction");
+	p = base();
+	snprintf(p.psk_file, sizeof(p.psk_file), "/etc/key");
+	refused(&p, "not implemented");
+}
+
+static void affinity_lists_are_parsed(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	snprintf(p.affinity, sizeof(p.affinity), "0-1,x");
+	refused(&p, "affinity");
+	snprintf(p.affinity, sizeof(p.affinity), "0");
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	int cpus[8];
+	uint32_t n;
+	assert_int_equal(session_cpus(&p, cpus, 8, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(cpus[0], 0);
+	/* a CPU this host does not have is refused by the end that would pin to it */
+	snprintf(p.affinity, sizeof(p.affinity), "4000");
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	struct ns_err err = {{0}};
+	assert_int_equal(session_cpus(&p, cpus, 8, &n, &err), -1);
+	assert_non_null(strstr(err.msg, "does not exist"));
+	/* an unterminated text field (from a broken caller) is refused, not read past */
+	p = base();
+	memset(p.congestion, 'a', sizeof(p.congestion));
+	refused(&p, "not terminated");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults_are_valid),
+		cmocka_unit_test(stream_and_thread_ranges),
+		cmocka_unit_test(udp_length_has_a_clear_range),
+		cmocka_unit_test(times_are_bounded_and_never_nan),
+		cmocka_unit_test(conflicting_options),
+		cmocka_unit_test(affinity_lists_are_parsed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

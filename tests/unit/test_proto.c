@@ -1,0 +1,384 @@
+/* Control protocol: framing over a socketpair, message round trips, and every bound a hostile
+ * or broken peer could hit (truncated, oversized, unknown type, bad version, bad strings). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "runner/net/proto.h"
+#include "runner/net/session.h"
+
+static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
+
+static void pair(int sv[2])
+{
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+}
+
+static void frame_round_trip(void **state)
+{
+	(void)state;
+	int sv[2];
+	pair(sv);
+	struct probe_params p, q;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "agent.example");
+	p.proto = NS_PROTO_UDP;
+	p.streams = 17;
+	p.threads = 3;
+	p.length = 1200;
+	p.rate_bps = 2500000000ULL;
+	p.fq_rate_bps = 800000000ULL;
+	p.duration_s = 12.5;
+	p.interval_s = 0.5;
+	p.omit_s = 2;
+	p.dir = NS_DIR_BIDIR;
+	snprintf(p.affinity, sizeof(p.affinity), "0-1");
+	p.window = 4 << 20;
+	p.gso = true;
+	p.connect_timeout_s = 3;
+	p.timeout_s = 60;
+	struct proto_buf b;
+	proto_buf_init(&b);
+	proto_enc_params(&b, &p);
+	assert_int_equal(proto_send_buf(sv[0], PROTO_TEST_REQUEST, &b, proto_now() + 2, NULL), 0);
+	proto_buf_free(&b);
+	uint16_t type;
+	uint32_t len;
+	bool eof;
+	assert_int_equal(proto_recv(sv[1], &type, buf, &len, proto_now() + 2, -1, &eof, NULL), 0);
+	assert_int_equal(type, PROTO_TEST_REQUEST);
+	assert_int_equal(proto_dec_params(buf, len, &q, NULL), 0);
+	assert_string_equal(q.host, "agent.example");
+	assert_int_equal(q.proto, NS_PROTO_UDP);
+	assert_int_equal(q.streams, 17);
+	assert_int_equal(q.threads, 3);
+	assert_int_equal(q.length, 1200);
+	assert_int_equal(q.rate_bps, 2500000000ULL);
+	assert_int_equal(q.fq_rate_bps, 800000000ULL);
+	assert_true(q.duration_s == 12.5 && q.interval_s == 0.5 && q.omit_s == 2);
+	assert_int_equal(q.dir, NS_DIR_BIDIR);
+	assert_string_equal(q.affinity, "0-1");
+	assert_int_equal(q.window, 4 << 20);
+	assert_true(q.gso);
+	assert_true(q.connect_timeout_s == 3 && q.timeout_s == 60);
+	/* an empty frame too */
+	assert_int_equal(proto_send(sv[0], PROTO_STOP, NULL, 0, proto_now() + 2, NULL), 0);
+	assert_int_equal(proto_recv(sv[1], &type, buf, &len, proto_now() + 2, -1, &eof, NULL), 0);
+	assert_int_equal(type, PROTO_STOP);
+	assert_int_equal(len, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void truncated_frame_is_an_error(void **state)
+{
+	(void)state;
+	int sv[2];
+	pair(sv);
+	uint8_t hdr[PROTO_HDR_LEN];
+	proto_header_pack(hdr, PROTO_HOSTINFO, 100);
+	assert_int_equal(write(sv[0], hdr, sizeof(hdr)), (ssize_t)sizeof(hdr));
+	assert_int_equal(write(sv[0], "0123456789", 10), 10);
+	close(sv[0]);
+	uint16_t type;
+	uint32_t len;
+	bool eof = false;
+	struct ns_err err = {{0}};
+	assert_int_equal(proto_recv(sv[1], &type, buf, &len, proto_now() + 2, -1, &eof, &err), -1);
+	assert_true(eof);
+	assert_non_null(strstr(err.msg, "truncated"));
+	close(sv[1]);
+
+	/* half a header */
+	pair(sv);
+	assert_int_equal(write(sv[0], hdr, 3), 3);
+	close(sv[0]);
+	assert_int_equal(proto_recv(sv[1], &type, buf, &len, proto_now() + 2, -1, &eof, &err), -1);
+	assert_true(eof);
+	close(sv[1]);
+}
+
+static void silent_peer_times_out(void **state)
+{
+	(void)state;
+	int sv[2];
+	pair(sv);
+	uint16_t type;
+	uint32_t len;
+	struct ns_err err = {{0}};
+	double t0 = proto_now();
+	assert_int_equal(proto_recv(sv[1], &type, buf, &len, t0 + 0.1, -1, NULL, &err), -1);
+	assert_true(proto_now() - t0 < 1.0);
+	assert_non_null(strstr(err.msg, "timed out"));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void oversized_frame_is_refused_before_reading(void **state)
+{
+	(void)state;
+	uint8_t hdr[PROTO_HDR_LEN];
+	uint16_t type;
+	uint32_t len;
+	struct ns_err err = {{0}};
+	proto_header_pack(hdr, PROTO_HOSTINFO, PROTO_MAX_PAYLOAD + 1);
+	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
+	assert_non_null(strstr(err.msg, "exceeds"));
+	proto_header_pack(hdr, PROTO_HOSTINFO, 0xffffffffu);
+	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
+	proto_header_pack(hdr, PROTO_HOSTINFO, PROTO_MAX_PAYLOAD);
+	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), 0);
+	assert_int_equal(len, PROTO_MAX_PAYLOAD);
+	/* and the sender refuses to build one */
+	assert_int_equal(proto_send(-1, PROTO_HOSTINFO, buf, PROTO_MAX_PAYLOAD + 1, 0, &err), -1);
+}
+
+static void unknown_type_is_refused(void **state)
+{
+	(void)state;
+	uint8_t hdr[PROTO_HDR_LEN];
+	uint16_t type;
+	uint32_t len;
+	struct ns_err err = {{0}};
+	proto_header_pack(hdr, 0, 0);
+	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
+	proto_header_pack(hdr, PROTO_TYPE_MAX + 1, 0);
+	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown"));
+	assert_string_equal(proto_type_name(999), "UNKNOWN");
+	assert_string_equal(proto_type_name(PROTO_BUSY), "BUSY");
+}
+
+static void hello_checks_magic_and_version(void **state)
+{
+	(void)state;
+	struct proto_buf b;
+	struct proto_hello h = {.version = PROTO_VERSION}, out;
+	struct ns_err err = {{0}};
+	proto_buf_init(&b);
+	proto_enc_hello(&b, &h);
+	assert_int_equal(proto_dec_hello(b.p, b.len, &out, &err), 0);
+	assert_int_equal(out.version, PROTO_VERSION);
+	proto_buf_free(&b);
+
+	h.version = PROTO_VERSION + 1;
+	proto_enc_hello(&b, &h);
+	assert_int_equal(proto_dec_hello(b.p, b.len, &out, &err), -1);
+	assert_non_null(strstr(err.msg, "version"));
+	b.p[0] ^= 0xff; /* bad magic */
+	assert_int_equal(proto_dec_hello(b.p, b.len, &out, &err), -1);
+	assert_int_equal(proto_dec_hello(b.p, b.len - 1, &out, &err), -1); /* short */
+	proto_buf_free(&b);
+}
+
+static void strings_and_numbers_are_bounded(void **state)
+{
+	(void)state;
+	struct probe_params p, q;
+	struct proto_buf b;
+	struct ns_err err = {{0}};
+	probe_params_init(&p);
+	proto_buf_init(&b);
+	proto_enc_params(&b, &p);
+	/* trailing garbage */
+	proto_put_u8(&b, 0);
+	assert_int_equal(proto_dec_params(b.p, b.len, &q, &err), -1);
+	assert_non_null(strstr(err.msg, "trailing"));
+	proto_buf_free(&b);
+
+	/* a host string longer than the field: the first field is u16 length + bytes */
+	proto_put_u16(&b, 300);
+	for (int i = 0; i < 300; i++)
+		proto_put_u8(&b, 'a');
+	assert_int_equal(proto_dec_params(b.p, b.len, &q, &err), -1);
+	proto_buf_free(&b);
+
+	/* a NUL inside a string */
+	proto_put_str(&b, "ab");
+	b.p[2] = '\0';
+	struct proto_rd r;
+	char s[8];
+	proto_rd_init(&r, b.p, b.len);
+	proto_get_str(&r, s, sizeof(s));
+	assert_true(r.bad);
+	proto_buf_free(&b);
+
+	/* NaN never comes in from the wire */
+	proto_put_f64(&b, NAN);
+	proto_rd_init(&r, b.p, b.len);
+	proto_get_f64(&r);
+	assert_true(r.bad);
+	proto_buf_free(&b);
+
+	/* a READY that lists more ports than streams can exist */
+	proto_put_u16(&b, 1);
+	for (int i = 0; i < PROTO_COOKIE_LEN; i++)
+		proto_put_u8(&b, 0);
+	proto_put_u32(&b, PROTO_MAX_DATA_STREAMS + 1);
+	struct proto_ready *rd = malloc(sizeof(*rd));
+	assert_non_null(rd);
+	assert_int_equal(proto_dec_ready(b.p, b.len, rd, &err), -1);
+	free(rd);
+	proto_buf_free(&b);
+
+	/* an ERROR text is cut to its bound, and decodes back */
+	char big[4000];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	uint16_t code;
+	char text[PROTO_MAX_TEXT];
+	proto_enc_error(&b, PROTO_E_BAD_REQUEST, big);
+	assert_int_equal(proto_dec_error(b.p, b.len, &code, text, sizeof(text), &err), 0);
+	assert_int_equal(code, PROTO_E_BAD_REQUEST);
+	assert_int_equal(strlen(text), PROTO_MAX_TEXT - 1);
+	proto_buf_free(&b);
+}
+
+static void results_round_trip_and_chunk_bounds(void **state)
+{
+	(void)state;
+	struct proto_results r = {.n_dirs = 2}, o;
+	r.dirs[0] = (struct proto_dir_summary){.dir = NS_DIR_FORWARD, .role = ENGINE_RECV,
+					       .n_streams = 3, .n_intervals = 2, .duration_s = 9.5,
+					       .cpu_percent = 42.5, .kernel_drops = 7};
+	r.dirs[1] = (struct proto_dir_summary){.dir = NS_DIR_REVERSE, .role = ENGINE_SEND,
+					       .n_streams = 3, .gso_active = 1};
+	struct proto_buf b;
+	struct ns_err err = {{0}};
+	proto_buf_init(&b);
+	proto_enc_results(&b, &r);
+	assert_int_equal(proto_dec_results(b.p, b.len, &o, &err), 0);
+	assert_int_equal(o.n_dirs, 2);
+	assert_int_equal(o.dirs[0].kernel_drops, 7);
+	assert_true(o.dirs[0].cpu_percent == 42.5 && o.dirs[0].duration_s == 9.5);
+	assert_int_equal(o.dirs[1].gso_active, 1);
+	proto_buf_free(&b);
+	r.dirs[0].n_streams = NS_MAX_STREAMS + 1;
+	proto_enc_results(&b, &r);
+	assert_int_equal(proto_dec_results(b.p, b.len, &o, &err), -1);
+	proto_buf_free(&b);
+
+	struct proto_stream_rec recs[3], back[3];
+	memset(recs, 0, sizeof(recs));
+	memset(back, 0, sizeof(back));
+	for (int i = 0; i < 3; i++) {
+		recs[i].cpu = i - 1;
+		recs[i].end.bytes = 1000u * (unsigned)(i + 1);
+		recs[i].end.lost = (uint64_t)i;
+		recs[i].end.jitter_ms = 0.25 * i;
+		recs[i].end.cwnd_bytes = 65536;
+		recs[i].end.finished = true;
+		recs[i].omit.bytes = 10;
+	}
+	proto_enc_streams(&b, NS_DIR_FORWARD, 1, recs + 1, 2);
+	assert_int_equal(b.len, 9 + 2 * (4 + 2 * PROTO_SNAP_WIRE_LEN));
+	uint8_t dir;
+	uint32_t first, count;
+	assert_int_equal(proto_dec_streams(b.p, b.len, &dir, &first, &count, back, 3, &err), 0);
+	assert_int_equal(first, 1);
+	assert_int_equal(count, 2);
+	assert_int_equal(back[2].cpu, 1);
+	assert_int_equal(back[2].end.bytes, 3000);
+	assert_true(back[2].end.jitter_ms == 0.5);
+	assert_true(back[1].end.finished);
+	assert_int_equal(back[1].omit.bytes, 10);
+	/* a chunk that would land past the receiver's array */
+	assert_int_equal(proto_dec_streams(b.p, b.len, &dir, &first, &count, back, 2, &err), -1);
+	proto_buf_free(&b);
+
+	struct probe_interval iv[2] = {{.start_s = -1, .end_s = 0, .bytes = 5, .omitted = true},
+				       {.start_s = 0, .end_s = 1, .bytes = 9, .lost = 3}};
+	struct probe_interval ib[2];
+	proto_enc_intervals(&b, NS_DIR_REVERSE, 0, iv, 2);
+	assert_int_equal(b.len, 9 + 2 * PROTO_IVL_WIRE_LEN);
+	assert_int_equal(proto_dec_intervals(b.p, b.len, &dir, &first, &count, ib, 2, &err), 0);
+	assert_int_equal(dir, NS_DIR_REVERSE);
+	assert_true(ib[0].omitted && ib[0].start_s == -1 && ib[0].stream == -1);
+	assert_int_equal(ib[1].lost, 3);
+	assert_int_equal(proto_dec_intervals(b.p, b.len, &dir, &first, &count, ib, 1, &err), -1);
+	proto_buf_free(&b);
+	/* a full chunk fits in one frame */
+	assert_true(9 + PROTO_STREAMS_PER_CHUNK * (4 + 2 * PROTO_SNAP_WIRE_LEN) <= PROTO_MAX_PAYLOAD);
+	assert_true(9 + PROTO_IVLS_PER_CHUNK * PROTO_IVL_WIRE_LEN <= PROTO_MAX_PAYLOAD);
+}
+
+/* UDP loss from both ends: sent - unique received over the whole test, minus the gaps already
+ * seen during the omit period; out-of-order and duplicates are the receiver's deltas. */
+static void udp_figures_count_loss_from_both_ends(void **state)
+{
+	(void)state;
+	struct engine_stream_snap s0[2] = {{0}}, s1[2] = {{0}}, r0[2] = {{0}}, r1[2] = {{0}};
+	s0[0].packets = 100; s1[0].packets = 1100; s1[0].bytes = 1100 * 1000; s0[0].bytes = 100 * 1000;
+	r0[0].packets = 95;  r0[0].lost = 5;       r1[0].packets = 1080;      r1[0].lost = 12;
+	r1[0].bytes = 1080 * 1000; r0[0].bytes = 95 * 1000;
+	r1[0].out_of_order = 4; r1[0].duplicates = 2; r1[0].jitter_ms = 0.5;
+	s1[1].packets = 500; s1[1].bytes = 500 * 1000;
+	r1[1].packets = 500; r1[1].bytes = 500 * 1000; r1[1].jitter_ms = 1.5;
+	struct probe_direction d;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(session_figures(s0, s1, r0, r1, 2, 2.0, NS_PROTO_UDP, &d, NULL), 0);
+	/* stream 0: 1100 sent, 1080 arrived: 20 missing, 5 of them in the omit period */
+	assert_int_equal(d.streams[0].receiver.lost, 15);
+	assert_int_equal(d.streams[0].receiver.packets, 985);
+	assert_int_equal(d.streams[0].sender.packets, 1000);
+	assert_int_equal(d.streams[0].receiver.out_of_order, 4);
+	assert_int_equal(d.streams[1].receiver.lost, 0);
+	assert_int_equal(d.receiver.lost, 15);
+	assert_int_equal(d.receiver.packets, 1485);
+	assert_true(fabs(d.receiver.lost_percent - 100.0 * 15 / 1500) < 1e-9);
+	assert_true(fabs(d.receiver.jitter_ms - 1.0) < 1e-9);
+	assert_true(fabs(d.sender.bits_per_second - 1500.0 * 1000 * 8 / 2.0) < 1e-6);
+	free(d.streams);
+
+	/* without the sender's figures, the sequence gaps are all there is */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(session_figures(NULL, NULL, r0, r1, 2, 2.0, NS_PROTO_UDP, &d, NULL), 0);
+	assert_int_equal(d.receiver.lost, 7);
+	assert_int_equal(d.sender.bytes, 0);
+	free(d.streams);
+}
+
+static void intervals_sum_streams(void **state)
+{
+	(void)state;
+	struct engine_stream_snap a[2] = {{0}}, b[2] = {{0}};
+	b[0].bytes = 1000; b[0].packets = 10; b[0].retransmits = 2; b[0].rtt_ms = 1; b[0].cwnd_bytes = 10;
+	b[1].bytes = 3000; b[1].packets = 30; b[1].retransmits = 1; b[1].rtt_ms = 3; b[1].cwnd_bytes = 20;
+	a[1].bytes = 1000; a[1].packets = 10;
+	struct probe_interval v;
+	session_interval(a, b, 2, -1, 0, 1, 0.5, false, &v);
+	assert_int_equal(v.bytes, 3000);
+	assert_int_equal(v.packets, 30);
+	assert_int_equal(v.retransmits, 3);
+	assert_int_equal(v.cwnd_bytes, 30);
+	assert_true(v.rtt_ms == 2);
+	assert_true(v.bits_per_second == 3000 * 8 / 0.5);
+	session_interval(a, b, 2, 1, 0, 1, 1, false, &v);
+	assert_int_equal(v.bytes, 2000);
+	assert_int_equal(v.stream, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(frame_round_trip),
+		cmocka_unit_test(truncated_frame_is_an_error),
+		cmocka_unit_test(silent_peer_times_out),
+		cmocka_unit_test(oversized_frame_is_refused_before_reading),
+		cmocka_unit_test(unknown_type_is_refused),
+		cmocka_unit_test(hello_checks_magic_and_version),
+		cmocka_unit_test(strings_and_numbers_are_bounded),
+		cmocka_unit_test(results_round_trip_and_chunk_bounds),
+		cmocka_unit_test(udp_figures_count_loss_from_both_ends),
+		cmocka_unit_test(intervals_sum_streams),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
