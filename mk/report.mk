@@ -1,2 +1,5 @@
 # report/: everything after the database (issue 5). Never includes runner/ code but cmds.h.
-LIB_SRC += report/cmd_report.c
+LIB_SRC += report/cmd_report.c report/rperr.c report/fmt.c report/stats.c report/data.c \
+           report/cost.c report/compare.c report/describe.c report/findings.c report/charts.c \
+           report/html.c report/markdown.c report/csv.c
+UNIT_TESTS += test_report_stats test_report_fmt test_report_cost

@@ -1,12 +1,295 @@
-/* Placeholder until this subcommand lands; replaced by its module's owner. */
+/* cmd_report: `netsweep report` — loads a run (and optionally a baseline) from the database,
+ * compares, ranks by cost, derives findings, draws charts with gnuplot, and writes
+ * index.html, report.md and results.csv. The only place in report/ that prints or picks an
+ * exit code: 0 written, 1 --fail-on-regression tripped, 2 usage or database error. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "../runner/core/cmds.h"
+#include "charts.h"
+#include "compare.h"
+#include "cost.h"
+#include "csv.h"
+#include "data.h"
+#include "findings.h"
+#include "html.h"
+#include "markdown.h"
+#include "report.h"
+
+enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
+
+struct report_opts {
+	const char *db, *run, *baseline, *outdir, *title;
+	double fail_pct;           /* < 0 = off */
+	long trend;                /* -1 = default */
+	double alpha, min_change, gnuplot_timeout;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep report [--db FILE] [--run ID|latest] [--baseline ID|previous]\n"
+		"                       [-o DIR] [--title T] [--fail-on-regression PCT] [--trend N]\n"
+		"                       [--alpha P] [--min-change PCT] [--gnuplot-timeout S]\n\n"
+		"Writes DIR/index.html (self-contained, charts inline), DIR/report.md, DIR/results.csv\n"
+		"and each chart's .gp/.dat/.svg from the results database.\n\n"
+		"  --db FILE          database (default $NETSWEEP_DB or ./netsweep.db)\n"
+		"  --run ID|latest    run to report (default latest)\n"
+		"  --baseline ID|previous  compare with this run (previous = the same matrix's run\n"
+		"                     before this one)\n"
+		"  -o, --output DIR   output folder (default netsweep-report)\n"
+		"  --title T          page title\n"
+		"  --fail-on-regression PCT  exit 1 when a case's median goodput fell by more than\n"
+		"                     PCT %% with significance (Welch's t-test, p < alpha)\n"
+		"  --trend N          trend chart over the last N runs of the matrix (default 10 with\n"
+		"                     a baseline, otherwise none)\n"
+		"  --alpha P          significance level (default 0.05)\n"
+		"  --min-change PCT   smallest change flagged as regression/improvement (default 5)\n"
+		"  --gnuplot-timeout S  time limit per chart (default 20)\n\n"
+		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
+}
+
+static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "netsweep report: %s %s: expected a number in [%g, %g]\n", opt, s,
+			lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"run", required_argument, NULL, 'r'},
+		{"baseline", required_argument, NULL, 'b'},
+		{"output", required_argument, NULL, 'o'},
+		{"title", required_argument, NULL, 'T'},
+		{"fail-on-regression", required_argument, NULL, 'F'},
+		{"trend", required_argument, NULL, 'n'},
+		{"alpha", required_argument, NULL, 'a'},
+		{"min-change", required_argument, NULL, 'm'},
+		{"gnuplot-timeout", required_argument, NULL, 'g'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *env = getenv("NETSWEEP_DB");
+	*o = (struct report_opts){.db = env && *env ? env : "netsweep.db", .run = "latest",
+				  .outdir = "netsweep-report", .fail_pct = -1, .trend = -1,
+				  .alpha = 0.05, .min_change = 5, .gnuplot_timeout = 20};
+	double v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->db = optarg; break;
+		case 'r': o->run = optarg; break;
+		case 'b': o->baseline = optarg; break;
+		case 'o': o->outdir = optarg; break;
+		case 'T': o->title = optarg; break;
+		case 'F':
+			if (parse_num("--fail-on-regression", optarg, 0, 100, &o->fail_pct) < 0)
+				return -1;
+			break;
+		case 'n':
+			if (parse_num("--trend", optarg, 0, 1000, &v) < 0)
+				return -1;
+			o->trend = (long)v;
+			break;
+		case 'a':
+			if (parse_num("--alpha", optarg, 1e-9, 0.5, &o->alpha) < 0)
+				return -1;
+			break;
+		case 'm':
+			if (parse_num("--min-change", optarg, 0, 100, &o->min_change) < 0)
+				return -1;
+			break;
+		case 'g':
+			if (parse_num("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout) < 0)
+				return -1;
+			break;
+		case 'h': usage(stdout); return 1;
+		case ':':
+			fprintf(stderr, "netsweep report: %s needs a value\n", argv[optind - 1]);
+			return -1;
+		default:
+			fprintf(stderr, "netsweep report: unknown option %s\n", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "netsweep report: unexpected argument %s\n", argv[optind]);
+		return -1;
+	}
+	if (o->fail_pct >= 0 && !o->baseline) {
+		fprintf(stderr, "netsweep report: --fail-on-regression needs --baseline\n");
+		return -1;
+	}
+	if (!*o->outdir) {
+		fprintf(stderr, "netsweep report: -o needs a folder\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		return -1;
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netsweep report: not implemented yet\n");
-	return 2;
+	struct report_opts o;
+	int pr = parse_args(argc, argv, &o);
+	if (pr != 0)
+		return pr > 0 ? EXIT_OK : EXIT_USAGE;
+
+	int rc = EXIT_USAGE;
+	struct rp_err err = {""};
+	sqlite3 *db = NULL;
+	struct rp_data d = {0}, base = {0};
+	struct rp_cmp cmp = {0};
+	struct rp_cost_row *cost = NULL;
+	size_t n_cost = 0;
+	struct rp_findings fnd = {0};
+	struct rp_charts charts = {0};
+	char *gnuplot = NULL;
+	int have_base = 0, have_cmp = 0;
+	char baseline_note[256] = "", gp_reason[256] = "", path[4096];
+	long long run_id = 0, base_id = 0;
+
+	if (rp_db_open(o.db, &db, &err) < 0 || rp_run_resolve(db, o.run, &run_id, &err) < 0 ||
+	    (o.baseline && rp_baseline_resolve(db, o.baseline, run_id, &base_id, &err) < 0) ||
+	    rp_data_load(db, run_id, &d, &err) < 0)
+		goto fail;
+	if (o.baseline && base_id) {
+		if (rp_data_load(db, base_id, &base, &err) < 0)
+			goto fail;
+		have_base = 1;
+		if (rp_compare(&d, &base, o.alpha, o.min_change, &cmp, &err) < 0)
+			goto fail;
+		have_cmp = 1;
+	} else if (o.baseline) {
+		snprintf(baseline_note, sizeof(baseline_note), "none: no earlier run of this matrix");
+	}
+	if (rp_cost_build(&d, &cost, &n_cost, &err) < 0)
+		goto fail;
+	if (mkdir_p(o.outdir) < 0) {
+		fprintf(stderr, "netsweep report: %s: cannot create folder: %s\n", o.outdir,
+			strerror(errno));
+		goto out;
+	}
+	gnuplot = rp_gnuplot_find(gp_reason, sizeof(gp_reason));
+	struct rp_chart_opts co = {
+		.outdir = o.outdir, .gnuplot = gnuplot, .timeout_s = o.gnuplot_timeout,
+		.trend_runs = o.trend >= 0 ? (size_t)o.trend : (have_base ? 10 : 0),
+		.cmp = have_cmp ? &cmp : NULL,
+	};
+	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
+	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
+			      &fnd, &err) < 0)
+		goto fail;
+
+	char now[32];
+	time_t t = time(NULL);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	char title[512];
+	if (o.title)
+		snprintf(title, sizeof(title), "%s", o.title);
+	else
+		snprintf(title, sizeof(title), "netsweep: %s, run %lld", d.run.matrix_name, d.run.id);
+	struct rp_report r = {
+		.title = title, .generated_at = now, .d = &d, .base = have_base ? &base : NULL,
+		.baseline_note = *baseline_note ? baseline_note : NULL,
+		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost, .findings = &fnd,
+		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
+	};
+	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
+	if (rp_html_write(&r, path, &err) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/report.md", o.outdir);
+	if (rp_markdown_write(&r, path, &err) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/results.csv", o.outdir);
+	if (rp_csv_write(db, d.run.id, path, &err) < 0)
+		goto fail;
+
+	size_t ok = 0, nodata = 0, failed = 0;
+	for (size_t i = 0; i < charts.n; i++) {
+		ok += charts.items[i].status == RP_CHART_OK;
+		nodata += charts.items[i].status == RP_CHART_NODATA;
+		if (charts.items[i].status == RP_CHART_FAILED) {
+			failed++;
+			fprintf(stderr, "netsweep report: chart %s: %s\n", charts.items[i].name,
+				charts.items[i].reason);
+		}
+	}
+	printf("netsweep report: run %lld (%zu cases) -> %s/index.html, report.md, results.csv; "
+	       "%zu charts drawn, %zu without data", d.run.id, d.n_cases, o.outdir, ok, nodata);
+	if (failed)
+		printf(", %zu failed", failed);
+	printf("\n");
+	if (!gnuplot)
+		printf("netsweep report: charts skipped (%s); their .gp and .dat files are written. "
+		       "Install gnuplot: %s\n", gp_reason, RP_INSTALL_GNUPLOT);
+	if (*baseline_note)
+		printf("netsweep report: baseline %s\n", baseline_note);
+	rc = EXIT_OK;
+	if (have_cmp) {
+		size_t tripped = 0;
+		for (size_t i = 0; i < cmp.n; i++) {
+			const struct rp_cmp_row *w = &cmp.rows[i];
+			if (w->verdict == RP_UNTESTABLE || w->verdict == RP_NEW)
+				continue;
+			if (o.fail_pct >= 0 && w->test.p < o.alpha && w->change_pct < -o.fail_pct)
+				tripped++;
+		}
+		printf("netsweep report: against run %lld: %zu regressions, %zu improvements "
+		       "(Welch's t-test, p < %g, change > %g %%)\n", base.run.id, cmp.n_regressions,
+		       cmp.n_improvements, o.alpha, o.min_change);
+		if (tripped) {
+			fprintf(stderr, "netsweep report: %zu case%s regressed by more than %g %% "
+				"(significant at p < %g)\n", tripped, tripped == 1 ? "" : "s",
+				o.fail_pct, o.alpha);
+			rc = EXIT_REGRESSED;
+		}
+	}
+	goto out;
+fail:
+	fprintf(stderr, "netsweep report: %s\n", err.msg);
+out:
+	free(gnuplot);
+	rp_findings_free(&fnd);
+	free(cost);
+	rp_cmp_free(&cmp);
+	rp_data_free(&base);
+	rp_data_free(&d);
+	sqlite3_close(db);
+	return rc;
 }

@@ -1,0 +1,39 @@
+/* compare: the current run against a baseline run, case by case (matched on case_key).
+ * The stated test: Welch's two-sided t-test on the per-repeat receiver goodput, at
+ * significance level alpha; a case counts as a regression (or improvement) only when the
+ * test is significant AND its median moved by more than min_change_pct, so that loopback
+ * noise between identical runs does not flag anything. Cases with fewer than 2 successful
+ * repeats on either side are shown with their change but marked untestable. */
+#ifndef RP_COMPARE_H
+#define RP_COMPARE_H
+
+#include <stddef.h>
+
+#include "data.h"
+#include "stats.h"
+
+enum rp_verdict { RP_SAME, RP_REGRESSION, RP_IMPROVEMENT, RP_UNTESTABLE, RP_NEW };
+
+struct rp_cmp_row {
+	size_t cur;                /* index into the current run's cases */
+	long base;                 /* index into the baseline's cases; -1 = new case */
+	double base_med, cur_med;  /* receiver goodput, bits/s */
+	double change_pct;         /* (cur - base) / base * 100 */
+	struct rp_welch test;      /* valid when verdict is not UNTESTABLE / NEW */
+	enum rp_verdict verdict;
+};
+
+struct rp_cmp {
+	double alpha, min_change_pct;
+	struct rp_cmp_row *rows;   /* one per current case, in the current run's order */
+	size_t n;
+	size_t n_regressions, n_improvements, n_untestable, n_new, n_gone;
+	double worst_pct;          /* most negative change among regressions (0 if none) */
+};
+
+int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alpha,
+	       double min_change_pct, struct rp_cmp *out, struct rp_err *err);
+void rp_cmp_free(struct rp_cmp *c);
+const char *rp_verdict_name(enum rp_verdict v);
+
+#endif

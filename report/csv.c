@@ -1,0 +1,74 @@
+/* csv: see csv.h. Values are written as SQLite renders them, so the file holds the
+ * database's numbers, not the report's rounding. */
+#include "csv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+
+static const char *sql =
+	"SELECT v.run_id, v.case_key, v.ordinal, v.endpoint, v.instance_type, v.region, "
+	"v.protocol, v.streams, v.threads, v.length, v.rate_bps, v.fq_rate_bps, v.direction, "
+	"v.duration_s, v.omit_s, v.affinity, v.repeat, v.status, v.error, v.measured_s, "
+	"v.goodput_bps, v.fwd_snd_bps, v.fwd_rcv_pps, v.fwd_snd_pps, v.fwd_snd_cpu, v.fwd_rcv_cpu, "
+	"v.fwd_retransmits, v.fwd_rtt_ms, v.fwd_lost, v.fwd_lost_percent, v.fwd_kernel_drops, "
+	"v.fwd_jitter_ms, v.ret_rcv_bps, p.usd_per_hour, "
+	"CASE WHEN v.status = 'ok' THEN v.goodput_mbps / p.usd_per_hour END AS mbps_per_usd_hour "
+	"FROM v_results v JOIN v_endpoint_prices p ON p.endpoint_id = v.endpoint_id "
+	"WHERE v.run_id = ? ORDER BY v.ordinal, v.case_id, v.repeat";
+
+int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct rp_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	FILE *f = NULL;
+	struct rp_buf b;
+	rp_buf_init(&b);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		goto err;
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	f = fopen(path, "w");
+	if (!f) {
+		rp_err_set(err, "%s: %s", path, strerror(errno));
+		goto err;
+	}
+	int cols = sqlite3_column_count(st);
+	for (int i = 0; i < cols; i++) {
+		rp_csv_field(&b, sqlite3_column_name(st, i));
+		rp_buf_puts(&b, i + 1 < cols ? "," : "\r\n");
+	}
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < cols; i++) {
+			rp_csv_field(&b, (const char *)sqlite3_column_text(st, i));
+			rp_buf_puts(&b, i + 1 < cols ? "," : "\r\n");
+		}
+		if (b.len > 1 << 16) {
+			fwrite(rp_buf_str(&b), 1, b.len, f);
+			rp_buf_reset(&b);
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		goto err;
+	}
+	if (b.oom) {
+		rp_err_set(err, "out of memory");
+		goto err;
+	}
+	fwrite(rp_buf_str(&b), 1, b.len, f);
+	sqlite3_finalize(st);
+	rp_buf_free(&b);
+	if (fclose(f) != 0)
+		return rp_err_set(err, "%s: %s", path, strerror(errno));
+	return 0;
+err:
+	sqlite3_finalize(st);
+	rp_buf_free(&b);
+	if (f)
+		fclose(f);
+	return -1;
+}

@@ -1,0 +1,625 @@
+/* data: see data.h. Every statement is prepared with bound parameters; the whole run's
+ * results are read in one ordered pass so that 10,000 cases load in well under a second. */
+#include "data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats.h"
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? strdup((const char *)s) : NULL;
+}
+
+static double col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct rp_err *err)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+int rp_db_open(const char *path, sqlite3 **db, struct rp_err *err)
+{
+	*db = NULL;
+	if (access(path, R_OK) != 0)
+		return rp_err_set(err, "%s: no such database (run `netsweep run` first or pass --db)",
+				  path);
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rp_err_set(err, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		goto err;
+	}
+	sqlite3_busy_timeout(*db, 5000);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(*db, "SELECT count(*) FROM runs r JOIN results ON 0", -1, &st,
+			       NULL) != SQLITE_OK) {
+		rp_err_set(err, "%s: not a netsweep database (%s)", path, sqlite3_errmsg(*db));
+		goto err;
+	}
+	sqlite3_finalize(st);
+	return 0;
+err:
+	sqlite3_close(*db);
+	*db = NULL;
+	return -1;
+}
+
+/* Makes room for one more element in a growing array; returns the new element (zeroed). */
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void **a = arr;
+	if (n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		void *p = realloc(*a, c * size);
+		if (!p)
+			return NULL;
+		*a = p;
+		*cap = c;
+	}
+	return memset((char *)*a + n * size, 0, size);
+}
+
+static int parse_id(const char *s, long long *id)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || v <= 0)
+		return -1;
+	*id = v;
+	return 0;
+}
+
+static int run_exists(sqlite3 *db, long long id, struct rp_err *err)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT 1 FROM runs WHERE id = ?", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found ? 0 : rp_err_set(err, "run %lld: no such run in the database", id);
+}
+
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct rp_err *err)
+{
+	if (strcmp(spec, "latest") != 0) {
+		if (parse_id(spec, id) < 0)
+			return rp_err_set(err, "--run %s: expected a run id or 'latest'", spec);
+		return run_exists(db, *id, err);
+	}
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) < 0)
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rp_err_set(err, "the database holds no runs yet");
+}
+
+int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
+			struct rp_err *err)
+{
+	if (strcmp(spec, "previous") != 0) {
+		if (parse_id(spec, id) < 0)
+			return rp_err_set(err, "--baseline %s: expected a run id or 'previous'", spec);
+		if (*id == run_id)
+			return rp_err_set(err, "--baseline %s is the run being reported", spec);
+		return run_exists(db, *id, err);
+	}
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT p.id FROM runs p JOIN runs c ON c.id = ?1 "
+		 "WHERE p.matrix_name = c.matrix_name AND p.id <> c.id AND "
+		 "(p.started_at < c.started_at OR (p.started_at = c.started_at AND p.id < c.id)) "
+		 "ORDER BY p.started_at DESC, p.id DESC LIMIT 1",
+		 &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	*id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct rp_err *err)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT id, matrix_name, matrix_description, matrix_path, matrix_text, matrix_hash, "
+		 "label, started_at, finished_at, netsweep_version, runner_host, order_mode, status, "
+		 "warnings, seed, repeats FROM runs WHERE id = ?",
+		 &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return rp_err_set(err, "run %lld: no such run in the database", id);
+	}
+	r->id = sqlite3_column_int64(st, 0);
+	char **s[] = {&r->matrix_name, &r->matrix_description, &r->matrix_path, &r->matrix_text,
+		      &r->matrix_hash, &r->label, &r->started_at, &r->finished_at,
+		      &r->netsweep_version, &r->runner_host, &r->order_mode, &r->status,
+		      &r->warnings};
+	for (int i = 0; i < 13; i++)
+		*s[i] = col_dup(st, i + 1);
+	r->has_seed = sqlite3_column_type(st, 14) != SQLITE_NULL;
+	r->seed = sqlite3_column_int64(st, 14);
+	r->repeats = sqlite3_column_int64(st, 15);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void host_read(sqlite3_stmt *st, int base, struct rp_host *h)
+{
+	char **s[] = {&h->hostname, &h->kernel, &h->os, &h->cpu_model, &h->ifname, &h->driver,
+		      &h->driver_family, &h->driver_version, &h->qdisc, &h->provider,
+		      &h->cloud_instance_type, &h->cloud_region, &h->cloud_az};
+	h->present = sqlite3_column_type(st, base) != SQLITE_NULL;
+	for (int i = 0; i < 13; i++)
+		*s[i] = col_dup(st, base + 1 + i);
+	h->online_cpus = sqlite3_column_int64(st, base + 14);
+	h->mtu = sqlite3_column_int64(st, base + 15);
+	h->speed_mbps = sqlite3_column_int64(st, base + 16);
+}
+
+/* Column list of one hostinfo side; X is client_info or agent_info. 17 columns. */
+#define HOST_SQL(X) \
+	X ", json_extract(" X ", '$.hostname'), json_extract(" X ", '$.kernel'), " \
+	"json_extract(" X ", '$.os'), json_extract(" X ", '$.cpu_model'), " \
+	"json_extract(" X ", '$.interface.name'), json_extract(" X ", '$.interface.driver'), " \
+	"json_extract(" X ", '$.interface.driver_family'), " \
+	"json_extract(" X ", '$.interface.driver_version'), json_extract(" X ", '$.interface.qdisc'), " \
+	"json_extract(" X ", '$.cloud.provider'), json_extract(" X ", '$.cloud.instance_type'), " \
+	"json_extract(" X ", '$.cloud.region'), json_extract(" X ", '$.cloud.availability_zone'), " \
+	"json_extract(" X ", '$.online_cpus'), json_extract(" X ", '$.interface.mtu'), " \
+	"json_extract(" X ", '$.interface.speed_mbps')"
+
+static int load_endpoints(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT e.id, e.name, e.instance_type, e.region, e.agent_addr, e.client_host, "
+		 "e.expected_driver, e.price_basis, e.link_bps, p.usd_per_hour, p.unit_usd_per_hour, "
+		 "p.as_of, p.source, " HOST_SQL("e.client_info") ", " HOST_SQL("e.agent_info")
+		 " FROM endpoints e JOIN v_endpoint_prices p ON p.endpoint_id = e.id "
+		 "WHERE e.run_id = ? ORDER BY e.id",
+		 &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rp_endpoint *e = grow(&d->eps, &cap, d->n_eps, sizeof(*e));
+		if (!e) {
+			sqlite3_finalize(st);
+			return rp_err_set(err, "out of memory");
+		}
+		d->n_eps++;
+		e->id = sqlite3_column_int64(st, 0);
+		e->name = col_dup(st, 1);
+		e->instance_type = col_dup(st, 2);
+		e->region = col_dup(st, 3);
+		e->agent_addr = col_dup(st, 4);
+		e->client_host = col_dup(st, 5);
+		e->expected_driver = col_dup(st, 6);
+		e->price_basis = col_dup(st, 7);
+		e->link_bps = sqlite3_column_int64(st, 8);
+		e->usd_per_hour = col_num(st, 9);
+		e->unit_usd_per_hour = col_num(st, 10);
+		e->price_as_of = col_dup(st, 11);
+		e->price_source = col_dup(st, 12);
+		host_read(st, 13, &e->client);
+		host_read(st, 13 + 17, &e->agent);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+static size_t ep_index(const struct rp_data *d, long long id)
+{
+	for (size_t i = 0; i < d->n_eps; i++)
+		if (d->eps[i].id == id)
+			return i;
+	return 0;
+}
+
+static int load_cases(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, congestion, "
+		 "streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso, "
+		 "duration_s, omit_s FROM cases WHERE run_id = ? ORDER BY ordinal, id",
+		 &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rp_case *c = grow(&d->cases, &cap, d->n_cases, sizeof(*c));
+		if (!c) {
+			sqlite3_finalize(st);
+			return rp_err_set(err, "out of memory");
+		}
+		d->n_cases++;
+		c->id = sqlite3_column_int64(st, 0);
+		c->case_key = col_dup(st, 1);
+		c->ordinal = sqlite3_column_int(st, 2);
+		c->ep = ep_index(d, sqlite3_column_int64(st, 3));
+		c->protocol = col_dup(st, 4);
+		c->direction = col_dup(st, 5);
+		c->affinity = col_dup(st, 6);
+		c->congestion = col_dup(st, 7);
+		long long *n[] = {&c->streams, &c->threads, &c->length, &c->rate_bps, &c->fq_rate_bps,
+				  &c->window, &c->mss, &c->nodelay, &c->gso};
+		for (int i = 0; i < 9; i++)
+			*n[i] = sqlite3_column_int64(st, 8 + i);
+		c->duration_s = sqlite3_column_double(st, 17);
+		c->omit_s = sqlite3_column_double(st, 18);
+		for (int f = 0; f < RP_NFIG; f++)
+			c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+static int cmp_case_id(const void *a, const void *b)
+{
+	long long x = ((const struct rp_case *)a)->id, y = ((const struct rp_case *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* Reduces one case's accumulated per-repeat figures (vals[f * cap + i]) into its stats. */
+static int reduce_case(struct rp_case *c, double *vals, size_t cap, int n_ok)
+{
+	double *tmp = malloc((n_ok ? (size_t)n_ok : 1) * sizeof(*tmp));
+	c->goodput = malloc((n_ok ? (size_t)n_ok : 1) * sizeof(*c->goodput));
+	if (!tmp || !c->goodput) {
+		free(tmp);
+		return -1;
+	}
+	/* Only repeats that reported a goodput enter the significance test. */
+	for (int i = 0; i < n_ok; i++)
+		if (!isnan(vals[RP_RCV_BPS * cap + (size_t)i]))
+			c->goodput[c->fig[RP_RCV_BPS].n++] = vals[RP_RCV_BPS * cap + (size_t)i];
+	for (int f = 0; f < RP_NFIG; f++) {
+		size_t n = 0;
+		for (int i = 0; i < n_ok; i++)
+			if (!isnan(vals[(size_t)f * cap + (size_t)i]))
+				tmp[n++] = vals[(size_t)f * cap + (size_t)i];
+		struct rp_stat *s = &c->fig[f];
+		s->n = (int)n;
+		if (!n)
+			continue;
+		s->med = rp_median(tmp, n); /* sorts tmp */
+		s->min = tmp[0];
+		s->max = tmp[n - 1];
+		s->q1 = rp_quantile(tmp, n, 0.25);
+		s->q3 = rp_quantile(tmp, n, 0.75);
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Results in case order; each case's ok repeats are accumulated then reduced. */
+static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+{
+	static const char *sql =
+		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
+		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
+		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
+		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id) "
+		"FROM results r JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
+		"ORDER BY r.case_id, r.repeat";
+	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
+	qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_id);
+	sqlite3_stmt *st = NULL;
+	size_t cap = 16;
+	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
+	if (!vals)
+		return rp_err_set(err, "out of memory");
+	if (prep(db, sql, &st, err) < 0)
+		goto err;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	struct rp_case *cur = NULL;
+	int n_ok = 0, rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long cid = sqlite3_column_int64(st, 0);
+		if (!cur || cur->id != cid) {
+			if (cur && reduce_case(cur, vals, cap, n_ok) < 0)
+				goto oom;
+			struct rp_case key = {.id = cid};
+			cur = bsearch(&key, d->cases, d->n_cases, sizeof(*d->cases), cmp_case_id);
+			n_ok = 0;
+			if (!cur)
+				continue; /* cannot happen: the join keeps the run's cases */
+		}
+		cur->n_results++;
+		const unsigned char *status = sqlite3_column_text(st, 1);
+		if (!status || strcmp((const char *)status, "ok") != 0) {
+			if (!cur->first_error)
+				cur->first_error = col_dup(st, 2);
+			if (!cur->first_error)
+				cur->first_error = strdup("failed (no error text)");
+			continue;
+		}
+		if ((size_t)n_ok == cap) {
+			double *n = malloc(RP_NFIG * cap * 2 * sizeof(*n));
+			if (!n)
+				goto oom;
+			for (int f = 0; f < RP_NFIG; f++)
+				memcpy(n + (size_t)f * cap * 2, vals + (size_t)f * cap, cap * sizeof(*n));
+			free(vals);
+			vals = n;
+			cap *= 2;
+		}
+		for (int f = 0; f < RP_NFIG; f++)
+			vals[(size_t)f * cap + (size_t)n_ok] = col_num(st, 4 + f);
+		if (!cur->series_result_id && sqlite3_column_int(st, 16))
+			cur->series_result_id = sqlite3_column_int64(st, 3);
+		cur->n_ok = ++n_ok;
+	}
+	if (rc != SQLITE_DONE) {
+		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		goto err;
+	}
+	if (cur && reduce_case(cur, vals, cap, n_ok) < 0)
+		goto oom;
+	sqlite3_finalize(st);
+	free(vals);
+	return 0;
+oom:
+	rp_err_set(err, "out of memory");
+err:
+	sqlite3_finalize(st);
+	free(vals);
+	return -1;
+}
+
+static int cmp_case_ordinal(const void *a, const void *b)
+{
+	const struct rp_case *x = a, *y = b;
+	if (x->ordinal != y->ordinal)
+		return (x->ordinal > y->ordinal) - (x->ordinal < y->ordinal);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct rp_err *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->run_cost_usd = NAN;
+	if (load_run(db, run_id, &d->run, err) < 0 || load_endpoints(db, d, err) < 0 ||
+	    load_cases(db, d, err) < 0)
+		goto err;
+	int rc = load_results(db, d, err);
+	qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
+	if (rc < 0)
+		goto err;
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT usd, results_without_price FROM v_run_cost WHERE run_id = ?", &st,
+		 err) < 0)
+		goto err;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		d->run_cost_usd = col_num(st, 0);
+		d->results_without_price = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+err:
+	rp_data_free(d);
+	return -1;
+}
+
+static void host_free(struct rp_host *h)
+{
+	char *s[] = {h->hostname, h->kernel, h->os, h->cpu_model, h->ifname, h->driver,
+		     h->driver_family, h->driver_version, h->qdisc, h->provider,
+		     h->cloud_instance_type, h->cloud_region, h->cloud_az};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		free(s[i]);
+}
+
+void rp_data_free(struct rp_data *d)
+{
+	struct rp_run *r = &d->run;
+	char *s[] = {r->matrix_name, r->matrix_description, r->matrix_path, r->matrix_text,
+		     r->matrix_hash, r->label, r->started_at, r->finished_at, r->netsweep_version,
+		     r->runner_host, r->order_mode, r->status, r->warnings};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		free(s[i]);
+	for (size_t i = 0; i < d->n_eps; i++) {
+		struct rp_endpoint *e = &d->eps[i];
+		char *es[] = {e->name, e->instance_type, e->region, e->agent_addr, e->client_host,
+			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source};
+		for (size_t j = 0; j < sizeof(es) / sizeof(es[0]); j++)
+			free(es[j]);
+		host_free(&e->client);
+		host_free(&e->agent);
+	}
+	free(d->eps);
+	for (size_t i = 0; i < d->n_cases; i++) {
+		struct rp_case *c = &d->cases[i];
+		free(c->case_key);
+		free(c->protocol);
+		free(c->direction);
+		free(c->affinity);
+		free(c->congestion);
+		free(c->goodput);
+		free(c->first_error);
+	}
+	free(d->cases);
+	memset(d, 0, sizeof(*d));
+}
+
+double rp_case_threads(const struct rp_data *d, const struct rp_case *c, int sender)
+{
+	if (c->threads > 0)
+		return (double)c->threads;
+	const struct rp_endpoint *e = &d->eps[c->ep];
+	/* forward: the client sends; reverse: the agent does. */
+	int client_sends = !c->direction || strcmp(c->direction, "reverse") != 0;
+	const struct rp_host *h = (sender == client_sends) ? &e->client : &e->agent;
+	long long t = c->streams;
+	if (h->online_cpus > 0 && h->online_cpus < t)
+		t = h->online_cpus;
+	return t > 0 ? (double)t : 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys, size_t n_keys,
+		  size_t n, struct rp_trend *t, struct rp_err *err)
+{
+	memset(t, 0, sizeof(*t));
+	sqlite3_stmt *runs = NULL, *res = NULL;
+	const char **sorted = NULL;
+	double *acc = NULL;
+	if (prep(db,
+		 "SELECT id, started_at FROM (SELECT p.id, p.started_at FROM runs p JOIN runs c "
+		 "ON c.id = ?1 WHERE p.matrix_name = c.matrix_name AND (p.started_at < c.started_at "
+		 "OR (p.started_at = c.started_at AND p.id <= c.id)) "
+		 "ORDER BY p.started_at DESC, p.id DESC LIMIT ?2) ORDER BY started_at, id",
+		 &runs, err) < 0)
+		goto err;
+	sqlite3_bind_int64(runs, 1, d->run.id);
+	sqlite3_bind_int64(runs, 2, (sqlite3_int64)n);
+	t->run_ids = calloc(n ? n : 1, sizeof(*t->run_ids));
+	t->run_started = calloc(n ? n : 1, sizeof(*t->run_started));
+	if (!t->run_ids || !t->run_started)
+		goto oom;
+	while (t->n_runs < n && sqlite3_step(runs) == SQLITE_ROW) {
+		t->run_ids[t->n_runs] = sqlite3_column_int64(runs, 0);
+		t->run_started[t->n_runs++] = col_dup(runs, 1);
+	}
+	t->n_keys = n_keys;
+	t->vals = malloc((n_keys * t->n_runs + 1) * sizeof(*t->vals));
+	sorted = malloc((n_keys + 1) * sizeof(*sorted));
+	acc = malloc(4096 * sizeof(*acc));
+	if (!t->vals || !sorted || !acc)
+		goto oom;
+	for (size_t i = 0; i < n_keys * t->n_runs; i++)
+		t->vals[i] = NAN;
+	memcpy(sorted, keys, n_keys * sizeof(*sorted));
+	qsort(sorted, n_keys, sizeof(*sorted), cmp_str);
+	if (prep(db,
+		 "SELECT c.case_key, r.fwd_rcv_bps FROM results r JOIN cases c ON c.id = r.case_id "
+		 "WHERE c.run_id = ? AND r.status = 'ok' AND r.fwd_rcv_bps IS NOT NULL "
+		 "ORDER BY c.case_key",
+		 &res, err) < 0)
+		goto err;
+	for (size_t r = 0; r < t->n_runs; r++) {
+		sqlite3_reset(res);
+		sqlite3_bind_int64(res, 1, t->run_ids[r]);
+		char *key = NULL;
+		size_t na = 0;
+		int more = 1;
+		while (more) {
+			more = sqlite3_step(res) == SQLITE_ROW;
+			const char *k = more ? (const char *)sqlite3_column_text(res, 0) : NULL;
+			if (key && (!k || strcmp(k, key) != 0)) {
+				const char **hit = bsearch(&key, sorted, n_keys, sizeof(*sorted), cmp_str);
+				if (hit) {
+					/* vals is indexed by the caller's key order */
+					for (size_t i = 0; i < n_keys; i++)
+						if (keys[i] == *hit)
+							t->vals[i * t->n_runs + r] = rp_median(acc, na);
+				}
+				free(key);
+				key = NULL;
+				na = 0;
+			}
+			if (!more)
+				break;
+			if (!key && !(key = strdup(k ? k : "")))
+				goto oom;
+			if (na < 4096)
+				acc[na++] = sqlite3_column_double(res, 1);
+		}
+	}
+	sqlite3_finalize(runs);
+	sqlite3_finalize(res);
+	free(sorted);
+	free(acc);
+	return 0;
+oom:
+	rp_err_set(err, "out of memory");
+err:
+	sqlite3_finalize(runs);
+	sqlite3_finalize(res);
+	free(sorted);
+	free(acc);
+	rp_trend_free(t);
+	return -1;
+}
+
+void rp_trend_free(struct rp_trend *t)
+{
+	for (size_t i = 0; i < t->n_runs && t->run_started; i++)
+		free(t->run_started[i]);
+	free(t->run_started);
+	free(t->run_ids);
+	free(t->vals);
+	memset(t, 0, sizeof(*t));
+}
+
+int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct rp_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT r.repeat, s.t_end, s.bps FROM results r JOIN samples s ON s.result_id = r.id "
+		 "WHERE r.case_id = ? AND r.status = 'ok' AND s.direction = 'fwd' AND s.stream = -1 "
+		 "ORDER BY r.repeat, s.t_start",
+		 &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, case_id);
+	size_t cap = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (s->n == cap) {
+			cap = cap ? cap * 2 : 256;
+			int *rep = realloc(s->repeat, cap * sizeof(*rep));
+			if (rep)
+				s->repeat = rep;
+			double *te = realloc(s->t_end, cap * sizeof(*te));
+			if (te)
+				s->t_end = te;
+			double *b = realloc(s->bps, cap * sizeof(*b));
+			if (b)
+				s->bps = b;
+			if (!rep || !te || !b) {
+				sqlite3_finalize(st);
+				rp_series_free(s);
+				return rp_err_set(err, "out of memory");
+			}
+		}
+		s->repeat[s->n] = sqlite3_column_int(st, 0);
+		s->t_end[s->n] = sqlite3_column_double(st, 1);
+		s->bps[s->n++] = sqlite3_column_double(st, 2);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void rp_series_free(struct rp_series *s)
+{
+	free(s->repeat);
+	free(s->t_end);
+	free(s->bps);
+	memset(s, 0, sizeof(*s));
+}

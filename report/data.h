@@ -1,0 +1,117 @@
+/* data: everything the report shows, loaded from the results database (schemas/store.sql is
+ * the contract; this module and csv.c, which streams rows, are the ones that run SQL). A run
+ * is loaded with its endpoints (hostinfo JSON read through SQLite's json_extract), prices and
+ * cases, each case with its per-repeat figures reduced to medians and spread. */
+#ifndef RP_DATA_H
+#define RP_DATA_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "rperr.h"
+
+/* One side of an endpoint pair, from schemas/hostinfo.md. NULL / 0 = not known. */
+struct rp_host {
+	int present;
+	char *hostname, *kernel, *os, *cpu_model;
+	char *ifname, *driver, *driver_family, *driver_version, *qdisc;
+	char *provider, *cloud_instance_type, *cloud_region, *cloud_az;
+	long long online_cpus, mtu, speed_mbps;
+};
+
+struct rp_endpoint {
+	long long id;
+	char *name, *instance_type, *region, *agent_addr, *client_host, *expected_driver;
+	char *price_basis;
+	long long link_bps;          /* 0 = not declared */
+	double usd_per_hour;         /* of the pair or the sender, per price_basis; NAN = missing */
+	double unit_usd_per_hour;    /* one instance; NAN = missing */
+	char *price_as_of, *price_source;
+	struct rp_host client, agent;
+};
+
+/* Median and spread of one figure over a case's successful repeats; NAN when no repeat had it. */
+struct rp_stat {
+	double med, min, max, q1, q3;
+	int n;
+};
+
+enum rp_fig {
+	RP_RCV_BPS, RP_SND_BPS, RP_RCV_PPS, RP_SND_PPS, RP_SND_CPU, RP_RCV_CPU,
+	RP_RETRANS, RP_LOST, RP_LOST_PCT, RP_KDROPS, RP_JITTER, RP_RTT, RP_NFIG
+};
+
+struct rp_case {
+	long long id;
+	char *case_key;
+	int ordinal;
+	size_t ep;                   /* index into rp_data.eps */
+	char *protocol, *direction, *affinity, *congestion;
+	long long streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso;
+	double duration_s, omit_s;
+	int n_results, n_ok;
+	struct rp_stat fig[RP_NFIG];
+	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */
+	long long series_result_id;  /* an ok result whose samples can be charted; 0 = none */
+	char *first_error;           /* of the first failed repeat, or NULL */
+};
+
+struct rp_run {
+	long long id;
+	char *matrix_name, *matrix_description, *matrix_path, *matrix_text, *matrix_hash, *label;
+	char *started_at, *finished_at, *netsweep_version, *runner_host, *order_mode, *status;
+	char *warnings;              /* JSON array text */
+	long long seed, repeats;
+	int has_seed;
+};
+
+struct rp_data {
+	struct rp_run run;
+	struct rp_endpoint *eps;
+	size_t n_eps;
+	struct rp_case *cases;       /* in ordinal order */
+	size_t n_cases;
+	double run_cost_usd;         /* NAN when no price was known */
+	long long results_without_price;
+};
+
+/* Opens the database read-only; a missing file or a file without the netsweep tables is an
+ * error (the runner creates databases, the report never does). */
+int rp_db_open(const char *path, sqlite3 **db, struct rp_err *err);
+
+/* "latest" or a run id -> the run's id. */
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct rp_err *err);
+/* Baseline "previous" (the run of the same matrix just before run_id; *id = 0 when there is
+ * none) or an explicit run id. */
+int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
+			struct rp_err *err);
+
+int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct rp_err *err);
+void rp_data_free(struct rp_data *d);
+
+/* Effective sender / receiver thread count of a case, for "% of one core per thread". */
+double rp_case_threads(const struct rp_data *d, const struct rp_case *c, int sender);
+
+/* The trend: receiver goodput medians of the given case keys over the last n runs of the
+ * same matrix up to and including run_id, oldest first. vals is keys x runs, NAN = absent. */
+struct rp_trend {
+	size_t n_runs, n_keys;
+	long long *run_ids;
+	char **run_started;
+	double *vals;                /* vals[k * n_runs + r] */
+};
+int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys, size_t n_keys,
+		  size_t n, struct rp_trend *t, struct rp_err *err);
+void rp_trend_free(struct rp_trend *t);
+
+/* Per-interval sums (stream -1, forward direction) of every ok repeat of a case:
+ * repeat[i], t_end[i], bps[i], ordered by repeat then time. */
+struct rp_series {
+	size_t n;
+	int *repeat;
+	double *t_end, *bps;
+};
+int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct rp_err *err);
+void rp_series_free(struct rp_series *s);
+
+#endif

@@ -1,0 +1,362 @@
+/* findings: see findings.h. Each finding is one sentence a reader can check against the
+ * tables: it names the case and quotes the figures it rests on. */
+#include "findings.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "fmt.h"
+
+#define MAX_EXAMPLES 4
+
+static int add(struct rp_findings *f, struct rp_buf *b)
+{
+	if (b->oom)
+		return -1;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		char **n = realloc(f->items, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		f->items = n;
+		f->cap = cap;
+	}
+	f->items[f->n] = strdup(rp_buf_str(b));
+	if (!f->items[f->n])
+		return -1;
+	f->n++;
+	rp_buf_reset(b);
+	return 0;
+}
+
+static void case_label(const struct rp_data *d, size_t i, struct rp_buf *b)
+{
+	rp_case_label(d, &d->cases[i], b);
+}
+
+static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, size_t n,
+		     struct rp_findings *f, struct rp_buf *b)
+{
+	size_t ranked = 0, fastest = n;
+	for (size_t i = 0; i < n; i++) {
+		if (cost[i].rank)
+			ranked++;
+		if (!isnan(cost[i].mbps) && (fastest == n || cost[i].mbps > cost[fastest].mbps))
+			fastest = i;
+	}
+	size_t missing = 0;
+	for (size_t i = 0; i < n; i++)
+		missing += isnan(cost[i].usd_per_hour);
+	if (missing)
+		rp_buf_printf(b, "No price was known for %zu of %zu endpoint pairs; they are left out "
+			      "of the per-dollar ranking rather than guessed.", missing, n);
+	if (missing && add(f, b) < 0)
+		return -1;
+	if (!ranked)
+		return 0;
+	const struct rp_cost_row *best = &cost[0], *worst = &cost[ranked - 1];
+	char t[32];
+	rp_fmt_bps(t, sizeof(t), best->mbps * 1e6);
+	rp_buf_printf(b, "%s gives the most throughput per dollar: %.0f Mbit/s per $/hour "
+		      "(%s at $%.4g/hour).", rp_ep_label(&d->eps[best->ep]),
+		      best->mbps_per_usd_hour, t, best->usd_per_hour);
+	if (ranked > 1 && worst->mbps_per_usd_hour > 0)
+		rp_buf_printf(b, " That is %.2f times the least cost-effective, %s "
+			      "(%.0f Mbit/s per $/hour).", best->mbps_per_usd_hour /
+			      worst->mbps_per_usd_hour, rp_ep_label(&d->eps[worst->ep]),
+			      worst->mbps_per_usd_hour);
+	if (add(f, b) < 0)
+		return -1;
+	if (fastest < n && fastest != 0 && cost[fastest].rank > 1) {
+		rp_fmt_bps(t, sizeof(t), cost[fastest].mbps * 1e6);
+		rp_buf_printf(b, "The fastest, %s (%s), ranks %d per dollar: spreading the load over "
+			      "more, smaller instances may beat scaling up.",
+			      rp_ep_label(&d->eps[cost[fastest].ep]), t, cost[fastest].rank);
+		if (add(f, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Cases that differ only in stream count (and automatic threads) form one scaling series. */
+static int same_but_streams(const struct rp_case *a, const struct rp_case *b)
+{
+	return a->ep == b->ep && a->length == b->length && a->rate_bps == b->rate_bps &&
+	       a->fq_rate_bps == b->fq_rate_bps && a->window == b->window && a->mss == b->mss &&
+	       a->gso == b->gso && a->nodelay == b->nodelay &&
+	       (a->threads == b->threads || (a->threads == a->streams && b->threads == b->streams)) &&
+	       !strcmp(a->protocol ? a->protocol : "", b->protocol ? b->protocol : "") &&
+	       !strcmp(a->direction ? a->direction : "", b->direction ? b->direction : "") &&
+	       !strcmp(a->affinity ? a->affinity : "", b->affinity ? b->affinity : "") &&
+	       !strcmp(a->congestion ? a->congestion : "", b->congestion ? b->congestion : "");
+}
+
+static int cmp_streams(const void *x, const void *y)
+{
+	const struct rp_case *const *a = x, *const *b = y;
+	return ((*a)->streams > (*b)->streams) - ((*a)->streams < (*b)->streams);
+}
+
+static int find_scaling(const struct rp_data *d, struct rp_findings *f, struct rp_buf *b)
+{
+	char *done = calloc(d->n_cases + 1, 1);
+	const struct rp_case **grp = malloc((d->n_cases + 1) * sizeof(*grp));
+	size_t said = 0, more = 0;
+	int rc = -1;
+	if (!done || !grp)
+		goto out;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		if (done[i] || isnan(d->cases[i].fig[RP_RCV_BPS].med))
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < d->n_cases; j++)
+			if (!done[j] && !isnan(d->cases[j].fig[RP_RCV_BPS].med) &&
+			    same_but_streams(&d->cases[i], &d->cases[j])) {
+				done[j] = 1;
+				grp[n++] = &d->cases[j];
+			}
+		if (n < 2)
+			continue;
+		qsort(grp, n, sizeof(*grp), cmp_streams);
+		if (grp[0]->streams == grp[n - 1]->streams)
+			continue;
+		if (said >= MAX_EXAMPLES) {
+			more++;
+			continue;
+		}
+		size_t k = 1;
+		for (; k < n; k++) {
+			double gain = (grp[k]->fig[RP_RCV_BPS].med / grp[k - 1]->fig[RP_RCV_BPS].med - 1) * 100;
+			if (grp[k]->streams > grp[k - 1]->streams && gain < RP_SCALING_GAIN_PCT)
+				break;
+		}
+		char t0[32], t1[32];
+		rp_case_label_series(d, grp[0], b);
+		rp_buf_puts(b, ": ");
+		if (k < n) {
+			rp_fmt_bps(t0, sizeof(t0), grp[k - 1]->fig[RP_RCV_BPS].med);
+			rp_fmt_bps(t1, sizeof(t1), grp[k]->fig[RP_RCV_BPS].med);
+			rp_buf_printf(b, "throughput stops scaling with streams at %lld: going to %lld "
+				      "streams changes it by %+.1f %% (%s to %s).", grp[k - 1]->streams,
+				      grp[k]->streams, (grp[k]->fig[RP_RCV_BPS].med /
+				      grp[k - 1]->fig[RP_RCV_BPS].med - 1) * 100, t0, t1);
+		} else {
+			rp_fmt_bps(t0, sizeof(t0), grp[0]->fig[RP_RCV_BPS].med);
+			rp_fmt_bps(t1, sizeof(t1), grp[n - 1]->fig[RP_RCV_BPS].med);
+			rp_buf_printf(b, "throughput still rises by at least %.0f %% per step up to %lld "
+				      "streams (%s at %lld to %s).", RP_SCALING_GAIN_PCT,
+				      grp[n - 1]->streams, t0, grp[0]->streams, t1);
+		}
+		said++;
+		if (add(f, b) < 0)
+			goto out;
+	}
+	if (more) {
+		rp_buf_printf(b, "%zu more stream-count series are charted but not described here.", more);
+		if (add(f, b) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(done);
+	free(grp);
+	return rc;
+}
+
+static int find_cpu(const struct rp_data *d, int sender, struct rp_findings *f, struct rp_buf *b)
+{
+	enum rp_fig fig = sender ? RP_SND_CPU : RP_RCV_CPU;
+	size_t hits = 0, tested = 0, ex = 0;
+	double ex_pct = 0;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		if (isnan(c->fig[fig].med))
+			continue;
+		tested++;
+		double per = c->fig[fig].med / rp_case_threads(d, c, sender);
+		if (per > RP_CPU_SATURATED_PCT) {
+			if (!hits || per > ex_pct) {
+				ex = i;
+				ex_pct = per;
+			}
+			hits++;
+		}
+	}
+	if (!hits)
+		return 0;
+	char t[32];
+	rp_fmt_bps(t, sizeof(t), d->cases[ex].fig[RP_RCV_BPS].med);
+	rp_buf_printf(b, "The %s's CPU was saturated (above %.0f %% of one core per thread) in %zu "
+		      "of %zu cases, most in ", sender ? "sender" : "receiver",
+		      RP_CPU_SATURATED_PCT, hits, tested);
+	case_label(d, ex, b);
+	rp_buf_printf(b, " (%.0f %% per thread at %s): there the %s's CPU, not the network, "
+		      "limits throughput; more threads or processes (and IRQ affinity) are the lever.",
+		      ex_pct, t, sender ? "sender" : "receiver");
+	return add(f, b);
+}
+
+static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct rp_buf *b)
+{
+	size_t buf_n = 0, net_n = 0, mixed_n = 0, buf_ex = 0, net_ex = 0;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		double lost = c->fig[RP_LOST].med, kd = c->fig[RP_KDROPS].med;
+		if (!c->protocol || strcmp(c->protocol, "udp") != 0 || isnan(lost) || lost <= 0)
+			continue;
+		if (isnan(kd)) {
+			mixed_n++;
+			continue;
+		}
+		double share = kd / lost;
+		if (share >= 0.8) {
+			if (!buf_n++)
+				buf_ex = i;
+		} else if (share <= 0.2) {
+			if (!net_n++)
+				net_ex = i;
+		} else {
+			mixed_n++;
+		}
+	}
+	if (buf_n) {
+		const struct rp_case *c = &d->cases[buf_ex];
+		rp_buf_printf(b, "UDP loss came from the receiver's socket buffer in %zu case%s: the "
+			      "receiving kernel counted about as many buffer drops as datagrams were "
+			      "lost (e.g. ", buf_n, buf_n == 1 ? "" : "s");
+		case_label(d, buf_ex, b);
+		rp_buf_printf(b, ": %.0f lost, %.0f kernel drops, %.3g %% loss). A larger receive "
+			      "buffer (-w) or pacing the sender would recover it; the network did not "
+			      "drop these.", c->fig[RP_LOST].med, c->fig[RP_KDROPS].med,
+			      c->fig[RP_LOST_PCT].med);
+		if (add(f, b) < 0)
+			return -1;
+	}
+	if (net_n) {
+		const struct rp_case *c = &d->cases[net_ex];
+		rp_buf_printf(b, "UDP loss happened before the receiver's socket in %zu case%s "
+			      "(network or sender side; few or no kernel buffer drops), e.g. ", net_n,
+			      net_n == 1 ? "" : "s");
+		case_label(d, net_ex, b);
+		rp_buf_printf(b, ": %.0f lost, %.0f kernel drops, %.3g %% loss.", c->fig[RP_LOST].med,
+			      c->fig[RP_KDROPS].med, c->fig[RP_LOST_PCT].med);
+		if (add(f, b) < 0)
+			return -1;
+	}
+	if (mixed_n) {
+		rp_buf_printf(b, "In %zu UDP case%s with loss, the receiver's buffer drops account for "
+			      "only part of it (or were not measured).", mixed_n, mixed_n == 1 ? "" : "s");
+		if (add(f, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int find_stability_failures(const struct rp_data *d, struct rp_findings *f,
+				   struct rp_buf *b)
+{
+	size_t unstable = 0, failed = 0, ex_u = 0, ex_f = 0;
+	double worst = 0;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		if (c->n_ok < c->n_results || c->n_results == 0) {
+			if (!failed++)
+				ex_f = i;
+		}
+		if (c->fig[RP_RCV_BPS].n >= 2 && c->fig[RP_RCV_BPS].med > 0) {
+			double m = 0, v = 0;
+			int n = c->fig[RP_RCV_BPS].n;
+			for (int k = 0; k < n; k++)
+				m += c->goodput[k] / n;
+			for (int k = 0; k < n; k++)
+				v += (c->goodput[k] - m) * (c->goodput[k] - m) / (n - 1);
+			double cv = sqrt(v) / m * 100;
+			if (cv > RP_UNSTABLE_CV_PCT) {
+				if (!unstable++ || cv > worst) {
+					worst = cv;
+					ex_u = i;
+				}
+			}
+		}
+	}
+	if (unstable) {
+		rp_buf_printf(b, "Repeats disagreed by more than %.0f %% (coefficient of variation) in "
+			      "%zu case%s, most in ", RP_UNSTABLE_CV_PCT, unstable,
+			      unstable == 1 ? "" : "s");
+		case_label(d, ex_u, b);
+		rp_buf_printf(b, " (%.0f %%): read their medians with care.", worst);
+		if (add(f, b) < 0)
+			return -1;
+	}
+	if (failed) {
+		const struct rp_case *c = &d->cases[ex_f];
+		rp_buf_printf(b, "%zu of %zu cases have failed or missing repeats, e.g. ", failed,
+			      d->n_cases);
+		case_label(d, ex_f, b);
+		rp_buf_printf(b, ": %s.", c->first_error ? c->first_error : "no result stored");
+		if (add(f, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int find_compare(const struct rp_data *d, const struct rp_cmp *cmp,
+			const struct rp_data *base, struct rp_findings *f, struct rp_buf *b)
+{
+	size_t matched = cmp->n - cmp->n_new;
+	if (!cmp->n_regressions && !cmp->n_improvements) {
+		rp_buf_printf(b, "Against baseline run %lld, none of the %zu matched cases changed "
+			      "significantly (Welch's t-test, p < %g, and more than %g %%).",
+			      base->run.id, matched, cmp->alpha, cmp->min_change_pct);
+		return add(f, b);
+	}
+	rp_buf_printf(b, "Against baseline run %lld: %zu regression%s and %zu improvement%s among "
+		      "%zu matched cases.", base->run.id, cmp->n_regressions,
+		      cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,
+		      cmp->n_improvements == 1 ? "" : "s", matched);
+	size_t shown = 0;
+	for (size_t i = 0; i < cmp->n && shown < MAX_EXAMPLES; i++) {
+		const struct rp_cmp_row *r = &cmp->rows[i];
+		if (r->verdict != RP_REGRESSION)
+			continue;
+		char t0[32], t1[32];
+		rp_fmt_bps(t0, sizeof(t0), r->base_med);
+		rp_fmt_bps(t1, sizeof(t1), r->cur_med);
+		rp_buf_puts(b, shown ? " " : " Regressed: ");
+		case_label(d, r->cur, b);
+		rp_buf_printf(b, " fell %.1f %% (%s to %s, p = %.3g).", -r->change_pct, t0, t1,
+			      r->test.p);
+		shown++;
+	}
+	return add(f, b);
+}
+
+int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
+		      const struct rp_cmp *cmp, const struct rp_data *base,
+		      struct rp_findings *f, struct rp_err *err)
+{
+	memset(f, 0, sizeof(*f));
+	struct rp_buf b;
+	rp_buf_init(&b);
+	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
+	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||
+	    find_udp_loss(d, f, &b) < 0 || find_stability_failures(d, f, &b) < 0 ||
+	    (cmp && base && find_compare(d, cmp, base, f, &b) < 0))
+		goto err;
+	rp_buf_free(&b);
+	return 0;
+err:
+	rp_buf_free(&b);
+	rp_findings_free(f);
+	return rp_err_set(err, "out of memory");
+}
+
+void rp_findings_free(struct rp_findings *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->items[i]);
+	free(f->items);
+	memset(f, 0, sizeof(*f));
+}

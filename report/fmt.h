@@ -1,0 +1,42 @@
+/* fmt: text helpers shared by the report writers — a growable string buffer, the escapers
+ * for Markdown, CSV and gnuplot string literals (HTML is escaped by libxml2's tree), and
+ * number formatting with units. Every string from the database passes through one of these. */
+#ifndef RP_FMT_H
+#define RP_FMT_H
+
+#include <stddef.h>
+
+struct rp_buf {
+	char *s;     /* NUL-terminated, never NULL after the first append */
+	size_t len;
+	size_t cap;
+	int oom;     /* set once an allocation failed; later appends are ignored */
+};
+
+void rp_buf_init(struct rp_buf *b);
+void rp_buf_free(struct rp_buf *b);
+void rp_buf_reset(struct rp_buf *b);
+void rp_buf_add(struct rp_buf *b, const char *s, size_t n);
+void rp_buf_puts(struct rp_buf *b, const char *s);
+void rp_buf_printf(struct rp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The buffer's text ("" when empty). */
+const char *rp_buf_str(const struct rp_buf *b);
+
+/* Markdown inline text: HTML-significant characters become entities (Markdown renderers pass
+ * raw HTML through), Markdown punctuation and table pipes are backslash-escaped, newlines
+ * become spaces. NULL appends nothing. */
+void rp_md_escape(struct rp_buf *b, const char *s);
+/* RFC 4180 field: quoted when it holds a comma, quote, CR or LF (quotes doubled). Fields that
+ * start with = + - @ get a leading apostrophe inside quotes so spreadsheets do not run them. */
+void rp_csv_field(struct rp_buf *b, const char *s);
+/* gnuplot single-quoted string literal: ' doubled, control characters dropped. */
+void rp_gp_quote(struct rp_buf *b, const char *s);
+
+/* "436 Mbit/s", "23.5 Gbit/s", "980 kbit/s"; three significant digits. */
+void rp_fmt_bps(char *out, size_t n, double bps);
+/* Like rp_fmt_bps for packets/s: "1.42 Mpps". */
+void rp_fmt_pps(char *out, size_t n, double pps);
+/* Bits/s as the CLI writes them in options: 800000000 -> "800M", 0 -> "0". */
+void rp_fmt_rate_opt(char *out, size_t n, long long bps);
+
+#endif

@@ -1,0 +1,32 @@
+/* report: the assembled content of one report, shared by the HTML and Markdown writers so
+ * that both say the same things: the run, its baseline and comparison, the cost rows, the
+ * findings and the charts (with whether gnuplot rendered them). */
+#ifndef RP_REPORT_H
+#define RP_REPORT_H
+
+#include <stddef.h>
+
+#include "charts.h"
+#include "compare.h"
+#include "cost.h"
+#include "data.h"
+#include "findings.h"
+
+struct rp_report {
+	const char *title;
+	const char *generated_at;        /* ISO-8601 UTC */
+	const struct rp_data *d;
+	const struct rp_data *base;      /* NULL without a baseline */
+	const char *baseline_note;       /* why there is no baseline, or NULL */
+	const struct rp_cmp *cmp;        /* NULL without a baseline */
+	const struct rp_cost_row *cost;
+	size_t n_cost;
+	const struct rp_findings *findings;
+	const struct rp_charts *charts;
+	const char *gnuplot_note;        /* why charts were not rendered, or NULL */
+	const char *outdir;
+};
+
+#define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"
+
+#endif

@@ -1,0 +1,141 @@
+/* Cost ranking and baseline comparison on in-memory data: the m4 table of shared/SEEDS.md
+ * (002) must rank as the post has it, missing prices rank last and unranked, and a slowed
+ * case (and only it) is flagged as a regression. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/cost.h"
+
+static void test_m4_rank(void **state)
+{
+	(void)state;
+	/* Mbit/s and $/hour from SEEDS.md 002, in the post's row order. */
+	const double mbps[] = {436, 730, 965, 1930, 5890};
+	const double usd[] = {0.183, 0.366, 0.732, 1.464, 3.66};
+	struct rp_cost_row rows[5];
+	for (size_t i = 0; i < 5; i++)
+		rows[i] = (struct rp_cost_row){.ep = i, .mbps = mbps[i], .usd_per_hour = usd[i],
+					       .mbps_per_usd_hour = mbps[i] / usd[i]};
+	rp_cost_rank(rows, 5);
+	const size_t order[] = {0, 1, 4, 2, 3};   /* large, xlarge, 10xlarge, 2xlarge, 4xlarge */
+	const int rank[] = {1, 2, 3, 4, 4};       /* 2xlarge and 4xlarge tie at 1318 */
+	const long rounded[] = {2383, 1995, 1609, 1318, 1318};
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(rows[i].ep, order[i]);
+		assert_int_equal(rows[i].rank, rank[i]);
+		assert_int_equal(lround(rows[i].mbps_per_usd_hour), rounded[i]);
+	}
+}
+
+static void test_missing_price_last(void **state)
+{
+	(void)state;
+	struct rp_cost_row rows[3] = {
+		{.ep = 0, .mbps = 100, .usd_per_hour = NAN, .mbps_per_usd_hour = NAN},
+		{.ep = 1, .mbps = 100, .usd_per_hour = 1, .mbps_per_usd_hour = 100},
+		{.ep = 2, .mbps = 300, .usd_per_hour = 1, .mbps_per_usd_hour = 300},
+	};
+	rp_cost_rank(rows, 3);
+	assert_int_equal(rows[0].ep, 2);
+	assert_int_equal(rows[0].rank, 1);
+	assert_int_equal(rows[1].ep, 1);
+	assert_int_equal(rows[1].rank, 2);
+	assert_int_equal(rows[2].ep, 0);
+	assert_int_equal(rows[2].rank, 0);
+}
+
+/* Two one-endpoint runs of three cases with 4 repeats each. */
+struct fake {
+	struct rp_endpoint ep;
+	struct rp_case cases[3];
+	double g[3][4];
+	struct rp_data d;
+};
+
+static void fake_init(struct fake *f, const double base[3], const double factor[3],
+		      const double noise[4])
+{
+	static char *keys[] = {"k1", "k2", "k3"};
+	memset(f, 0, sizeof(*f));
+	for (int c = 0; c < 3; c++) {
+		struct rp_case *k = &f->cases[c];
+		k->case_key = keys[c];
+		k->ordinal = c + 1;
+		k->n_ok = k->n_results = 4;
+		for (int r = 0; r < 4; r++)
+			f->g[c][r] = base[c] * factor[c] * noise[r];
+		k->goodput = f->g[c];
+		k->fig[RP_RCV_BPS].n = 4;
+		double tmp[4];
+		memcpy(tmp, f->g[c], sizeof(tmp));
+		k->fig[RP_RCV_BPS].med = (tmp[1] + tmp[2]) / 2; /* noise is sorted ascending */
+	}
+	f->d.eps = &f->ep;
+	f->d.n_eps = 1;
+	f->d.cases = f->cases;
+	f->d.n_cases = 3;
+}
+
+static void test_compare_flags_only_slow_case(void **state)
+{
+	(void)state;
+	const double base[3] = {20e9, 30e9, 478e6};
+	const double same[3] = {1, 1, 1}, slow[3] = {1, 1, 0.6};
+	const double n1[4] = {0.99, 0.995, 1.0, 1.01}, n2[4] = {0.992, 0.998, 1.003, 1.008};
+	struct fake a, b, c;
+	fake_init(&a, base, same, n1);
+	fake_init(&b, base, slow, n2);
+	fake_init(&c, base, same, n2);
+	struct rp_cmp cmp;
+	assert_int_equal(rp_compare(&b.d, &a.d, 0.05, 5, &cmp, NULL), 0);
+	assert_int_equal(cmp.n_regressions, 1);
+	assert_int_equal(cmp.rows[2].verdict, RP_REGRESSION);
+	assert_true(cmp.rows[2].change_pct < -39 && cmp.rows[2].change_pct > -41);
+	assert_int_equal(cmp.rows[0].verdict, RP_SAME);
+	assert_int_equal(cmp.rows[1].verdict, RP_SAME);
+	rp_cmp_free(&cmp);
+	assert_int_equal(rp_compare(&c.d, &a.d, 0.05, 5, &cmp, NULL), 0);
+	assert_int_equal(cmp.n_regressions, 0);
+	assert_int_equal(cmp.n_improvements, 0);
+	rp_cmp_free(&cmp);
+	/* The other way round the slow case is an improvement. */
+	assert_int_equal(rp_compare(&a.d, &b.d, 0.05, 5, &cmp, NULL), 0);
+	assert_int_equal(cmp.n_improvements, 1);
+	assert_int_equal(cmp.rows[2].verdict, RP_IMPROVEMENT);
+	rp_cmp_free(&cmp);
+}
+
+static void test_compare_untestable_and_new(void **state)
+{
+	(void)state;
+	const double base[3] = {1e9, 2e9, 3e9}, f1[3] = {1, 1, 1};
+	const double n[4] = {0.99, 1.0, 1.0, 1.01};
+	struct fake a, b;
+	fake_init(&a, base, f1, n);
+	fake_init(&b, base, f1, n);
+	b.cases[0].fig[RP_RCV_BPS].n = 1; /* one repeat: cannot be tested */
+	b.cases[1].case_key = "k-new";
+	struct rp_cmp cmp;
+	assert_int_equal(rp_compare(&b.d, &a.d, 0.05, 5, &cmp, NULL), 0);
+	assert_int_equal(cmp.rows[0].verdict, RP_UNTESTABLE);
+	assert_int_equal(cmp.rows[1].verdict, RP_NEW);
+	assert_int_equal(cmp.n_gone, 1);
+	rp_cmp_free(&cmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_m4_rank),
+		cmocka_unit_test(test_missing_price_last),
+		cmocka_unit_test(test_compare_flags_only_slow_case),
+		cmocka_unit_test(test_compare_untestable_and_new),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,116 @@
+/* Escaping and formatting of the report: the one HTML path (libxml2 text nodes), Markdown,
+ * CSV and gnuplot string literals, and units. Hostile strings must come out inert. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/fmt.h"
+#include "report/html.h"
+
+typedef void (*escaper)(struct rp_buf *, const char *);
+
+static void expect(escaper f, const char *in, const char *want)
+{
+	struct rp_buf b;
+	rp_buf_init(&b);
+	f(&b, in);
+	assert_string_equal(rp_buf_str(&b), want);
+	rp_buf_free(&b);
+}
+
+static void test_html_text_is_escaped(void **state)
+{
+	(void)state;
+	char *s = rp_html_text_fragment("<script>alert(1)</script> & \"q\" <img src=x onerror=y>");
+	assert_non_null(s);
+	assert_null(strstr(s, "<script"));
+	assert_null(strstr(s, "<img"));
+	assert_non_null(strstr(s, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_non_null(strstr(s, "&amp;"));
+	free(s);
+}
+
+static void test_markdown(void **state)
+{
+	(void)state;
+	expect(rp_md_escape, "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+	expect(rp_md_escape, "a|b", "a\\|b");
+	expect(rp_md_escape, "*bold* _it_ [x](y) `c`", "\\*bold\\* \\_it\\_ \\[x\\](y) \\`c\\`");
+	expect(rp_md_escape, "line1\nline2", "line1 line2");
+	expect(rp_md_escape, "m4.large", "m4.large");
+	expect(rp_md_escape, NULL, "");
+}
+
+static void test_csv(void **state)
+{
+	(void)state;
+	expect(rp_csv_field, "plain", "plain");
+	expect(rp_csv_field, "a,b", "\"a,b\"");
+	expect(rp_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"");
+	expect(rp_csv_field, "two\nlines", "\"two\nlines\"");
+	expect(rp_csv_field, "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"");
+	expect(rp_csv_field, "-5.5", "-5.5");
+	expect(rp_csv_field, "+1", "\"'+1\"");
+	expect(rp_csv_field, "", "");
+}
+
+static void test_gnuplot_quote(void **state)
+{
+	(void)state;
+	expect(rp_gp_quote, "it's", "'it''s'");
+	expect(rp_gp_quote, "a\nb'; system('rm')", "'ab''; system(''rm'')'");
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	char b[32];
+	rp_fmt_bps(b, sizeof(b), 436e6);
+	assert_string_equal(b, "436 Mbit/s");
+	rp_fmt_bps(b, sizeof(b), 23.5e9);
+	assert_string_equal(b, "23.5 Gbit/s");
+	rp_fmt_bps(b, sizeof(b), 9.5e9);
+	assert_string_equal(b, "9.50 Gbit/s");
+	rp_fmt_bps(b, sizeof(b), 980e3);
+	assert_string_equal(b, "980 kbit/s");
+	rp_fmt_pps(b, sizeof(b), 1.42e6);
+	assert_string_equal(b, "1.42 Mpps");
+	rp_fmt_rate_opt(b, sizeof(b), 800000000LL);
+	assert_string_equal(b, "800M");
+	rp_fmt_rate_opt(b, sizeof(b), 10000000000LL);
+	assert_string_equal(b, "10G");
+	rp_fmt_rate_opt(b, sizeof(b), 1234LL);
+	assert_string_equal(b, "1234");
+}
+
+static void test_buf_grows(void **state)
+{
+	(void)state;
+	struct rp_buf b;
+	rp_buf_init(&b);
+	assert_string_equal(rp_buf_str(&b), "");
+	for (int i = 0; i < 10000; i++)
+		rp_buf_printf(&b, "%d,", i % 10);
+	assert_int_equal(b.len, 20000);
+	assert_int_equal(b.s[19998], '9');
+	rp_buf_reset(&b);
+	assert_string_equal(rp_buf_str(&b), "");
+	rp_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_text_is_escaped),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_gnuplot_quote),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_buf_grows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
