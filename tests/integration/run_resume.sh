@@ -1,0 +1,74 @@
+#!/bin/bash
+# A runner killed with SIGKILL mid-run loses at most the case in flight: --resume continues
+# the same run, runs only what is missing, and afterwards every (case, repeat) is there
+# exactly once, the results from before the kill are unchanged and integrity_check is ok.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+T=$(mktemp -d) || exit 1
+RUNNER=
+trap '[ -n "$RUNNER" ] && kill -KILL "$RUNNER" 2>/dev/null; rm -rf "$T"' EXIT
+export NETSWEEP_IMDS=0
+
+cat >"$T/m.xml" <<'X'
+<matrix name="resume" repeats="2" order="shuffled" seed="7">
+  <axes>
+    <axis name="streams"><value>1</value><value>2</value><value>3</value></axis>
+    <axis name="rate"><value>100M</value></axis>
+    <axis name="duration"><value>0.5</value></axis>
+  </axes>
+</matrix>
+X
+DB=$T/r.db
+q() { sqlite3 "$DB" "$1" 2>&1; }
+
+"$NETSWEEP" run "$T/m.xml" --db "$DB" >"$T/log1" 2>&1 &
+RUNNER=$!
+# Kill once a few results are in (polling the database, bounded).
+for _ in $(seq 300); do
+	n=$(sqlite3 "$DB" "select count(*) from results" 2>/dev/null)
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.05
+done
+kill -KILL "$RUNNER"
+wait "$RUNNER" 2>/dev/null
+RUNNER=
+n1=$(q "select count(*) from results")
+if [ "${n1:-0}" -ge 2 ] && [ "$n1" -lt 6 ]; then
+	pass "killed mid-run with $n1 of 6 results in"
+else
+	fail "killed mid-run" "$n1 results when killed: $(tail -n 2 "$T/log1")"
+fi
+before=$(q "select id, case_id, repeat, status, fwd_rcv_bps, started_at from results order by id")
+if [ "$(q 'select status from runs')" = running ]; then pass "the killed run stays unfinished"; else fail "the killed run stays unfinished" "$(q 'select status from runs')"; fi
+# The forked agent dies with its runner.
+port=$(q "select substr(agent_addr, instr(agent_addr, ':') + 1) from endpoints")
+for _ in $(seq 40); do ss -Hltn "sport = :$port" | grep -q . || break; sleep 0.05; done
+if ss -Hltn "sport = :$port" | grep -q .; then fail "the loopback agent died with the runner" "port $port still listens"; else pass "the loopback agent died with the runner"; fi
+
+timeout 60 "$NETSWEEP" run "$T/m.xml" --db "$DB" --resume >"$T/log2" 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then pass "--resume exits 0"; else fail "--resume exits 0" "exit $rc: $(tail -n 3 "$T/log2")"; fi
+if grep -q "resuming run 1: $n1 of 6 already done" "$T/log2"; then pass "--resume continues run 1"; else fail "--resume continues run 1" "$(head -n 2 "$T/log2")"; fi
+if [ "$(q 'select count(*) from runs')" = 1 ] && [ "$(q 'select status from runs')" = done ]; then
+	pass "one run, now done"
+else
+	fail "one run, now done" "$(q 'select id, status from runs')"
+fi
+if [ "$(q 'select count(*) from results')" = 6 ] &&
+	[ "$(q 'select count(*) from (select case_id, repeat from results group by 1, 2)')" = 6 ] &&
+	[ "$(q 'select count(*) from cases')" = 3 ]; then
+	pass "every (case, repeat) exactly once"
+else
+	fail "every (case, repeat) exactly once" "$(q 'select case_id, repeat, count(*) from results group by 1, 2')"
+fi
+after=$(q "select id, case_id, repeat, status, fwd_rcv_bps, started_at from results order by id limit $n1")
+if [ "$before" = "$after" ]; then pass "the results from before the kill are unchanged"; else fail "the results from before the kill are unchanged"; fi
+if [ "$(q 'pragma integrity_check')" = ok ] && [ -z "$(q 'pragma foreign_key_check')" ]; then
+	pass "integrity_check and foreign_key_check ok"
+else
+	fail "integrity_check and foreign_key_check ok"
+fi
+# Resuming a finished matrix again starts a new run rather than touching the old one.
+"$NETSWEEP" run "$T/m.xml" --db "$DB" --resume --dry-run >/dev/null 2>&1
+if [ "$(q 'select count(*) from runs')" = 1 ]; then pass "--dry-run with --resume writes nothing"; else fail "--dry-run with --resume writes nothing"; fi
+finish
