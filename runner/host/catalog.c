@@ -78,12 +78,13 @@ static void collect_xml_error(void *ctx, xmlErrorPtr e)
 	size_t n = strlen(text);
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
 		text[--n] = '\0';
+	/* Precisions keep file + line + text inside one message. */
 	if (e->file)
-		snprintf(xe->msg, sizeof(xe->msg), "%s:%d: %s", e->file, e->line, text);
+		snprintf(xe->msg, sizeof(xe->msg), "%.180s:%d: %.300s", e->file, e->line, text);
 	else if (e->line > 0)
-		snprintf(xe->msg, sizeof(xe->msg), "line %d: %s", e->line, text);
+		snprintf(xe->msg, sizeof(xe->msg), "line %d: %.480s", e->line, text);
 	else
-		snprintf(xe->msg, sizeof(xe->msg), "%s", text);
+		snprintf(xe->msg, sizeof(xe->msg), "%.500s", text);
 }
 
 static int node_error(struct ns_err *err, const char *path, xmlNodePtr n, const char *fmt, ...)

@@ -181,6 +181,14 @@ static void write_interface(struct jsonw *w, const struct nic_info *ni)
 	jsonw_obj_close(w);
 }
 
+int hostinfo_fq_paces(const char *peer, struct ns_err *err)
+{
+	struct nic_route r;
+	if (nic_route_lookup(peer, &r, err) < 0)
+		return -1;
+	return nic_fq_paces(r.ifname, err);
+}
+
 /* Everything hostinfo knows, gathered once and then written as JSON or as a table. */
 struct facts {
 	struct utsname u;
@@ -322,7 +330,10 @@ static void write_text(FILE *out, const struct hostinfo_opts *o, const struct fa
 		fprintf(out, "%-16s rx %s, tx %s, combined %s\n", "queues", rx, tx, comb);
 		fprintf(out, "%-16s gso %s, gro %s, tso %s\n", "offloads", flag_text(n->gso),
 			flag_text(n->gro), flag_text(n->tso));
-		fprintf(out, "%-16s %s\n", "qdisc", or_dash(n->qdisc));
+		fprintf(out, "%-16s %s%s\n", "qdisc", or_dash(n->qdisc),
+			n->fq_paces == 1   ? " (paces UDP --fq-rate)"
+			: n->fq_paces == 0 ? " (no fq: UDP --fq-rate would not pace)"
+					   : "");
 		fprintf(out, "%-16s %s\n", "irq cpus", n->n_irq_cpus ? cpus : "-");
 	} else {
 		fprintf(out, "%-16s -\n", "interface");

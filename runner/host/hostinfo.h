@@ -26,6 +26,11 @@ int hostinfo_collect_json(const struct hostinfo_opts *o, char **json, struct ns_
  * metadata address is only contacted when it does; an explicit imds_addr always is. */
 bool hostinfo_looks_like_ec2(void);
 
+/* Whether UDP sent towards peer (NULL = default route) is paced by SO_MAX_PACING_RATE
+ * (--fq-rate): 1 when that interface's root qdisc is fq (or mq/mqprio with fq leaves), 0 when
+ * not — warn then —, -1 when it cannot be told (err says why). TCP paces without fq. */
+int hostinfo_fq_paces(const char *peer, struct ns_err *err);
+
 /* The same facts as a readable table (malloc'd into *text), for `netsweep hostinfo`. */
 int hostinfo_collect_text(const struct hostinfo_opts *o, char **text, struct ns_err *err);
 

@@ -313,10 +313,22 @@ int nic_route_lookup(const char *peer, struct nic_route *r, struct ns_err *err)
 	int gai = getaddrinfo(peer, "9", &hints, &ai);
 	if (gai != 0)
 		return ns_err_set(err, "peer '%s': %s", peer, gai_strerror(gai));
-	int family = ai->ai_family;
-	const void *dst = family == AF_INET ? (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr
-					    : (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
-	if (source_for(ai->ai_addr, ai->ai_addrlen, r->source, sizeof(r->source)) < 0) {
+	/* An agent on a dual-stack socket sees IPv4 peers as ::ffff:a.b.c.d: IPv4 routes them. */
+	struct sockaddr_storage ss;
+	socklen_t sl = (socklen_t)ai->ai_addrlen;
+	memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ai->ai_addr;
+	if (ai->ai_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		struct sockaddr_in s4 = {.sin_family = AF_INET, .sin_port = s6->sin6_port};
+		memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+		memset(&ss, 0, sizeof(ss));
+		memcpy(&ss, &s4, sizeof(s4));
+		sl = sizeof(s4);
+	}
+	int family = ss.ss_family;
+	const void *dst = family == AF_INET ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr
+					    : (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+	if (source_for((struct sockaddr *)&ss, sl, r->source, sizeof(r->source)) < 0) {
 		int saved = errno;
 		freeaddrinfo(ai);
 		errno = saved;
@@ -465,9 +477,13 @@ static void query_ethtool(struct nic_info *ni, struct nic_notes *notes)
 
 /* ---- qdisc ---- */
 
+/* An interface's qdiscs from one RTM_GETQDISC dump: the root's kind and, for a multiqueue root
+ * (mq, mqprio), how many of its leaves there are and how many are fq. */
 struct qdisc_answer {
 	int ifindex;
-	char kind[32];
+	char root[32];
+	uint32_t root_handle;
+	int leaves, fq_leaves;
 };
 
 static int on_qdisc(const struct nlmsghdr *h, void *arg)
@@ -478,35 +494,80 @@ static int on_qdisc(const struct nlmsghdr *h, void *arg)
 	const struct tcmsg *tc = NLMSG_DATA(h);
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*tc)))
 		return -1;
-	if (tc->tcm_ifindex != a->ifindex || tc->tcm_parent != TC_H_ROOT)
+	if (tc->tcm_ifindex != a->ifindex)
 		return 0;
+	char kind[32] = "";
 	int len = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof(*tc)));
 	for (const struct rtattr *rta = (const struct rtattr *)((const char *)tc + NLMSG_ALIGN(sizeof(*tc)));
 	     RTA_OK(rta, len); rta = RTA_NEXT(rta, len))
 		if (rta->rta_type == TCA_KIND)
-			copy_text(a->kind, sizeof(a->kind), RTA_DATA(rta), RTA_PAYLOAD(rta));
+			copy_text(kind, sizeof(kind), RTA_DATA(rta), RTA_PAYLOAD(rta));
+	if (tc->tcm_parent == TC_H_ROOT) {
+		snprintf(a->root, sizeof(a->root), "%s", kind);
+		a->root_handle = tc->tcm_handle;
+	} else if (tc->tcm_parent != TC_H_INGRESS && a->root[0] &&
+		   TC_H_MAJ(tc->tcm_parent) == TC_H_MAJ(a->root_handle)) {
+		/* The kernel dumps a device's root before its children. */
+		a->leaves++;
+		a->fq_leaves += strcmp(kind, "fq") == 0;
+	}
 	return 0;
 }
 
-static void query_qdisc(struct nic_info *ni, struct nic_notes *notes)
+static int qdisc_dump(int ifindex, struct qdisc_answer *a, struct ns_err *err)
 {
 	struct {
 		struct nlmsghdr h;
 		struct tcmsg tc;
 	} req;
 	memset(&req, 0, sizeof(req));
+	memset(a, 0, sizeof(*a));
+	a->ifindex = ifindex;
 	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
 	req.h.nlmsg_type = RTM_GETQDISC;
 	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.tc.tcm_family = AF_UNSPEC;
-	req.tc.tcm_ifindex = ni->ifindex;
-	struct qdisc_answer a = {.ifindex = ni->ifindex};
+	req.tc.tcm_ifindex = ifindex;
+	if (nl_talk(&req.h, on_qdisc, a, err) < 0)
+		return -1;
+	if (!a->root[0])
+		return ns_err_set(err, "no root qdisc reported");
+	return 0;
+}
+
+static int fq_paces(const struct qdisc_answer *a)
+{
+	if (strcmp(a->root, "fq") == 0)
+		return 1;
+	if (strcmp(a->root, "mq") == 0 || strcmp(a->root, "mqprio") == 0)
+		return a->leaves > 0 && a->leaves == a->fq_leaves;
+	return 0;
+}
+
+static void query_qdisc(struct nic_info *ni, struct nic_notes *notes)
+{
+	struct qdisc_answer a;
 	struct ns_err e;
-	if (nl_talk(&req.h, on_qdisc, &a, &e) < 0)
+	ni->fq_paces = -1;
+	if (qdisc_dump(ni->ifindex, &a, &e) < 0) {
 		nic_note(notes, "qdisc of %s: %s", ni->name, e.msg);
-	else if (!a.kind[0])
-		nic_note(notes, "qdisc of %s: no root qdisc reported", ni->name);
-	snprintf(ni->qdisc, sizeof(ni->qdisc), "%s", a.kind);
+		return;
+	}
+	snprintf(ni->qdisc, sizeof(ni->qdisc), "%s", a.root);
+	ni->fq_paces = fq_paces(&a);
+}
+
+int nic_fq_paces(const char *ifname, struct ns_err *err)
+{
+	int ifindex = ifname ? (int)if_nametoindex(ifname) : 0;
+	if (ifindex == 0)
+		return ns_err_sys(err, "interface %s", ifname ? ifname : "(null)");
+	struct qdisc_answer a;
+	if (qdisc_dump(ifindex, &a, err) < 0) {
+		ns_err_prefix(err, "qdisc of %s", ifname);
+		return -1;
+	}
+	return fq_paces(&a);
 }
 
 /* ---- IRQ CPUs ---- */

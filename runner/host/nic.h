@@ -45,6 +45,7 @@ struct nic_info {
 	int rx_queues, tx_queues, combined_queues; /* -1 = unknown */
 	int gso, gro, tso;              /* -1 unknown, 0 off, 1 on */
 	char qdisc[32];                 /* root qdisc kind, "" = unknown */
+	int fq_paces;                   /* UDP paced by SO_MAX_PACING_RATE: -1 unknown, 0, 1 */
 	int irq_cpus[NIC_MAX_CPUS];     /* ascending, distinct */
 	size_t n_irq_cpus;
 };
@@ -52,6 +53,10 @@ struct nic_info {
 /* Fills ni for the named interface. Facts that cannot be read stay unknown, with a note;
  * fails only when the interface does not exist. */
 int nic_query(const char *ifname, struct nic_info *ni, struct nic_notes *notes, struct ns_err *err);
+
+/* 1 when SO_MAX_PACING_RATE paces UDP on ifname: its root qdisc is fq, or mq/mqprio with fq
+ * on every leaf; 0 when not; -1 when the qdiscs cannot be read. */
+int nic_fq_paces(const char *ifname, struct ns_err *err);
 
 /* Whether a /proc/interrupts line belongs to a device known by one of names (interface name,
  * parent device name, bus address) — the name must appear whole in the line's action part —

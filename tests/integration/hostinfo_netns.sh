@@ -49,6 +49,32 @@ if netns_exec a tc qdisc replace dev "$DEV_A" root tbf rate 1gbit burst 64k late
 else
 	skip "qdisc follows tc" "tbf not available"
 fi
+# Whether UDP --fq-rate would pace: only with fq at the root or on every leaf of mq.
+out2=$(hi --peer "$B_ADDR")
+grep -q "^qdisc  *noqueue (no fq: UDP --fq-rate would not pace)$" <<<"$out2" &&
+	pass "noqueue: UDP --fq-rate would not pace" || fail "noqueue: UDP --fq-rate would not pace" "got: $out2"
+if netns_exec a tc qdisc replace dev "$DEV_A" root fq 2>/dev/null; then
+	out2=$(hi --peer "$B_ADDR")
+	grep -q "^qdisc  *fq (paces UDP --fq-rate)$" <<<"$out2" && pass "fq root paces UDP" ||
+		fail "fq root paces UDP" "got: $out2"
+	netns_exec a tc qdisc del dev "$DEV_A" root 2>/dev/null
+else
+	skip "fq root paces UDP" "this kernel has no fq qdisc (sch_fq)"
+fi
+# A multiqueue veth under mq: the leaves decide (pfifo_fast here, so no pacing).
+if netns_exec a ip link add h4-mqa numtxqueues 4 numrxqueues 4 type veth peer name h4-mqb &&
+	netns_exec a ip link set h4-mqa up && netns_exec a ip addr add 10.204.2.1/24 dev h4-mqa &&
+	netns_exec a tc qdisc replace dev h4-mqa root handle 1: mq 2>/dev/null; then
+	out2=$(hi --peer 10.204.2.2)
+	grep -q "^qdisc  *mq (no fq: UDP --fq-rate would not pace)$" <<<"$out2" &&
+		pass "mq with pfifo_fast leaves does not pace UDP" ||
+		fail "mq with pfifo_fast leaves does not pace UDP" "got: $out2"
+	out2=$(hi --json --peer 10.204.2.2)
+	[[ $out2 == *'"name":"h4-mqa"'*'"tx_queues":4'* ]] && pass "multiqueue veth: 4 TX queues" ||
+		fail "multiqueue veth: 4 TX queues" "got: $out2"
+else
+	skip "mq leaves decide pacing" "could not build a multiqueue veth with mq"
+fi
 [[ $out == *'"speed_mbps":'* && $out == *'"irq_cpus":[]'* ]] && pass "veth: no IRQ CPUs" ||
 	fail "veth: no IRQ CPUs" "got: $out"
 

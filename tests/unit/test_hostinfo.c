@@ -114,6 +114,22 @@ static void loopback_peer_json(void **state)
 	assert_non_null(strstr(json, "\"cloud\":null"));
 	assert_non_null(strstr(json, "\"irq_cpus\":[]"));
 	free(json);
+
+	/* A dual-stack agent sees IPv4 peers as v4-mapped IPv6: still the IPv4 route. */
+	o.peer = "::ffff:127.0.0.1";
+	assert_int_equal(hostinfo_collect_json(&o, &json, &err), 0);
+	assert_non_null(strstr(json, "\"interface\":{\"name\":\"lo\""));
+	assert_non_null(strstr(json, "\"source\":\"127.0.0.1\""));
+	free(json);
+}
+
+static void loopback_does_not_pace_udp(void **state)
+{
+	(void)state;
+	struct ns_err err = {{0}};
+	/* lo has noqueue: SO_MAX_PACING_RATE does not pace UDP there. */
+	assert_int_equal(hostinfo_fq_paces("127.0.0.1", &err), 0);
+	assert_int_equal(nic_fq_paces("no-such-if0", &err), -1);
 }
 
 static void opts_follow_the_environment(void **state)
@@ -143,6 +159,7 @@ int main(void)
 		cmocka_unit_test(http_answers),
 		cmocka_unit_test(imds_refuses_bad_addresses),
 		cmocka_unit_test(loopback_peer_json),
+		cmocka_unit_test(loopback_does_not_pace_udp),
 		cmocka_unit_test(opts_follow_the_environment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
