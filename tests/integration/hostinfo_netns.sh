@@ -32,6 +32,21 @@ case $out in
 *) fail "route: source $A_ADDR, directly connected" "got: $out" ;;
 esac
 # What ethtool and sysfs say of this veth, for the fields that come from them.
+if command -v ethtool >/dev/null 2>&1; then
+	speed=$(netns_exec a ethtool "$DEV_A" 2>/dev/null | sed -n 's/^[[:space:]]*Speed: \([0-9]*\)Mb\/s$/\1/p')
+	if [ -n "$speed" ]; then
+		[[ $out == *"\"speed_mbps\":$speed,\"duplex\":\"full\""* ]] &&
+			pass "speed $speed Mbit/s full duplex as ethtool says" ||
+			fail "speed as ethtool says" "want $speed: $out"
+	else
+		skip "speed as ethtool says" "ethtool shows no speed for veth here"
+	fi
+	drv=$(netns_exec a ethtool -i "$DEV_A" | sed -n 's/^version: //p')
+	[[ $out == *"\"driver_version\":\"$drv\""* ]] && pass "driver version $drv as ethtool -i says" ||
+		fail "driver version as ethtool -i says" "want $drv: $out"
+else
+	skip "fields as ethtool says" "ethtool missing"
+fi
 mtu=$(netns_exec a cat "/sys/class/net/$DEV_A/mtu")
 [[ $out == *"\"mtu\":$mtu,"* ]] && pass "mtu $mtu as sysfs says" || fail "mtu as sysfs says" "want $mtu: $out"
 if [[ $out =~ \"qdisc\":\"([a-z_]+)\" ]]; then
