@@ -587,6 +587,12 @@ bool nic_irq_line_matches(const char *line, const char *const *names, size_t n_n
 	if (end == p || *end != ':' || n < 0 || n > INT_MAX)
 		return false; /* "CPU0 ...", "NMI:", "LOC:" lines */
 	const char *rest = end + 1;
+	/* virtioN-config signals configuration changes, not traffic. */
+	size_t l = strlen(rest);
+	while (l > 0 && isspace((unsigned char)rest[l - 1]))
+		l--;
+	if (l >= 7 && strncmp(rest + l - 7, "-config", 7) == 0)
+		return false;
 	for (size_t i = 0; i < n_names; i++) {
 		const char *name = names[i];
 		size_t len = name ? strlen(name) : 0;

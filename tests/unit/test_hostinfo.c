@@ -50,6 +50,7 @@ static void interrupt_lines(void **state)
 	assert_true(nic_irq_line_matches(" 38:  0 2677 PCI-MSIX-0000:00:03.0 1-edge virtio2-input.0\n",
 					 virtio, 3, &irq));
 	assert_int_equal(irq, 38);
+	assert_false(nic_irq_line_matches(" 37:  0 1 PCI-MSIX-0000:00:03.0 0-edge virtio2-config\n", virtio, 3, &irq));
 	assert_false(nic_irq_line_matches(" 34:  23 0 PCI-MSIX-0000:00:05.0 1-edge virtio4-input\n",
 					  virtio, 3, &irq));
 	const char *mlx[] = {"ens5", "", "0000:00:05.0"};
