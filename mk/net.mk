@@ -7,3 +7,4 @@ UNIT_TESTS += test_udpseq test_engine
 LIB_SRC += runner/net/proto.c runner/net/params.c runner/net/sockopt.c runner/net/sysstat.c
 LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/net/result_json.c
 UNIT_TESTS += test_proto test_params test_result_json
+ITESTS += tests/integration/agent_probe.sh

@@ -105,13 +105,11 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 	s->eng = engine_create(&cfg, s->fds, s->n, err);
 	if (!s->eng)
 		return -1; /* the fds are still ours */
-	if (engine_start(s->eng, err) < 0)
-		return -1;
-	s->prev_t = proto_now();
-	sysstat_cpu_now(&s->cpu_omit);
+	/* the baseline of a test without omit: taken just before the first byte can move */
 	sysstat_udp_drops(&s->drops_omit, NULL);
-	s->t_omit = s->prev_t;
-	return 0;
+	sysstat_cpu_now(&s->cpu_omit);
+	s->prev_t = s->t_omit = proto_now();
+	return engine_start(s->eng, err);
 }
 
 static bool udp_quiet(struct session_end *s, uint64_t *last_packets)
@@ -247,8 +245,13 @@ static void record(struct session_end *s, double start_s, double end_s, bool omi
 	s->prev_t = now;
 }
 
-static void mark_omit(struct session_end *s, double now)
+/* Without an omit period the baseline is the engine's start (zero counters, the times of
+ * session_end_start): the two ends start their clocks a little apart, and a snapshot taken
+ * "at zero" would drop the first bytes from one end's count but not from the other's. */
+static void mark_omit(struct session_end *s, double omit_s, double now)
 {
+	if (omit_s <= 0)
+		return;
 	engine_snapshot(s->eng, s->omit);
 	memcpy(s->prev, s->omit, s->n * sizeof(*s->omit));
 	s->prev_t = now;
@@ -290,7 +293,7 @@ double session_tick(struct session_clock *c, struct session_end *ends, uint32_t 
 			if (c->interval > 0 && b > c->last)
 				record(&ends[i], c->last - base, b - base, !c->omit_done, now);
 			if (!c->omit_done && at_stop)
-				mark_omit(&ends[i], now);
+				mark_omit(&ends[i], c->omit, now);
 		}
 		if (at_stop) {
 			if (c->omit_done)
