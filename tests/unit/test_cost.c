@@ -8,8 +8,13 @@
 #include <math.h>
 #include <string.h>
 
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "runner/host/catalog.h"
 #include "runner/host/cost.h"
+#include "runner/host/wire.h"
 
 /* The m4 post (SEEDS.md 002): iperf Mbit/s and the Mbit/s per $/hour it printed. */
 static const struct {
@@ -92,6 +97,103 @@ static void missing_prices_stay_missing(void **state)
 	assert_true(cost_mbps_per_usd_hour(0, 1.0) == 0);
 }
 
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static double one_double(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	double v = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The views of schemas/store.sql that reports and ad-hoc SQL read must give the figures these
+ * functions give: one m4 pair per row of the post, priced per sender, plus one priceless pair. */
+static void store_views_agree(void **state)
+{
+	(void)state;
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	char *schema = read_all(NETSWEEP_SCHEMADIR "/store.sql");
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, schema, NULL, NULL, &msg);
+	if (rc != SQLITE_OK)
+		fail_msg("store.sql: %s", msg);
+	free(schema);
+	rc = sqlite3_exec(db,
+		"INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash, started_at, netsweep_version)"
+		" VALUES (1, 'm4', '<matrix/>', 'h', '2026-01-01T00:00:00Z', 't');", NULL, NULL, &msg);
+	assert_int_equal(rc, SQLITE_OK);
+	char sql[1024];
+	size_t n = sizeof(m4) / sizeof(m4[0]);
+	for (size_t i = 0; i <= n; i++) {
+		/* Pair n is an instance type the catalog has no price for. */
+		const char *type = i < n ? m4[i].type : "z9.huge";
+		double mbps = i < n ? m4[i].mbps : 100;
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO endpoints(id, run_id, name, instance_type, region, agent_addr,"
+			 " price_basis, link_bps) VALUES (%zu, 1, 'p%zu', '%s', 'ap-northeast-1', 'x:1',"
+			 " 'sender', 10000000000);"
+			 "INSERT INTO cases(id, run_id, endpoint_id, case_key, ordinal, protocol, streams,"
+			 " length, direction, duration_s, omit_s, params) VALUES (%zu, 1, %zu, 'k%zu', %zu,"
+			 " 'udp', 1, 1472, 'forward', 300, 2, '{}');"
+			 "INSERT INTO results(case_id, repeat, started_at, finished_at, status, fwd_rcv_bps)"
+			 " VALUES (%zu, 0, 'a', 'b', 'ok', %.1f);",
+			 i + 1, i, type, i + 1, i + 1, i, i, i + 1, mbps * 1e6);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK);
+		if (i < n) {
+			snprintf(sql, sizeof(sql),
+				 "INSERT INTO run_prices VALUES (1, '%s', 'ap-northeast-1', %.3f,"
+				 " '2015-06-01', 'test');", type, m4[i].price);
+			assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK);
+		}
+	}
+	double run_usd = 0;
+	for (size_t i = 0; i < n; i++) {
+		double usd = cost_usd_per_hour(m4[i].price, COST_SENDER);
+		snprintf(sql, sizeof(sql),
+			 "SELECT mbps_per_usd_hour FROM v_cost WHERE instance_type = '%s'", m4[i].type);
+		double v = one_double(db, sql);
+		assert_true(fabs(v - cost_mbps_per_usd_hour(m4[i].mbps * 1e6, usd)) < 1e-6);
+		assert_int_equal(lround(v), (long)m4[i].printed);
+		snprintf(sql, sizeof(sql),
+			 "SELECT usd_per_gbps_hour FROM v_cost WHERE instance_type = '%s'", m4[i].type);
+		assert_true(fabs(one_double(db, sql) - cost_usd_per_gbps_hour(m4[i].mbps * 1e6, usd)) < 1e-9);
+		snprintf(sql, sizeof(sql),
+			 "SELECT case_cost_usd FROM v_cost WHERE instance_type = '%s'", m4[i].type);
+		assert_true(fabs(one_double(db, sql) - cost_run_usd(usd, 302)) < 1e-12);
+		run_usd += cost_run_usd(usd, 302);
+	}
+	/* The ranking puts the smallest first, as the post concluded. */
+	assert_true(one_double(db, "SELECT rank FROM v_cost_ranking WHERE instance_type = 'm4.large'") == 1);
+	assert_true(one_double(db, "SELECT rank FROM v_cost_ranking WHERE instance_type = 'm4.xlarge'") == 2);
+	/* The run's cost sums the priced pairs and counts the one without a price. */
+	assert_true(fabs(one_double(db, "SELECT usd FROM v_run_cost WHERE run_id = 1") - run_usd) < 1e-12);
+	assert_true(one_double(db, "SELECT results_without_price FROM v_run_cost") == 1);
+	assert_true(isnan(one_double(db, "SELECT usd_per_hour FROM v_endpoint_prices WHERE instance_type = 'z9.huge'")));
+	/* Wire references: 1472-byte datagrams on 10 Gbit/s. */
+	assert_true(fabs(one_double(db, "SELECT wire_pps FROM v_wire_rate LIMIT 1") -
+			 wire_udp4_pps(10e9, 1472)) < 1e-6);
+	assert_true(fabs(one_double(db, "SELECT wire_goodput_bps FROM v_wire_rate LIMIT 1") -
+			 wire_udp4_goodput_bps(10e9, 1472)) < 1e-3);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +202,7 @@ int main(void)
 		cmocka_unit_test(pair_costs_twice_the_sender),
 		cmocka_unit_test(dollars_per_gbps_hour_and_run_cost),
 		cmocka_unit_test(missing_prices_stay_missing),
+		cmocka_unit_test(store_views_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
