@@ -47,8 +47,10 @@ static bool type_matches(const char *type, const char *want)
 static void print_catalog(const struct catalog *c, const char *region, const char *type,
 			  double bps, enum cost_basis basis, size_t *shown)
 {
-	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-10s", "type", "vCPU", "GiB",
-	       "network", "Gbit/s", "baseline", "enhanced", "region", "$/hour", "as of");
+	/* The last column is padded only when more columns follow: no trailing blanks. */
+	int asof_w = bps > 0 ? 10 : 0;
+	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-*s", "type", "vCPU", "GiB",
+	       "network", "Gbit/s", "baseline", "enhanced", "region", "$/hour", asof_w, "as of");
 	if (bps > 0)
 		printf(" %12s %12s", "Mbit/s/($/h)", "$/(Gbit/s*h)");
 	printf("\n");
@@ -72,9 +74,10 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 			if (strcmp(p->type, in->type) || (region && strcmp(p->region, region)))
 				continue;
 			any = true;
-			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9.4f %-10s", in->type, vcpu, mem,
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9.4f %-*s", in->type, vcpu, mem,
 			       in->network_label[0] ? in->network_label : "-", gbps, base,
-			       in->enhanced[0] ? in->enhanced : "-", p->region, p->usd_per_hour, p->as_of);
+			       in->enhanced[0] ? in->enhanced : "-", p->region, p->usd_per_hour, asof_w,
+			       p->as_of);
 			if (bps > 0) {
 				double usd = cost_usd_per_hour(p->usd_per_hour, basis);
 				printf(" %12.0f %12.4f", cost_mbps_per_usd_hour(bps, usd),
@@ -85,7 +88,7 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 		}
 		if (!any && !region) {
 			/* Listed, but priceless: say so rather than leave it out. */
-			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-10s\n", in->type, vcpu, mem,
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %s\n", in->type, vcpu, mem,
 			       in->network_label[0] ? in->network_label : "-", gbps, base,
 			       in->enhanced[0] ? in->enhanced : "-", "-", "no price", "-");
 			(*shown)++;
