@@ -211,9 +211,18 @@ static uint16_t get_port(int fd)
 					     : ((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
+/* Called just before a session's last message: a client that reads it and connects again at
+ * once must not be told BUSY (the runner asks for hostinfo, then runs a test). The next
+ * session joins this thread before it starts. */
+static void release(struct agent *a)
+{
+	atomic_store(&a->busy, false);
+}
+
 static void refuse(struct conn *c, uint16_t code, const char *why)
 {
 	logf_(c->a, "%s: %s", c->peer_name, why);
+	release(c->a);
 	proto_send_error(c->ctl, code, why);
 }
 
@@ -226,6 +235,8 @@ static int send_hostinfo(struct conn *c, struct ns_err *err)
 	if (hostinfo_collect_json(&ho, &json, err) < 0)
 		return -1;
 	size_t n = strlen(json);
+	if (n <= PROTO_MAX_PAYLOAD)
+		release(c->a);
 	int rc = n > PROTO_MAX_PAYLOAD
 			 ? ns_err_set(err, "host information of %zu bytes is too large", n)
 			 : proto_send(c->ctl, PROTO_HOSTINFO, json, n, proto_now() + 5, err);
@@ -499,7 +510,10 @@ static int send_results(struct atest *t, struct ns_err *err)
 		}
 	}
 	proto_buf_free(&b);
-	return rc < 0 ? -1 : proto_send(fd, PROTO_DONE, NULL, 0, deadline, err);
+	if (rc < 0)
+		return -1;
+	release(t->c->a);
+	return proto_send(fd, PROTO_DONE, NULL, 0, deadline, err);
 }
 
 static void agent_run_test(struct conn *c, uint32_t len)
@@ -595,7 +609,7 @@ out:
 	free(ready);
 }
 
-/* The session thread: HELLO, then HOSTINFO_REQUEST(s) and at most one TEST_REQUEST. */
+/* The session thread: HELLO, then one HOSTINFO_REQUEST or one TEST_REQUEST. */
 static void *session_main(void *arg)
 {
 	struct conn *c = arg;
@@ -629,37 +643,34 @@ static void *session_main(void *arg)
 	proto_buf_free(&b);
 	if (rc < 0)
 		goto out;
-	for (;;) {
-		if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + a->o.idle_timeout_s,
-			       a->pipe_r, &eof, &err) < 0) {
-			if (!eof)
-				refuse(c, PROTO_E_BAD_REQUEST, err.msg);
-			goto out;
-		}
-		switch (type) {
-		case PROTO_HOSTINFO_REQUEST:
-			if (send_hostinfo(c, &err) < 0) {
-				refuse(c, PROTO_E_INTERNAL, err.msg);
-				goto out;
-			}
-			break;
-		case PROTO_TEST_REQUEST:
-			agent_run_test(c, len);
-			goto out;
-		case PROTO_AUTH_CHALLENGE:
-		case PROTO_AUTH_RESPONSE:
-			refuse(c, PROTO_E_AUTH, "authentication is not supported by this agent");
-			goto out;
-		default:
-			refuse(c, PROTO_E_UNEXPECTED, "unexpected message after HELLO");
-			goto out;
-		}
+	/* one request per connection: a HOSTINFO_REQUEST or a TEST_REQUEST */
+	if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + a->o.idle_timeout_s, a->pipe_r,
+		       &eof, &err) < 0) {
+		if (!eof)
+			refuse(c, PROTO_E_BAD_REQUEST, err.msg);
+		goto out;
+	}
+	switch (type) {
+	case PROTO_HOSTINFO_REQUEST:
+		if (send_hostinfo(c, &err) < 0)
+			refuse(c, PROTO_E_INTERNAL, err.msg);
+		break;
+	case PROTO_TEST_REQUEST:
+		agent_run_test(c, len);
+		break;
+	case PROTO_AUTH_CHALLENGE:
+	case PROTO_AUTH_RESPONSE:
+		refuse(c, PROTO_E_AUTH, "authentication is not supported by this agent");
+		break;
+	default:
+		refuse(c, PROTO_E_UNEXPECTED, "unexpected message after HELLO");
+		break;
 	}
 out:
 	close(c->ctl);
 	free(c->buf);
 	free(c);
-	atomic_store(&a->busy, false);
+	release(a);
 	return NULL;
 }
 

@@ -597,6 +597,10 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_deadline, &e) < 0
 				     : open_udp_streams(&c, total, data_deadline, &e) < 0)
 		goto fail;
+	/* late echoes of the UDP greeting must go before START: after it, data arrives */
+	for (uint32_t i = 0; i < c.n_ends; i++)
+		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+			drain_udp(&c.ends[i]);
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
 	uint32_t threads = session_threads(p);
@@ -605,8 +609,6 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 			struct session_end *se = &c.ends[i];
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
-			if (se->role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
-				drain_udp(se);
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
 				goto fail;
 		}

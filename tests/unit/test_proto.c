@@ -12,6 +12,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <netinet/in.h>
+#include <pthread.h>
+
+#include "runner/net/agent.h"
 #include "runner/net/proto.h"
 #include "runner/net/session.h"
 
@@ -366,6 +370,88 @@ static void intervals_sum_streams(void **state)
 	assert_int_equal(v.stream, 1);
 }
 
+static void *serve(void *arg)
+{
+	agent_serve(arg, NULL);
+	return NULL;
+}
+
+/* The agent.h API as the runner embeds it: port 0 picks a free port; probe_hostinfo gets
+ * valid JSON back; garbage and a wrong version are answered with ERROR, not a crash;
+ * agent_stop ends agent_serve. */
+static void embedded_agent_answers_and_stops(void **state)
+{
+	(void)state;
+	struct agent_opts o;
+	struct ns_err err = {{0}};
+	agent_opts_init(&o);
+	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
+	o.port = 0;
+	o.quiet = 1;
+	struct agent *a = agent_create(&o, &err);
+	assert_non_null(a);
+	uint16_t port = agent_port(a);
+	assert_true(port != 0);
+	pthread_t tid;
+	assert_int_equal(pthread_create(&tid, NULL, serve, a), 0);
+
+	char *json = NULL;
+	if (probe_hostinfo("127.0.0.1", port, 10, &json, &err) < 0)
+		fail_msg("probe_hostinfo: %s", err.msg);
+	assert_non_null(json);
+	assert_true(json[0] == '{');
+	free(json);
+
+	/* a HELLO of a later version, or an oversized frame, gets ERROR with the reason */
+	for (int k = 0; k < 2; k++) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+		struct proto_buf b;
+		struct proto_hello h = {.version = PROTO_VERSION + 1};
+		proto_buf_init(&b);
+		proto_enc_hello(&b, &h);
+		if (k == 0) {
+			assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &b, proto_now() + 2, NULL), 0);
+		} else {
+			uint8_t hdr[PROTO_HDR_LEN];
+			proto_header_pack(hdr, PROTO_HELLO, 1u << 30);
+			assert_int_equal(write(fd, hdr, sizeof(hdr)), (ssize_t)sizeof(hdr));
+		}
+		proto_buf_free(&b);
+		uint16_t type, code;
+		uint32_t len;
+		char text[PROTO_MAX_TEXT];
+		assert_int_equal(proto_recv(fd, &type, buf, &len, proto_now() + 5, -1, NULL, NULL), 0);
+		assert_int_equal(type, PROTO_ERROR);
+		assert_int_equal(proto_dec_error(buf, len, &code, text, sizeof(text), NULL), 0);
+		assert_int_equal(code, k == 0 ? PROTO_E_VERSION : PROTO_E_BAD_REQUEST);
+		assert_non_null(strstr(text, k == 0 ? "version" : "exceeds"));
+		close(fd);
+	}
+
+	/* and a whole test through the embedded agent */
+	struct probe_params p;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.port = port;
+	p.duration_s = 0.3;
+	p.interval_s = 0.1;
+	struct probe_result res;
+	assert_int_equal(probe_run(&p, &res, &err), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.n_dirs, 1);
+	assert_true(res.dirs[0].receiver.bytes > 0);
+	assert_true(res.dirs[0].sender.bytes == res.dirs[0].receiver.bytes);
+	assert_true(res.dirs[0].n_intervals >= 2);
+	probe_result_free(&res);
+
+	agent_stop(a);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	agent_destroy(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +465,7 @@ int main(void)
 		cmocka_unit_test(results_round_trip_and_chunk_bounds),
 		cmocka_unit_test(udp_figures_count_loss_from_both_ends),
 		cmocka_unit_test(intervals_sum_streams),
+		cmocka_unit_test(embedded_agent_answers_and_stops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
