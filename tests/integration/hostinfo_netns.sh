@@ -107,6 +107,29 @@ out=$(hi --json)
 [[ $out == *'"interface":null'* && $out == *'"warnings":["route: no default route"]'* ]] &&
 	pass "no default route: interface null, said in warnings" ||
 	fail "no default route: interface null, said in warnings" "got: $out"
+# The default metadata address is asked only when the firmware says EC2. Faked here with a
+# tmpfs over /sys/devices/virtual in a private mount namespace; this namespace has no route to
+# 169.254.169.254, so the attempt fails locally and nothing leaves.
+if grep -qs '^Amazon EC2' /sys/devices/virtual/dmi/id/*_vendor ||
+	grep -qsi '^ec2' /sys/devices/virtual/dmi/id/product_uuid /sys/hypervisor/uuid; then
+	skip "not EC2: the default metadata address is not asked" "this host is EC2"
+else
+	out=$(NETSWEEP_IMDS=on netns_exec a "$NETSWEEP" hostinfo --json)
+	[[ $out != *'imds'* ]] && pass "not EC2: the default metadata address is not asked" ||
+		fail "not EC2: the default metadata address is not asked" "got: $out"
+fi
+if command -v unshare >/dev/null 2>&1; then
+	out=$(NETSWEEP_IMDS=on netns_exec a unshare -m sh -c \
+		'mount -t tmpfs h4-dmi /sys/devices/virtual && mkdir -p /sys/devices/virtual/dmi/id &&
+		 echo "Amazon EC2" >/sys/devices/virtual/dmi/id/sys_vendor && exec "$0" hostinfo --json' \
+		"$NETSWEEP" 2>&1)
+	[[ $out == *'"imds (169.254.169.254:80): metadata token: connect: Network is unreachable"'* ]] &&
+		pass "EC2 firmware: the default metadata address is asked" ||
+		fail "EC2 firmware: the default metadata address is asked" "got: $out"
+else
+	skip "EC2 firmware: the default metadata address is asked" "no unshare (util-linux)"
+fi
+
 netns_exec a ip route add default via "$B_ADDR"
 out=$(hi --json)
 [[ $out == *"\"name\":\"$DEV_A\""* && $out == *"\"gateway\":\"$B_ADDR\""* ]] &&
