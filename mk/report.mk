@@ -3,3 +3,6 @@ LIB_SRC += report/cmd_report.c report/rperr.c report/fmt.c report/stats.c report
            report/cost.c report/compare.c report/describe.c report/findings.c report/charts.c \
            report/html.c report/markdown.c report/csv.c
 UNIT_TESTS += test_report_stats test_report_fmt test_report_cost
+ITESTS += tests/integration/report_html.sh tests/integration/report_m4.sh \
+          tests/integration/report_compare.sh tests/integration/report_nognuplot.sh
+BENCHES += tests/bench/report_scale.sh

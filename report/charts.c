@@ -116,6 +116,7 @@ static void run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 		return;
 	}
 	if (pid == 0) {
+		setpgid(0, 0); /* its own group, so that a timeout kills whatever it started */
 		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int nul = open("/dev/null", O_RDWR);
 		if (fd >= 0)
@@ -138,6 +139,7 @@ static void run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > o->timeout_s) {
+			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			timed_out = 1;
@@ -200,6 +202,9 @@ static int chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struc
 	    write_file(o->outdir, c->name, "gp", gp, err) < 0)
 		return -1;
 	if (!o->gnuplot) {
+		char svg[4096];
+		snprintf(svg, sizeof(svg), "%s/%s.svg", o->outdir, c->name);
+		unlink(svg); /* a stale chart from an earlier report would contradict this one */
 		c->status = RP_CHART_NOGNUPLOT;
 		snprintf(c->reason, sizeof(c->reason), "gnuplot not run");
 		return 0;

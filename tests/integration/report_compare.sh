@@ -1,0 +1,72 @@
+#!/bin/bash
+# Baseline comparison: two runs of one matrix where case k3 became 40 % slower flag exactly
+# that case (and --fail-on-regression exits 1); two alike runs flag none. Also the CLI's
+# usage and database errors (exit 2 with a one-line reason).
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../lib/check.sh"
+source "$here/../fixtures/report_browser.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$here/../fixtures/report_fixture.sh
+bash "$fx" compare "$tmp/slow.db" slow && bash "$fx" compare "$tmp/same.db" same ||
+	{ fail "fixtures" "report_fixture.sh compare"; finish; exit; }
+
+expect_exit "slow: report exits 0 without --fail-on-regression" 0 \
+	"$NETSWEEP" report --db "$tmp/slow.db" --baseline previous -o "$tmp/slow"
+html=$tmp/slow/index.html
+flagged=$(xp "$html" "//table[@id='comparison-table']/tbody/tr[@class='regression']/@data-case-key" |
+	sed 's/.*="\(.*\)"/\1/' | tr -d ' \n')
+if [ "$flagged" = k3 ]; then pass "slow: exactly k3 flagged"; else fail "slow: exactly k3 flagged" "flagged: '$flagged'"; fi
+change=$(xp "$html" "string(//table[@id='comparison-table']/tbody/tr[@data-case-key='k3']/td[5])")
+# Medians: 478e6 x 1.000 (run 1) and 478e6 x 0.6 x 1.001 (run 2): -39.94 %.
+if [ "$change" = "-39.9 %" ]; then pass "slow: change -39.9 %"; else fail "slow: change -39.9 %" "$change"; fi
+if xp "$html" "string(//section[@id='comparison'])" | grep -q "Welch's two-sided t-test.*p < 0.05"; then
+	pass "slow: test and threshold stated"
+else
+	fail "slow: test and threshold stated"
+fi
+expect_exit "slow: --fail-on-regression 20 exits 1" 1 \
+	"$NETSWEEP" report --db "$tmp/slow.db" --baseline previous --fail-on-regression 20 -o "$tmp/s2"
+expect_exit "slow: --fail-on-regression 50 exits 0 (drop is 40 %)" 0 \
+	"$NETSWEEP" report --db "$tmp/slow.db" --baseline 1 --run 2 --fail-on-regression 50 -o "$tmp/s3"
+if [ "$(xp "$html" "string(//figure[@id='chart-trend']/@data-status)")" = ok ] || ! command -v gnuplot >/dev/null; then
+	pass "slow: trend chart with a baseline"
+else
+	fail "slow: trend chart with a baseline" "$(xp "$html" "string(//figure[@id='chart-trend'])")"
+fi
+if grep -q '\*\*regression\*\*' "$tmp/slow/report.md"; then pass "slow: report.md marks the regression"; else fail "slow: report.md marks the regression"; fi
+
+expect_exit "same: --fail-on-regression 1 exits 0" 0 \
+	"$NETSWEEP" report --db "$tmp/same.db" --baseline previous --fail-on-regression 1 -o "$tmp/same"
+n=$(xp "$tmp/same/index.html" "count(//table[@id='comparison-table']/tbody/tr[@class])")
+rows=$(xp "$tmp/same/index.html" "count(//table[@id='comparison-table']/tbody/tr)")
+if [ "$n" = 0 ] && [ "$rows" = 4 ]; then pass "same: none of 4 cases flagged"; else fail "same: none flagged" "$n flagged of $rows"; fi
+
+# The first run has no previous one: a note, not an error.
+out=$("$NETSWEEP" report --db "$tmp/same.db" --run 1 --baseline previous -o "$tmp/first" 2>&1)
+if [ $? = 0 ] && echo "$out" | grep -q 'no earlier run'; then pass "no previous run: noted"; else fail "no previous run: noted" "$out"; fi
+
+# Errors: exit 2 and one line saying why.
+one_line_2() { # name expected-text command...
+	local name=$1 want=$2; shift 2
+	local err rc
+	err=$("$@" 2>&1 >/dev/null); rc=$?
+	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && echo "$err" | grep -q "$want"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc: $err"
+	fi
+}
+one_line_2 "missing database exits 2" "no such database" "$NETSWEEP" report --db "$tmp/nope.db" -o "$tmp/x"
+one_line_2 "unknown run exits 2" "run 42: no such run" "$NETSWEEP" report --db "$tmp/same.db" --run 42 -o "$tmp/x"
+one_line_2 "unknown baseline exits 2" "run 9: no such run" "$NETSWEEP" report --db "$tmp/same.db" --baseline 9 -o "$tmp/x"
+one_line_2 "bad option exits 2" "unknown option" "$NETSWEEP" report --frobnicate
+one_line_2 "bad percentage exits 2" "fail-on-regression" "$NETSWEEP" report --db "$tmp/same.db" --baseline previous --fail-on-regression x
+echo "not a database" > "$tmp/junk.db"
+one_line_2 "non-netsweep file exits 2" "not a netsweep database" "$NETSWEEP" report --db "$tmp/junk.db" -o "$tmp/x"
+if (cd "$tmp" && NETSWEEP_DB="$tmp/same.db" "$NETSWEEP" report -o envout >/dev/null) && [ -s "$tmp/envout/index.html" ]; then
+	pass "NETSWEEP_DB picks the database"
+else
+	fail "NETSWEEP_DB picks the database"
+fi
+finish
