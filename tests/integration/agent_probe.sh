@@ -225,7 +225,9 @@ fi
 DEAD=$(( PORT + 1 ))
 listening "$DEAD" && DEAD=$(( PORT + 2 ))
 probe "$TMP/unreach.json" "127.0.0.1:$DEAD" -t 1 --connect-timeout 2
-if [ "$RC" = 1 ] && [ "$MS" -lt 3000 ] && json_ok "$TMP/unreach.json" &&
+# Refused at once on loopback; the slack is for a loaded machine (test_proto checks the
+# timeout path itself against a listener that drops SYNs).
+if [ "$RC" = 1 ] && [ "$MS" -lt 5000 ] && json_ok "$TMP/unreach.json" &&
 	json "$TMP/unreach.json" '$.error' | grep -q unreachable; then
 	pass "unreachable agent: exit 1 with a clear error in ${MS} ms"
 else

@@ -452,6 +452,43 @@ static void embedded_agent_answers_and_stops(void **state)
 	agent_destroy(a);
 }
 
+/* An agent that never answers the SYN: a listener whose accept queue is full drops it, so the
+ * connect runs into the timeout — the probe must give up within the connect timeout. */
+static void silent_agent_times_out_within_the_connect_timeout(void **state)
+{
+	(void)state;
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof(sin);
+	assert_int_equal(bind(l, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(listen(l, 0), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&sin, &sl), 0);
+	int fill[4];
+	for (int i = 0; i < 4; i++) { /* fill the queue; later SYNs are dropped */
+		fill[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		connect(fill[i], (struct sockaddr *)&sin, sizeof(sin));
+	}
+	usleep(100000);
+	struct probe_params p;
+	struct probe_result res;
+	struct ns_err err = {{0}};
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.port = ntohs(sin.sin_port);
+	p.connect_timeout_s = 0.5;
+	double t0 = proto_now();
+	assert_int_equal(probe_run(&p, &res, &err), -1);
+	double took = proto_now() - t0;
+	if (!(took >= 0.45 && took < 2.0))
+		fail_msg("gave up after %.2f s (connect timeout 0.5 s): %s", took, err.msg);
+	assert_int_equal(res.status, -1);
+	assert_non_null(strstr(res.error, "timed out"));
+	probe_result_free(&res);
+	for (int i = 0; i < 4; i++)
+		close(fill[i]);
+	close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +503,7 @@ int main(void)
 		cmocka_unit_test(udp_figures_count_loss_from_both_ends),
 		cmocka_unit_test(intervals_sum_streams),
 		cmocka_unit_test(embedded_agent_answers_and_stops),
+		cmocka_unit_test(silent_agent_times_out_within_the_connect_timeout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
