@@ -1,10 +1,11 @@
 #!/bin/sh
-# make demo: the main job on the loopback default. Grows with the project: until the runner
-# lands it runs one probe against an agent on loopback.
+# make demo: the main job on the loopback default — data/matrices/quick.xml against an agent
+# the runner forks on 127.0.0.1 — into ./netsweep.db (or $NETSWEEP_DB), then says where the
+# results went and how to look at them.
 set -eu
 B=build/netsweep
-if "$B" run --help >/dev/null 2>&1; then
-	exec "$B" run data/matrices/quick.xml
-fi
-echo "netsweep: the runner has not landed yet; nothing to demo" >&2
-exit 1
+DB=${NETSWEEP_DB:-netsweep.db}
+# The demo runs on this host only: keep away from any cloud metadata service.
+NETSWEEP_IMDS=${NETSWEEP_IMDS:-0} "$B" run data/matrices/quick.xml --db "$DB" --label demo
+echo
+echo "results: $DB (run: sqlite3 $DB 'select endpoint, protocol, streams, direction, round(goodput_mbps) from v_results')"

@@ -282,28 +282,28 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 {
 	struct ns_err e;
 	struct probe_params p;
-	/* Each value alone on top of the defaults: a failure is that value's fault. */
-	for (int a = 0; a < MX_AXIS_COUNT; a++) {
-		for (size_t i = 0; i < m->axes[a].n; i++) {
-			base_params(m, &p);
-			apply_axis(&p, a, &m->axes[a].v[i]);
-			if (check_params(&p, &e) < 0)
-				return ns_err_set(err, "%s:%d: axis '%s' value '%s': %s", m->path,
-						  m->axes[a].v[i].line, matrix_axis_name(a),
-						  m->axes[a].v[i].text, e.msg);
-		}
-	}
 	for (size_t i = 0; i < cs->n; i++) {
-		expand_params(m, &cs->v[i], &p);
+		const struct sweep_case *c = &cs->v[i];
+		expand_params(m, c, &p);
 		if (check_params(&p, &e) == 0)
 			continue;
-		char canon[1024];
-		expand_describe(m, &cs->v[i], canon, sizeof(canon));
-		int line = cs->v[i].include_line;
-		if (!line)
-			for (int a = 0; a < MX_AXIS_COUNT && !line; a++)
-				line = m->axes[a].line;
-		return ns_err_set(err, "%s:%d: case %s: %s", m->path, line ? line : 1, canon, e.msg);
+		/* A value wrong even on top of the defaults is that value's fault: name its line. */
+		for (int a = 0; a < MX_AXIS_COUNT; a++) {
+			struct ns_err ea;
+			base_params(m, &p);
+			apply_axis(&p, a, expand_value(m, c, a));
+			if (check_params(&p, &ea) < 0)
+				return ns_err_set(err, "%s:%d: axis '%s' value '%s': %s", m->path,
+						  expand_value(m, c, a)->line, matrix_axis_name(a),
+						  expand_value(m, c, a)->text, ea.msg);
+		}
+		/* Otherwise values conflict: name the case, at its include or the first axis. */
+		char what[1024];
+		expand_describe(m, c, what, sizeof(what));
+		int line = c->include_line;
+		for (int a = 0; a < MX_AXIS_COUNT && !line; a++)
+			line = m->axes[a].line;
+		return ns_err_set(err, "%s:%d: case %s: %s", m->path, line ? line : 1, what, e.msg);
 	}
 	return 0;
 }

@@ -35,10 +35,10 @@ struct sweep_slot {
 int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err *err);
 void expand_free(struct sweep_cases *c);
 
-/* Runs probe_params_check over every case (a host stands in for the agent): first each axis
- * value alone, so an error names the value's line, then every case, for conflicts between
- * values (then the line is the include's, or the <axes> element's). Separate from
- * expand_matrix because it costs more than the expansion itself. */
+/* Runs probe_params_check over every case (a host stands in for the agent). When a case is
+ * refused, a value that is wrong even on the defaults is named with its line; otherwise the
+ * values conflict and the case is named, at its include's line or the first axis's. Separate
+ * from expand_matrix because it costs more than the expansion itself. */
 int expand_check(const struct matrix *m, const struct sweep_cases *c, struct ns_err *err);
 
 /* The text the key is derived from: "pair=NAME;protocol=tcp;direction=forward;streams=1;...".

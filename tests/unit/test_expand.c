@@ -211,8 +211,20 @@ static void check_names_conflicts(void **state)
 	assert_non_null(strstr(err.msg, "protocol=udp length=70000"));
 	expand_free(&c);
 	matrix_free(&m);
+	/* a value refused whatever it is combined with is named at its own line */
+	load(&m, "<matrix name=\"c\">\n<axes>\n"
+		 "<axis name=\"streams\"><value>1</value></axis>\n"
+		 "<axis name=\"gso\">\n<value>true</value></axis>\n"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(expand_check(&m, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "t.xml:5: axis 'gso' value '1'"));
+	expand_free(&c);
+	matrix_free(&m);
+	/* and the same value with UDP is fine */
 	load(&m, "<matrix name=\"c\"><axes><axis name=\"protocol\"><value>udp</value></axis>"
-		 "<axis name=\"length\"><value>1K</value></axis></axes></matrix>");
+		 "<axis name=\"length\"><value>1K</value></axis>"
+		 "<axis name=\"gso\"><value>true</value></axis></axes></matrix>");
 	expand(&m, &c);
 	assert_int_equal(expand_check(&m, &c, &err), 0);
 	expand_free(&c);
