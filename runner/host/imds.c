@@ -122,6 +122,26 @@ int imds_parse_response(const char *buf, size_t len, int *status, const char **b
 	return 0;
 }
 
+/* Whether buf holds a whole answer with a Content-Length: then there is no need to wait for
+ * the server to close (a proxy may keep the connection open despite Connection: close). */
+static bool answer_complete(const char *buf, size_t len)
+{
+	const char *end = memmem(buf, len, "\r\n\r\n", 4);
+	if (!end)
+		return false;
+	for (const char *line = buf; line && line < end;) {
+		const char *eol = memchr(line, '\n', (size_t)(end + 2 - line));
+		if (!eol)
+			break;
+		if ((size_t)(eol - line) > 15 && strncasecmp(line, "Content-Length:", 15) == 0) {
+			long cl = strtol(line + 15, NULL, 10);
+			return cl >= 0 && len - (size_t)(end + 4 - buf) >= (size_t)cl;
+		}
+		line = eol + 1;
+	}
+	return false;
+}
+
 /* One request/response on a fresh connection; the answer lands in resp (NUL-terminated). */
 static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const char *req,
 			 double deadline, char *resp, size_t cap, size_t *rlen, struct ns_err *err)
@@ -172,6 +192,8 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 		ssize_t n = recv(fd, resp + *rlen, cap - 1 - *rlen, 0);
 		if (n > 0) {
 			*rlen += (size_t)n;
+			if (answer_complete(resp, *rlen))
+				break;
 			continue;
 		}
 		if (n == 0)

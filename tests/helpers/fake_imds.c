@@ -2,10 +2,11 @@
  * for PUT /latest/api/token (which must carry X-aws-ec2-metadata-token-ttl-seconds) and answers
  * GET /latest/meta-data/{instance-type,placement/region,placement/availability-zone} only with
  * that token (401 otherwise), logging one line per request so that a test can check the flow.
- * --silent listens but never accepts: the address that answers nothing. It exits after
+ * --silent listens but never accepts: the address that answers nothing. --linger keeps each
+ * connection open after the answer until the client closes it, as a proxy might. It exits after
  * --lifetime seconds whatever happens, so a test that dies leaves nothing behind for long.
  *
- * usage: fake_imds --port-file F [--log F] [--silent] [--lifetime S]
+ * usage: fake_imds --port-file F [--log F] [--silent] [--linger] [--lifetime S]
  *                  [--instance-type T] [--region R] [--az Z] */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -129,12 +130,16 @@ static void serve(int fd)
 int main(int argc, char **argv)
 {
 	const char *port_file = NULL, *log_file = NULL;
-	bool silent = false;
+	bool silent = false, linger = false;
 	double lifetime = 30;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--silent")) {
 			silent = true;
+			continue;
+		}
+		if (!strcmp(a, "--linger")) {
+			linger = true;
 			continue;
 		}
 		if (!v) {
@@ -209,6 +214,13 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			continue;
 		serve(fd);
+		if (linger) {
+			/* Until the client hangs up (or 2 s): it must not need our close to finish. */
+			char sink[256];
+			struct pollfd cp = {.fd = fd, .events = POLLIN};
+			while (poll(&cp, 1, 2000) > 0 && recv(fd, sink, sizeof(sink), 0) > 0)
+				;
+		}
 		close(fd);
 	}
 	close(ls);

@@ -94,6 +94,19 @@ else
 	fail "table shows cloud and interface" "got: $out"
 fi
 
+# --- a server that answers but keeps the connection open: Content-Length ends the answer
+if start_fake linger --linger --instance-type c7gn.16xlarge; then
+	t0=$(now_ms)
+	out=$("$NETSWEEP" hostinfo --json --peer 127.0.0.1 --imds-addr "127.0.0.1:$(cat "$TMP/linger.port")" \
+		--imds-timeout 1.5)
+	elapsed=$(($(now_ms) - t0))
+	[[ $out == *'"instance_type":"c7gn.16xlarge"'* ]] && [ "$elapsed" -lt 1400 ] &&
+		pass "open connection: answer read by Content-Length (${elapsed} ms)" ||
+		fail "open connection: answer read by Content-Length" "${elapsed} ms: $out"
+else
+	fail "lingering fake imds starts" "no port file"
+fi
+
 # --- a metadata address that accepts connections and never answers
 if ! start_fake silent --silent; then
 	fail "silent fake imds starts" "no port file"
