@@ -7,11 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>
 
 #define TCP_RECV_BUF (256 * 1024)  /* big reads: fewer syscalls per byte */
+#define TCP_NOTSENT_LOWAT_BYTES (64 * 1024)
 
 static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
+	if (e->cfg.role == ENGINE_SEND) {
+		/* Keep the unsent backlog near one loopback segment: the receiver then copies data
+		 * the sender wrote moments ago, still in cache. On this 2-core loopback it took
+		 * 2.2 to 3.3 GB per CPU-second (16K/32K/128K/256K were no better than none), and
+		 * sender counts stop running ahead of the wire by a whole socket buffer under
+		 * pacing or shaping. Without the option (old kernels) nothing else changes. */
+		int lowat = TCP_NOTSENT_LOWAT_BYTES;
+		setsockopt(s->fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
+	}
 	return engine_sock_pacing(e, s->fd, err);
 }
 
