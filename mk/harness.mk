@@ -18,3 +18,6 @@ endif
 $(BUILD)/bpf/drop.o: tests/bpf/drop.c
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -DDROP_THRESHOLD=42949673u -c -o $@ $<
+
+# make bench (not make test): netsweep side by side with iperf and iperf3.
+BENCHES += tests/bench/engines.sh

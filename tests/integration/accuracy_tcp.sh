@@ -4,6 +4,8 @@
 #   - goodput over tbf 500 mbit within 2 % of the payload share, 500 x 1448/1514 Mbit/s;
 #   - --fq-rate 100M (SO_MAX_PACING_RATE) with 4 streams gives 400 Mbit/s within 5 %;
 #   - -b 300M (application pacing) is held within 2 % on an unshaped veth.
+# A check whose figure is off is run again (netns_check_runs): CPU contention on a shared
+# machine can starve a run; a systematic error fails every run.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
@@ -20,30 +22,27 @@ if ! netns_agent tr "$R" "$PORT"; then
 fi
 OUT=$NETNS_TMP/probe.json
 
-# expect_rate NAME WANT_MBPS TOL_PCT PROBE_ARGS...: the receiver's goodput is within TOL_PCT.
-expect_rate() {
-	local name=$1 want=$2 tol=$3 bps mbps
-	shift 3
+# rate_within WANT_MBPS TOL_PCT PROBE_ARGS...: the receiver's goodput is within TOL_PCT.
+rate_within() {
+	local want=$1 tol=$2 bps mbps
+	shift 2
 	if ! netns_probe ts "$OUT" "$R:$PORT" "$@"; then
-		fail "$name" "probe failed: $(netns_probe_why "$OUT")"
-		return
+		CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"
+		return 1
 	fi
 	bps=$(netns_json "$OUT" '$.sum.receiver.bits_per_second')
 	mbps=$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }')
-	if netns_within "$bps" "$(awk -v w="$want" 'BEGIN { printf "%.0f", w * 1e6 }')" "$tol"; then
-		pass "$name: $mbps Mbit/s (want $want within $tol %)"
-	else
-		fail "$name" "receiver got $mbps Mbit/s, want $want within $tol % (sender $(netns_json "$OUT" '$.sum.sender.bits_per_second') bit/s)"
-	fi
+	CHECK_MSG="receiver $mbps Mbit/s, want $want within $tol % (sender $(netns_json "$OUT" '$.sum.sender.bits_per_second') bit/s, $(netns_json "$OUT" '$.sum.sender.retransmits') retransmits)"
+	netns_within "$bps" "$(awk -v w="$want" 'BEGIN { printf "%.0f", w * 1e6 }')" "$tol"
 }
 
 # tbf counts whole frames: a 1448-byte segment payload costs 1514 bytes on the veth.
 netns_shape ts 500mbit
-expect_rate "${CHECKS[0]}" "$(awk 'BEGIN { printf "%.2f", 500 * 1448 / 1514 }')" 2 -t 4 -O 1
+netns_check_runs "${CHECKS[0]}" rate_within "$(awk 'BEGIN { printf "%.2f", 500 * 1448 / 1514 }')" 2 -t 4 -O 1
 netns_clear ts
 
 # The kernel paces TCP at SO_MAX_PACING_RATE by itself (no fq qdisc here).
-expect_rate "${CHECKS[1]}" 400 5 -P 4 --fq-rate 100M -t 3 -O 1
-expect_rate "${CHECKS[2]}" 300 2 -b 300M -t 4
+netns_check_runs "${CHECKS[1]}" rate_within 400 5 -P 4 --fq-rate 100M -t 3 -O 1
+netns_check_runs "${CHECKS[2]}" rate_within 300 2 -b 300M -t 4
 
 finish

@@ -1,0 +1,144 @@
+#!/bin/bash
+# Engine benchmark (make bench; not a test): netsweep against iperf (2) and iperf3 on loopback,
+# side by side in one invocation so that all figures share the machine's state, and the ratios
+# issue 2 sets as targets:
+#   TCP, 2 streams, 10 s:       netsweep >= 1.0 x iperf -P 2 and >= 1.6 x iperf3 -P 2
+#   UDP, 64-byte, unlimited:    netsweep received datagrams/s >= 2 x iperf3 -u -b 0 -l 64
+#   agent idle RSS < 32 MiB;    probe peak RSS (VmHWM) with 128 streams < 64 MiB
+# Everything runs on the loopback of a namespace of our own, so ports never collide with other
+# tests on the machine and nothing is left behind (servers end with the namespace).
+# BENCH_TCP_SECS / BENCH_UDP_SECS shorten the runs for a quick look.
+HERE=$(cd "$(dirname "$0")" && pwd)
+# Every tool at the same priority: the harness otherwise raises netsweep's (see netns.sh).
+NETNS_NICE=
+source "$HERE/../lib/netns.sh"
+netns_require
+
+TCP_SECS=${BENCH_TCP_SECS:-10}
+UDP_SECS=${BENCH_UDP_SECS:-5}
+LO=127.0.0.1
+P_NS=5301 P_IPERF=5311 P_IPERF3=5321
+netns_pair h6 bench bpeer 10.66.7.1 10.66.7.2 >/dev/null || { echo "bench: namespace setup failed" >&2; exit 1; }
+B=h6-bench
+J=$NETNS_TMP/out.json
+STATUS=0
+
+have() { command -v "$1" >/dev/null 2>&1; }
+mbps() { awk -v b="$1" 'BEGIN { if (b == "") print "n/a"; else printf "%.0f Mbit/s", b / 1e6 }'; }
+kpps() { awk -v p="$1" 'BEGIN { if (p == "") print "n/a"; else printf "%.0f k/s", p / 1e3 }'; }
+# ratio NAME A B TARGET: prints A/B and whether it meets TARGET.
+ratio() {
+	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN {
+		if (a == "" || b == "" || b + 0 == 0) { printf "  %-44s n/a\n", n; exit }
+		r = a / b; printf "  %-44s %.2fx (target >= %.1fx: %s)\n", n, r, t, (r >= t) ? "met" : "NOT met" }'
+}
+# VmHWM (peak RSS) or VmRSS of PID in KiB.
+vm_kib() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# Servers: netsweep's agent, iperf and iperf3, all on the namespace's loopback.
+NS_OK=0
+if netns_netsweep_ready && netns_agent "$B" "$LO" "$P_NS"; then
+	NS_OK=1
+	AGENT_PID=$NETNS_AGENT_PID
+	sleep 1 # let the agent settle so "idle" means idle, not start-up
+	AGENT_IDLE_KIB=$(vm_kib "$AGENT_PID" VmRSS)
+else
+	echo "SKIP netsweep figures: netsweep agent/probe not available yet"
+fi
+if have iperf; then
+	netns_exec "$B" iperf -s -p "$P_IPERF" >/dev/null 2>&1 &
+	netns_wait_tcp "$B" "$LO" "$P_IPERF" 5 || { echo "bench: iperf -s did not start" >&2; STATUS=1; }
+else
+	echo "SKIP iperf figures: iperf (2) is not installed"
+fi
+if have iperf3; then
+	netns_exec "$B" iperf3 -s -p "$P_IPERF3" >/dev/null 2>&1 &
+	netns_wait_tcp "$B" "$LO" "$P_IPERF3" 5 || { echo "bench: iperf3 -s did not start" >&2; STATUS=1; }
+else
+	echo "SKIP iperf3 figures: iperf3 is not installed"
+fi
+
+# netsweep_run ARGS...: a probe against the agent, JSON in $J; prints nothing, fails loudly.
+netsweep_run() {
+	[ "$NS_OK" = 1 ] || return 1
+	if ! netns_probe "$B" "$J" "$LO:$P_NS" "$@"; then
+		echo "bench: netsweep probe $* failed: $(netns_probe_why "$J")" >&2
+		STATUS=1
+		return 1
+	fi
+}
+
+echo "== TCP, 2 streams, ${TCP_SECS} s, loopback (receiver goodput)"
+NS_TCP="" IPERF_TCP="" IPERF3_TCP=""
+if netsweep_run -P 2 -t "$TCP_SECS"; then
+	NS_TCP=$(netns_json "$J" '$.sum.receiver.bits_per_second')
+	echo "  netsweep -P 2   $(mbps "$NS_TCP")  (cpu sender $(netns_json "$J" '$.sum.sender.cpu_percent') %, receiver $(netns_json "$J" '$.sum.receiver.cpu_percent') %)"
+fi
+if have iperf; then
+	# CSV: one line per stream ending in bits/s (2.1.8 prints no sum line with -y C).
+	IPERF_TCP=$(netns_exec "$B" iperf -c "$LO" -p "$P_IPERF" -P 2 -t "$TCP_SECS" -y C 2>/dev/null |
+		awk -F, '$6 > 0 { s += $9; n++ } END { if (n) printf "%.0f", s }')
+	echo "  iperf -P 2      $(mbps "$IPERF_TCP")"
+fi
+if have iperf3; then
+	netns_exec "$B" iperf3 -c "$LO" -p "$P_IPERF3" -P 2 -t "$TCP_SECS" -J >"$J" 2>&1
+	IPERF3_TCP=$(netns_json "$J" '$.end.sum_received.bits_per_second')
+	echo "  iperf3 -P 2     $(mbps "$IPERF3_TCP")"
+fi
+ratio "TCP netsweep / iperf -P 2" "$NS_TCP" "$IPERF_TCP" 1.0
+ratio "TCP netsweep / iperf3 -P 2" "$NS_TCP" "$IPERF3_TCP" 1.6
+
+echo "== UDP, 64-byte payload, unlimited rate, ${UDP_SECS} s, loopback (received datagrams/s)"
+NS_UDP="" NS_GSO="" IPERF3_UDP=""
+# udp_line LABEL: the figures of the probe in $J; sets UDP_PPS to received datagrams/s.
+udp_line() {
+	local sent recv lp kd
+	sent=$(netns_json "$J" '$.sum.sender.packets_per_second')
+	UDP_PPS=$(netns_json "$J" '$.sum.receiver.packets_per_second')
+	recv=$(netns_json "$J" '$.sum.receiver.packets')
+	lp=$(netns_json "$J" '$.sum.receiver.lost_percent')
+	kd=$(netns_json "$J" '$.sum.receiver.kernel_drops')
+	echo "  $1 received $(kpps "$UDP_PPS") (sent $(kpps "$sent"), $recv datagrams, lost $lp %, kernel drops $kd)"
+}
+if netsweep_run --udp -l 64 -b 0 -t "$UDP_SECS"; then
+	udp_line "netsweep        "
+	NS_UDP=$UDP_PPS
+fi
+if netsweep_run --udp -l 64 -b 0 --gso -t "$UDP_SECS"; then
+	udp_line "netsweep --gso  "
+	[ "$(netns_json "$J" '$.gso_active')" = 1 ] || echo "  (--gso was not active: the kernel refused UDP_SEGMENT)"
+	NS_GSO=$UDP_PPS
+fi
+if have iperf3; then
+	netns_exec "$B" iperf3 -c "$LO" -p "$P_IPERF3" -u -b 0 -l 64 -t "$UDP_SECS" -J >"$J" 2>&1
+	# end.sum: packets = datagrams sent, lost_packets = never received, seconds = test length.
+	read -r sent lost secs lp <<<"$(sqlite3 -separator ' ' :memory: "select
+		json_extract(j, '\$.end.sum.packets'), json_extract(j, '\$.end.sum.lost_packets'),
+		json_extract(j, '\$.end.sum.seconds'), json_extract(j, '\$.end.sum.lost_percent')
+		from (select readfile('$J') as j)" 2>/dev/null)"
+	IPERF3_UDP=$(awk -v s="$sent" -v l="$lost" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", (s - l) / t }')
+	echo "  iperf3 -u -b 0  received $(kpps "$IPERF3_UDP") (sent $(kpps "$(awk -v s="$sent" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", s / t }')"), lost $lp %)"
+fi
+ratio "UDP received/s netsweep / iperf3" "$NS_UDP" "$IPERF3_UDP" 2.0
+ratio "UDP received/s netsweep --gso / iperf3" "$NS_GSO" "$IPERF3_UDP" 2.0
+
+echo "== Memory (from /proc/PID/status)"
+if [ "$NS_OK" = 1 ]; then
+	echo "  agent idle VmRSS at start      $((AGENT_IDLE_KIB / 1024)) MiB (target < 32 MiB: $([ "$AGENT_IDLE_KIB" -lt 32768 ] && echo met || echo NOT met))"
+	echo "  agent VmRSS idle after tests   $(( $(vm_kib "$AGENT_PID" VmRSS) / 1024 )) MiB (VmHWM $(( $(vm_kib "$AGENT_PID" VmHWM) / 1024 )) MiB)"
+	# The probe's peak: VmHWM only grows, so the last reading before it exits is its peak.
+	ip netns exec "$B" "$NETNS_NETSWEEP" probe "$LO:$P_NS" -P 128 -t 3 --json >"$J" 2>"$J.err" &
+	pid=$! hwm=0
+	while kill -0 "$pid" 2>/dev/null; do
+		k=$(vm_kib "$pid" VmHWM)
+		[ -n "$k" ] && hwm=$k
+		sleep 0.05
+	done
+	if wait "$pid"; then
+		echo "  probe -P 128 peak VmHWM        $((hwm / 1024)) MiB (target < 64 MiB: $([ "$hwm" -lt 65536 ] && echo met || echo NOT met)); $(mbps "$(netns_json "$J" '$.sum.receiver.bits_per_second')")"
+	else
+		echo "bench: netsweep probe -P 128 failed: $(netns_probe_why "$J")" >&2
+		STATUS=1
+	fi
+fi
+exit $STATUS
