@@ -13,7 +13,7 @@ WARN    += -Werror
 endif
 CFLAGS  ?= -O2 -g
 DATADIR ?= $(CURDIR)/data
-CFLAGS  += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP \
            -DNETSWEEP_DATADIR=\"$(DATADIR)\" -DNETSWEEP_SCHEMADIR=\"$(CURDIR)/schemas\"
 LDLIBS  += $(PKG_LIBS) -pthread -lm
 

@@ -35,11 +35,21 @@ void ns_err_prefix(struct ns_err *err, const char *fmt, ...)
 {
 	if (!err)
 		return;
-	char prefix[NS_ERR_MAX], old[NS_ERR_MAX];
+	char old[NS_ERR_MAX];
+	memcpy(old, err->msg, sizeof(old));
+	old[sizeof(old) - 1] = '\0';
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	if (n < 0 || (size_t)n >= sizeof(err->msg) - 2)
+		return;
+	size_t off = (size_t)n, room = sizeof(err->msg) - off - 1;
+	size_t len = strnlen(old, room);
+	memcpy(err->msg + off, ": ", 2);
+	off += 2;
+	if (len > sizeof(err->msg) - off - 1)
+		len = sizeof(err->msg) - off - 1;
+	memcpy(err->msg + off, old, len);
+	err->msg[off + len] = '\0';
 }
