@@ -108,9 +108,11 @@ static int start_loopback_agent(struct runner *R, struct pair_rt *p, struct ns_e
 		if (getppid() == 1)
 			_exit(0);
 		child_agent = a;
-		struct sigaction sa = {.sa_handler = child_stop};
+		struct sigaction sa = {.sa_handler = child_stop}, ign = {.sa_handler = SIG_IGN};
 		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGINT, &sa, NULL);
+		/* Ctrl-C reaches the whole process group: the case in flight must still finish,
+		 * so only the runner's SIGTERM stops this agent. */
+		sigaction(SIGINT, &ign, NULL);
 		struct ns_err e;
 		int rc = agent_serve(a, &e);
 		_exit(rc == 0 ? 0 : 1);
@@ -464,7 +466,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	const struct sweep_case *c = &R->cases->v[slot->case_idx];
 	struct pair_rt *p = &R->pairs[expand_value(m, c, MX_PAIR)->u];
 	char what[300], started[32], finished[32], summary[NS_ERR_MAX + 16], warn[NS_ERR_MAX * 2 + 4];
-	double est = expand_case_seconds(m, c);
+	double est = expand_case_seconds(m, c) + RUN_SETUP_S + m->cooldown_s; /* as run_estimate */
 	struct probe_result res;
 	struct ns_err e = {{0}};
 	bool ran = false, ok = false;

@@ -68,7 +68,34 @@ if [ "$(q 'pragma integrity_check')" = ok ] && [ -z "$(q 'pragma foreign_key_che
 else
 	fail "integrity_check and foreign_key_check ok"
 fi
-# Resuming a finished matrix again starts a new run rather than touching the old one.
+# SIGINT: the case in flight finishes, the run is marked interrupted, exit 1; --resume ends it.
+sed 's/name="resume"/name="interrupt"/' "$T/m.xml" >"$T/i.xml"
+"$NETSWEEP" run "$T/i.xml" --db "$DB" >"$T/log3" 2>&1 &
+RUNNER=$!
+for _ in $(seq 300); do
+	n=$(sqlite3 "$DB" "select count(*) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'interrupt'" 2>/dev/null)
+	[ "${n:-0}" -ge 1 ] && break
+	sleep 0.05
+done
+kill -INT "$RUNNER"
+wait "$RUNNER"
+rc=$?
+RUNNER=
+st=$(q "select status from runs where matrix_name = 'interrupt'")
+n=$(q "select count(*) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'interrupt' and r.status = 'ok'")
+if [ "$rc" = 1 ] && [ "$st" = interrupted ] && [ "$n" -ge 1 ] && [ "$n" -lt 6 ] && grep -q "continue with --resume" "$T/log3"; then
+	pass "SIGINT: the case in flight finishes, the run is interrupted ($n of 6), exit 1"
+else
+	fail "SIGINT" "exit $rc, status $st, $n ok results: $(tail -n 2 "$T/log3")"
+fi
+"$NETSWEEP" run "$T/i.xml" --db "$DB" --resume --quiet
+if [ $? = 0 ] && [ "$(q "select status from runs where matrix_name = 'interrupt'")" = done ]; then
+	pass "--resume finishes the interrupted run"
+else
+	fail "--resume finishes the interrupted run"
+fi
+
+dump=$(sqlite3 "$DB" .dump | md5sum)
 "$NETSWEEP" run "$T/m.xml" --db "$DB" --resume --dry-run >/dev/null 2>&1
-if [ "$(q 'select count(*) from runs')" = 1 ]; then pass "--dry-run with --resume writes nothing"; else fail "--dry-run with --resume writes nothing"; fi
+if [ "$(sqlite3 "$DB" .dump | md5sum)" = "$dump" ]; then pass "--dry-run with --resume writes nothing"; else fail "--dry-run with --resume writes nothing"; fi
 finish
