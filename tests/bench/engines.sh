@@ -68,11 +68,13 @@ netsweep_run() {
 	fi
 }
 
+# Figures are only comparable within one run; the load says how busy the machine was.
+echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "== TCP, 2 streams, ${TCP_SECS} s, loopback (receiver goodput)"
 NS_TCP="" IPERF_TCP="" IPERF3_TCP=""
 if netsweep_run -P 2 -t "$TCP_SECS"; then
 	NS_TCP=$(netns_json "$J" '$.sum.receiver.bits_per_second')
-	echo "  netsweep -P 2   $(mbps "$NS_TCP")  (cpu sender $(netns_json "$J" '$.sum.sender.cpu_percent') %, receiver $(netns_json "$J" '$.sum.receiver.cpu_percent') %)"
+	echo "  netsweep -P 2   $(mbps "$NS_TCP")  (cpu % of one core: sender $(printf %.0f "$(netns_json "$J" '$.sum.sender.cpu_percent')"), receiver $(printf %.0f "$(netns_json "$J" '$.sum.receiver.cpu_percent')"))"
 fi
 if have iperf; then
 	# CSV: one line per stream ending in bits/s (2.1.8 prints no sum line with -y C).
@@ -98,7 +100,7 @@ udp_line() {
 	recv=$(netns_json "$J" '$.sum.receiver.packets')
 	lp=$(netns_json "$J" '$.sum.receiver.lost_percent')
 	kd=$(netns_json "$J" '$.sum.receiver.kernel_drops')
-	echo "  $1 received $(kpps "$UDP_PPS") (sent $(kpps "$sent"), $recv datagrams, lost $lp %, kernel drops $kd)"
+	echo "  $1 received $(kpps "$UDP_PPS") (sent $(kpps "$sent"), $recv datagrams, lost $(printf %.1f "$lp") %, kernel drops $kd)"
 }
 if netsweep_run --udp -l 64 -b 0 -t "$UDP_SECS"; then
 	udp_line "netsweep        "
@@ -117,7 +119,7 @@ if have iperf3; then
 		json_extract(j, '\$.end.sum.seconds'), json_extract(j, '\$.end.sum.lost_percent')
 		from (select readfile('$J') as j)" 2>/dev/null)"
 	IPERF3_UDP=$(awk -v s="$sent" -v l="$lost" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", (s - l) / t }')
-	echo "  iperf3 -u -b 0  received $(kpps "$IPERF3_UDP") (sent $(kpps "$(awk -v s="$sent" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", s / t }')"), lost $lp %)"
+	echo "  iperf3 -u -b 0  received $(kpps "$IPERF3_UDP") (sent $(kpps "$(awk -v s="$sent" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", s / t }')"), lost $(printf %.1f "$lp") %)"
 fi
 ratio "UDP received/s netsweep / iperf3" "$NS_UDP" "$IPERF3_UDP" 2.0
 ratio "UDP received/s netsweep --gso / iperf3" "$NS_GSO" "$IPERF3_UDP" 2.0
@@ -129,6 +131,10 @@ if [ "$NS_OK" = 1 ]; then
 	# The probe's peak: VmHWM only grows, so the last reading before it exits is its peak.
 	ip netns exec "$B" "$NETNS_NETSWEEP" probe "$LO:$P_NS" -P 128 -t 3 --json >"$J" 2>"$J.err" &
 	pid=$! hwm=0
+	# ip netns exec execs the command in place: the pid is the probe's own.
+	sleep 0.1
+	comm=$(cat "/proc/$pid/comm" 2>/dev/null)
+	[ "$comm" = netsweep ] || echo "bench: pid $pid is '$comm', not netsweep: VmHWM may be wrong" >&2
 	while kill -0 "$pid" 2>/dev/null; do
 		k=$(vm_kib "$pid" VmHWM)
 		[ -n "$k" ] && hwm=$k
@@ -141,4 +147,5 @@ if [ "$NS_OK" = 1 ]; then
 		STATUS=1
 	fi
 fi
+echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $STATUS

@@ -177,6 +177,26 @@ else
 	skip "iperf3 reference figures" "iperf3 is not installed"
 fi
 
+# --- a star: netns_pair with a namespace it already made adds a link to a new one.
+if netns_pair h6 ha hc 10.66.5.1 10.66.5.2 >/dev/null &&
+	[ "$(netns_dev ha)" = "$dev_a" ] && [ "$(netns_dev ha hc)" != "$dev_a" ] &&
+	netns_exec ha ip -o addr show dev "$(netns_dev ha hc)" | grep -q "inet 10.66.5.1/24" &&
+	[ "$(netns_dev hc ha)" = "$(netns_dev hc)" ] && [ "$(netns_dev hb ha)" = "$dev_b" ]; then
+	pass "netns_pair adds a second veth to a namespace it made (star), netns_dev NS PEER finds it"
+else
+	fail "netns_pair adds a second veth to a namespace it made (star), netns_dev NS PEER finds it" \
+		"ha: $(netns_dev ha) / $(netns_dev ha hc)"
+fi
+netns_shape hc 1mbit 3000 6000
+d0=$(netns_tc_drops hc)
+netns_exec hc ip neigh replace 10.66.5.3 lladdr 02:00:00:00:00:01 dev "$(netns_dev hc)" nud permanent
+send_udp hc 10.66.5.3 50 1400
+if [ "$(( $(netns_tc_drops hc) - d0 ))" -gt 0 ] && netns_exec ha true; then
+	pass "netns_shape on the star's leaf shapes its link"
+else
+	fail "netns_shape on the star's leaf shapes its link"
+fi
+
 # --- cleanup: a child script that creates namespaces and a process inside them, then ends by
 # exit 0, by failing, and by SIGTERM. Nothing of it may remain.
 for how in exit fail term; do

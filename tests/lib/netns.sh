@@ -9,7 +9,7 @@
 #                                        # namespaces "PREFIX-NS_A", "PREFIX-NS_B", a veth pair
 #                                        # between them, ADDR/24, lo and links up; prints the two
 #                                        # namespace names; sets NETNS_A and NETNS_B
-#   netns_dev NS                         # the veth device inside NS
+#   netns_dev NS [PEER]                  # the veth device inside NS (the one facing PEER)
 #   netns_shape NS RATE [BURST] [LIMIT]  # tbf on NS's veth egress (RATE as tc: 500mbit, 1gbit)
 #   netns_drop NS PERCENT                # clsact + BPF classifier dropping PERCENT % of IPv4
 #   netns_tc_drops NS                    # the tbf qdisc's "dropped" counter
@@ -18,6 +18,9 @@
 #
 # Every NS argument is either the full namespace name ("h6-a") or, as a shorthand, the NS_A /
 # NS_B name given to netns_pair ("a"), resolved among the namespaces this script created.
+# netns_pair with a namespace it already made adds a veth to it (a star: "netns_pair s3 c a1
+# ..." then "netns_pair s3 c a2 ..."); shaping and drops apply to a namespace's first veth,
+# so put them on the leaves.
 # Extras: NETNS_TMP (a private directory removed at cleanup), netns_exec NS CMD...,
 #   netns_clear NS (removes shaping and drop), netns_json FILE PATH (a field of a JSON file,
 #   via sqlite3: jq is not a dependency), netns_within VALUE TARGET PCT (|V - T| <= PCT % of T).
@@ -27,11 +30,12 @@ _NETNS_SH_LOADED=1
 
 NETNS_ROOT=${NETNS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 NETNS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/netns.XXXXXX") || return 1
-# Namespaces created, one per line. A file rather than a variable so that netns_pair may also
-# run in a subshell (e.g. inside $(...)) and the parent's cleanup still finds them.
+# Namespaces created, one per line, and their veths. Files rather than variables so that
+# netns_pair may also run in a subshell (e.g. inside $(...)) and the parent still finds them.
 _NETNS_LIST=$NETNS_TMP/namespaces
 : >"$_NETNS_LIST"
-declare -A _NETNS_DEV=()
+_NETNS_DEVS=$NETNS_TMP/devices
+: >"$_NETNS_DEVS"
 
 netns_cleanup() {
 	local ns pid i
@@ -101,7 +105,12 @@ netns_pair() {
 	dev_a=$(_netns_ifname "$a")
 	dev_b=$(_netns_ifname "$b")
 	[ "$dev_a" = "$dev_b" ] && dev_b=$(_netns_ifname "$prefix-peer")
+	# A namespace this script already made gets one more veth (stars: one runner, several
+	# agents), named after the peer so that it differs from the first.
+	grep -qxF -- "$a" "$_NETNS_LIST" && dev_a=$(_netns_ifname "$b")
+	grep -qxF -- "$b" "$_NETNS_LIST" && dev_b=$(_netns_ifname "$a")
 	for ns in "$a" "$b"; do
+		grep -qxF -- "$ns" "$_NETNS_LIST" && continue
 		# A namespace left by an earlier run that died without cleanup: reuse would mix state.
 		if ip netns list | awk '{ print $1 }' | grep -qxF -- "$ns"; then
 			ip netns del "$ns" 2>/dev/null
@@ -134,22 +143,23 @@ netns_pair() {
 	mac_b=$(ip -n "$b" -o link show "$dev_b" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
 	ip -n "$a" neigh replace "$addr_b" lladdr "$mac_b" dev "$dev_a" nud permanent || return 1
 	ip -n "$b" neigh replace "$addr_a" lladdr "$mac_a" dev "$dev_b" nud permanent || return 1
-	_NETNS_DEV[$a]=$dev_a
-	_NETNS_DEV[$b]=$dev_b
+	# "NS PEER DEV" lines: netns_dev NS is NS's first veth, netns_dev NS PEER the one facing PEER.
+	printf '%s %s %s\n' "$a" "$b" "$dev_a" "$b" "$a" "$dev_b" >>"$_NETNS_DEVS"
 	NETNS_A=$a
 	NETNS_B=$b
 	echo "$a $b"
 }
 
 netns_dev() {
-	local ns dev
+	local ns dev peer
 	ns=$(_netns_resolve "$1") || return 1
-	dev=${_NETNS_DEV[$ns]:-}
-	if [ -z "$dev" ]; then
-		# Created in a subshell: the device is the namespace's only veth.
-		dev=$(ip -n "$ns" -o link show type veth | sed -n '1s/^[0-9]*: \([^@:]*\).*/\1/p')
+	if [ -n "${2:-}" ]; then
+		peer=$(_netns_resolve "$2") || return 1
+		dev=$(awk -v n="$ns" -v p="$peer" '$1 == n && $2 == p { print $3; exit }' "$_NETNS_DEVS")
+	else
+		dev=$(awk -v n="$ns" '$1 == n { print $3; exit }' "$_NETNS_DEVS")
 	fi
-	[ -n "$dev" ] || { echo "netns: no veth in $ns" >&2; return 1; }
+	[ -n "$dev" ] || { echo "netns: no veth in $ns${peer:+ facing $peer}" >&2; return 1; }
 	echo "$dev"
 }
 
