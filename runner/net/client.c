@@ -394,8 +394,7 @@ static int run_loop(struct client *c, struct ns_err *err)
 			/* the senders stop by themselves at omit + duration; give them a moment */
 			bool done = true;
 			for (uint32_t i = 0; i < c->n_ends; i++)
-				if (c->ends[i].role == ENGINE_SEND && !engine_done(c->ends[i].eng))
-					done = false;
+				done &= session_end_watch(&c->ends[i], now);
 			if (!grace_until)
 				grace_until = now + 2.0;
 			if (done || now >= grace_until)
@@ -476,11 +475,12 @@ static int compute(struct client *c, struct ns_err *err)
 			}
 		}
 		bool me_sender = me->role == ENGINE_SEND;
+		/* the sender's own clock: from its baseline to its final snapshot, taken right after
+		 * it stopped (a few ms past omit + duration, never clamped: an engine that overran
+		 * would otherwise inflate the rate) */
 		double dur = me->t_end - me->t_omit;
 		if (!me_sender && as)
 			dur = as->duration_s;
-		if (dur > c->p->duration_s)
-			dur = c->p->duration_s;
 		pd->dir = me->dir;
 		int rc = me_sender ? session_figures(me->omit, me->cur, a0, a1, me->n, dur,
 						     c->p->proto, pd, err)

@@ -13,6 +13,7 @@
 #include "../core/jsonw.h"
 #include "../core/units.h"
 #include "probe.h"
+#include "session.h"
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
@@ -290,6 +291,10 @@ int cmd_probe(int argc, char **argv)
 		goto usage_err;
 	}
 	if (parse_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
+		goto usage_err;
+	int cpus[UNITS_MAX_CPUS];
+	uint32_t n_cpus;
+	if (session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* CPUs of this host */
 		goto usage_err;
 
 	signal(SIGPIPE, SIG_IGN);

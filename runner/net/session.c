@@ -144,9 +144,16 @@ void session_end_finish(struct session_end *s, double max_drain_s)
 		for (uint32_t i = 0; i < s->n; i++)
 			shutdown(s->fds[i], SHUT_WR); /* still open: the engine closes them */
 	engine_snapshot(s->eng, s->cur);
-	s->t_end = proto_now();
+	s->t_end = s->t_stop > 0 ? s->t_stop : proto_now();
 	sysstat_cpu_now(&s->cpu_end);
 	sysstat_udp_drops(&s->drops_end, NULL);
+}
+
+bool session_end_watch(struct session_end *s, double now)
+{
+	if (s->eng && s->role == ENGINE_SEND && !(s->t_stop > 0) && engine_done(s->eng))
+		s->t_stop = now;
+	return s->role != ENGINE_SEND || s->t_stop > 0;
 }
 
 void session_end_destroy(struct session_end *s)

@@ -29,7 +29,8 @@ struct session_end {
 	bool truncated;            /* interval storage hit its bound */
 	struct sysstat_cpu cpu_omit, cpu_end;
 	uint64_t drops_omit, drops_end;
-	double t_omit, t_end;      /* times of the omit and final snapshots */
+	double t_omit, t_end;      /* times of the baseline and final snapshots */
+	double t_stop;             /* a self-timed sender: when it was seen stopped (0 = not yet) */
 };
 
 /* Allocates the fd and snapshot arrays (fds all -1). */
@@ -42,6 +43,9 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
  * A TCP receiver drains until every stream hit EOF, a UDP receiver until nothing arrived for
  * a short quiet time; both at most max_drain_s. */
 void session_end_finish(struct session_end *s, double max_drain_s);
+/* Notes when a self-timed sender stopped, so that its measured time ends there rather than
+ * when the controller takes the final snapshot. Returns true once it has (or for a receiver). */
+bool session_end_watch(struct session_end *s, double now);
 void session_end_destroy(struct session_end *s);
 
 /* The boundaries of a test: omit period, intervals, end. */

@@ -282,6 +282,7 @@ bad "too many streams" probe "$A" -P 1025
 bad "bad duration" probe "$A" -t soon
 bad "no host" probe -t 1
 bad "gso with tcp" probe "$A" --gso
+bad "affinity to a CPU this host lacks" probe "$A" -A 4000
 bad "unknown agent option" agent --bogus
 bad "bad listen port" agent --listen 127.0.0.1:99999
 if grep -q "16..65507" <(("$NS" probe "$A" --udp -l 8) 2>&1); then
