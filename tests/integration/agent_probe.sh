@@ -5,6 +5,7 @@
 source "$(dirname "$0")/../lib/check.sh"
 
 TMP=$(mktemp -d /tmp/p2-agent-probe.XXXXXX) || exit 2
+export NETSWEEP_IMDS=0 # loopback only: no agent may ask the cloud metadata address
 PIDS=()
 cleanup() {
 	local p

@@ -384,6 +384,7 @@ static void embedded_agent_answers_and_stops(void **state)
 	(void)state;
 	struct agent_opts o;
 	struct ns_err err = {{0}};
+	setenv("NETSWEEP_IMDS", "0", 1); /* the agent's hostinfo must not query 169.254.169.254 */
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
