@@ -4,5 +4,6 @@ LIB_SRC += report/cmd_report.c report/rperr.c report/fmt.c report/stats.c report
            report/html.c report/markdown.c report/csv.c
 UNIT_TESTS += test_report_stats test_report_fmt test_report_cost
 ITESTS += tests/integration/report_html.sh tests/integration/report_m4.sh \
-          tests/integration/report_compare.sh tests/integration/report_nognuplot.sh
+          tests/integration/report_compare.sh tests/integration/report_nognuplot.sh \
+          tests/integration/report_e2e.sh
 BENCHES += tests/bench/report_scale.sh

@@ -97,7 +97,7 @@ static void gp_header(struct rp_buf *gp, const char *name, const char *title)
 		      "set terminal svg size 860,440 dynamic noenhanced font 'sans,11' "
 		      "background '#ffffff'\nset output '%s.svg'\nset title ", name, name);
 	rp_gp_quote(gp, title);
-	rp_buf_puts(gp, "\nset grid\nset key outside right top box\nset border 3\n"
+	rp_buf_puts(gp, "\nset grid\nset key below box\nset border 3\n"
 		    "set tics nomirror\n");
 }
 
@@ -401,8 +401,10 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 	size_t more;
 	size_t n = write_groups(d, 1, &dat, &plot, pps ? "1:2" : "1:3:4:5", &more);
 	gp_header(&gp, c->name, c->title);
-	rp_buf_printf(&gp, "set xlabel 'UDP payload (bytes)'\nset ylabel '%s'\nset yrange [0:*]\n"
-		      "frame(x) = (x + 46 > 64 ? x + 46 : 64)\n", pps ? "Mpps (receiver)" : "Gbit/s");
+	/* pps spans decades between small and large packets: a log axis keeps both readable. */
+	rp_buf_printf(&gp, "set xlabel 'UDP payload (bytes)'\nset ylabel '%s'\n%s"
+		      "frame(x) = (x + 46 > 64 ? x + 46 : 64)\n", pps ? "Mpps (receiver)" : "Gbit/s",
+		      pps ? "set logscale y\nset samples 200\n" : "set yrange [0:*]\nset samples 200\n");
 	/* With only medians (no spread) yerrorlines needs 3 columns; pps uses linespoints. */
 	struct rp_buf fixed;
 	rp_buf_init(&fixed);
@@ -461,7 +463,8 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 	}
 	gp_header(&gp, c->name, c->title);
 	rp_buf_printf(&gp, "set ylabel 'Mbit/s per $/hour'\nset yrange [0:*]\nset key off\n"
-		      "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -30\n"
+		      "set xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
+	rp_buf_printf(&gp, "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -30\n"
 		      "plot '%s.dat' using 0:2:xtic(1) with boxes lc rgb '#3b75af', \\\n"
 		      "     '' using 0:2:(sprintf('%%.0f', $2)) with labels offset 0,0.8\n", c->name);
 	int rc = chart_finish(o, c, &dat, &gp, n ? NULL : "no endpoint has both a price and a result",
@@ -495,8 +498,13 @@ static int chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_ch
 		goto err;
 	gp_header(&gp, c->name, c->title);
 	rp_buf_puts(&gp, "set xlabel 'seconds'\nset ylabel 'Gbit/s (receiver)'\nset yrange [0:*]\n");
-	size_t blocks = 0;
+	size_t blocks = 0, longest = 0, run = 0;
 	for (size_t i = 0; i < s.n; i++) {
+		run = (i && s.repeat[i] == s.repeat[i - 1]) ? run + 1 : 1;
+		if (run > longest)
+			longest = run;
+	}
+	for (size_t i = 0; longest >= 2 && i < s.n; i++) {
 		if (i == 0 || s.repeat[i] != s.repeat[i - 1]) {
 			if (i)
 				rp_buf_puts(&dat, "\n\n");
@@ -509,8 +517,10 @@ static int chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_ch
 		rp_buf_printf(&dat, "%.6g %.6g\n", s.t_end[i], s.bps[i] / 1e9);
 	}
 	rp_buf_puts(&gp, "\n");
+	size_t n_samples = s.n;
 	rp_series_free(&s);
-	int rc = chart_finish(o, c, &dat, &gp, blocks ? NULL : "no case has interval samples", err);
+	int rc = chart_finish(o, c, &dat, &gp, blocks ? NULL : n_samples ? "the charted case has fewer "
+			      "than 2 intervals per repeat" : "no case has interval samples", err);
 	rp_buf_free(&dat);
 	rp_buf_free(&gp);
 	rp_buf_free(&lab);

@@ -77,27 +77,11 @@ static void opt_ll(struct rp_buf *b, const char *opt, long long v)
 void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b)
 {
 	const struct rp_endpoint *e = &d->eps[c->ep];
-	char host[256] = "AGENT", port[16] = "";
-	const char *a = e->agent_addr ? e->agent_addr : "";
-	const char *colon = strrchr(a, ':');
-	if (*a == '[' && strchr(a, ']')) { /* [v6]:port */
-		const char *end = strchr(a, ']');
-		snprintf(host, sizeof(host), "%.*s", (int)(end - a - 1), a + 1);
-		if (end[1] == ':')
-			snprintf(port, sizeof(port), "%s", end + 2);
-	} else if (colon && strchr(a, ':') == colon) {
-		snprintf(host, sizeof(host), "%.*s", (int)(colon - a), a);
-		snprintf(port, sizeof(port), "%s", colon + 1);
-	} else if (*a) {
-		snprintf(host, sizeof(host), "%s", a);
-	}
+	const char *a = e->agent_addr && *e->agent_addr ? e->agent_addr : "AGENT";
 	char r[32];
-	rp_buf_puts(b, "netsweep probe -c");
-	shell_arg(b, host);
-	if (*port) {
-		rp_buf_puts(b, " -p");
-		shell_arg(b, port);
-	}
+	/* The agent address as stored (HOST:PORT or [V6]:PORT) is probe's own positional form. */
+	rp_buf_puts(b, "netsweep probe");
+	shell_arg(b, a);
 	if (c->protocol && strcmp(c->protocol, "udp") == 0)
 		rp_buf_puts(b, " -u");
 	opt_ll(b, "-P", c->streams);

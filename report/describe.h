@@ -12,9 +12,9 @@ const char *rp_ep_label(const struct rp_endpoint *e);
 void rp_case_label(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b);
 /* The same without the stream count: names a series of cases that differ only in streams. */
 void rp_case_label_series(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b);
-/* "netsweep probe -c 10.0.0.2 -p 5301 -u -P 4 -l 64 -t 10", arguments shell-quoted when they
- * hold anything but [A-Za-z0-9._:/,=+-]. Affinity policies (irq, spread) are resolved by the
- * runner per host, so they are noted after the command rather than passed. */
+/* "netsweep probe 10.0.0.2:5301 -u -P 4 -l 64 -t 10" in probe's own options; arguments are
+ * shell-quoted when they hold anything but [A-Za-z0-9._:/,=+-]. Affinity policies (irq,
+ * spread) are resolved by the runner per host, so they are noted after the command. */
 void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b);
 
 #endif

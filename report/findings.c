@@ -120,7 +120,8 @@ static int find_scaling(const struct rp_data *d, struct rp_findings *f, struct r
 		if (n < 2)
 			continue;
 		qsort(grp, n, sizeof(*grp), cmp_streams);
-		if (grp[0]->streams == grp[n - 1]->streams)
+		/* A rate caps the total, so more streams cannot add throughput there. */
+		if (grp[0]->streams == grp[n - 1]->streams || grp[0]->rate_bps > 0)
 			continue;
 		if (said >= MAX_EXAMPLES) {
 			more++;

@@ -178,7 +178,7 @@ void rp_fmt_rate_opt(char *out, size_t n, long long bps)
 	else if (bps != 0 && bps % 1000000LL == 0)
 		snprintf(out, n, "%lldM", bps / 1000000LL);
 	else if (bps != 0 && bps % 1000LL == 0)
-		snprintf(out, n, "%lldK", bps / 1000LL);
+		snprintf(out, n, "%lldk", bps / 1000LL);
 	else
 		snprintf(out, n, "%lld", bps);
 }

@@ -31,7 +31,7 @@ static const char *css =
 	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
 	"font-size:.85em}pre{background:#f3f4f6;padding:8px;overflow-x:auto;white-space:pre-wrap}"
 	"ul.findings li{margin:.3em 0}.summary td:first-child{font-weight:600}"
-	".scroll{overflow-x:auto}";
+	".scroll{overflow-x:auto}td.label{min-width:15em}";
 
 static xmlNodePtr el(xmlNodePtr parent, const char *name, const char *text)
 {
@@ -316,7 +316,7 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		xmlNewProp(tr, BAD_CAST "data-case-key", BAD_CAST(c->case_key ? c->case_key : ""));
 		snprintf(b, sizeof(b), "%d", c->ordinal);
 		el_class(tr, "td", "num", b);
-		xmlNodePtr lc = el(tr, "td", rp_buf_str(&lab));
+		xmlNodePtr lc = el_class(tr, "td", "label", rp_buf_str(&lab));
 		if (c->first_error) {
 			el(lc, "br", NULL);
 			el_class(lc, "span", "note", c->first_error);

@@ -105,7 +105,7 @@ if echo "$env" | grep -q 'ena' && echo "$env" | grep -q '2.8.0g' && echo "$env" 
 else
 	fail "environment from hostinfo" "$env"
 fi
-if xp "$dom" "string(//section[@id='method'])" | grep -q -- 'netsweep probe -c 10.0.0.2 -p 5301 -u -P 1 -l 64 -t 10'; then
+if xp "$dom" "string(//section[@id='method'])" | grep -q -- 'netsweep probe 10.0.0.2:5301 -u -P 1 -l 64 -t 10'; then
 	pass "method lists equivalent probe commands"
 else
 	fail "method lists equivalent probe commands"
