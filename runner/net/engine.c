@@ -153,62 +153,104 @@ err:
 	return NULL;
 }
 
-/* Sender: every active stream gets up to its batch when its pacer allows; a thread sleeps only
- * when no stream made progress: in poll() when some socket was full, otherwise until the
- * earliest pacer is ready, and never longer than E_POLL_NS so that the stop flag is seen. */
+/* One pass of a sender thread over its streams: each active stream gets up to its batch if its
+ * pacer allows at pace_ns. Returns true if any stream made progress; otherwise *wait is the
+ * time until the earliest pacer is ready and t->pfds[0..*nblocked) the streams whose socket
+ * was full. */
+static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint64_t *wait,
+		       uint32_t *nblocked, uint32_t *nactive)
+{
+	struct engine *e = t->e;
+	bool progress = false;
+	*nblocked = *nactive = 0;
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct e_stream *s = t->streams[i];
+		if (!s->active)
+			continue;
+		(*nactive)++;
+		uint32_t units = pace_ready(&s->pace, pace_ns, e->unit, t->batch);
+		if (!units) {
+			uint64_t w = pace_wait_ns(&s->pace, pace_ns);
+			if (w < *wait)
+				*wait = w;
+			continue;
+		}
+		uint64_t bytes = 0;
+		int rc = e->ops->send(t, s, units, now, &bytes);
+		pace_sent(&s->pace, bytes);
+		if (rc == E_PROGRESS)
+			progress = true;
+		else if (rc == E_BLOCKED)
+			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->fd, .events = POLLOUT };
+	}
+	return progress;
+}
+
+static void sleep_ns(struct e_thread *t, uint32_t nblocked, uint64_t now, uint64_t wait)
+{
+	if (nblocked) {
+		struct timespec ts = { (time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull) };
+		ppoll(t->pfds, nblocked, &ts, NULL);
+	} else {
+		uint64_t until = now + wait;
+		struct timespec ts = { (time_t)(until / 1000000000ull),
+				       (long)(until % 1000000000ull) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* A paced sender that reached its deadline still owes what its pacers allowed up to then if
+ * the thread was kept off the CPU near the end (seen for hundreds of ms on a loaded machine):
+ * send it, so that -b means rate x duration bytes, within E_FLUSH_NS. */
+static void send_owed(struct e_thread *t)
+{
+	struct engine *e = t->e;
+	uint64_t start = engine_now_ns();
+	for (uint64_t now = start; now - start < E_FLUSH_NS; now = engine_now_ns()) {
+		if (atomic_load_explicit(&e->stop, memory_order_relaxed))
+			return;
+		uint64_t wait = E_FLUSH_NS;
+		uint32_t nblocked, nactive;
+		if (send_round(t, now, e->deadline_ns, &wait, &nblocked, &nactive))
+			continue;
+		if (!nblocked)
+			return; /* nothing owed */
+		sleep_ns(t, nblocked, now, E_POLL_NS / 5);
+	}
+}
+
+/* Sender: streams get their batches while any makes progress; a thread sleeps only when none
+ * did: in poll() when some socket was full, otherwise until the earliest pacer is ready, and
+ * never longer than E_POLL_NS so that the stop flag is seen. */
 static void run_sender(struct e_thread *t)
 {
 	struct engine *e = t->e;
-	uint64_t now = engine_now_ns();
+	uint64_t now;
 	uint64_t rate = e->cfg.rate_bps ? e->cfg.rate_bps / e->n : 0;
 	if (e->cfg.rate_bps && !rate)
 		rate = 1;
+	/* from the engine's start, not the thread's: a thread that starts late catches up */
 	for (uint32_t i = 0; i < t->n; i++)
-		pace_init(&t->streams[i]->pace, rate, e->unit, now);
+		pace_init(&t->streams[i]->pace, rate, e->unit, e->t0_ns);
+	bool deadline = false;
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		now = engine_now_ns();
-		if (e->deadline_ns && now >= e->deadline_ns)
+		if (e->deadline_ns && now >= e->deadline_ns) {
+			deadline = true;
 			break;
-		uint64_t wait = E_POLL_NS;
-		uint32_t nblocked = 0, nactive = 0;
-		bool progress = false;
-		for (uint32_t i = 0; i < t->n; i++) {
-			struct e_stream *s = t->streams[i];
-			if (!s->active)
-				continue;
-			nactive++;
-			uint32_t units = pace_ready(&s->pace, now, e->unit, t->batch);
-			if (!units) {
-				uint64_t w = pace_wait_ns(&s->pace, now);
-				if (w < wait)
-					wait = w;
-				continue;
-			}
-			uint64_t bytes = 0;
-			int rc = e->ops->send(t, s, units, now, &bytes);
-			pace_sent(&s->pace, bytes);
-			if (rc == E_PROGRESS)
-				progress = true;
-			else if (rc == E_BLOCKED)
-				t->pfds[nblocked++] = (struct pollfd){ .fd = s->fd, .events = POLLOUT };
 		}
+		uint64_t wait = E_POLL_NS;
+		uint32_t nblocked, nactive;
+		if (send_round(t, now, now, &wait, &nblocked, &nactive))
+			continue;
 		if (!nactive)
 			break;
-		if (progress)
-			continue;
 		if (e->deadline_ns && e->deadline_ns - now < wait)
 			wait = e->deadline_ns - now;
-		if (nblocked) {
-			struct timespec ts = { (time_t)(wait / 1000000000ull),
-					       (long)(wait % 1000000000ull) };
-			ppoll(t->pfds, nblocked, &ts, NULL);
-		} else {
-			uint64_t until = now + wait;
-			struct timespec ts = { (time_t)(until / 1000000000ull),
-					       (long)(until % 1000000000ull) };
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		}
+		sleep_ns(t, nblocked, now, wait);
 	}
+	if (deadline && rate)
+		send_owed(t);
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct e_stream *s = t->streams[i];
 		if (e->ops->end)

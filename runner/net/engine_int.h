@@ -15,6 +15,7 @@
 #include "udpseq.h"
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
+#define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */
 
 struct e_thread;
 

@@ -1,9 +1,11 @@
 #include "pace.h"
 
-/* Credit kept across a late wake-up: enough to ride over timer slack and the 5-10 ms a thread
- * can lose to other work on a busy 2-core machine (with 4 ms, -b fell 7 % short there),
- * small enough not to flood a shaped link. */
-#define PACE_BURST_NS 10e6
+/* Credit kept across a late wake-up, as iperf does by pacing the average since the start:
+ * timer slack and a sender kept off the CPU on a loaded machine are made up at once, in
+ * batches. Stalls of 100-700 ms were seen on this shared 2-core machine (caps of 4, 10 and
+ * 100 ms left -b 5-50 % short), so the cap is long; past it the sender is taken to have
+ * been stopped and does not flood to catch up. */
+#define PACE_BURST_NS 1e9
 
 void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint64_t now_ns)
 {

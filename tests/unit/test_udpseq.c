@@ -182,9 +182,10 @@ static void pace_holds_the_rate(void **state)
 	assert_int_equal(pace_ready(&p, 4500000, 1000, 64), 4);
 	pace_sent(&p, 4000);
 	assert_int_equal(pace_ready(&p, 4600000, 1000, 64), 0);
-	/* a long stall: credit is capped at the burst (10 ms: 1 + 10 units), not a flood */
-	uint32_t n = pace_ready(&p, 1000 * ms, 1000, 64);
-	assert_int_equal(n, 11);
+	/* a long stall: credit is capped at 1 s (1 + 1000 units), not a flood */
+	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 5000), 1001);
+	/* and never more than the caller's batch */
+	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 64), 64);
 	/* unlimited */
 	pace_init(&p, 0, 1000, 0);
 	assert_int_equal(pace_ready(&p, 0, 1000, 64), 64);
