@@ -9,3 +9,6 @@ DB=${NETSWEEP_DB:-netsweep.db}
 NETSWEEP_IMDS=${NETSWEEP_IMDS:-0} "$B" run data/matrices/quick.xml --db "$DB" --label demo
 echo
 echo "results: $DB (run: sqlite3 $DB 'select endpoint, protocol, streams, direction, round(goodput_mbps) from v_results')"
+# The report of that run against the previous demo run (if any), in netsweep-report/.
+"$B" report --db "$DB" --baseline previous -o netsweep-report
+echo "report: netsweep-report/index.html (also report.md, results.csv and the charts' .gp/.dat)"
