@@ -58,7 +58,8 @@ struct engine_stream_snap {
 
 struct engine;
 
-/* Takes ownership of fds (closed by engine_destroy). nfds = streams, 1..NS_MAX_STREAMS. */
+/* Takes ownership of fds (closed by engine_destroy). nfds = streams, 1..NS_MAX_STREAMS.
+ * On failure (NULL) the fds are still the caller's. */
 struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
 			     struct ns_err *err);
 int engine_start(struct engine *e, struct ns_err *err);
