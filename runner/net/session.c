@@ -338,7 +338,14 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		snd->retransmits = delta(a->retransmits, b->retransmits);
 		snd->rtt_ms = b->rtt_ms;
 		snd->cwnd_bytes = b->cwnd_bytes;
-		rcv->bytes = delta(c->bytes, e->bytes);
+		/* TCP delivers every byte the sender wrote before its own omit mark, so the bytes
+		 * after that mark are the receiver's total minus the sender's baseline; the
+		 * receiver's own baseline, taken on another clock, would count what was in flight
+		 * at the mark (megabytes behind a shaped link) as measured. */
+		if (proto == NS_PROTO_TCP && s0)
+			rcv->bytes = delta(a->bytes, e->bytes);
+		else
+			rcv->bytes = delta(c->bytes, e->bytes);
 		rcv->packets = proto == NS_PROTO_UDP ? delta(c->packets, e->packets) : packets_delta(c, e);
 		if (proto == NS_PROTO_UDP) {
 			/* Loss is what was sent and never arrived, counted over the whole test (so

@@ -350,6 +350,26 @@ static void udp_figures_count_loss_from_both_ends(void **state)
 	free(d.streams);
 }
 
+/* TCP after an omit period: the receiver's bytes count from the sender's baseline, so what
+ * was in flight at the omit mark is not counted as measured. */
+static void tcp_receiver_counts_from_the_senders_baseline(void **state)
+{
+	(void)state;
+	struct engine_stream_snap s0 = {.bytes = 1000}, s1 = {.bytes = 5000};
+	struct engine_stream_snap r0 = {.bytes = 600}, r1 = {.bytes = 5000};
+	struct probe_direction d;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(session_figures(&s0, &s1, &r0, &r1, 1, 1.0, NS_PROTO_TCP, &d, NULL), 0);
+	assert_int_equal(d.sender.bytes, 4000);
+	assert_int_equal(d.receiver.bytes, 4000); /* not 4400 */
+	free(d.streams);
+	/* without the sender's figures, the receiver's own baseline */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(session_figures(NULL, NULL, &r0, &r1, 1, 1.0, NS_PROTO_TCP, &d, NULL), 0);
+	assert_int_equal(d.receiver.bytes, 4400);
+	free(d.streams);
+}
+
 static void intervals_sum_streams(void **state)
 {
 	(void)state;
@@ -502,6 +522,7 @@ int main(void)
 		cmocka_unit_test(strings_and_numbers_are_bounded),
 		cmocka_unit_test(results_round_trip_and_chunk_bounds),
 		cmocka_unit_test(udp_figures_count_loss_from_both_ends),
+		cmocka_unit_test(tcp_receiver_counts_from_the_senders_baseline),
 		cmocka_unit_test(intervals_sum_streams),
 		cmocka_unit_test(embedded_agent_answers_and_stops),
 		cmocka_unit_test(silent_agent_times_out_within_the_connect_timeout),
