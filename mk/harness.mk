@@ -8,6 +8,9 @@ ITESTS += tests/integration/netns_harness.sh tests/integration/accuracy_tcp.sh \
 # needed by the namespace tests, which then say SKIP themselves.
 BPF_CC     ?= clang
 BPF_CFLAGS := -O2 -target bpf -I/usr/include/x86_64-linux-gnu -Wall -Wextra
+ifeq ($(WERROR),1)
+BPF_CFLAGS += -Werror
+endif
 ifneq ($(shell command -v $(BPF_CC) 2>/dev/null),)
 EXTRA_TARGETS += $(BUILD)/bpf/drop.o
 else

@@ -23,7 +23,10 @@
 # so put them on the leaves.
 # Extras: NETNS_TMP (a private directory removed at cleanup), netns_exec NS CMD...,
 #   netns_clear NS (removes shaping and drop), netns_json FILE PATH (a field of a JSON file,
-#   via sqlite3: jq is not a dependency), netns_within VALUE TARGET PCT (|V - T| <= PCT % of T).
+#   via sqlite3: jq is not a dependency), netns_within VALUE TARGET PCT (|V - T| <= PCT % of T),
+#   netns_check_runs NAME FN ARGS (a noisy check, run up to 3 times).
+# netsweep itself: netns_need_netsweep CHECK... (SKIP them all until agent and probe exist),
+#   netns_agent NS ADDR PORT [ARGS], netns_probe NS OUT ARGS (JSON in OUT), netns_probe_why OUT.
 
 [ -n "${_NETNS_SH_LOADED:-}" ] && return 0
 _NETNS_SH_LOADED=1
@@ -286,7 +289,7 @@ netns_check_runs() {
 	for ((run = 1; run <= runs; run++)); do
 		CHECK_MSG=""
 		if "$@"; then
-			pass "$name: $CHECK_MSG${run:+$( [ "$run" -gt 1 ] && echo " (run $run)")}"
+			if [ "$run" = 1 ]; then pass "$name: $CHECK_MSG"; else pass "$name: $CHECK_MSG (run $run)"; fi
 			return 0
 		fi
 		[ "$run" -lt "$runs" ] &&
@@ -323,12 +326,13 @@ netns_need_netsweep() {
 }
 
 # netns_agent NS ADDR PORT [ARGS...]: starts an agent in NS on ADDR:PORT (log in
-# $NETNS_TMP/agent-PORT.log) and waits until it listens; cleanup ends it with the namespace.
+# $NETNS_TMP/agent-NS-PORT.log, pid in NETNS_AGENT_PID) and waits until it listens; cleanup
+# ends it with the namespace.
 netns_agent() {
 	local ns addr=$2 port=$3 log
 	ns=$(_netns_resolve "$1") || return 1
 	shift 3
-	log=$NETNS_TMP/agent-$port.log
+	log=$NETNS_TMP/agent-$ns-$port.log
 	ip netns exec "$ns" $NETNS_NICE_CMD "$NETNS_NETSWEEP" agent --listen "$addr:$port" "$@" \
 		>"$log" 2>&1 &
 	NETNS_AGENT_PID=$!
