@@ -28,6 +28,7 @@ struct e_stream {
 	/* private to the owning thread */
 	bool active;
 	bool gro;              /* receiver: UDP_GRO is on, split by the gso_size cmsg */
+	bool rx_stamp;         /* receiver: SO_TIMESTAMPNS is on */
 	bool gso_off;          /* UDP_SEGMENT failed at send time: plain sendmmsg from now on */
 	struct pace pace;
 	uint64_t next_seq;     /* UDP sender */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define UDP_MMSG_BATCH 64            /* datagrams per sendmmsg */
 #define UDP_MMSG_BYTES (256 * 1024)  /* ... but no more bytes than this per call */
@@ -22,7 +23,7 @@
 #define UDP_RECV_MSGS 64
 #define UDP_RECV_BUF 65536           /* a whole GRO super-datagram */
 #define UDP_RCVBUF (4 << 20)        /* see udp_roomy_rcvbuf */
-#define UDP_CTRL_LEN 64              /* CMSG_SPACE(sizeof(int)) with room to spare */
+#define UDP_CTRL_LEN 128             /* GRO size and a timestamp, with room to spare */
 
 static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
@@ -185,6 +186,10 @@ static int udp_recv_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 	udpseq_init(s->seq);
 	int on = 1;
 	s->gro = setsockopt(s->fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == 0;
+	/* The kernel's arrival time of each datagram: a batch read at once holds datagrams that
+	 * waited different times, and one clock read per batch would count the gaps between
+	 * their send times as jitter. */
+	s->rx_stamp = setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) == 0;
 	return 0;
 }
 
@@ -202,23 +207,30 @@ static int udp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 	return 0;
 }
 
-static uint32_t gro_size(struct msghdr *h)
+/* The GRO segment size (0 = a single datagram) and the kernel's receive time (kept at
+ * *arrival_ns when absent) from a message's control data. */
+static uint32_t parse_cmsgs(struct msghdr *h, uint64_t *arrival_ns)
 {
+	uint32_t seg = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c)) {
 		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
 			int v;
 			memcpy(&v, CMSG_DATA(c), sizeof(v));
-			return v > 0 ? (uint32_t)v : 0;
+			seg = v > 0 ? (uint32_t)v : 0;
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			*arrival_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		}
 	}
-	return 0;
+	return seg;
 }
 
 static int udp_recv(struct e_thread *t, struct e_stream *s)
 {
 	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++) {
 		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
-		if (s->gro) {
+		if (s->gro || s->rx_stamp) {
 			t->msgs[i].msg_hdr.msg_control = t->ctrl + (size_t)i * UDP_CTRL_LEN;
 			t->msgs[i].msg_hdr.msg_controllen = UDP_CTRL_LEN;
 		}
@@ -231,13 +243,18 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 		e_finish(s, errno);
 		return E_DONE;
 	}
-	/* One arrival time per batch: the datagrams of one call were queued together. */
-	uint64_t arrival = engine_now_ns();
+	/* Without kernel timestamps, one arrival time per batch. The kernel's are CLOCK_REALTIME
+	 * and the senders' CLOCK_MONOTONIC: only transit differences enter the jitter, so the
+	 * constant offset cancels. */
+	uint64_t batch_arrival = s->rx_stamp ? 0 : engine_now_ns();
 	uint64_t bytes = 0, pkts = 0;
 	struct udpseq *u = s->seq;
 	for (int i = 0; i < n; i++) {
 		uint32_t len = t->msgs[i].msg_len;
-		uint32_t seg = s->gro ? gro_size(&t->msgs[i].msg_hdr) : 0;
+		uint64_t arrival = batch_arrival;
+		uint32_t seg = parse_cmsgs(&t->msgs[i].msg_hdr, &arrival);
+		if (!arrival) /* a stamp missing (control data cut short) */
+			arrival = batch_arrival = engine_now_ns();
 		if (!seg)
 			seg = len;
 		const unsigned char *p = t->iovs[i].iov_base;
