@@ -23,7 +23,8 @@ send_udp() {
 }
 
 # --- creation
-out=$(netns_pair h6 ha hb "$A" "$B" 2>&1)
+netns_pair h6 ha hb "$A" "$B" >"$NETNS_TMP/pair.out" 2>&1
+out=$(cat "$NETNS_TMP/pair.out")
 names=$(ip netns list | awk '{ print $1 }')
 if grep -qx h6-ha <<<"$names" && grep -qx h6-hb <<<"$names" && [ "$out" = "h6-ha h6-hb" ]; then
 	pass "netns_pair creates both namespaces and prints their names"
@@ -195,6 +196,21 @@ if [ "$(( $(netns_tc_drops hc) - d0 ))" -gt 0 ] && netns_exec ha true; then
 	pass "netns_shape on the star's leaf shapes its link"
 else
 	fail "netns_shape on the star's leaf shapes its link"
+fi
+
+# --- two runs of one test at once: the second waits for the first's namespaces to go.
+bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null; sleep 1.5' _ "$HERE/../lib/netns.sh" &
+first=$!
+for i in $(seq 40); do ip netns list | grep -q '^h6-lm' && break; sleep 0.05; done
+t0=$(date +%s%N)
+bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null && ip netns pids h6-lk >/dev/null' \
+	_ "$HERE/../lib/netns.sh"
+rc=$? el=$(( ($(date +%s%N) - t0) / 1000000 ))
+wait "$first"
+if [ "$rc" = 0 ] && [ "$el" -ge 700 ]; then
+	pass "a second run of the same namespaces waits for the first (${el} ms)"
+else
+	fail "a second run of the same namespaces waits for the first" "rc $rc after $el ms"
 fi
 
 # --- cleanup: a child script that creates namespaces and a process inside them, then ends by

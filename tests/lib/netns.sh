@@ -114,6 +114,15 @@ netns_pair() {
 	grep -qxF -- "$b" "$_NETNS_LIST" && dev_b=$(_netns_ifname "$a")
 	for ns in "$a" "$b"; do
 		grep -qxF -- "$ns" "$_NETNS_LIST" && continue
+		# The same test may run twice at once on a shared machine (two `make test`s): a lock
+		# per namespace name, held until this script exits, makes the second wait instead of
+		# deleting the first one's namespace. (Held only when netns_pair is not run in $(...).)
+		local lockfd
+		exec {lockfd}>"${TMPDIR:-/tmp}/netns-harness.$ns.lock" || return 1
+		if ! flock -w 300 "$lockfd"; then
+			echo "netns: namespace $ns still in use by another run after 300 s" >&2
+			return 1
+		fi
 		# A namespace left by an earlier run that died without cleanup: reuse would mix state.
 		if ip netns list | awk '{ print $1 }' | grep -qxF -- "$ns"; then
 			ip netns del "$ns" 2>/dev/null
