@@ -460,6 +460,13 @@ static void resolve_affinity(struct runner *R, const struct pair_rt *p, const ch
 	}
 }
 
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !atomic_load(&stop_requested))
+		;
+}
+
 static int run_slot(struct runner *R, const struct sweep_slot *slot)
 {
 	const struct matrix *m = R->m;
@@ -486,6 +493,15 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		pp.port = p->port;
 		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
 		ok = probe_run(&pp, &res, &e) == 0;
+		/* An agent still closing the previous session (or serving another runner) answers
+		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
+		for (int tries = 0; !ok && res.n_dirs == 0 && strstr(e.msg, "busy") && tries < 20 &&
+				    !atomic_load(&stop_requested); tries++) {
+			probe_result_free(&res);
+			memset(&res, 0, sizeof(res));
+			sleep_s(0.5);
+			ok = probe_run(&pp, &res, &e) == 0;
+		}
 		ran = true;
 		if (res.warnings[0])
 			append(warn, sizeof(warn), "%s", res.warnings);
@@ -550,13 +566,6 @@ static bool work_left(struct runner *R)
 		if (R->pairs[i].next < R->pairs[i].n_queue)
 			return true;
 	return false;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !atomic_load(&stop_requested))
-		;
 }
 
 static void *worker(void *arg)

@@ -7,6 +7,9 @@ source "$HERE/../lib/check.sh"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 export NETSWEEP_IMDS=0
+# A private copy of the binary: a colleague's rebuild must not pull it away mid-test.
+for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
+NETSWEEP=$T/netsweep
 
 # A database with one run in it, made by a dry-run-free good matrix that fails fast (no agent
 # on the port): only the run's existence matters here.

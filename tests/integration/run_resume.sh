@@ -8,6 +8,9 @@ T=$(mktemp -d) || exit 1
 RUNNER=
 trap '[ -n "$RUNNER" ] && kill -KILL "$RUNNER" 2>/dev/null; rm -rf "$T"' EXIT
 export NETSWEEP_IMDS=0
+# A private copy of the binary: a colleague's rebuild must not pull it away mid-test.
+for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
+NETSWEEP=$T/netsweep
 
 cat >"$T/m.xml" <<'X'
 <matrix name="resume" repeats="2" order="shuffled" seed="7">
