@@ -5,5 +5,5 @@ LIB_SRC += report/cmd_report.c report/rperr.c report/fmt.c report/stats.c report
 UNIT_TESTS += test_report_stats test_report_fmt test_report_cost
 ITESTS += tests/integration/report_html.sh tests/integration/report_m4.sh \
           tests/integration/report_compare.sh tests/integration/report_nognuplot.sh \
-          tests/integration/report_e2e.sh
+          tests/integration/report_e2e.sh tests/integration/report_tbf.sh
 BENCHES += tests/bench/report_scale.sh

@@ -7,6 +7,7 @@ source "$here/../lib/check.sh"
 source "$here/../fixtures/report_browser.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pin_netsweep "$tmp" || { fail "copy of netsweep" "$NETSWEEP does not run"; exit 1; }
 fx=$here/../fixtures/report_fixture.sh
 bash "$fx" compare "$tmp/slow.db" slow && bash "$fx" compare "$tmp/same.db" same ||
 	{ fail "fixtures" "report_fixture.sh compare"; finish; exit; }

@@ -13,6 +13,7 @@ fi
 tmp=$(mktemp -d)
 # R5_KEEP=DIR keeps the report and screenshot there for a person to look at.
 trap '[ -n "${R5_KEEP:-}" ] && cp -r "$tmp/out" "$tmp/page.png" "$R5_KEEP/" 2>/dev/null; rm -rf "$tmp"' EXIT
+pin_netsweep "$tmp" || { fail "copy of netsweep" "$NETSWEEP does not run"; exit 1; }
 db=$tmp/e2e.db out=$tmp/out
 cat > "$tmp/r5-e2e.xml" <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>

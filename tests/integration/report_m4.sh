@@ -6,6 +6,7 @@ source "$here/../lib/check.sh"
 source "$here/../fixtures/report_browser.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pin_netsweep "$tmp" || { fail "copy of netsweep" "$NETSWEEP does not run"; exit 1; }
 db=$tmp/m4.db out=$tmp/out
 bash "$here/../fixtures/report_fixture.sh" m4 "$db" || { fail "fixture" "report_fixture.sh m4"; finish; exit; }
 expect_exit "report exits 0" 0 "$NETSWEEP" report --db "$db" -o "$out"

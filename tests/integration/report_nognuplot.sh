@@ -7,6 +7,7 @@ source "$here/../lib/check.sh"
 source "$here/../fixtures/report_browser.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pin_netsweep "$tmp" || { fail "copy of netsweep" "$NETSWEEP does not run"; exit 1; }
 db=$tmp/basic.db
 bash "$here/../fixtures/report_fixture.sh" basic "$db" || { fail "fixture" "report_fixture.sh basic"; finish; exit; }
 charts="streams pps_size gbps_size per_dollar series cpu"
