@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +35,21 @@ int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err)
 		return 0;
 	return ns_err_sys(err, "engine: SO_MAX_PACING_RATE %llu bytes/s",
 			  (unsigned long long)rate);
+}
+
+/* Thread buffers come straight from mmap: a multi-MiB malloc'd block, once freed, can stay
+ * in the heap (glibc raises its mmap threshold after such a free), and the agent must go back
+ * to a small footprint between tests. */
+void *engine_buf_alloc(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void engine_buf_free(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
 }
 
 static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
@@ -440,7 +456,7 @@ void engine_destroy(struct engine *e)
 			struct e_thread *t = &e->threads[i];
 			free(t->streams);
 			free(t->pfds);
-			free(t->buf);
+			engine_buf_free(t->buf, t->buf_len);
 			free(t->msgs);
 			free(t->iovs);
 			free(t->ctrl);

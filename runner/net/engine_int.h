@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -101,6 +102,9 @@ extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
 extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_recv_ops;
 
 uint64_t engine_now_ns(void);
+/* Zero-filled, page-backed buffers for the threads; NULL on failure. */
+void *engine_buf_alloc(size_t len);
+void engine_buf_free(void *p, size_t len);
 /* cfg.fq_rate_bps as SO_MAX_PACING_RATE on a sender's socket (no-op otherwise). */
 int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err);
 

@@ -45,7 +45,7 @@ static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 static int tcp_send_thread_init(struct e_thread *t, struct ns_err *err)
 {
 	t->buf_len = t->e->unit;
-	t->buf = malloc(t->buf_len);
+	t->buf = engine_buf_alloc(t->buf_len);
 	if (!t->buf)
 		return ns_err_sys(err, "engine: %zu-byte send buffer", t->buf_len);
 	/* a pattern rather than zeros, so that nothing on the path can compress it away */
@@ -58,7 +58,7 @@ static int tcp_send_thread_init(struct e_thread *t, struct ns_err *err)
 static int tcp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 {
 	t->buf_len = TCP_RECV_BUF;
-	t->buf = malloc(t->buf_len);
+	t->buf = engine_buf_alloc(t->buf_len);
 	if (!t->buf)
 		return ns_err_sys(err, "engine: %zu-byte receive buffer", t->buf_len);
 	return 0;

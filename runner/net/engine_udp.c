@@ -60,7 +60,7 @@ static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 			cap = t->batch;
 	}
 	t->buf_len = (size_t)cap * len;
-	t->buf = calloc(1, t->buf_len);
+	t->buf = engine_buf_alloc(t->buf_len); /* zero-filled */
 	t->msgs = calloc(cap, sizeof(*t->msgs));
 	t->iovs = calloc(cap, sizeof(*t->iovs));
 	if (!t->buf || !t->msgs || !t->iovs)
@@ -196,7 +196,7 @@ static int udp_recv_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 static int udp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 {
 	t->buf_len = (size_t)UDP_RECV_MSGS * UDP_RECV_BUF;
-	t->buf = malloc(t->buf_len);
+	t->buf = engine_buf_alloc(t->buf_len);
 	t->msgs = calloc(UDP_RECV_MSGS, sizeof(*t->msgs));
 	t->iovs = calloc(UDP_RECV_MSGS, sizeof(*t->iovs));
 	t->ctrl = calloc(UDP_RECV_MSGS, UDP_CTRL_LEN);
