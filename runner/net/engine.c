@@ -98,6 +98,12 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	}
 	if (check_cfg(cfg, nfds, err) < 0)
 		return NULL;
+	for (uint32_t i = 0; i < nfds; i++) {
+		if (fds[i] < 0) {
+			ns_err_set(err, "engine: stream %u has no socket", i);
+			return NULL;
+		}
+	}
 	struct engine *e = calloc(1, sizeof(*e));
 	if (!e) {
 		ns_err_sys(err, "engine: allocation");

@@ -426,6 +426,8 @@ static void bad_configurations_are_refused(void **state)
 	assert_null(engine_create(&c, fds, 1, &err));
 	assert_non_null(strstr(err.msg, "length"));
 	c.length = 100;
+	assert_null(engine_create(&c, fds, 1, &err));
+	assert_non_null(strstr(err.msg, "no socket"));
 	assert_null(engine_create(&c, fds, 0, &err));
 	c.threads = 100000;
 	assert_null(engine_create(&c, fds, 1, &err));
