@@ -23,16 +23,24 @@ cat >"$T/m.xml" <<'X'
 X
 DB=$T/r.db
 q() { sqlite3 "$DB" "$1" 2>&1; }
+# results_of MATRIX: how many results the runs of that matrix have (0 before the db exists).
+results_of() {
+	local n
+	n=$(sqlite3 "$DB" "select count(*) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = '$1'" 2>/dev/null)
+	echo "${n:-0}"
+}
+# signal_after MATRIX N SIG: once MATRIX has N results (polled, at most 15 s), SIG to the runner.
+signal_after() {
+	for _ in $(seq 300); do
+		[ "$(results_of "$1")" -ge "$2" ] && break
+		sleep 0.05
+	done
+	kill "-$3" "$RUNNER"
+}
 
 "$NETSWEEP" run "$T/m.xml" --db "$DB" >"$T/log1" 2>&1 &
 RUNNER=$!
-# Kill once a few results are in (polling the database, bounded).
-for _ in $(seq 300); do
-	n=$(sqlite3 "$DB" "select count(*) from results" 2>/dev/null)
-	[ "${n:-0}" -ge 2 ] && break
-	sleep 0.05
-done
-kill -KILL "$RUNNER"
+signal_after resume 2 KILL
 wait "$RUNNER" 2>/dev/null
 RUNNER=
 n1=$(q "select count(*) from results")
@@ -75,12 +83,7 @@ fi
 sed 's/name="resume"/name="interrupt"/' "$T/m.xml" >"$T/i.xml"
 "$NETSWEEP" run "$T/i.xml" --db "$DB" >"$T/log3" 2>&1 &
 RUNNER=$!
-for _ in $(seq 300); do
-	n=$(sqlite3 "$DB" "select count(*) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'interrupt'" 2>/dev/null)
-	[ "${n:-0}" -ge 1 ] && break
-	sleep 0.05
-done
-kill -INT "$RUNNER"
+signal_after interrupt 1 INT
 wait "$RUNNER"
 rc=$?
 RUNNER=

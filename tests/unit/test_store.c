@@ -35,21 +35,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* One integer from a query on a separate connection (what a report would see). */
-static long long query_int(const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	long long v = -1;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
-
+/* One number from a query on a separate connection (what a report would see). */
 static double query_double(const char *sql)
 {
 	sqlite3 *db;
@@ -62,6 +48,11 @@ static double query_double(const char *sql)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return v;
+}
+
+static long long query_int(const char *sql)
+{
+	return (long long)query_double(sql);
 }
 
 static struct store *open_store(void)
