@@ -7,7 +7,8 @@
 #   agent idle RSS < 32 MiB;    probe peak RSS (VmHWM) with 128 streams < 64 MiB
 # Everything runs on the loopback of a namespace of our own, so ports never collide with other
 # tests on the machine and nothing is left behind (servers end with the namespace).
-# BENCH_TCP_SECS / BENCH_UDP_SECS shorten the runs for a quick look.
+# Each tool runs BENCH_ROUNDS times (default 2), in alternating order; ratios use the means.
+# BENCH_TCP_SECS / BENCH_UDP_SECS / BENCH_ROUNDS=1 shorten it for a quick look.
 HERE=$(cd "$(dirname "$0")" && pwd)
 # Every tool at the same priority: the harness otherwise raises netsweep's (see netns.sh).
 NETNS_NICE=
@@ -68,61 +69,90 @@ netsweep_run() {
 	fi
 }
 
-# Figures are only comparable within one run; the load says how busy the machine was.
-echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
-echo "== TCP, 2 streams, ${TCP_SECS} s, loopback (receiver goodput)"
-NS_TCP="" IPERF_TCP="" IPERF3_TCP=""
-if netsweep_run -P 2 -t "$TCP_SECS"; then
-	NS_TCP=$(netns_json "$J" '$.sum.receiver.bits_per_second')
-	echo "  netsweep -P 2   $(mbps "$NS_TCP")  (cpu % of one core: sender $(printf %.0f "$(netns_json "$J" '$.sum.sender.cpu_percent')"), receiver $(printf %.0f "$(netns_json "$J" '$.sum.receiver.cpu_percent')"))"
-fi
-if have iperf; then
-	# CSV: one line per stream ending in bits/s (2.1.8 prints no sum line with -y C).
-	IPERF_TCP=$(netns_exec "$B" iperf -c "$LO" -p "$P_IPERF" -P 2 -t "$TCP_SECS" -y C 2>/dev/null |
-		awk -F, '$6 > 0 { s += $9; n++ } END { if (n) printf "%.0f", s }')
-	echo "  iperf -P 2      $(mbps "$IPERF_TCP")"
-fi
-if have iperf3; then
-	netns_exec "$B" iperf3 -c "$LO" -p "$P_IPERF3" -P 2 -t "$TCP_SECS" -J >"$J" 2>&1
-	IPERF3_TCP=$(netns_json "$J" '$.end.sum_received.bits_per_second')
-	echo "  iperf3 -P 2     $(mbps "$IPERF3_TCP")"
-fi
-ratio "TCP netsweep / iperf -P 2" "$NS_TCP" "$IPERF_TCP" 1.0
-ratio "TCP netsweep / iperf3 -P 2" "$NS_TCP" "$IPERF3_TCP" 1.6
-
-echo "== UDP, 64-byte payload, unlimited rate, ${UDP_SECS} s, loopback (received datagrams/s)"
-NS_UDP="" NS_GSO="" IPERF3_UDP=""
-# udp_line LABEL: the figures of the probe in $J; sets UDP_PPS to received datagrams/s.
-udp_line() {
-	local sent recv lp kd
-	sent=$(netns_json "$J" '$.sum.sender.packets_per_second')
-	UDP_PPS=$(netns_json "$J" '$.sum.receiver.packets_per_second')
-	recv=$(netns_json "$J" '$.sum.receiver.packets')
-	lp=$(netns_json "$J" '$.sum.receiver.lost_percent')
-	kd=$(netns_json "$J" '$.sum.receiver.kernel_drops')
-	echo "  $1 received $(kpps "$UDP_PPS") (sent $(kpps "$sent"), $recv datagrams, lost $(printf %.1f "$lp") %, kernel drops $kd)"
+# Each measurement prints one line and sets FIG (bits/s or received datagrams/s; empty when
+# it could not run).
+tcp_netsweep() {
+	FIG=""
+	netsweep_run -P 2 -t "$TCP_SECS" || return
+	FIG=$(netns_json "$J" '$.sum.receiver.bits_per_second')
+	echo "  netsweep -P 2   $(mbps "$FIG")  (cpu % of one core: sender $(printf %.0f "$(netns_json "$J" '$.sum.sender.cpu_percent')"), receiver $(printf %.0f "$(netns_json "$J" '$.sum.receiver.cpu_percent')"))"
 }
-if netsweep_run --udp -l 64 -b 0 -t "$UDP_SECS"; then
-	udp_line "netsweep        "
-	NS_UDP=$UDP_PPS
-fi
-if netsweep_run --udp -l 64 -b 0 --gso -t "$UDP_SECS"; then
-	udp_line "netsweep --gso  "
-	[ "$(netns_json "$J" '$.gso_active')" = 1 ] || echo "  (--gso was not active: the kernel refused UDP_SEGMENT)"
-	NS_GSO=$UDP_PPS
-fi
-if have iperf3; then
+tcp_iperf() {
+	FIG=""
+	have iperf || return
+	# CSV: one line per stream ending in bits/s (2.1.8 prints no sum line with -y C).
+	FIG=$(netns_exec "$B" iperf -c "$LO" -p "$P_IPERF" -P 2 -t "$TCP_SECS" -y C 2>/dev/null |
+		awk -F, '$6 > 0 { s += $9; n++ } END { if (n) printf "%.0f", s }')
+	echo "  iperf -P 2      $(mbps "$FIG")"
+}
+tcp_iperf3() {
+	FIG=""
+	have iperf3 || return
+	netns_exec "$B" iperf3 -c "$LO" -p "$P_IPERF3" -P 2 -t "$TCP_SECS" -J >"$J" 2>&1
+	FIG=$(netns_json "$J" '$.end.sum_received.bits_per_second')
+	echo "  iperf3 -P 2     $(mbps "$FIG")"
+}
+# udp_netsweep [--gso]: received datagrams/s as the sender built them (GRO super-datagrams are
+# split back into their segments by the receiver), with what was sent and lost.
+udp_netsweep() {
+	FIG=""
+	netsweep_run --udp -l 64 -b 0 "$@" -t "$UDP_SECS" || return
+	FIG=$(netns_json "$J" '$.sum.receiver.packets_per_second')
+	printf '  %-16s received %s (sent %s, %s datagrams, lost %.1f %%, kernel drops %s)%s\n' \
+		"netsweep $*" "$(kpps "$FIG")" "$(kpps "$(netns_json "$J" '$.sum.sender.packets_per_second')")" \
+		"$(netns_json "$J" '$.sum.receiver.packets')" "$(netns_json "$J" '$.sum.receiver.lost_percent')" \
+		"$(netns_json "$J" '$.sum.receiver.kernel_drops')" \
+		"$([ "$*" = --gso ] && [ "$(netns_json "$J" '$.gso_active')" != 1 ] && echo ' GSO NOT ACTIVE')"
+}
+udp_netsweep_gso() { udp_netsweep --gso; }
+udp_iperf3() {
+	FIG=""
+	have iperf3 || return
+	local sent lost secs lp
 	netns_exec "$B" iperf3 -c "$LO" -p "$P_IPERF3" -u -b 0 -l 64 -t "$UDP_SECS" -J >"$J" 2>&1
 	# end.sum: packets = datagrams sent, lost_packets = never received, seconds = test length.
 	read -r sent lost secs lp <<<"$(sqlite3 -separator ' ' :memory: "select
 		json_extract(j, '\$.end.sum.packets'), json_extract(j, '\$.end.sum.lost_packets'),
 		json_extract(j, '\$.end.sum.seconds'), json_extract(j, '\$.end.sum.lost_percent')
 		from (select readfile('$J') as j)" 2>/dev/null)"
-	IPERF3_UDP=$(awk -v s="$sent" -v l="$lost" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", (s - l) / t }')
-	echo "  iperf3 -u -b 0  received $(kpps "$IPERF3_UDP") (sent $(kpps "$(awk -v s="$sent" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", s / t }')"), lost $(printf %.1f "$lp") %)"
-fi
-ratio "UDP received/s netsweep / iperf3" "$NS_UDP" "$IPERF3_UDP" 2.0
-ratio "UDP received/s netsweep --gso / iperf3" "$NS_GSO" "$IPERF3_UDP" 2.0
+	FIG=$(awk -v s="$sent" -v l="$lost" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", (s - l) / t }')
+	echo "  iperf3 -u -b 0   received $(kpps "$FIG") (sent $(kpps "$(awk -v s="$sent" -v t="$secs" 'BEGIN { if (t > 0) printf "%.0f", s / t }')"), lost $(printf %.1f "$lp") %)"
+}
+
+# rounds NAME...: runs the measurements BENCH_ROUNDS times, in reverse order every other round
+# (a slow drift in the machine's load then favours no tool), and sets MEAN_<name> to the mean
+# of the rounds that produced a figure.
+rounds() {
+	local r name order sum n
+	declare -gA FIGS=()
+	for ((r = 1; r <= ROUNDS; r++)); do
+		[ "$ROUNDS" -gt 1 ] && echo "  -- round $r (load average $(cut -d' ' -f1 /proc/loadavg))"
+		if ((r % 2)); then order=("$@"); else order=(); for name in "$@"; do order=("$name" "${order[@]}"); done; fi
+		for name in "${order[@]}"; do
+			"$name"
+			[ -n "$FIG" ] && FIGS[$name]="${FIGS[$name]:-} $FIG"
+		done
+	done
+	for name in "$@"; do
+		printf -v "MEAN_$name" '%s' "$(awk -v l="${FIGS[$name]:-}" 'BEGIN { n = split(l, v, " ");
+			for (i = 1; i <= n; i++) s += v[i]; if (n) printf "%.0f", s / n }')"
+	done
+}
+
+ROUNDS=${BENCH_ROUNDS:-2}
+# Figures are only comparable within one run; the load says how busy the machine was.
+echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs), $ROUNDS rounds"
+echo "== TCP, 2 streams, ${TCP_SECS} s, loopback (receiver goodput)"
+rounds tcp_netsweep tcp_iperf tcp_iperf3
+echo "  mean: netsweep $(mbps "$MEAN_tcp_netsweep"), iperf $(mbps "$MEAN_tcp_iperf"), iperf3 $(mbps "$MEAN_tcp_iperf3")"
+ratio "TCP netsweep / iperf -P 2" "$MEAN_tcp_netsweep" "$MEAN_tcp_iperf" 1.0
+ratio "TCP netsweep / iperf3 -P 2" "$MEAN_tcp_netsweep" "$MEAN_tcp_iperf3" 1.6
+
+echo "== UDP, 64-byte payload, unlimited rate, ${UDP_SECS} s, loopback (received datagrams/s)"
+rounds udp_netsweep udp_netsweep_gso udp_iperf3
+echo "  mean: netsweep $(kpps "$MEAN_udp_netsweep"), netsweep --gso $(kpps "$MEAN_udp_netsweep_gso"), iperf3 $(kpps "$MEAN_udp_iperf3")"
+ratio "UDP received/s netsweep / iperf3" "$MEAN_udp_netsweep" "$MEAN_udp_iperf3" 2.0
+ratio "UDP received/s netsweep --gso / iperf3" "$MEAN_udp_netsweep_gso" "$MEAN_udp_iperf3" 2.0
 
 echo "== Memory (from /proc/PID/status)"
 if [ "$NS_OK" = 1 ]; then
