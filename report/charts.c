@@ -97,8 +97,15 @@ static void gp_header(struct rp_buf *gp, const char *name, const char *title)
 		      "set terminal svg size 860,440 dynamic noenhanced font 'sans,11' "
 		      "background '#ffffff'\nset output '%s.svg'\nset title ", name, name);
 	rp_gp_quote(gp, title);
-	rp_buf_puts(gp, "\nset grid\nset key below box\nset border 3\n"
+	rp_buf_puts(gp, "\nset grid\nset key below box maxcols 2\nset border 3\n"
 		    "set tics nomirror\n");
+}
+
+/* Room under the plot for the key (two columns) and the x label, which gnuplot's "key below"
+ * would otherwise draw over. */
+static void gp_key_margin(struct rp_buf *gp, size_t entries)
+{
+	rp_buf_printf(gp, "set bmargin %zu\n", 5 + (entries + 1) / 2);
 }
 
 /* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */
@@ -353,6 +360,7 @@ static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
 	gp_header(&gp, c->name, c->title);
 	rp_buf_puts(&gp, "set xlabel 'parallel streams'\nset ylabel 'Gbit/s (receiver)'\n"
 		    "set logscale x 2\nset yrange [0:*]\n");
+	gp_key_margin(&gp, n);
 	add_plot(&gp, &plot, c->name);
 	rp_buf_puts(&gp, "\n");
 	if (more)
@@ -417,9 +425,10 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 			rp_buf_add(&fixed, p, 1);
 		}
 	}
-	add_plot(&gp, &fixed, c->name);
 	long long links[3];
 	size_t nl = link_speeds(d, links, 3);
+	gp_key_margin(&gp, n + nl);
+	add_plot(&gp, &fixed, c->name);
 	for (size_t i = 0; n && i < nl; i++) {
 		char r[32];
 		rp_fmt_bps(r, sizeof(r), (double)links[i]);
@@ -504,6 +513,10 @@ static int chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_ch
 		if (run > longest)
 			longest = run;
 	}
+	size_t repeats = 0;
+	for (size_t i = 0; i < s.n; i++)
+		repeats += i == 0 || s.repeat[i] != s.repeat[i - 1];
+	gp_key_margin(&gp, repeats);
 	for (size_t i = 0; longest >= 2 && i < s.n; i++) {
 		if (i == 0 || s.repeat[i] != s.repeat[i - 1]) {
 			if (i)
@@ -555,7 +568,7 @@ static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,
 	}
 	gp_header(&gp, c->name, c->title);
 	rp_buf_printf(&gp, "set xlabel 'Gbit/s (receiver)'\nset ylabel '%% of one core'\n"
-		      "set yrange [0:*]\nset xrange [0:*]\n"
+		      "set yrange [0:*]\nset xrange [0:*]\nset bmargin 6\n"
 		      "plot '%s.dat' using 1:2 with points pt 7 title 'sender CPU', \\\n"
 		      "     '' using 1:3 with points pt 5 title 'receiver CPU'\n", c->name);
 	int rc = chart_finish(o, c, &dat, &gp, n ? NULL : "no case recorded CPU use", err);
@@ -569,7 +582,8 @@ static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_cha
 {
 	char caption[512];
 	snprintf(caption, sizeof(caption), "Median receiver goodput of up to 6 cases over the last "
-		 "%zu runs of this matrix (regressed cases first, then the fastest).", o->trend_runs);
+		 "%zu runs of this matrix, as %% of each case's value in the oldest run shown "
+		 "(regressed cases first, then the fastest).", o->trend_runs);
 	struct rp_chart *c = chart_new(cs, "trend", "Trend over recent runs", caption);
 	/* Pick the keys: regressions first, then the highest medians. */
 	const char *keys[6];
@@ -602,23 +616,30 @@ static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_cha
 	rp_buf_init(&gp);
 	rp_buf_init(&lab);
 	gp_header(&gp, c->name, c->title);
-	rp_buf_puts(&gp, "set xlabel 'run'\nset ylabel 'Gbit/s (receiver, median)'\n"
-		    "set yrange [0:*]\nset xtics rotate by -30\n");
+	/* Each case relative to its oldest value shown, so that a 478 Mbit/s case and a
+	 * 30 Gbit/s one share an axis and a drop in either is visible. */
+	rp_buf_puts(&gp, "set xlabel 'run'\nset ylabel '% of the case in the oldest run shown'\n"
+		    "set yrange [0:*]\nset xtics rotate by -30\nset offsets 0.3, 0.3, 0, 0\n");
+	gp_key_margin(&gp, t.n_runs >= 2 ? nk : 0);
 	size_t blocks = 0;
 	for (size_t k = 0; t.n_runs >= 2 && k < nk; k++) {
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[idx[k]], &lab);
 		rp_buf_puts(&dat, "# ");
 		rp_buf_puts(&dat, rp_buf_str(&lab));
-		rp_buf_puts(&dat, "\n# ordinal run_label Gbps\n");
+		rp_buf_puts(&dat, "\n# ordinal run_label Gbps percent_of_oldest\n");
+		double ref = NAN;
+		for (size_t r = 0; r < t.n_runs && isnan(ref); r++)
+			ref = t.vals[k * t.n_runs + r];
 		for (size_t r = 0; r < t.n_runs; r++) {
 			double v = t.vals[k * t.n_runs + r];
 			/* NaN keeps the x position but draws no point. */
 			rp_buf_printf(&dat, "%zu \"#%lld\" ", r, t.run_ids[r]);
-			dat_num(&dat, v / 1e9, "\n");
+			dat_num(&dat, v / 1e9, " ");
+			dat_num(&dat, ref > 0 ? v / ref * 100 : NAN, "\n");
 		}
 		rp_buf_puts(&dat, "\n\n");
-		rp_buf_printf(&gp, "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints title ",
+		rp_buf_printf(&gp, "%s'%s.dat' index %zu using 1:4:xtic(2) with linespoints title ",
 			      blocks ? ", \\\n     " : "plot ", c->name, blocks);
 		rp_gp_quote(&gp, rp_buf_str(&lab));
 		blocks++;

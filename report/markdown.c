@@ -122,6 +122,27 @@ static void environment_method(const struct rp_report *r, struct rp_buf *b)
 		      "tables give the median over repeats with min–max and IQR. A side counts as "
 		      "CPU-saturated above 90 %% of one core per thread.\n\n", d->run.repeats,
 		      d->run.repeats == 1 ? "" : "s");
+	/* The matrix as run, in a fence longer than any backtick run inside it. */
+	size_t run = 0, longest = 0;
+	for (const char *p = d->run.matrix_text ? d->run.matrix_text : ""; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	char fence[64];
+	size_t nf = longest < 3 ? 3 : longest + 1;
+	if (nf < sizeof(fence)) {
+		memset(fence, '`', nf);
+		fence[nf] = '\0';
+		rp_buf_printf(b, "The matrix file as run:\n\n%sxml\n", fence);
+		rp_buf_puts(b, d->run.matrix_text);
+		if (b->len && b->s[b->len - 1] != '\n')
+			rp_buf_puts(b, "\n");
+		rp_buf_printf(b, "%s\n\n", fence);
+	} else {
+		/* No fence could hold it safely; index.html shows it. */
+		rp_buf_puts(b, "The matrix file is shown in index.html.\n\n");
+	}
 	rp_buf_puts(b, "Equivalent probe commands:\n\n| # | Case | Command |\n|---|---|---|\n");
 	struct rp_buf t;
 	rp_buf_init(&t);
