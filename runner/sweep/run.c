@@ -249,8 +249,13 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 			jsonw_str(warnings, msg);
 			progress_note(R->prog, "warning: %s", msg);
 		}
+		/* The sender's NIC interrupts are this host's; the agent's list stands in when this
+		 * host has none to show (a virtual device). */
 		char irq[256];
 		if (store_json_get(R->st, p->client_info, "$.interface.irq_cpus", irq, sizeof(irq)) == 1)
+			json_list_to_cpulist(irq, p->irq_cpus, sizeof(p->irq_cpus));
+		if (!p->irq_cpus[0] &&
+		    store_json_get(R->st, p->agent_info, "$.interface.irq_cpus", irq, sizeof(irq)) == 1)
 			json_list_to_cpulist(irq, p->irq_cpus, sizeof(p->irq_cpus));
 		check_pair(R, mp, p, warnings);
 

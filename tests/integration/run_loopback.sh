@@ -91,4 +91,25 @@ else
 	fail "the same cases keep their keys across runs" "$same matching"
 fi
 if [ "$(q 'pragma integrity_check')" = ok ]; then pass "integrity_check ok"; else fail "integrity_check ok"; fi
+
+# Affinity policies become CPU lists for the probe: spread = one CPU per thread, a list as is,
+# irq = the NIC's IRQ CPUs: loopback has none, so the agent host's NIC's or, when that has
+# none either, a warning and no pinning.
+cat >"$T/aff.xml" <<'X'
+<matrix name="aff">
+  <axes>
+    <axis name="streams"><value>2</value></axis>
+    <axis name="threads"><value>2</value></axis>
+    <axis name="rate"><value>50M</value></axis>
+    <axis name="affinity"><value>spread</value><value>0</value><value>irq</value></axis>
+    <axis name="duration"><value>0.3</value></axis>
+  </axes>
+</matrix>
+X
+"$NETSWEEP" run "$T/aff.xml" --db "$T/aff.db" --quiet
+rc=$?
+got=$(sqlite3 "$T/aff.db" "select c.affinity || '=' || json_extract(r.probe_json, '\$.params.affinity') || (case when r.warnings like '%IRQ CPUs are unknown%' then '+warning' else '' end) from results r join cases c on c.id = r.case_id order by c.ordinal" | tr '\n' ' ')
+irq=$(sqlite3 "$T/aff.db" "select replace(replace(replace(json_extract(agent_info, '\$.interface.irq_cpus'), '[', ''), ']', ''), ' ', '') from endpoints")
+want="spread=$([ "$(nproc)" -ge 2 ] && echo 0-1 || echo 0) 0=0 irq=${irq:-+warning} "
+if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then pass "affinity policies resolve to CPU lists: $got"; else fail "affinity policies" "exit $rc: got '$got', want '$want'"; fi
 finish
