@@ -770,8 +770,13 @@ int agent_serve(struct agent *a, struct ns_err *err)
 		if (r <= 0 || !(pfd[0].revents & POLLIN) || atomic_load(&a->stop))
 			continue;
 		int fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue; /* EAGAIN, ECONNABORTED, EMFILE: the next round retries */
+		if (fd < 0) {
+			/* EAGAIN, ECONNABORTED: the next round retries; out of descriptors, the
+			 * listener stays readable, so pause instead of spinning */
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				poll(NULL, 0, 100);
+			continue;
+		}
 		if (atomic_load(&a->busy))
 			answer_busy(a, fd);
 		else

@@ -473,6 +473,103 @@ static void embedded_agent_answers_and_stops(void **state)
 	agent_destroy(a);
 }
 
+static int connect_local(uint16_t port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	return fd;
+}
+
+/* Mutated TEST_REQUESTs (random bytes flipped in a valid one, random lengths) never crash the
+ * agent: each is refused with ERROR or, when it happens to be valid, answered with READY and
+ * abandoned — and the agent then serves a real test. */
+static void agent_survives_mutated_requests(void **state)
+{
+	(void)state;
+	struct agent_opts o;
+	setenv("NETSWEEP_IMDS", "0", 1);
+	agent_opts_init(&o);
+	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
+	o.port = 0;
+	o.quiet = 1;
+	struct agent *a = agent_create(&o, NULL);
+	assert_non_null(a);
+	uint16_t port = agent_port(a);
+	pthread_t tid;
+	assert_int_equal(pthread_create(&tid, NULL, serve, a), 0);
+	struct probe_params p;
+	probe_params_init(&p);
+	struct proto_buf req, hello;
+	struct proto_hello h = {.version = PROTO_VERSION};
+	proto_buf_init(&req);
+	proto_buf_init(&hello);
+	proto_enc_params(&req, &p);
+	proto_enc_hello(&hello, &h);
+	srand(12345);
+	int refused = 0, ready = 0;
+	for (int i = 0; i < 80; i++) {
+		uint8_t msg[512];
+		size_t len = req.len;
+		memcpy(msg, req.p, req.len);
+		for (int k = 0; k < 1 + rand() % 4; k++)
+			msg[rand() % req.len] = (uint8_t)rand();
+		if (rand() % 4 == 0)
+			len = (size_t)rand() % req.len;
+		uint16_t type = 0;
+		uint32_t rlen;
+		for (int tries = 0; tries < 50; tries++) { /* BUSY while the last one winds down */
+			int fd = connect_local(port);
+			struct ns_err e = {{0}};
+			double t0 = proto_now();
+			assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &hello, proto_now() + 2, NULL), 0);
+			if (proto_recv(fd, &type, buf, &rlen, proto_now() + 10, -1, NULL, &e) < 0)
+				fail_msg("mutation %d try %d: %s after %.2f s", i, tries, e.msg, proto_now() - t0);
+			if (type == PROTO_HELLO) {
+				assert_int_equal(proto_send(fd, PROTO_TEST_REQUEST, msg, len, proto_now() + 2,
+							    NULL), 0);
+				if (proto_recv(fd, &type, buf, &rlen, proto_now() + 10, -1, NULL, &e) < 0)
+					fail_msg("mutation %d: no answer to the request: %s", i, e.msg);
+			}
+			close(fd);
+			if (type != PROTO_BUSY)
+				break;
+			usleep(10000);
+		}
+		if (type == PROTO_ERROR)
+			refused++;
+		else if (type == PROTO_READY)
+			ready++;
+		else
+			fail_msg("mutation %d: answered %s", i, proto_type_name(type));
+	}
+	assert_true(refused > 0);
+	proto_buf_free(&req);
+	proto_buf_free(&hello);
+
+	struct probe_result res;
+	struct ns_err err = {{0}};
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.port = port;
+	p.duration_s = 0.2;
+	int rc = -1;
+	for (int tries = 0; tries < 50 && rc < 0; tries++) {
+		rc = probe_run(&p, &res, &err);
+		if (rc < 0 && !strstr(err.msg, "busy"))
+			fail_msg("after %d refused and %d accepted mutations: %s", refused, ready, err.msg);
+		if (rc < 0) {
+			probe_result_free(&res);
+			usleep(20000);
+		}
+	}
+	assert_int_equal(rc, 0);
+	probe_result_free(&res);
+	agent_stop(a);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	agent_destroy(a);
+}
+
 /* An agent that never answers the SYN: a listener whose accept queue is full drops it, so the
  * connect runs into the timeout — the probe must give up within the connect timeout. */
 static void silent_agent_times_out_within_the_connect_timeout(void **state)
@@ -526,6 +623,7 @@ int main(void)
 		cmocka_unit_test(intervals_sum_streams),
 		cmocka_unit_test(embedded_agent_answers_and_stops),
 		cmocka_unit_test(silent_agent_times_out_within_the_connect_timeout),
+		cmocka_unit_test(agent_survives_mutated_requests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
