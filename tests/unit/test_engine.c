@@ -8,7 +8,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <net/if.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -356,6 +360,78 @@ static void udp_receive_buffer_is_raised_unless_chosen(void **state)
 	close(snd[1]);
 }
 
+/* In a network namespace of its own (needs root) whose lo has a 1500-byte MTU, 1480-byte
+ * datagrams cannot be segmented: the engine must fall back to plain batches, say that GSO
+ * did not take, and still deliver every datagram. Runs in a child (the namespace dies with
+ * it), which reports through its exit code since cmocka's asserts belong to the parent. */
+static int gso_fallback_child(void)
+{
+	if (unshare(CLONE_NEWNET) < 0)
+		return 77;
+	int ctl = socket(AF_INET, SOCK_DGRAM, 0);
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	ifr.ifr_mtu = 1500;
+	if (ctl < 0 || ioctl(ctl, SIOCSIFMTU, &ifr) < 0 || ioctl(ctl, SIOCGIFFLAGS, &ifr) < 0)
+		return 2;
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(ctl, SIOCSIFFLAGS, &ifr) < 0)
+		return 3;
+	close(ctl);
+	int snd[1], rcv[1];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in b = a;
+	socklen_t al = sizeof(a), bl = sizeof(b);
+	snd[0] = socket(AF_INET, SOCK_DGRAM, 0);
+	rcv[0] = socket(AF_INET, SOCK_DGRAM, 0);
+	if (bind(snd[0], (struct sockaddr *)&a, al) || bind(rcv[0], (struct sockaddr *)&b, bl) ||
+	    getsockname(snd[0], (struct sockaddr *)&a, &al) ||
+	    getsockname(rcv[0], (struct sockaddr *)&b, &bl) ||
+	    connect(snd[0], (struct sockaddr *)&b, bl) || connect(rcv[0], (struct sockaddr *)&a, al))
+		return 4;
+	struct engine_cfg cfg = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1480,
+				  .threads = 1, .send_duration_s = 0.5, .rate_bps = 50000000,
+				  .gso = true };
+	struct ns_err err;
+	struct engine *s = engine_create(&cfg, snd, 1, &err);
+	cfg.role = ENGINE_RECV;
+	struct engine *r = engine_create(&cfg, rcv, 1, &err);
+	if (!s || !r || engine_start(r, &err) < 0 || engine_start(s, &err) < 0)
+		return 5;
+	engine_join(s);
+	sleep_s(0.2);
+	engine_stop(r);
+	engine_join(r);
+	struct engine_stream_snap ss, rs;
+	engine_snapshot(s, &ss);
+	engine_snapshot(r, &rs);
+	bool gso = engine_gso_active(s);
+	engine_destroy(s);
+	engine_destroy(r);
+	if (gso)
+		return 6;
+	if (ss.packets < 1000 || rs.packets != ss.packets || rs.lost || ss.error)
+		return 7;
+	return 0;
+}
+
+static void gso_falls_back_over_the_mtu(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(gso_fallback_child());
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip(); /* cmocka prints SKIPPED: no network namespace without root */
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("GSO fallback child failed at step %d", WEXITSTATUS(st));
+}
+
 static void stop_is_honoured_quickly(void **state)
 {
 	(void)state;
@@ -459,6 +535,7 @@ int main(void)
 		cmocka_unit_test_setup(peers_that_vanish, ipv4),
 		cmocka_unit_test_setup(ipv6_streams_agree, ipv4),
 		cmocka_unit_test_setup(udp_receive_buffer_is_raised_unless_chosen, ipv4),
+		cmocka_unit_test_setup(gso_falls_back_over_the_mtu, ipv4),
 		cmocka_unit_test_setup(stop_is_honoured_quickly, ipv4),
 		cmocka_unit_test_setup(threads_are_pinned_round_robin, ipv4),
 		cmocka_unit_test_setup(bad_configurations_are_refused, ipv4),
