@@ -719,6 +719,10 @@ static void start_session(struct agent *a, int fd, struct ns_err *err)
 	getpeername(fd, (struct sockaddr *)&c->peer, &c->peer_len);
 	getnameinfo((struct sockaddr *)&c->peer, c->peer_len, c->peer_name, sizeof(c->peer_name),
 		    NULL, 0, NI_NUMERICHOST);
+	/* an IPv4 client of the dual-stack socket: its plain address, for logs and for the
+	 * route lookup of hostinfo */
+	if (!strncmp(c->peer_name, "::ffff:", 7) && strchr(c->peer_name, '.'))
+		memmove(c->peer_name, c->peer_name + 7, strlen(c->peer_name + 7) + 1);
 	sockopt_nodelay(fd, NULL);
 	if (a->have_thread) {
 		pthread_join(a->tid, NULL);
