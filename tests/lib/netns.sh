@@ -170,6 +170,9 @@ netns_dev() {
 		dev=$(awk -v n="$ns" -v p="$peer" '$1 == n && $2 == p { print $3; exit }' "$_NETNS_DEVS")
 	else
 		dev=$(awk -v n="$ns" '$1 == n { print $3; exit }' "$_NETNS_DEVS")
+		# A namespace registered in the list but wired by its script itself: its first veth.
+		[ -n "$dev" ] ||
+			dev=$(ip -n "$ns" -o link show type veth | sed -n '1s/^[0-9]*: \([^@:]*\).*/\1/p')
 	fi
 	[ -n "$dev" ] || { echo "netns: no veth in $ns${peer:+ facing $peer}" >&2; return 1; }
 	echo "$dev"
