@@ -320,7 +320,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
 		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
 		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
-		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id) "
+		"r.ret_rcv_bps, EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id) "
 		"FROM results r JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
 		"ORDER BY r.case_id, r.repeat";
 	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
@@ -367,7 +367,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 		}
 		for (int f = 0; f < RP_NFIG; f++)
 			vals[(size_t)f * cap + (size_t)n_ok] = col_num(st, 4 + f);
-		if (!cur->series_result_id && sqlite3_column_int(st, 16))
+		if (!cur->series_result_id && sqlite3_column_int(st, 4 + RP_NFIG))
 			cur->series_result_id = sqlite3_column_int64(st, 3);
 		cur->n_ok = ++n_ok;
 	}

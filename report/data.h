@@ -38,7 +38,9 @@ struct rp_stat {
 
 enum rp_fig {
 	RP_RCV_BPS, RP_SND_BPS, RP_RCV_PPS, RP_SND_PPS, RP_SND_CPU, RP_RCV_CPU,
-	RP_RETRANS, RP_LOST, RP_LOST_PCT, RP_KDROPS, RP_JITTER, RP_RTT, RP_NFIG
+	RP_RETRANS, RP_LOST, RP_LOST_PCT, RP_KDROPS, RP_JITTER, RP_RTT,
+	RP_RET_BPS,                  /* bidir: the return direction's receiver goodput */
+	RP_NFIG
 };
 
 struct rp_case {

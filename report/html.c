@@ -298,11 +298,18 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 	xmlNodePtr s = section(main, "results", "Results");
 	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
 	xmlNewProp(t, BAD_CAST "id", BAD_CAST "results-table");
+	int bidir = 0;
+	for (size_t i = 0; i < d->n_cases; i++)
+		bidir |= d->cases[i].fig[RP_RET_BPS].n > 0;
 	static const char *const cols[] = {
 		"#", "Case", "Repeats ok", "Receiver (median)", "Min–max", "IQR", "Sender (median)",
 		"Received pps", "Retransmits", "Loss %", "Kernel drops", "Sender CPU %",
-		"Receiver CPU %", NULL};
-	header_row(t, cols);
+		"Receiver CPU %", "Return direction (bidir)", NULL};
+	const char *shown[sizeof(cols) / sizeof(cols[0])];
+	memcpy(shown, cols, sizeof(cols));
+	if (!bidir) /* the return column only when some case ran both ways */
+		shown[sizeof(cols) / sizeof(cols[0]) - 2] = NULL;
+	header_row(t, shown);
 	xmlNodePtr tb = el(t, "tbody", NULL);
 	struct rp_buf lab;
 	rp_buf_init(&lab);
@@ -334,6 +341,8 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		td_fmt(tr, "%.0f", c->fig[RP_KDROPS].med);
 		td_fmt(tr, "%.0f", c->fig[RP_SND_CPU].med);
 		td_fmt(tr, "%.0f", c->fig[RP_RCV_CPU].med);
+		if (bidir)
+			td_bps(tr, c->fig[RP_RET_BPS].med);
 	}
 	rp_buf_free(&lab);
 	el_class(s, "p", "note", "Every repeat's figures are in results.csv.");
@@ -568,7 +577,8 @@ int rp_html_write(const struct rp_report *r, const char *path, struct rp_err *er
 	xmlDocSetRootElement(doc, html);
 	xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
 	xmlNodePtr head = el(html, "head", NULL);
-	xmlNewProp(el(head, "meta", NULL), BAD_CAST "charset", BAD_CAST "utf-8");
+	/* The charset declaration is added by htmlSaveFileFormat (http-equiv, UTF-8); a second
+	 * <meta charset> would make the page invalid. */
 	xmlNodePtr vp = el(head, "meta", NULL);
 	xmlNewProp(vp, BAD_CAST "name", BAD_CAST "viewport");
 	xmlNewProp(vp, BAD_CAST "content", BAD_CAST "width=device-width, initial-scale=1");

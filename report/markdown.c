@@ -165,9 +165,14 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 	const struct rp_data *d = r->d;
 	struct rp_buf t;
 	rp_buf_init(&t);
+	int bidir = 0;
+	for (size_t i = 0; i < d->n_cases; i++)
+		bidir |= d->cases[i].fig[RP_RET_BPS].n > 0;
 	rp_buf_puts(b, "\n## Results\n\n| # | Case | Repeats ok | Receiver (median) | Min | Max | "
 		    "Sender (median) | Retransmits | Loss % | Kernel drops | Sender CPU % | "
-		    "Receiver CPU % |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		    "Receiver CPU % |");
+	rp_buf_puts(b, bidir ? " Return (bidir) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+			     : "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		rp_buf_reset(&t);
@@ -192,6 +197,10 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 		num(b, "%.0f", c->fig[RP_SND_CPU].med);
 		rp_buf_puts(b, " | ");
 		num(b, "%.0f", c->fig[RP_RCV_CPU].med);
+		if (bidir) {
+			rp_buf_puts(b, " | ");
+			bps(b, c->fig[RP_RET_BPS].med);
+		}
 		rp_buf_puts(b, " |\n");
 	}
 	rp_buf_puts(b, "\n## Cost\n\n| Rank | Instance type | Region | Price basis | $/hour | "

@@ -90,6 +90,14 @@ done < <(sqlite3 "$db" "SELECT c.case_key,
 	(SELECT count(*) FROM results r WHERE r.case_id = c.id) FROM cases c")
 if [ "$bad" = 0 ] && [ "$n" -gt 10 ]; then pass "results table holds the database's medians ($n cases)"
 else fail "results table holds the database's medians" "$bad mismatches of $n"; fi
+# A bidir case shows its return direction (half the forward goodput in the fixture).
+ret=$(xp "$dom" "string(//table[@id='results-table']//tr[@data-case-key='m5-bidir']/td[14]/@data-value)")
+fwd=$(xp "$dom" "string(//table[@id='results-table']//tr[@data-case-key='m5-bidir']/td[4]/@data-value)")
+if [ -n "$ret" ] && same_num "$ret" "$(awk -v f="$fwd" 'BEGIN { printf "%.17g", f / 2 }')"; then
+	pass "bidir return direction shown"
+else
+	fail "bidir return direction shown" "return '$ret', forward '$fwd'"
+fi
 # Cost: 28 Gbit/s (best case) at 2 x 3.888 $/hour; the unpriced pair says missing.
 row=$(xp "$dom" "string(//table[@id='cost-table']/tbody/tr[1])")
 if echo "$row" | grep -q 'c5n.18xlarge' && echo "$row" | grep -q '3601' &&

@@ -32,7 +32,7 @@ no_gnuplot_checks() { # label out-dir stdout-file
 	else
 		fail "$label: stdout and report.md say so too"
 	fi
-	if [ "$(xp "$out/index.html" "count(//table[@id='results-table']/tbody/tr)")" = 16 ] &&
+	if [ "$(xp "$out/index.html" "count(//table[@id='results-table']/tbody/tr)")" = 17 ] &&
 	   xp "$out/index.html" "string(//section[@id='findings'])" | grep -q 'most throughput per dollar'; then
 		pass "$label: tables and findings present"
 	else
