@@ -236,7 +236,8 @@ static bool is_elem(xmlNodePtr n, const char *name)
 	return n && n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
 }
 
-/* Attribute text (owned by a static slot ring: callers copy what they keep). */
+/* Attribute text, in a ring of four static slots: callers use or copy it at once (the loader
+ * runs on one thread; four slots cover the attributes one expression reads). */
 static const char *attr(xmlNodePtr n, const char *name)
 {
 	static char ring[4][1024];

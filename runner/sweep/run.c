@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,8 +16,8 @@
 #include "../core/version.h"
 #include "../host/catalog.h"
 #include "../host/hostinfo.h"
-#include "../net/agent.h"
 #include "../net/probe.h"
+#include "loopback.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -69,77 +67,6 @@ struct runner {
 	pid_t agent_pid;
 	int online_cpus;
 };
-
-/* ---- the loopback agent ------------------------------------------------------------------ */
-
-static struct agent *child_agent;
-
-static void child_stop(int sig)
-{
-	(void)sig;
-	if (child_agent)
-		agent_stop(child_agent);
-}
-
-/* Binds in the parent (so the port is known and listening before any case starts), then
- * serves in a forked child, which dies with the runner even if the runner is SIGKILLed. */
-static int start_loopback_agent(struct runner *R, struct pair_rt *p, struct ns_err *err)
-{
-	struct agent_opts ao;
-	agent_opts_init(&ao);
-	snprintf(ao.listen_addr, sizeof(ao.listen_addr), "127.0.0.1");
-	ao.port = 0;
-	ao.quiet = 1;
-	struct agent *a = agent_create(&ao, err);
-	if (!a) {
-		ns_err_prefix(err, "starting the loopback agent");
-		return -1;
-	}
-	uint16_t port = agent_port(a);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		ns_err_sys(err, "starting the loopback agent: fork");
-		agent_destroy(a);
-		return -1;
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() == 1)
-			_exit(0);
-		child_agent = a;
-		struct sigaction sa = {.sa_handler = child_stop}, ign = {.sa_handler = SIG_IGN};
-		sigaction(SIGTERM, &sa, NULL);
-		/* Ctrl-C reaches the whole process group: the case in flight must still finish,
-		 * so only the runner's SIGTERM stops this agent. */
-		sigaction(SIGINT, &ign, NULL);
-		struct ns_err e;
-		int rc = agent_serve(a, &e);
-		_exit(rc == 0 ? 0 : 1);
-	}
-	agent_destroy(a); /* the child holds the listening socket now */
-	R->agent_pid = pid;
-	snprintf(p->host, sizeof(p->host), "127.0.0.1");
-	p->port = port;
-	return 0;
-}
-
-static void stop_loopback_agent(struct runner *R)
-{
-	if (R->agent_pid <= 0)
-		return;
-	kill(R->agent_pid, SIGTERM);
-	for (int i = 0; i < 200; i++) { /* up to 2 s for a clean stop, then no more waiting */
-		if (waitpid(R->agent_pid, NULL, WNOHANG) == R->agent_pid) {
-			R->agent_pid = 0;
-			return;
-		}
-		usleep(10000);
-	}
-	kill(R->agent_pid, SIGKILL);
-	waitpid(R->agent_pid, NULL, 0);
-	R->agent_pid = 0;
-}
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */
 
@@ -223,8 +150,9 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 		const struct matrix_pair *mp = &m->pairs[i];
 		struct pair_rt *p = &R->pairs[i];
 		if (m->loopback) {
-			if (start_loopback_agent(R, p, err) < 0)
+			if (loopback_start(&R->agent_pid, &p->port, err) < 0)
 				return -1;
+			snprintf(p->host, sizeof(p->host), "127.0.0.1");
 		} else {
 			snprintf(p->host, sizeof(p->host), "%s", mp->agent_host);
 			p->port = mp->agent_port;
@@ -391,10 +319,10 @@ struct done_ctx {
 	size_t n_done;
 };
 
-static const struct sweep_cases *sort_cases;
-static int cmp_by_key(const void *a, const void *b)
+static int cmp_by_key(const void *a, const void *b, void *cases)
 {
-	return strcmp(sort_cases->v[*(const size_t *)a].key, sort_cases->v[*(const size_t *)b].key);
+	const struct sweep_cases *cs = cases;
+	return strcmp(cs->v[*(const size_t *)a].key, cs->v[*(const size_t *)b].key);
 }
 
 static void mark_done(const char *key, int repeat, void *vctx)
@@ -427,8 +355,7 @@ static int find_done(struct runner *R, uint8_t *done, size_t *n_done, struct ns_
 		return ns_err_set(err, "out of memory");
 	for (size_t i = 0; i < R->cases->n; i++)
 		d.order[i] = i;
-	sort_cases = R->cases;
-	qsort(d.order, R->cases->n, sizeof(size_t), cmp_by_key);
+	qsort_r(d.order, R->cases->n, sizeof(size_t), cmp_by_key, (void *)R->cases);
 	int rc = store_results_done(R->st, R->run_id, mark_done, &d, err);
 	free(d.order);
 	*n_done = d.n_done;
@@ -761,7 +688,7 @@ fail_run:
 	progress_finish(R.prog);
 	store_run_set_status(st, R.run_id, "failed", NULL, NULL);
 out:
-	stop_loopback_agent(&R);
+	loopback_stop(R.agent_pid);
 	progress_destroy(R.prog);
 	for (size_t i = 0; R.pairs && i < m->n_pairs; i++) {
 		free(R.pairs[i].client_info);

@@ -1,0 +1,71 @@
+#include "loopback.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../net/agent.h"
+
+static struct agent *child_agent; /* the child's, for its signal handler */
+
+static void child_stop(int sig)
+{
+	(void)sig;
+	if (child_agent)
+		agent_stop(child_agent);
+}
+
+int loopback_start(pid_t *pid, uint16_t *port, struct ns_err *err)
+{
+	struct agent_opts ao;
+	agent_opts_init(&ao);
+	snprintf(ao.listen_addr, sizeof(ao.listen_addr), "127.0.0.1");
+	ao.port = 0;
+	ao.quiet = 1;
+	struct agent *a = agent_create(&ao, err);
+	if (!a) {
+		ns_err_prefix(err, "starting the loopback agent");
+		return -1;
+	}
+	*port = agent_port(a);
+	fflush(NULL);
+	pid_t child = fork();
+	if (child < 0) {
+		ns_err_sys(err, "starting the loopback agent: fork");
+		agent_destroy(a);
+		return -1;
+	}
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(0); /* the runner died before prctl took */
+		child_agent = a;
+		struct sigaction sa = {.sa_handler = child_stop}, ign = {.sa_handler = SIG_IGN};
+		sigaction(SIGTERM, &sa, NULL);
+		/* Ctrl-C reaches the whole process group: the case in flight must still finish,
+		 * so only the runner's SIGTERM stops this agent. */
+		sigaction(SIGINT, &ign, NULL);
+		struct ns_err e;
+		_exit(agent_serve(a, &e) == 0 ? 0 : 1);
+	}
+	agent_destroy(a); /* the child holds the listening socket now */
+	*pid = child;
+	return 0;
+}
+
+void loopback_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 200; i++) { /* up to 2 s for a clean stop */
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
