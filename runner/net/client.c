@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../core/units.h"
+#include "client.h"
 #include "probe.h"
 #include "proto.h"
 #include "session.h"
@@ -40,6 +41,9 @@ struct client {
 	struct probe_interval *agent_ivl[2];
 	uint32_t agent_n_ivl[2];
 	bool agent_done;
+	client_interval_fn on_interval;
+	void *on_interval_arg;
+	uint32_t shown[2];                /* intervals of ends[i] already handed to on_interval */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -388,6 +392,11 @@ static int run_loop(struct client *c, struct ns_err *err)
 	for (;;) {
 		double now = proto_now();
 		double next = session_tick(&clk, c->ends, c->n_ends, now);
+		for (uint32_t i = 0; c->on_interval && i < c->n_ends; i++)
+			for (; c->shown[i] < c->ends[i].n_ivl; c->shown[i]++)
+				if (c->ends[i].ivl[c->shown[i]].stream == -1)
+					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
+						       c->on_interval_arg);
 		if (now >= c->deadline)
 			return ns_err_set(err, "test timed out after %g s", c->p->timeout_s);
 		if (clk.ended) {
@@ -536,6 +545,12 @@ static void client_free(struct client *c)
 
 int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err)
 {
+	return client_run(p, res, NULL, NULL, err);
+}
+
+int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, struct ns_err *err)
+{
 	struct client c;
 	struct ns_err e = {{0}}, e2;
 	memset(&c, 0, sizeof(c));
@@ -545,6 +560,8 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 	c.p = &res->params;
 	c.res = res;
 	c.ctl = -1;
+	c.on_interval = fn;
+	c.on_interval_arg = arg;
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus = 0;
 	bool started = false;

@@ -12,6 +12,7 @@
 #include "../core/err.h"
 #include "../core/jsonw.h"
 #include "../core/units.h"
+#include "client.h"
 #include "probe.h"
 #include "session.h"
 
@@ -180,31 +181,41 @@ static void print_figures(const char *who, const struct probe_figures *f, enum n
 	printf("\n");
 }
 
+/* One interval line as the test runs: this end's view (sent for forward, received for
+ * reverse); the summary below adds the other end's. */
+static void print_interval(const struct probe_interval *v, enum ns_dir dir, void *arg)
+{
+	const struct probe_params *p = arg;
+	char rate[32], bytes[32];
+	units_format_rate(v->bits_per_second, rate, sizeof(rate));
+	units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
+	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
+	       rate);
+	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
+		printf("  retr %llu  cwnd %u", (unsigned long long)v->retransmits,
+		       (unsigned)v->cwnd_bytes);
+	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
+		printf("  %llu datagrams sent", (unsigned long long)v->packets);
+	else if (p->proto == NS_PROTO_UDP)
+		printf("  %llu datagrams  lost %llu  jitter %.3f ms", (unsigned long long)v->packets,
+		       (unsigned long long)v->lost, v->jitter_ms);
+	printf("%s\n", v->omitted ? "  (omitted)" : "");
+	fflush(stdout);
+}
+
+static void print_header(const struct probe_params *p)
+{
+	printf("netsweep probe: %s %s, %s port %u, %u stream(s), %g s\n", ns_proto_name(p->proto),
+	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams, p->duration_s);
+	fflush(stdout);
+}
+
 static void print_text(const struct probe_result *r)
 {
 	const struct probe_params *p = &r->params;
-	printf("netsweep probe: %s %s, %s port %u, %u stream(s), %g s\n", ns_proto_name(p->proto),
-	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams, p->duration_s);
 	for (uint32_t d = 0; d < r->n_dirs; d++) {
 		const struct probe_direction *pd = &r->dirs[d];
-		printf("%s:\n", ns_dir_name(pd->dir));
-		for (uint32_t i = 0; i < pd->n_intervals; i++) {
-			const struct probe_interval *v = &pd->intervals[i];
-			if (v->stream != -1)
-				continue;
-			char rate[32], bytes[32];
-			units_format_rate(v->bits_per_second, rate, sizeof(rate));
-			units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
-			printf("  %7.2f-%-7.2f s %12s %15s", v->start_s, v->end_s, bytes, rate);
-			if (p->proto == NS_PROTO_TCP)
-				printf("  retr %llu  cwnd %u", (unsigned long long)v->retransmits,
-				       (unsigned)v->cwnd_bytes);
-			else
-				printf("  %llu pkts  lost %llu  jitter %.3f ms",
-				       (unsigned long long)v->packets, (unsigned long long)v->lost,
-				       v->jitter_ms);
-			printf("%s\n", v->omitted ? "  (omitted)" : "");
-		}
+		printf("%s summary:\n", ns_dir_name(pd->dir));
 		print_figures("sender", &pd->sender, p->proto);
 		print_figures("receiver", &pd->receiver, p->proto);
 	}
@@ -299,7 +310,9 @@ int cmd_probe(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	struct probe_result res;
-	int rc = probe_run(&p, &res, &err);
+	if (!json)
+		print_header(&p);
+	int rc = client_run(&p, &res, json ? NULL : print_interval, &p, &err);
 	if (json) {
 		char *text = probe_result_json(&res, true);
 		if (text)
