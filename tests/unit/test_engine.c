@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -491,6 +492,20 @@ static void threads_are_pinned_round_robin(void **state)
 	assert_non_null(q);
 	assert_int_equal(engine_stream_cpu(q, 0), -1);
 	engine_destroy(q);
+	/* a CPU this machine does not have: engine_start says which */
+	udp_pairs(1, snd, rcv);
+	int absent[] = { CPU_SETSIZE - 1 };
+	r.cpus = absent;
+	r.n_cpus = 1;
+	q = engine_create(&r, rcv, 1, &err);
+	assert_non_null(q);
+	assert_int_equal(engine_start(q, &err), -1);
+	char which[32];
+	snprintf(which, sizeof(which), "CPU %d", CPU_SETSIZE - 1);
+	assert_non_null(strstr(err.msg, which));
+	assert_true(engine_done(q));
+	engine_destroy(q);
+	close(snd[0]);
 }
 
 static void bad_configurations_are_refused(void **state)
