@@ -570,6 +570,10 @@ static void agent_run_test(struct conn *c, uint32_t len)
 	code = PROTO_E_TIMEOUT;
 	if (rc < 0 || connect_phase(&t, &err) < 0)
 		goto fail;
+	if (t.dfd >= 0) { /* every stream is in: nobody else gets queued on the data port */
+		close(t.dfd);
+		t.dfd = -1;
+	}
 	logf_(c->a, "%s: %s %s test, %u stream(s), %g s", c->peer_name, ns_proto_name(t.p.proto),
 	      ns_dir_name(t.p.dir), (unsigned)t.p.streams, t.p.duration_s);
 	code = PROTO_E_INTERNAL;
