@@ -101,6 +101,38 @@ else
 	fail "--resume finishes the interrupted run"
 fi
 
+# SIGKILL at arbitrary moments (startup, case insertion, mid-case, mid-commit), resuming each
+# time: in the end still every (case, repeat) exactly once and a sound database.
+cat >"$T/k.xml" <<'X'
+<matrix name="kills" repeats="3">
+  <axes>
+    <axis name="streams"><value>1</value><value>2</value><value>3</value><value>4</value></axis>
+    <axis name="rate"><value>50M</value></axis>
+    <axis name="duration"><value>0.2</value></axis>
+  </axes>
+</matrix>
+X
+for delay in 0.05 0.2 0.35 0.5 0.65 0.8; do
+	"$NETSWEEP" run "$T/k.xml" --db "$DB" --resume --quiet >/dev/null 2>&1 &
+	RUNNER=$!
+	sleep "$delay"
+	kill -KILL "$RUNNER" 2>/dev/null
+	wait "$RUNNER" 2>/dev/null
+done
+RUNNER=
+"$NETSWEEP" run "$T/k.xml" --db "$DB" --resume --quiet
+rc=$?
+# (Should the run have finished between two kills, the next --resume starts a second run:
+# each run is checked on its own.)
+runs=$(q "select count(*) from runs where matrix_name = 'kills'")
+done_runs=$(q "select count(*) from runs u where matrix_name = 'kills' and status = 'done' and (select count(distinct c.id || ':' || r.repeat) from results r join cases c on c.id = r.case_id where c.run_id = u.id) = 12")
+if [ "$rc" = 0 ] && [ "$runs" -ge 1 ] && [ "$done_runs" = "$runs" ] &&
+	[ "$(results_of kills)" = $((12 * runs)) ] && [ "$(q 'pragma integrity_check')" = ok ]; then
+	pass "six kills at arbitrary moments, then --resume: every (case, repeat) exactly once ($runs run(s)), integrity ok"
+else
+	fail "kills at arbitrary moments" "exit $rc, $runs runs, $done_runs complete, $(results_of kills) results"
+fi
+
 dump=$(sqlite3 "$DB" .dump | md5sum)
 "$NETSWEEP" run "$T/m.xml" --db "$DB" --resume --dry-run >/dev/null 2>&1
 if [ "$(sqlite3 "$DB" .dump | md5sum)" = "$dump" ]; then pass "--dry-run with --resume writes nothing"; else fail "--dry-run with --resume writes nothing"; fi
