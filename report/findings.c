@@ -361,3 +361,31 @@ void rp_findings_free(struct rp_findings *f)
 	free(f->items);
 	memset(f, 0, sizeof(*f));
 }
+
+void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
+		 struct rp_buf *b)
+{
+	long fastest = -1;
+	size_t ok = 0, results = 0;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		ok += (size_t)c->n_ok;
+		results += (size_t)c->n_results;
+		if (!isnan(c->fig[RP_RCV_BPS].med) &&
+		    (fastest < 0 || c->fig[RP_RCV_BPS].med > d->cases[fastest].fig[RP_RCV_BPS].med))
+			fastest = (long)i;
+	}
+	rp_buf_printf(b, "%zu case%s on %zu endpoint pair%s, %zu of %zu results successful.",
+		      d->n_cases, d->n_cases == 1 ? "" : "s", d->n_eps, d->n_eps == 1 ? "" : "s",
+		      ok, results);
+	if (fastest >= 0) {
+		char t[32];
+		rp_fmt_bps(t, sizeof(t), d->cases[fastest].fig[RP_RCV_BPS].med);
+		rp_buf_printf(b, " Fastest: %s (", t);
+		rp_case_label(d, &d->cases[fastest], b);
+		rp_buf_puts(b, ").");
+	}
+	if (n_cost && cost[0].rank == 1)
+		rp_buf_printf(b, " Best per dollar: %s, %.0f Mbit/s per $/hour.",
+			      rp_ep_label(&d->eps[cost[0].ep]), cost[0].mbps_per_usd_hour);
+}

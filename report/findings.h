@@ -26,4 +26,9 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 		      struct rp_findings *f, struct rp_err *err);
 void rp_findings_free(struct rp_findings *f);
 
+/* One sentence for the top of the page: what ran, the fastest case, the best per dollar. */
+struct rp_buf;
+void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
+		 struct rp_buf *b);
+
 #endif
