@@ -31,6 +31,7 @@ struct client {
 	struct sockaddr_storage peer;     /* the agent's control address */
 	socklen_t peer_len;
 	double deadline;                  /* the whole test */
+	double timeout_s;                 /* its length after the connect timeout */
 	uint8_t *buf;                     /* PROTO_MAX_PAYLOAD */
 	struct proto_ready ready;
 	struct session_end ends[2];       /* this end: [i] for res->dirs[i] */
@@ -327,10 +328,11 @@ static int collect_results(struct client *c, struct ns_err *err)
 		uint32_t d = end_index(c, c->agent.dirs[i].dir);
 		if (d >= c->n_ends || c->agent.dirs[i].n_streams != c->ends[d].n)
 			return ns_err_set(err, "agent results do not match the test");
-		if (!c->agent_recs[d])
-			c->agent_recs[d] = calloc(c->ends[d].n, sizeof(struct proto_stream_rec));
+		if (c->agent_recs[d])
+			return ns_err_set(err, "agent results list a direction twice");
+		c->agent_recs[d] = calloc(c->ends[d].n, sizeof(struct proto_stream_rec));
 		uint32_t ni = c->agent.dirs[i].n_intervals;
-		if (ni && !c->agent_ivl[d])
+		if (ni)
 			c->agent_ivl[d] = calloc(ni, sizeof(struct probe_interval));
 		if (!c->agent_recs[d] || (ni && !c->agent_ivl[d]))
 			return ns_err_set(err, "out of memory for the agent's results");
@@ -398,7 +400,7 @@ static int run_loop(struct client *c, struct ns_err *err)
 					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
 						       c->on_interval_arg);
 		if (now >= c->deadline)
-			return ns_err_set(err, "test timed out after %g s", c->p->timeout_s);
+			return ns_err_set(err, "test timed out after %g s", c->timeout_s);
 		if (clk.ended) {
 			/* the senders stop by themselves at omit + duration; give them a moment */
 			bool done = true;
@@ -580,6 +582,7 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
 	double timeout = p->timeout_s > 0 ? p->timeout_s : p->omit_s + p->duration_s + 15;
 	double conn_deadline = proto_now() + p->connect_timeout_s;
 	c.deadline = conn_deadline + timeout;
+	c.timeout_s = timeout;
 	c.buf = malloc(PROTO_MAX_PAYLOAD);
 	if (!c.buf) {
 		ns_err_set(&e, "out of memory");
