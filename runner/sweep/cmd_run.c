@@ -142,9 +142,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		printf("run %lld%s: %zu ok, %zu failed%s%s; results in %s\n", (long long)sum.run_id,
-		       sum.resumed ? " (resumed)" : "", sum.ok, sum.failed,
-		       sum.skipped ? ", earlier: " : "", sum.skipped ? "kept" : "", db);
+		printf("run %lld%s: %zu ok, %zu failed, %zu stored before; results in %s\n",
+		       (long long)sum.run_id, sum.resumed ? " (resumed)" : "", sum.ok, sum.failed,
+		       sum.skipped, db);
 	if (sum.interrupted) {
 		fprintf(stderr, "netsweep run: interrupted; continue with --resume\n");
 		rc = NS_EXIT_FAIL;

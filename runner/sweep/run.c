@@ -460,11 +460,15 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	free(json);
 	if (ran)
 		probe_result_free(&res);
+	if (rc == 1)
+		snprintf(summary, sizeof(summary), "already stored by another runner: kept that one");
 	pthread_mutex_lock(&R->lock);
 	if (rc < 0) {
 		if (!R->fatal)
 			R->fatal_err = se;
 		R->fatal = true;
+	} else if (rc == 1) {
+		R->sum->skipped++;
 	} else if (ok) {
 		R->sum->ok++;
 	} else {

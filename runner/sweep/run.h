@@ -31,7 +31,7 @@ struct run_summary {
 	int64_t run_id;
 	bool resumed;
 	size_t total;                      /* (case, repeat)s of the matrix */
-	size_t skipped;                    /* already in the database (resume) */
+	size_t skipped;                    /* already in the database (resume, or another runner) */
 	size_t ok, failed;
 	bool interrupted;
 };

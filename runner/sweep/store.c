@@ -547,8 +547,12 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	sqlite3_bind_int(st, 9, r->res ? r->res->gso_active : 0);
 	bind_figures(st, r->res);
 	bind_text(st, 35, r->probe_json);
-	if (step_done(s, st, err, "recording a result") < 0)
+	if (step_done(s, st, err, "recording a result") < 0) {
+		/* Another runner resuming the same run got there first: not an error here. */
+		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
+			rc = 1;
 		goto rollback;
+	}
 	int64_t id = sqlite3_last_insert_rowid(s->db);
 	if (r->res && put_samples(s, id, r->res, err) < 0)
 		goto rollback;

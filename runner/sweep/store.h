@@ -90,8 +90,8 @@ struct store_result {
 	const char *probe_json;            /* NULL = none */
 };
 
-/* The result row and its samples, in one transaction. A (case, repeat) already stored is an
- * error and leaves the database as it was. */
+/* The result row and its samples, in one transaction. Returns 0, or 1 when that (case,
+ * repeat) is already stored (the database is left as it was), or -1 on error. */
 int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
 		     struct ns_err *err);
 

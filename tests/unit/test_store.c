@@ -156,7 +156,7 @@ static void round_trip_and_resume(void **state)
 
 	/* the same (case, repeat) again: refused, and the first stays as it was */
 	res.dirs[0].receiver.bits_per_second = 5;
-	assert_int_equal(store_put_result(s, &sr, NULL, &err), -1);
+	assert_int_equal(store_put_result(s, &sr, NULL, &err), 1);
 	assert_int_equal(query_int("SELECT count(*) FROM results"), 1);
 	assert_true(query_double("SELECT fwd_rcv_bps FROM results") == 1e9);
 	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
