@@ -255,8 +255,12 @@ static void base_params(const struct matrix *m, struct probe_params *p)
 {
 	probe_params_init(p);
 	p->interval_s = m->interval_s;
-	if (m->case_timeout_s > 0)
+	if (m->case_timeout_s > 0) {
 		p->timeout_s = m->case_timeout_s;
+		/* A short case timeout also bounds the wait for a silent agent. */
+		if (p->connect_timeout_s > m->case_timeout_s)
+			p->connect_timeout_s = m->case_timeout_s;
+	}
 }
 
 void expand_params(const struct matrix *m, const struct sweep_case *c, struct probe_params *p)

@@ -170,7 +170,8 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 			progress_note(R->prog, "warning: pair %s: this host's information: %s", mp->name,
 				      e.msg);
 		}
-		if (probe_hostinfo(p->host, p->port, 5.0, &p->agent_info, &e) < 0) {
+		double hi_timeout = m->case_timeout_s > 0 && m->case_timeout_s < 5 ? m->case_timeout_s : 5;
+		if (probe_hostinfo(p->host, p->port, hi_timeout, &p->agent_info, &e) < 0) {
 			p->agent_info = NULL;
 			char msg[NS_ERR_MAX + 400];
 			snprintf(msg, sizeof(msg), "pair %s: agent %s: %s", mp->name, p->addr, e.msg);

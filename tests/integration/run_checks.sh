@@ -100,6 +100,33 @@ else
 	fail "strict" "exit $rc: $got"
 fi
 
+# Agents that cannot serve: one refuses the connection, one never answers (a listener that
+# never accepts). Their cases fail with the reason, within the case timeout; the run goes on.
+"$FAKE" --port-file "$T/silent.port" --lifetime 60 --silent &
+PIDS="$PIDS $!"
+for _ in $(seq 50); do [ -s "$T/silent.port" ] && break; sleep 0.05; done
+cat >"$T/down.xml" <<X
+<matrix name="down" case-timeout="1s">
+  <pairs>
+    <pair name="refused" agent="127.0.0.1:9"/>
+    <pair name="silent" agent="127.0.0.1:$(cat "$T/silent.port")"/>
+    <pair name="fine" agent="127.0.0.1:$APORT"/>
+  </pairs>
+  <axes><axis name="rate"><value>50M</value></axis><axis name="duration"><value>0.3</value></axis></axes>
+</matrix>
+X
+start=$(date +%s%N)
+"$NETSWEEP" run "$T/down.xml" --db "$DB" --quiet >/dev/null 2>&1
+rc=$?
+secs=$(( ($(date +%s%N) - start) / 1000000000 ))
+run=$(q "select max(id) from runs")
+got=$(q "select endpoint || ':' || status || ':' || coalesce(error, '') from v_results where run_id = $run order by endpoint" | tr '\n' '|')
+if [ "$rc" = 1 ] && [[ $got == fine:ok:\|refused:failed:*\|silent:failed:*time*\| ]] && [ "$secs" -le 8 ]; then
+	pass "unreachable and silent agents: failed with the reason in ${secs}s, the run goes on, exit 1"
+else
+	fail "unreachable and silent agents" "exit $rc after ${secs}s: $got"
+fi
+
 before=$(sqlite3 "$DB" .dump | md5sum)
 echo '<catalog name="broken">' >"$T/bad-catalog.xml"
 out=$("$NETSWEEP" run "$T/loose.xml" --db "$DB" --catalog "$T/bad-catalog.xml" 2>&1)
