@@ -99,6 +99,9 @@ static struct engine *make(const struct engine_cfg *cfg, const int *fds, uint32_
 	return e;
 }
 
+/* Bounds are generous: colleagues' tests run netsweep at a raised priority on this 2-core
+ * machine and a thread of ours was seen waiting seconds for a CPU. Timing is checked where
+ * it is the point (stop_is_honoured_quickly). */
 static bool wait_done(struct engine *e, double timeout_s)
 {
 	double end = now_s() + timeout_s;
@@ -118,15 +121,15 @@ static void run_pair(const struct engine_cfg *scfg, const struct engine_cfg *rcf
 		udp_pairs(n, snd, rcv);
 	struct engine *r = make(rcfg, rcv, n);
 	struct engine *s = make(scfg, snd, n);
-	assert_true(wait_done(s, scfg->send_duration_s + 3));
+	assert_true(wait_done(s, scfg->send_duration_s + 10));
 	engine_join(s);
 	if (scfg->proto == NS_PROTO_TCP) {
 		/* the receiver stops by itself at EOF on every stream */
-		assert_true(wait_done(r, 5));
+		assert_true(wait_done(r, 10));
 	} else {
 		sleep_s(0.2);
 		engine_stop(r);
-		assert_true(wait_done(r, 1));
+		assert_true(wait_done(r, 5));
 	}
 	engine_join(r);
 	engine_snapshot(s, ss);
@@ -276,7 +279,7 @@ static void peers_that_vanish(void **state)
 	struct engine_cfg u = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 100,
 				.threads = 1, .send_duration_s = 0.3, .rate_bps = 10000000 };
 	struct engine *e = make(&u, us, 1);
-	assert_true(wait_done(e, 2));
+	assert_true(wait_done(e, 10));
 	struct engine_stream_snap snap[1];
 	engine_snapshot(e, snap);
 	assert_true(snap[0].finished);
@@ -291,7 +294,7 @@ static void peers_that_vanish(void **state)
 	e = make(&t, ts, 1);
 	sleep_s(0.1);
 	close(tr[0]); /* unread data: the peer resets */
-	assert_true(wait_done(e, 1));
+	assert_true(wait_done(e, 3));
 	engine_snapshot(e, snap);
 	assert_true(snap[0].finished);
 	assert_true(snap[0].error == ECONNRESET || snap[0].error == EPIPE);
@@ -484,7 +487,7 @@ static void threads_are_pinned_round_robin(void **state)
 	assert_int_equal(engine_nstreams(e), 3);
 	for (uint32_t i = 0; i < 3; i++)
 		assert_int_equal(engine_stream_cpu(e, i), 0);
-	assert_true(wait_done(e, 2));
+	assert_true(wait_done(e, 10));
 	engine_destroy(e);
 	struct engine_cfg r = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 64 };
 	struct ns_err err = { { 0 } };
