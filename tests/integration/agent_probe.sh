@@ -262,6 +262,31 @@ else
 	fail "agent killed mid-test" "second agent did not start"
 fi
 
+# --- SIGTERM during a test: the agent ends the test, tells the probe, and exits 0
+if start_agent PORT3; then
+	TERM_AGENT=$AGENT_PID
+	"$NS" probe "127.0.0.1:$PORT3" -t 20 --json >"$TMP/term.json" 2>/dev/null &
+	P=$!
+	PIDS+=("$P")
+	wait_log "$TMP/agent-$PORT3.log" "test," 5
+	sleep 0.5
+	kill -TERM "$TERM_AGENT"
+	tk=$(now_ms)
+	wait "$TERM_AGENT"
+	arc=$?
+	wait "$P"
+	prc=$?
+	took=$(( $(now_ms) - tk ))
+	if [ "$arc" = 0 ] && [ "$prc" = 1 ] && [ "$took" -lt 5000 ] &&
+		json "$TMP/term.json" '$.error' | grep -q "agent"; then
+		pass "SIGTERM mid-test: agent exits 0, probe exits 1 in ${took} ms"
+	else
+		fail "SIGTERM mid-test" "agent exit $arc, probe exit $prc after ${took} ms: $(json "$TMP/term.json" '$.error')"
+	fi
+else
+	fail "SIGTERM mid-test" "third agent did not start"
+fi
+
 # --- bad options: exit 2 and one line
 bad() {
 	local name=$1
