@@ -300,20 +300,24 @@ static size_t write_groups(const struct rp_data *d, int by_len, struct rp_buf *d
 		}
 		rp_buf_puts(dat, "# ");
 		series_label(d, c0, by_len, dat);
-		rp_buf_puts(dat, by_len ? "\n# length_B rcv_Mpps rcv_Gbps min_Gbps max_Gbps\n"
+		rp_buf_puts(dat, by_len ? "\n# length_B rcv_Mpps rcv_Gbps min_Gbps max_Gbps "
+				       "wire_Mpps wire_goodput_Gbps (as v_wire_rate; NaN = no link speed)\n"
 				       : "\n# streams med_Gbps min_Gbps max_Gbps\n");
 		for (size_t k = 0; k < n; k++) {
 			const struct rp_stat *g = &pts[k].c->fig[RP_RCV_BPS];
-			if (by_len)
-			{
-				rp_buf_printf(dat, "%lld ", pts[k].x);
-				dat_num(dat, pts[k].c->fig[RP_RCV_PPS].med / 1e6, " ");
-				rp_buf_printf(dat, "%.6g %.6g %.6g\n", g->med / 1e9, g->min / 1e9,
-					      g->max / 1e9);
-			}
-			else
+			if (!by_len) {
 				rp_buf_printf(dat, "%lld %.6g %.6g %.6g\n", pts[k].x, g->med / 1e9,
 					      g->min / 1e9, g->max / 1e9);
+				continue;
+			}
+			/* The store's v_wire_rate rule: payload + 46 B, at least 64 B, + 20 B. */
+			double link = (double)d->eps[pts[k].c->ep].link_bps;
+			double frame = pts[k].x + 46 > 64 ? (double)pts[k].x + 46 : 64;
+			rp_buf_printf(dat, "%lld ", pts[k].x);
+			dat_num(dat, pts[k].c->fig[RP_RCV_PPS].med / 1e6, " ");
+			rp_buf_printf(dat, "%.6g %.6g %.6g ", g->med / 1e9, g->min / 1e9, g->max / 1e9);
+			dat_num(dat, link > 0 ? link / ((frame + 20) * 8) / 1e6 : NAN, " ");
+			dat_num(dat, link > 0 ? link * (double)pts[k].x / (frame + 20) / 1e9 : NAN, "\n");
 		}
 		rp_buf_puts(dat, "\n\n");
 		rp_buf_printf(plot, "%s'%%s.dat' index %zu using %s with yerrorlines title ",

@@ -98,6 +98,15 @@ if [ -n "$ret" ] && same_num "$ret" "$(awk -v f="$fwd" 'BEGIN { printf "%.17g", 
 else
 	fail "bidir return direction shown" "return '$ret', forward '$fwd'"
 fi
+# The wire-rate columns of the packet-size data agree with the store's v_wire_rate view.
+bad=0
+while IFS='|' read -r len pps gbps; do
+	line=$(awk -v l="$len" '$1 == l { print $6, $7; exit }' "$out/pps_size.dat")
+	same_num "$(awk -v v="$pps" 'BEGIN { printf "%.6g", v / 1e6 }')" "${line% *}" &&
+	same_num "$(awk -v v="$gbps" 'BEGIN { printf "%.6g", v / 1e9 }')" "${line#* }" ||
+		{ bad=$((bad + 1)); echo "  length $len: view $pps / $gbps, chart data '$line'"; }
+done < <(sqlite3 "$db" "SELECT DISTINCT length, wire_pps, wire_goodput_bps FROM v_wire_rate WHERE run_id = 1")
+if [ "$bad" = 0 ]; then pass "wire rate in chart data matches v_wire_rate"; else fail "wire rate in chart data matches v_wire_rate" "$bad differ"; fi
 # Cost: 28 Gbit/s (best case) at 2 x 3.888 $/hour; the unpriced pair says missing.
 row=$(xp "$dom" "string(//table[@id='cost-table']/tbody/tr[1])")
 if echo "$row" | grep -q 'c5n.18xlarge' && echo "$row" | grep -q '3601' &&
