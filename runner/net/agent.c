@@ -83,7 +83,7 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 {
 	struct agent *a = calloc(1, sizeof(*a));
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				 .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV},
+				 .ai_flags = AI_PASSIVE | AI_NUMERICSERV},
 			*ai = NULL;
 	char port[8];
 	if (!a) {

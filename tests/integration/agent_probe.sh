@@ -87,7 +87,7 @@ pass "agent starts and listens"
 A="127.0.0.1:$PORT"
 
 # --- TCP forward, 2 streams
-probe "$TMP/tcp.json" "$A" -t 2 -P 2
+probe "$TMP/tcp.json" "$A" -t 1 -i 0.5 -P 2
 if [ "$RC" = 0 ] && json_ok "$TMP/tcp.json" && [ "$(json "$TMP/tcp.json" '$.status')" = ok ]; then
 	pass "tcp forward probe succeeds with valid JSON"
 else
@@ -110,7 +110,7 @@ else
 fi
 
 # --- UDP forward at 50 Mbit/s: loss cross-checked as sent - received
-probe "$TMP/udp.json" "$A" --udp -b 50M -t 2
+probe "$TMP/udp.json" "$A" --udp -b 50M -t 1
 rx=$(json "$TMP/udp.json" '$.sum.receiver.bits_per_second')
 sp=$(json "$TMP/udp.json" '$.sum.sender.packets')
 rp=$(json "$TMP/udp.json" '$.sum.receiver.packets')
@@ -148,7 +148,7 @@ fi
 
 # --- a second client during a test is told BUSY at once
 : >"$TMP/agent-$PORT.log.mark"
-"$NS" probe "$A" -t 3 --json >"$TMP/long.json" 2>/dev/null &
+"$NS" probe "$A" -t 2 --json >"$TMP/long.json" 2>/dev/null &
 LONG=$!
 PIDS+=("$LONG")
 if wait_log "$TMP/agent-$PORT.log" "tcp forward test, 1 stream" 5; then
