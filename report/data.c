@@ -182,47 +182,70 @@ static void host_read(sqlite3_stmt *st, int base, struct rp_host *h)
 	"json_extract(" X ", '$.online_cpus'), json_extract(" X ", '$.interface.mtu'), " \
 	"json_extract(" X ", '$.interface.speed_mbps')"
 
-static int load_endpoints(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+/* Runs sql with ?1 bound to id and calls row() for each result row; row returns -1 to stop
+ * with its error set (out of memory). */
+struct load_ctx {
+	struct rp_data *d;
+	size_t cap;                  /* of the array being grown */
+};
+
+static int each_row(sqlite3 *db, const char *sql, long long id,
+		    int (*row)(sqlite3_stmt *st, struct load_ctx *x), struct load_ctx *x,
+		    struct rp_err *err)
 {
 	sqlite3_stmt *st;
-	if (prep(db,
-		 "SELECT e.id, e.name, e.instance_type, e.region, e.agent_addr, e.client_host, "
-		 "e.expected_driver, e.price_basis, e.link_bps, p.usd_per_hour, p.unit_usd_per_hour, "
-		 "p.as_of, p.source, " HOST_SQL("e.client_info") ", " HOST_SQL("e.agent_info")
-		 " FROM endpoints e JOIN v_endpoint_prices p ON p.endpoint_id = e.id "
-		 "WHERE e.run_id = ? ORDER BY e.id",
-		 &st, err) < 0)
+	if (prep(db, sql, &st, err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, d->run.id);
-	size_t cap = 0;
+	sqlite3_bind_int64(st, 1, id);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rp_endpoint *e = grow(&d->eps, &cap, d->n_eps, sizeof(*e));
-		if (!e) {
+		if (row(st, x) < 0) {
 			sqlite3_finalize(st);
 			return rp_err_set(err, "out of memory");
 		}
-		d->n_eps++;
-		e->id = sqlite3_column_int64(st, 0);
-		e->name = col_dup(st, 1);
-		e->instance_type = col_dup(st, 2);
-		e->region = col_dup(st, 3);
-		e->agent_addr = col_dup(st, 4);
-		e->client_host = col_dup(st, 5);
-		e->expected_driver = col_dup(st, 6);
-		e->price_basis = col_dup(st, 7);
-		e->link_bps = sqlite3_column_int64(st, 8);
-		e->usd_per_hour = col_num(st, 9);
-		e->unit_usd_per_hour = col_num(st, 10);
-		e->price_as_of = col_dup(st, 11);
-		e->price_source = col_dup(st, 12);
-		host_read(st, 13, &e->client);
-		host_read(st, 13 + 17, &e->agent);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
 	return 0;
+}
+
+static int endpoint_row(sqlite3_stmt *st, struct load_ctx *x)
+{
+	struct rp_data *d = x->d;
+	struct rp_endpoint *e = grow(&d->eps, &x->cap, d->n_eps, sizeof(*e));
+	if (!e)
+		return -1;
+	d->n_eps++;
+	e->id = sqlite3_column_int64(st, 0);
+	e->name = col_dup(st, 1);
+	e->instance_type = col_dup(st, 2);
+	e->region = col_dup(st, 3);
+	e->agent_addr = col_dup(st, 4);
+	e->client_host = col_dup(st, 5);
+	e->expected_driver = col_dup(st, 6);
+	e->price_basis = col_dup(st, 7);
+	e->link_bps = sqlite3_column_int64(st, 8);
+	e->usd_per_hour = col_num(st, 9);
+	e->unit_usd_per_hour = col_num(st, 10);
+	e->price_as_of = col_dup(st, 11);
+	e->price_source = col_dup(st, 12);
+	host_read(st, 13, &e->client);
+	host_read(st, 13 + 17, &e->agent);
+	return 0;
+}
+
+static int load_endpoints(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+{
+	struct load_ctx x = {d, 0};
+	return each_row(db,
+			"SELECT e.id, e.name, e.instance_type, e.region, e.agent_addr, e.client_host, "
+			"e.expected_driver, e.price_basis, e.link_bps, p.usd_per_hour, "
+			"p.unit_usd_per_hour, p.as_of, p.source, " HOST_SQL("e.client_info") ", "
+			HOST_SQL("e.agent_info")
+			" FROM endpoints e JOIN v_endpoint_prices p ON p.endpoint_id = e.id "
+			"WHERE e.run_id = ?1 ORDER BY e.id",
+			d->run.id, endpoint_row, &x, err);
 }
 
 static size_t ep_index(const struct rp_data *d, long long id)
@@ -233,46 +256,41 @@ static size_t ep_index(const struct rp_data *d, long long id)
 	return 0;
 }
 
+static int case_row(sqlite3_stmt *st, struct load_ctx *x)
+{
+	struct rp_data *d = x->d;
+	struct rp_case *c = grow(&d->cases, &x->cap, d->n_cases, sizeof(*c));
+	if (!c)
+		return -1;
+	d->n_cases++;
+	c->id = sqlite3_column_int64(st, 0);
+	c->case_key = col_dup(st, 1);
+	c->ordinal = sqlite3_column_int(st, 2);
+	c->ep = ep_index(d, sqlite3_column_int64(st, 3));
+	c->protocol = col_dup(st, 4);
+	c->direction = col_dup(st, 5);
+	c->affinity = col_dup(st, 6);
+	c->congestion = col_dup(st, 7);
+	long long *n[] = {&c->streams, &c->threads, &c->length, &c->rate_bps, &c->fq_rate_bps,
+			  &c->window, &c->mss, &c->nodelay, &c->gso};
+	for (int i = 0; i < 9; i++)
+		*n[i] = sqlite3_column_int64(st, 8 + i);
+	c->duration_s = sqlite3_column_double(st, 17);
+	c->omit_s = sqlite3_column_double(st, 18);
+	for (int f = 0; f < RP_NFIG; f++)
+		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
+	return 0;
+}
+
 static int load_cases(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 {
-	sqlite3_stmt *st;
-	if (prep(db,
-		 "SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, congestion, "
-		 "streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso, "
-		 "duration_s, omit_s FROM cases WHERE run_id = ? ORDER BY ordinal, id",
-		 &st, err) < 0)
-		return -1;
-	sqlite3_bind_int64(st, 1, d->run.id);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rp_case *c = grow(&d->cases, &cap, d->n_cases, sizeof(*c));
-		if (!c) {
-			sqlite3_finalize(st);
-			return rp_err_set(err, "out of memory");
-		}
-		d->n_cases++;
-		c->id = sqlite3_column_int64(st, 0);
-		c->case_key = col_dup(st, 1);
-		c->ordinal = sqlite3_column_int(st, 2);
-		c->ep = ep_index(d, sqlite3_column_int64(st, 3));
-		c->protocol = col_dup(st, 4);
-		c->direction = col_dup(st, 5);
-		c->affinity = col_dup(st, 6);
-		c->congestion = col_dup(st, 7);
-		long long *n[] = {&c->streams, &c->threads, &c->length, &c->rate_bps, &c->fq_rate_bps,
-				  &c->window, &c->mss, &c->nodelay, &c->gso};
-		for (int i = 0; i < 9; i++)
-			*n[i] = sqlite3_column_int64(st, 8 + i);
-		c->duration_s = sqlite3_column_double(st, 17);
-		c->omit_s = sqlite3_column_double(st, 18);
-		for (int f = 0; f < RP_NFIG; f++)
-			c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
-	return 0;
+	struct load_ctx x = {d, 0};
+	return each_row(db,
+			"SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, "
+			"congestion, streams, threads, length, rate_bps, fq_rate_bps, window, mss, "
+			"nodelay, gso, duration_s, omit_s FROM cases WHERE run_id = ?1 "
+			"ORDER BY ordinal, id",
+			d->run.id, case_row, &x, err);
 }
 
 static int cmp_case_id(const void *a, const void *b)
