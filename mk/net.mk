@@ -5,6 +5,7 @@ LIB_SRC += runner/net/udpseq.c runner/net/pace.c runner/net/engine.c runner/net/
 UNIT_TESTS += test_udpseq test_engine
 # control protocol, agent, probe client, JSON result (issue 2, part 2).
 LIB_SRC += runner/net/proto.c runner/net/params.c runner/net/sockopt.c runner/net/sysstat.c
-LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/net/result_json.c
+LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/net/agent_test.c
+LIB_SRC += runner/net/result_json.c
 UNIT_TESTS += test_proto test_params test_result_json
 ITESTS += tests/integration/agent_probe.sh
