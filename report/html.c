@@ -293,24 +293,42 @@ static void write_method(const struct rp_report *r, xmlNodePtr main)
 	rp_buf_free(&lab);
 }
 
+/* Figure columns of the results table after the fixed ones; a column no case has a value
+ * for (loss on a TCP-only run, the return direction without bidir) is left out. */
+static const struct fig_col {
+	const char *name;
+	enum rp_fig fig;
+	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
+} fig_cols[] = {
+	{"Sender (median)", RP_SND_BPS, NULL},
+	{"Received pps", RP_RCV_PPS, "pps"},
+	{"Retransmits", RP_RETRANS, "%.0f"},
+	{"Loss %", RP_LOST_PCT, "%.3g"},
+	{"Kernel drops", RP_KDROPS, "%.0f"},
+	{"Sender CPU %", RP_SND_CPU, "%.0f"},
+	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Return direction (bidir)", RP_RET_BPS, NULL},
+};
+#define N_FIG_COLS (sizeof(fig_cols) / sizeof(fig_cols[0]))
+
 static void write_results(const struct rp_report *r, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
 	xmlNodePtr s = section(main, "results", "Results");
 	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
 	xmlNewProp(t, BAD_CAST "id", BAD_CAST "results-table");
-	int bidir = 0;
-	for (size_t i = 0; i < d->n_cases; i++)
-		bidir |= d->cases[i].fig[RP_RET_BPS].n > 0;
-	static const char *const cols[] = {
-		"#", "Case", "Repeats ok", "Receiver (median)", "Min–max", "IQR", "Sender (median)",
-		"Received pps", "Retransmits", "Loss %", "Kernel drops", "Sender CPU %",
-		"Receiver CPU %", "Return direction (bidir)", NULL};
-	const char *shown[sizeof(cols) / sizeof(cols[0])];
-	memcpy(shown, cols, sizeof(cols));
-	if (!bidir) /* the return column only when some case ran both ways */
-		shown[sizeof(cols) / sizeof(cols[0]) - 2] = NULL;
-	header_row(t, shown);
+	int used[N_FIG_COLS] = {0};
+	const char *cols[6 + N_FIG_COLS + 1] = {"#", "Case", "Repeats ok", "Receiver (median)",
+						"Min–max", "IQR"};
+	size_t nc = 6;
+	for (size_t k = 0; k < N_FIG_COLS; k++) {
+		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
+			used[k] = d->cases[i].fig[fig_cols[k].fig].n > 0;
+		if (used[k])
+			cols[nc++] = fig_cols[k].name;
+	}
+	cols[nc] = NULL;
+	header_row(t, cols);
 	xmlNodePtr tb = el(t, "tbody", NULL);
 	struct rp_buf lab;
 	rp_buf_init(&lab);
@@ -334,19 +352,23 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		td_bps(tr, g->med);
 		td_range(tr, g->min, g->max);
 		td_range(tr, g->q1, g->q3);
-		td_bps(tr, c->fig[RP_SND_BPS].med);
-		rp_fmt_pps(b, sizeof(b), c->fig[RP_RCV_PPS].med);
-		td_num(tr, b, c->fig[RP_RCV_PPS].med);
-		td_fmt(tr, "%.0f", c->fig[RP_RETRANS].med);
-		td_fmt(tr, "%.3g", c->fig[RP_LOST_PCT].med);
-		td_fmt(tr, "%.0f", c->fig[RP_KDROPS].med);
-		td_fmt(tr, "%.0f", c->fig[RP_SND_CPU].med);
-		td_fmt(tr, "%.0f", c->fig[RP_RCV_CPU].med);
-		if (bidir)
-			td_bps(tr, c->fig[RP_RET_BPS].med);
+		for (size_t k = 0; k < N_FIG_COLS; k++) {
+			double v = c->fig[fig_cols[k].fig].med;
+			if (!used[k])
+				continue;
+			if (!fig_cols[k].fmt) {
+				td_bps(tr, v);
+			} else if (!strcmp(fig_cols[k].fmt, "pps")) {
+				rp_fmt_pps(b, sizeof(b), v);
+				td_num(tr, b, v);
+			} else {
+				td_fmt(tr, fig_cols[k].fmt, v);
+			}
+		}
 	}
 	rp_buf_free(&lab);
-	el_class(s, "p", "note", "Every repeat's figures are in results.csv.");
+	el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
+		 "any value in this run are left out.");
 }
 
 static void write_cost(const struct rp_report *r, xmlNodePtr main)
