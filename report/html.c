@@ -269,8 +269,11 @@ static void write_method(const struct rp_report *r, xmlNodePtr main)
 	el(det, "summary", "Matrix file as run");
 	el(det, "pre", d->run.matrix_text);
 	el(s, "h3", "Equivalent probe commands");
-	el_class(s, "p", "note", "Each case can be reproduced by hand with netsweep probe against "
-		 "an agent (`netsweep agent`) on the far end:");
+	xmlNodePtr note = el_class(s, "p", "note", "Each case can be reproduced by hand with ");
+	el(note, "code", "netsweep probe");
+	text(note, " against an agent (");
+	el(note, "code", "netsweep agent");
+	text(note, ") on the far end:");
 	struct rp_buf cmd, lab;
 	rp_buf_init(&cmd);
 	rp_buf_init(&lab);
