@@ -11,32 +11,55 @@
 #include <linux/tcp.h>
 
 #define TCP_RECV_BUF (256 * 1024)  /* big reads: fewer syscalls per byte */
-#define TCP_NOTSENT_LOWAT_BYTES (64 * 1024)  /* see notsent_lowat() */
-#define TCP_NOTSENT_LOWAT_MAX (16 << 20)
+#define TCP_LOWAT_LOOPBACK (64 * 1024)  /* see notsent_lowat() */
+#define TCP_LOWAT_LINK (1 << 20)
+#define TCP_LOWAT_MAX (16 << 20)
 #define TCP_BACKLOG_S 0.1
 
-/* Keep the unsent backlog near one loopback segment: the receiver then copies data the
- * sender wrote moments ago, still in cache. On this 2-core loopback it took 1.9 to 3.2 GB
- * per CPU-second with 2 streams (16K, 32K, 128K, 256K were no better than none), and sender
- * counts no longer run a whole socket buffer ahead of the wire under pacing or shaping.
- * A paced socket keeps TCP_BACKLOG_S of its rate instead, so that a sender thread kept off
- * the CPU for a while on a loaded machine does not leave the kernel's pacer with nothing
- * to send. Old kernels without the option: nothing else changes. */
-static int notsent_lowat(const struct engine_cfg *cfg, uint32_t streams)
+/* True when both ends of the connection have the same address: the traffic stays on this
+ * host's loopback. */
+static bool peer_is_local(int fd)
+{
+	struct sockaddr_storage me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+	if (getsockname(fd, (struct sockaddr *)&me, &ml) < 0 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 || me.ss_family != peer.ss_family)
+		return false;
+	if (me.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&me)->sin_addr.s_addr ==
+		       ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
+	if (me.ss_family == AF_INET6)
+		return memcmp(&((struct sockaddr_in6 *)&me)->sin6_addr,
+			      &((struct sockaddr_in6 *)&peer)->sin6_addr, sizeof(struct in6_addr)) == 0;
+	return false;
+}
+
+/* How much unsent data a sender's socket may hold (TCP_NOTSENT_LOWAT).
+ * On loopback, about one segment: the receiver then copies data the sender wrote moments
+ * ago, still in cache. On this 2-core machine that took 2 streams from 1.9 to 3.2 GB per
+ * CPU-second (16K, 32K, 128K, 256K were no better than no limit). Over a real link the cache
+ * does not help and so small a backlog costs a wake-up per 64 KiB (tens of thousands a
+ * second at 10G and up), so there it is 1 MiB: still far below a socket buffer, so sender
+ * counts do not run seconds ahead of a shaped link. A paced socket keeps TCP_BACKLOG_S of
+ * its rate at least, so that a sender thread kept off the CPU on a loaded machine does not
+ * leave the kernel's pacer with nothing to send. Without the option (old kernels) nothing
+ * else changes. */
+static int notsent_lowat(const struct engine_cfg *cfg, uint32_t streams, int fd)
 {
 	uint64_t rate = cfg->fq_rate_bps;
 	if (cfg->rate_bps && (!rate || cfg->rate_bps / streams < rate))
 		rate = cfg->rate_bps / streams;
 	double backlog = rate / 8.0 * TCP_BACKLOG_S;
-	if (backlog < TCP_NOTSENT_LOWAT_BYTES)
-		return TCP_NOTSENT_LOWAT_BYTES;
-	return backlog > TCP_NOTSENT_LOWAT_MAX ? TCP_NOTSENT_LOWAT_MAX : (int)backlog;
+	double floor = peer_is_local(fd) ? TCP_LOWAT_LOOPBACK : TCP_LOWAT_LINK;
+	if (backlog < floor)
+		return (int)floor;
+	return backlog > TCP_LOWAT_MAX ? TCP_LOWAT_MAX : (int)backlog;
 }
 
 static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
 	if (e->cfg.role == ENGINE_SEND) {
-		int lowat = notsent_lowat(&e->cfg, e->n);
+		int lowat = notsent_lowat(&e->cfg, e->n, s->fd);
 		setsockopt(s->fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
 	}
 	return engine_sock_pacing(e, s->fd, err);
