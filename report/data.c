@@ -342,7 +342,8 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 		"FROM results r JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
 		"ORDER BY r.case_id, r.repeat";
 	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
-	qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_id);
+	if (d->n_cases) /* qsort must not see the NULL of an empty run */
+		qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_id);
 	sqlite3_stmt *st = NULL;
 	size_t cap = 16;
 	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
@@ -422,7 +423,8 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct rp_err
 	    load_cases(db, d, err) < 0)
 		goto err;
 	int rc = load_results(db, d, err);
-	qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
+	if (d->n_cases)
+		qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
 	if (rc < 0)
 		goto err;
 	sqlite3_stmt *st;
