@@ -65,6 +65,16 @@ one_line_2 "bad option exits 2" "unknown option" "$NETSWEEP" report --frobnicate
 one_line_2 "bad percentage exits 2" "fail-on-regression" "$NETSWEEP" report --db "$tmp/same.db" --baseline previous --fail-on-regression x
 echo "not a database" > "$tmp/junk.db"
 one_line_2 "non-netsweep file exits 2" "not a netsweep database" "$NETSWEEP" report --db "$tmp/junk.db" -o "$tmp/x"
+sqlite3 "$tmp/empty.db" < "$here/../../schemas/store.sql"
+one_line_2 "database without runs exits 2" "holds no runs" "$NETSWEEP" report --db "$tmp/empty.db" -o "$tmp/x"
+sqlite3 "$tmp/empty.db" "INSERT INTO runs(matrix_name, matrix_text, matrix_hash, started_at,
+	netsweep_version) VALUES ('empty', '<m/>', 'h', '2026-01-01T00:00:00Z', '0.1.0')"
+if "$NETSWEEP" report --db "$tmp/empty.db" -o "$tmp/empty" >/dev/null 2>&1 &&
+   [ "$(xp "$tmp/empty/index.html" "count(//figure[@data-status='nodata'])")" = 6 ]; then
+	pass "a run without cases renders, every chart saying it has no data"
+else
+	fail "a run without cases renders"
+fi
 if (cd "$tmp" && NETSWEEP_DB="$tmp/same.db" "$NETSWEEP" report -o envout >/dev/null) && [ -s "$tmp/envout/index.html" ]; then
 	pass "NETSWEEP_DB picks the database"
 else
