@@ -666,7 +666,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
 	if (setup_pairs(&R, &warnings, err) < 0)
 		goto fail_run;
-	if (!found && snapshot_catalog(&R, &warnings, err) < 0)
+	if (snapshot_catalog(&R, &warnings, err) < 0) /* on resume: fills only what is missing */
 		goto fail_run;
 	if (store_cases(&R, err) < 0)
 		goto fail_run;

@@ -68,11 +68,11 @@ static const char *const sql_text[ST_COUNT] = {
 	" retransmits, cwnd_bytes, rtt_ms, lost, jitter_ms)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[ST_ITYPE] =
-	"INSERT OR REPLACE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
+	"INSERT OR IGNORE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
 	" network_label, network_gbps, baseline_gbps, enhanced_networking)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[ST_PRICE] =
-	"INSERT OR REPLACE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
+	"INSERT OR IGNORE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
 	" source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_JSON] = "SELECT json_extract(?1, ?2)",
 };
