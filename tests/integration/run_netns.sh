@@ -137,6 +137,6 @@ if [ "$rc" = 1 ] &&
 	[ "$(q "select count(*) from v_results where run_id = $run and endpoint = 'slow' and status = 'ok'")" = 2 ]; then
 	pass "a driver mismatch fails that pair's cases, the others run, exit 1"
 else
-	fail "driver mismatch" "exit $rc: $(q "select endpoint, status, error from v_results where run_id = $run" | tr '\n' ' ') agent: $(tail -n 6 "$NETNS_TMP/agent-$PORT.log" | tr '\n' ' ')"
+	fail "driver mismatch" "exit $rc: $(q "select endpoint, status, error from v_results where run_id = $run" | tr '\n' ' ') agent: $(tail -n 6 "$NETNS_TMP/agent-s3-a1-$PORT.log" | tr '\n' ' ')"
 fi
 finish
