@@ -43,6 +43,13 @@ n=$(xp "$tmp/same/index.html" "count(//table[@id='comparison-table']/tbody/tr[@c
 rows=$(xp "$tmp/same/index.html" "count(//table[@id='comparison-table']/tbody/tr)")
 if [ "$n" = 0 ] && [ "$rows" = 4 ]; then pass "same: none of 4 cases flagged"; else fail "same: none flagged" "$n flagged of $rows"; fi
 
+"$NETSWEEP" report --db "$tmp/same.db" --title 'Night <b>&</b> day' -o "$tmp/titled" >/dev/null 2>&1
+if [ "$(xp "$tmp/titled/index.html" 'string(//h1)')" = 'Night <b>&</b> day' ] &&
+   [ "$(xp "$tmp/titled/index.html" 'count(//h1/b)')" = 0 ]; then
+	pass "--title is used, as text"
+else
+	fail "--title is used, as text" "$(xp "$tmp/titled/index.html" 'string(//h1)')"
+fi
 # The first run has no previous one: a note, not an error.
 out=$("$NETSWEEP" report --db "$tmp/same.db" --run 1 --baseline previous -o "$tmp/first" 2>&1)
 if [ $? = 0 ] && echo "$out" | grep -q 'no earlier run'; then pass "no previous run: noted"; else fail "no previous run: noted" "$out"; fi
