@@ -55,6 +55,22 @@ int expand_canonical(const struct matrix *m, const struct sweep_case *c, char *b
 	return (int)w;
 }
 
+/* Rates are stored canonically in bit/s (so that keys survive unit spelling); people read
+ * "500M". Only exact multiples are shortened, so the text never rounds. */
+static bool compact_rate(uint64_t bps, char *buf, size_t len)
+{
+	static const struct { uint64_t mult; char suffix; } units[] = {
+		{1000000000000ULL, 'T'}, {1000000000ULL, 'G'}, {1000000ULL, 'M'}, {1000ULL, 'k'},
+	};
+	for (size_t i = 0; bps && i < sizeof(units) / sizeof(units[0]); i++)
+		if (bps % units[i].mult == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(bps / units[i].mult),
+				 units[i].suffix);
+			return true;
+		}
+	return false;
+}
+
 int expand_describe(const struct matrix *m, const struct sweep_case *c, char *buf, size_t len)
 {
 	size_t w = 0;
@@ -63,8 +79,13 @@ int expand_describe(const struct matrix *m, const struct sweep_case *c, char *bu
 	for (int a = 0; a < MX_AXIS_COUNT; a++) {
 		if (a != MX_PAIR && !m->axes[a].present && c->idx[a] < m->axes[a].n_product)
 			continue;
+		const struct matrix_value *v = &m->axes[a].v[c->idx[a]];
+		char shown[32];
+		const char *text = v->text;
+		if ((a == MX_RATE || a == MX_FQ_RATE) && compact_rate(v->u, shown, sizeof(shown)))
+			text = shown;
 		int n = snprintf(buf + (w < len ? w : len), w < len ? len - w : 0, "%s%s=%s",
-				 w ? " " : "", matrix_axis_name(a), m->axes[a].v[c->idx[a]].text);
+				 w ? " " : "", matrix_axis_name(a), text);
 		w += (size_t)(n > 0 ? n : 0);
 	}
 	return (int)w;
