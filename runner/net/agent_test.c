@@ -358,6 +358,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 					while (recv(e->fds[k], junk, sizeof(junk), MSG_DONTWAIT) > 0)
 						;
 			}
+			e->cookie = t.cookie;
 			if (session_end_start(e, &t.p, threads, cpus, n_cpus, &err) < 0)
 				goto fail;
 		}

@@ -629,6 +629,7 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
 			struct session_end *se = &c.ends[i];
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
+			se->cookie = c.ready.cookie;
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
 				goto fail;
 		}

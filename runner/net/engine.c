@@ -79,6 +79,9 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 	if (cfg->proto == NS_PROTO_TCP && cfg->length > NS_TCP_MAX_LEN)
 		return ns_err_set(err, "engine: TCP length %u, at most %d", cfg->length,
 				  NS_TCP_MAX_LEN);
+	if (cfg->not_data_len > ENGINE_NOT_DATA_MAX)
+		return ns_err_set(err, "engine: %u bytes of not-data prefix, at most %d",
+				  cfg->not_data_len, ENGINE_NOT_DATA_MAX);
 	if (!(cfg->send_duration_s >= 0 && cfg->send_duration_s <= NS_MAX_DURATION_S))
 		return ns_err_set(err, "engine: duration %g s out of range", cfg->send_duration_s);
 	if (cfg->n_cpus && !cfg->cpus)

@@ -17,6 +17,7 @@
  *       differences of transit times, so the two hosts' clocks need not agree.
  * Hence the UDP minimum payload NS_UDP_MIN_LEN = 16 bytes. */
 #define ENGINE_UDP_HDR_LEN 16
+#define ENGINE_NOT_DATA_MAX 16
 
 enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
 
@@ -33,6 +34,11 @@ struct engine_cfg {
 	double send_duration_s; /* sender: stop by itself after this long (omit + duration); 0 = until
 	                           engine_stop(). Receiver: ignored, it runs until EOF on every
 	                           stream (TCP) or engine_stop(). */
+	/* UDP receiver: datagrams that start with these bytes are not data (a late echo of the
+	 * control protocol's greeting when the datagram length equals the greeting's); 0 = none.
+	 * Datagrams of any length but `length` are never data either. */
+	uint8_t not_data[ENGINE_NOT_DATA_MAX];
+	uint32_t not_data_len;
 };
 
 /* Cumulative counters of one stream since engine_start(). */

@@ -226,6 +226,11 @@ static uint32_t parse_cmsgs(struct msghdr *h, uint64_t *arrival_ns)
 	return seg;
 }
 
+static bool not_data(const struct engine_cfg *cfg, const unsigned char *p)
+{
+	return cfg->not_data_len && !memcmp(p, cfg->not_data, cfg->not_data_len);
+}
+
 static int udp_recv(struct e_thread *t, struct e_stream *s)
 {
 	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++) {
@@ -248,6 +253,7 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 	 * constant offset cancels. */
 	uint64_t batch_arrival = s->rx_stamp ? 0 : engine_now_ns();
 	uint64_t bytes = 0, pkts = 0;
+	uint32_t unit = t->e->unit;
 	struct udpseq *u = s->seq;
 	for (int i = 0; i < n; i++) {
 		uint32_t len = t->msgs[i].msg_len;
@@ -260,8 +266,8 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 		const unsigned char *p = t->iovs[i].iov_base;
 		for (uint32_t off = 0; off < len; off += seg) {
 			uint32_t sl = len - off < seg ? len - off : seg;
-			if (sl < ENGINE_UDP_HDR_LEN)
-				continue; /* too short to be ours */
+			if (sl != unit || not_data(&t->e->cfg, p + off))
+				continue; /* not ours: a stray or a late greeting echo */
 			uint64_t seq, ts;
 			memcpy(&seq, p + off, 8);
 			memcpy(&ts, p + off + 8, 8);

@@ -101,6 +101,11 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.n_cpus = n_cpus,
 		.send_duration_s = s->role == ENGINE_SEND ? p->omit_s + p->duration_s : 0,
 	};
+	/* a greeting as long as a data datagram passes the engine's length check */
+	if (s->cookie && p->proto == NS_PROTO_UDP && p->length == PROTO_DATA_HELLO_LEN) {
+		memcpy(cfg.not_data, s->cookie, PROTO_COOKIE_LEN);
+		cfg.not_data_len = PROTO_COOKIE_LEN;
+	}
 	s->proto = p->proto;
 	s->eng = engine_create(&cfg, s->fds, s->n, err);
 	if (!s->eng)
