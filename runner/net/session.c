@@ -14,6 +14,7 @@
 /* Per-stream interval records kept at most (streams x intervals); beyond, sums only. */
 #define SESSION_MAX_STREAM_RECORDS 200000u
 #define SESSION_UDP_QUIET_S 0.15
+#define SESSION_CLOCK_EPS_S 1e-6
 
 static void sleep_s(double s)
 {
@@ -282,13 +283,18 @@ void session_clock_init(struct session_clock *c, double t0, const struct probe_p
 	c->last = t0;
 }
 
+/* Boundaries are the phase's start plus k whole intervals: adding the interval again and again
+ * drifts, and left a boundary picoseconds before the stop, an interval of zero width that put
+ * the two ends' series out of step. One within SESSION_CLOCK_EPS_S of the stop is the stop. */
 static double next_boundary(const struct session_clock *c)
 {
-	double stop = c->omit_done ? c->t0 + c->omit + c->duration : c->t0 + c->omit;
+	double base = c->omit_done ? c->t0 + c->omit : c->t0;
+	double stop = c->omit_done ? base + c->duration : c->t0 + c->omit;
 	if (c->ended)
 		return 1e300;
-	if (c->interval > 0 && c->last + c->interval < stop)
-		return c->last + c->interval;
+	double b = base + (double)(c->k + 1) * c->interval;
+	if (c->interval > 0 && b < stop - SESSION_CLOCK_EPS_S)
+		return b;
 	return stop;
 }
 
@@ -313,6 +319,7 @@ double session_tick(struct session_clock *c, struct session_end *ends, uint32_t 
 			c->omit_done = true;
 		}
 		c->last = b;
+		c->k = at_stop ? 0 : c->k + 1;
 	}
 	return next_boundary(c);
 }

@@ -54,6 +54,7 @@ void session_end_destroy(struct session_end *s);
 struct session_clock {
 	double t0, omit, interval, duration;
 	double last;               /* time of the last boundary */
+	uint64_t k;                /* intervals passed since the start of the current phase */
 	bool omit_done, ended;
 };
 void session_clock_init(struct session_clock *c, double t0, const struct probe_params *p);

@@ -128,6 +128,18 @@ else
 	fail "udp loss = sent - received" "$sp sent, $rp received, $lost lost"
 fi
 
+# --- interval series: -t 2 -i 0.1 is 20 intervals, none of zero width (the agent's series is
+# paired with the client's by position, so an extra one on either end shifts every later pair)
+probe "$TMP/ivl.json" "$A" --udp -b 10M -t 2 -i 0.1
+ivl_q="from json_each(readfile('$TMP/ivl.json'), '\$.intervals') where json_extract(value, '\$.stream') = -1"
+n_ivl=$(sqlite3 :memory: "select count(*) $ivl_q")
+narrowest=$(sqlite3 :memory: "select min(json_extract(value, '\$.end_s') - json_extract(value, '\$.start_s')) $ivl_q")
+if [ "$RC" = 0 ] && [ "$n_ivl" = 20 ] && ge "$narrowest" 0.09; then
+	pass "udp -t 2 -i 0.1 gives exactly 20 intervals"
+else
+	fail "udp -t 2 -i 0.1 gives exactly 20 intervals" "$(why "$TMP/ivl.json"), $n_ivl intervals, narrowest $narrowest s"
+fi
+
 # --- reverse and bidir
 probe "$TMP/rev.json" "$A" -R -t 1
 if [ "$RC" = 0 ] && [ "$(json "$TMP/rev.json" '$.sum.direction')" = reverse ] &&

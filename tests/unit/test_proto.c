@@ -390,6 +390,49 @@ static void intervals_sum_streams(void **state)
 	assert_int_equal(v.stream, 1);
 }
 
+/* Interval boundaries are the phase's start plus whole intervals: no interval of zero width
+ * (rounding once left one a hair before the end), and exactly ceil(omit / interval) +
+ * ceil(duration / interval) of them whatever the start time, since the agent's and the client's
+ * series are paired by position. */
+static void interval_boundaries_are_whole_multiples(void **state)
+{
+	(void)state;
+	static const double t0s[] = { 12345.678901, 98765.4321, 3.3, 200000.17, 1e6 + 0.1 };
+	static const struct { double omit, interval, duration; } cases[] = {
+		{ 0, 0.1, 2 }, { 0, 0.3, 3 }, { 0, 0.7, 7 }, { 0, 0.2, 2.9 }, { 1, 0.1, 2 },
+		{ 0.3, 0.1, 1 }, { 0, 0.1, 10 },
+	};
+	for (size_t a = 0; a < sizeof(t0s) / sizeof(t0s[0]); a++) {
+		for (size_t b = 0; b < sizeof(cases) / sizeof(cases[0]); b++) {
+			struct probe_params p;
+			probe_params_init(&p);
+			p.omit_s = cases[b].omit;
+			p.interval_s = cases[b].interval;
+			p.duration_s = cases[b].duration;
+			struct session_clock c;
+			session_clock_init(&c, t0s[a], &p);
+			uint32_t n = 0;
+			double prev = c.last, now = t0s[a], narrowest = 1e9;
+			while (!c.ended && n < 100000) {
+				double next = session_tick(&c, NULL, 0, now);
+				if (c.last > prev) {
+					if (c.last - prev < narrowest)
+						narrowest = c.last - prev;
+					prev = c.last;
+					n++;
+				}
+				now = next;
+			}
+			uint32_t want = (uint32_t)ceil(p.omit_s / p.interval_s - 1e-9) +
+					(uint32_t)ceil(p.duration_s / p.interval_s - 1e-9);
+			if (n != want || narrowest < p.interval_s / 2 - 1e-6)
+				fail_msg("t0 %.6f omit %g interval %g duration %g: %u intervals (want %u), "
+					 "narrowest %.3g s", t0s[a], p.omit_s, p.interval_s, p.duration_s,
+					 (unsigned)n, (unsigned)want, narrowest);
+		}
+	}
+}
+
 static void *serve(void *arg)
 {
 	agent_serve(arg, NULL);
@@ -621,6 +664,7 @@ int main(void)
 		cmocka_unit_test(udp_figures_count_loss_from_both_ends),
 		cmocka_unit_test(tcp_receiver_counts_from_the_senders_baseline),
 		cmocka_unit_test(intervals_sum_streams),
+		cmocka_unit_test(interval_boundaries_are_whole_multiples),
 		cmocka_unit_test(embedded_agent_answers_and_stops),
 		cmocka_unit_test(silent_agent_times_out_within_the_connect_timeout),
 		cmocka_unit_test(agent_survives_mutated_requests),
