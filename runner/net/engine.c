@@ -52,6 +52,12 @@ void engine_buf_free(void *p, size_t len)
 		munmap(p, len);
 }
 
+size_t engine_thread_share(const struct engine *e, size_t budget, size_t lo, size_t hi)
+{
+	size_t share = budget / e->nthreads;
+	return share < lo ? lo : share > hi ? hi : share;
+}
+
 static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 {
 	if (cfg->proto == NS_PROTO_TCP)
@@ -471,6 +477,7 @@ void engine_destroy(struct engine *e)
 			free(t->ctrl);
 		}
 	}
+	engine_buf_free(e->send_buf, e->send_buf_len);
 	free(e->threads);
 	free(e->streams);
 	free(e->cpus);

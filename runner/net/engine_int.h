@@ -58,7 +58,8 @@ struct e_thread {
 	struct mmsghdr *msgs;
 	struct iovec *iovs;
 	unsigned char *ctrl;
-	uint32_t batch;        /* units per send call (UDP datagrams; 1 write for TCP) */
+	uint32_t batch;        /* units per send call (UDP datagrams; 1 write for TCP);
+	                          UDP receiver: messages per recvmmsg */
 	uint32_t gso_segs;     /* datagrams per GSO super-datagram */
 	uint32_t gso_msgs;     /* super-datagrams per sendmmsg */
 };
@@ -91,6 +92,8 @@ struct engine {
 	struct e_thread *threads;
 	uint32_t nthreads;
 	uint32_t unit;         /* bytes per unit: the write size or the UDP payload */
+	unsigned char *send_buf; /* TCP sender: one write's bytes, read-only, shared by threads */
+	size_t send_buf_len;
 	uint64_t t0_ns, deadline_ns;
 	bool started, joined;
 	_Atomic bool stop;
@@ -105,6 +108,9 @@ uint64_t engine_now_ns(void);
 /* Zero-filled, page-backed buffers for the threads; NULL on failure. */
 void *engine_buf_alloc(size_t len);
 void engine_buf_free(void *p, size_t len);
+/* A thread's share of an engine-wide byte budget, within [lo, hi]: buffers that grow with the
+ * thread count must not let one request take gigabytes of the agent's memory. */
+size_t engine_thread_share(const struct engine *e, size_t budget, size_t lo, size_t hi);
 /* cfg.fq_rate_bps as SO_MAX_PACING_RATE on a sender's socket (no-op otherwise). */
 int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err);
 

@@ -11,6 +11,8 @@
 #include <linux/tcp.h>
 
 #define TCP_RECV_BUF (256 * 1024)  /* big reads: fewer syscalls per byte */
+#define TCP_RECV_BUF_MIN (64 * 1024)
+#define TCP_RECV_BUDGET (16u << 20) /* all receive threads together, down to the minimum each */
 #define TCP_LOWAT_LOOPBACK (64 * 1024)  /* see notsent_lowat() */
 #define TCP_LOWAT_LINK (1 << 20)
 #define TCP_LOWAT_MAX (16 << 20)
@@ -65,22 +67,27 @@ static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 	return engine_sock_pacing(e, s->fd, err);
 }
 
+/* The bytes written are never changed, so every thread sends from one buffer of the engine:
+ * one per thread made -l 16M --threads 256 a 4 GiB request. */
 static int tcp_send_thread_init(struct e_thread *t, struct ns_err *err)
 {
-	t->buf_len = t->e->unit;
-	t->buf = engine_buf_alloc(t->buf_len);
-	if (!t->buf)
-		return ns_err_sys(err, "engine: %zu-byte send buffer", t->buf_len);
-	/* a pattern rather than zeros, so that nothing on the path can compress it away */
-	for (size_t i = 0; i < t->buf_len; i++)
-		t->buf[i] = (unsigned char)(i * 131u + 7u);
+	struct engine *e = t->e;
 	t->batch = 1;
+	if (e->send_buf)
+		return 0;
+	e->send_buf_len = e->unit;
+	e->send_buf = engine_buf_alloc(e->send_buf_len);
+	if (!e->send_buf)
+		return ns_err_sys(err, "engine: %zu-byte send buffer", e->send_buf_len);
+	/* a pattern rather than zeros, so that nothing on the path can compress it away */
+	for (size_t i = 0; i < e->send_buf_len; i++)
+		e->send_buf[i] = (unsigned char)(i * 131u + 7u);
 	return 0;
 }
 
 static int tcp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 {
-	t->buf_len = TCP_RECV_BUF;
+	t->buf_len = engine_thread_share(t->e, TCP_RECV_BUDGET, TCP_RECV_BUF_MIN, TCP_RECV_BUF);
 	t->buf = engine_buf_alloc(t->buf_len);
 	if (!t->buf)
 		return ns_err_sys(err, "engine: %zu-byte receive buffer", t->buf_len);
@@ -91,7 +98,7 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 		    uint64_t *bytes)
 {
 	uint32_t len = t->e->unit;
-	ssize_t n = send(s->fd, t->buf + s->tcp_off, len - s->tcp_off,
+	ssize_t n = send(s->fd, t->e->send_buf + s->tcp_off, len - s->tcp_off,
 			 MSG_DONTWAIT | MSG_NOSIGNAL);
 	if (n > 0) {
 		*bytes = (uint64_t)n;

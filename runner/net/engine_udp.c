@@ -22,6 +22,11 @@
 #define UDP_MAX_PAYLOAD 65507        /* IPv4; the super-datagram's payload must fit too */
 #define UDP_RECV_MSGS 64
 #define UDP_RECV_BUF 65536           /* a whole GRO super-datagram */
+/* All threads' buffers together, down to one call's worth of bytes per thread: buffers that
+ * grow with the thread count would let one request take gigabytes of the agent's memory. */
+#define UDP_SEND_BUDGET (16u << 20)
+#define UDP_SHARE_MIN 65536          /* a whole datagram or GSO super-datagram */
+#define UDP_RECV_BUDGET (16u << 20)
 #define UDP_RCVBUF (4 << 20)        /* see udp_roomy_rcvbuf */
 #define UDP_CTRL_LEN 128             /* GRO size and a timestamp, with room to spare */
 
@@ -43,7 +48,8 @@ static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 {
 	uint32_t len = t->e->unit;
-	uint32_t mmsg = UDP_MMSG_BYTES / len;
+	uint32_t mmsg =
+		engine_thread_share(t->e, UDP_SEND_BUDGET, UDP_SHARE_MIN, UDP_MMSG_BYTES) / len;
 	mmsg = mmsg < 1 ? 1 : mmsg > UDP_MMSG_BATCH ? UDP_MMSG_BATCH : mmsg;
 	uint32_t cap = mmsg;
 	t->batch = mmsg;
@@ -52,7 +58,8 @@ static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 		t->gso_segs = UDP_GSO_MAX_SEGS;
 	if (t->gso_segs < 1)
 		t->gso_segs = 1;
-	t->gso_msgs = UDP_GSO_BYTES / (t->gso_segs * len);
+	t->gso_msgs = engine_thread_share(t->e, UDP_SEND_BUDGET, UDP_SHARE_MIN, UDP_GSO_BYTES) /
+		      (t->gso_segs * len);
 	t->gso_msgs = t->gso_msgs < 1 ? 1 : t->gso_msgs > UDP_GSO_MSGS ? UDP_GSO_MSGS : t->gso_msgs;
 	if (t->e->cfg.gso) {
 		t->batch = t->gso_segs * t->gso_msgs;
@@ -195,14 +202,16 @@ static int udp_recv_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 
 static int udp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 {
-	t->buf_len = (size_t)UDP_RECV_MSGS * UDP_RECV_BUF;
+	t->batch = (uint32_t)(engine_thread_share(t->e, UDP_RECV_BUDGET, UDP_RECV_BUF,
+						  (size_t)UDP_RECV_MSGS * UDP_RECV_BUF) / UDP_RECV_BUF);
+	t->buf_len = (size_t)t->batch * UDP_RECV_BUF;
 	t->buf = engine_buf_alloc(t->buf_len);
-	t->msgs = calloc(UDP_RECV_MSGS, sizeof(*t->msgs));
-	t->iovs = calloc(UDP_RECV_MSGS, sizeof(*t->iovs));
-	t->ctrl = calloc(UDP_RECV_MSGS, UDP_CTRL_LEN);
+	t->msgs = calloc(t->batch, sizeof(*t->msgs));
+	t->iovs = calloc(t->batch, sizeof(*t->iovs));
+	t->ctrl = calloc(t->batch, UDP_CTRL_LEN);
 	if (!t->buf || !t->msgs || !t->iovs || !t->ctrl)
 		return ns_err_sys(err, "engine: UDP receive buffers");
-	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++)
+	for (uint32_t i = 0; i < t->batch; i++)
 		t->iovs[i] = (struct iovec){ t->buf + (size_t)i * UDP_RECV_BUF, UDP_RECV_BUF };
 	return 0;
 }
@@ -233,14 +242,14 @@ static bool not_data(const struct engine_cfg *cfg, const unsigned char *p)
 
 static int udp_recv(struct e_thread *t, struct e_stream *s)
 {
-	for (uint32_t i = 0; i < UDP_RECV_MSGS; i++) {
+	for (uint32_t i = 0; i < t->batch; i++) {
 		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
 		if (s->gro || s->rx_stamp) {
 			t->msgs[i].msg_hdr.msg_control = t->ctrl + (size_t)i * UDP_CTRL_LEN;
 			t->msgs[i].msg_hdr.msg_controllen = UDP_CTRL_LEN;
 		}
 	}
-	int n = recvmmsg(s->fd, t->msgs, UDP_RECV_MSGS, MSG_DONTWAIT, NULL);
+	int n = recvmmsg(s->fd, t->msgs, t->batch, MSG_DONTWAIT, NULL);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
 		    errno == ECONNREFUSED)

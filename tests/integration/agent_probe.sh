@@ -140,6 +140,23 @@ else
 	fail "udp -t 2 -i 0.1 gives exactly 20 intervals" "$(why "$TMP/ivl.json"), $n_ivl intervals, narrowest $narrowest s"
 fi
 
+# --- memory: threads share one send buffer, so a fresh agent sending -l 16M on 8 threads stays
+# far below 8 x 16 MiB (it was 136 MB)
+MAIN_AGENT_PID=$AGENT_PID
+if start_agent MPORT; then
+	probe "$TMP/mem.json" "127.0.0.1:$MPORT" -R -P 8 --threads 8 -l 16M -t 1 -i 0 -b 8M
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$AGENT_PID/status" 2>/dev/null)
+	kill "$AGENT_PID" 2>/dev/null
+	if [ "$RC" = 0 ] && [ -n "$hwm" ] && [ "$hwm" -lt 40960 ]; then
+		pass "agent sending -P 8 --threads 8 -l 16M peaks at $hwm kB (< 40 MiB)"
+	else
+		fail "agent sending -P 8 --threads 8 -l 16M stays under 40 MiB" "$(why "$TMP/mem.json"), VmHWM $hwm kB"
+	fi
+else
+	fail "second agent starts for the memory check" "$(cat "$TMP"/agent-*.log 2>/dev/null | head -c 300)"
+fi
+AGENT_PID=$MAIN_AGENT_PID
+
 # --- reverse and bidir
 probe "$TMP/rev.json" "$A" -R -t 1
 if [ "$RC" = 0 ] && [ "$(json "$TMP/rev.json" '$.sum.direction')" = reverse ] &&
