@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "runner/net/pace.h"
@@ -141,6 +142,50 @@ static void window_wraps_without_false_duplicates(void **state)
 	free(u);
 }
 
+/* Against a plain model (every number ever seen): jumps of every size around word and window
+ * edges, late arrivals and copies, so that clearing the skipped slots a word at a time forgets
+ * exactly the numbers that left the window. */
+static void window_matches_a_model(void **state)
+{
+	(void)state;
+	const uint64_t w = UDPSEQ_WINDOW, top = 64 * (uint64_t)UDPSEQ_WINDOW;
+	struct udpseq *u = fresh();
+	bool *seen = calloc(top + w, sizeof(bool));
+	assert_non_null(seen);
+	uint64_t hp1 = 0, dups = 0;
+	srand(7);
+	for (int k = 0; k < 200000; k++) {
+		uint64_t seq;
+		int r = rand() % 1000;
+		if (r < 770 || hp1 == 0) {
+			static const uint64_t jumps[] = { 0, 1, 62, 63, 64, 65, 127, 200, 4095,
+							  65534, 65535, 65536, 65537 };
+			seq = hp1 + (r < 765 ? 0 : jumps[rand() % 13] + (uint64_t)(rand() % 3));
+		} else {
+			/* mostly near the top, some beyond the window */
+			uint64_t back = 1 + (uint64_t)rand() % (r < 990 ? 300 : w + 100);
+			seq = hp1 > back ? hp1 - back : 0;
+		}
+		if (seq >= top)
+			break;
+		bool want_new = seq >= hp1 || hp1 - seq > w || !seen[seq];
+		if (!want_new)
+			dups++;
+		bool got = udpseq_add(u, seq, 0, 0);
+		if (got != want_new)
+			fail_msg("step %d: seq %llu (highest+1 %llu) new %d, model says %d", k,
+				 (unsigned long long)seq, (unsigned long long)hp1, got, want_new);
+		seen[seq] = true;
+		if (seq >= hp1)
+			hp1 = seq + 1;
+	}
+	assert_true(dups > 1000);
+	assert_int_equal(u->duplicates, dups);
+	assert_int_equal(u->highest_plus1, hp1);
+	free(seen);
+	free(u);
+}
+
 /* RFC 3550 A.8: J += (|D| - J) / 16, D the change in transit time between arrivals.
  * Transit times (ns): 1e6, 3e6, 2e6, 2e6, 6e6 → |D| = 2, 1, 0, 4 ms.
  * J1 = 2/16 = 0.125
@@ -201,6 +246,7 @@ int main(void)
 		cmocka_unit_test(reordering_is_not_loss),
 		cmocka_unit_test(duplicates_are_found_and_not_counted),
 		cmocka_unit_test(window_wraps_without_false_duplicates),
+		cmocka_unit_test(window_matches_a_model),
 		cmocka_unit_test(jitter_follows_rfc3550),
 		cmocka_unit_test(pace_holds_the_rate),
 	};
