@@ -9,5 +9,6 @@ LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/ne
 LIB_SRC += runner/net/result_json.c
 # delegated runs: a matrix pair's client, `netsweep probe --from` (issue 3 follow-up)
 LIB_SRC += runner/net/agent_delegate.c runner/net/delegate.c runner/net/result_parse.c
+UNIT_TESTS += test_delegate
 UNIT_TESTS += test_proto test_params test_result_json
 ITESTS += tests/integration/agent_probe.sh
