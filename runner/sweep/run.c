@@ -42,6 +42,7 @@ struct pair_rt {
 	char fail[NS_ERR_MAX];             /* set: every case of the pair fails with this */
 	char warn[NS_ERR_MAX];             /* set: stored with every result of the pair */
 	bool busy;
+	bool remote;                       /* a client agent sends (the pair has a client) */
 	size_t next;                       /* next position in its queue */
 	size_t *queue;                     /* schedule positions of its pending slots */
 	size_t n_queue;
@@ -166,7 +167,8 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 		hostinfo_opts_init(&ho);
 		ho.peer = p->host;
 		ho.imds = ho.imds && mp->region[0]; /* only cloud pairs ask the metadata service */
-		if (mp->client_host[0]) {
+		p->remote = mp->client_host[0] != 0;
+		if (p->remote) {
 			/* the client agent sends: its interface towards the target is the one to know */
 			if (probe_hostinfo_peer(mp->client_host, mp->client_port, p->host, hi_timeout,
 						&p->client_info, &e) < 0) {
@@ -394,9 +396,14 @@ static void resolve_affinity(struct runner *R, const struct pair_rt *p, const ch
 		else
 			append(warn, wlen, "affinity irq: the interface's IRQ CPUs are unknown, not pinned");
 	} else if (strcmp(policy, "spread") == 0) {
-		uint32_t t = pp->threads ? pp->threads : pp->streams;
-		if (t > (uint32_t)R->online_cpus)
-			t = (uint32_t)R->online_cpus;
+		uint32_t t = pp->threads ? pp->threads : pp->streams, cpus = (uint32_t)R->online_cpus;
+		char n[32];
+		/* a client agent sends: its CPUs count, when it said how many */
+		if (p->remote && store_json_get(R->st, p->client_info, "$.online_cpus", n, sizeof(n)) == 1 &&
+		    atoi(n) > 0)
+			cpus = (uint32_t)atoi(n);
+		if (t > cpus)
+			t = cpus;
 		if (t <= 1)
 			snprintf(pp->affinity, sizeof(pp->affinity), "0");
 		else
