@@ -7,5 +7,8 @@ UNIT_TESTS += test_udpseq test_engine
 LIB_SRC += runner/net/proto.c runner/net/params.c runner/net/sockopt.c runner/net/sysstat.c
 LIB_SRC += runner/net/session.c runner/net/client.c runner/net/agent.c runner/net/agent_test.c
 LIB_SRC += runner/net/result_json.c
+# delegated runs: a matrix pair's client, `netsweep probe --from` (issue 3 follow-up)
+LIB_SRC += runner/net/agent_delegate.c runner/net/delegate.c runner/net/result_parse.c
+UNIT_TESTS += test_delegate
 UNIT_TESTS += test_proto test_params test_result_json
 ITESTS += tests/integration/agent_probe.sh

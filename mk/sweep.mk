@@ -5,6 +5,7 @@ LIB_SRC += runner/sweep/cmd_run.c runner/sweep/sha256.c runner/sweep/matrix.c \
 EMBED += NS_MATRIX_XSD:schemas/matrix.xsd NS_STORE_SQL:schemas/store.sql
 UNIT_TESTS += test_matrix test_expand test_store
 ITESTS += tests/integration/run_matrix_errors.sh tests/integration/run_loopback.sh tests/integration/run_resume.sh \
-	tests/integration/run_netns.sh tests/integration/run_checks.sh
+	tests/integration/run_netns.sh tests/integration/run_checks.sh \
+	tests/integration/run_remote_client.sh
 BENCHES += tests/bench/sweep_expand.sh tests/bench/sweep_overhead.sh
 

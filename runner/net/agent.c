@@ -185,12 +185,13 @@ void agent_refuse(struct conn *c, uint16_t code, const char *why)
 	proto_send_error(c->ctl, code, why);
 }
 
-static int send_hostinfo(struct conn *c, struct ns_err *err)
+/* peer: the address whose route picks the interface ("" = the requester's). */
+static int send_hostinfo(struct conn *c, const char *peer, struct ns_err *err)
 {
 	struct hostinfo_opts ho;
 	char *json = NULL;
 	hostinfo_opts_init(&ho);
-	ho.peer = c->peer_name;
+	ho.peer = peer[0] ? peer : c->peer_name;
 	if (hostinfo_collect_json(&ho, &json, err) < 0)
 		return -1;
 	size_t n = strlen(json);
@@ -213,6 +214,7 @@ static void *session_main(void *arg)
 	uint32_t len;
 	bool eof;
 	struct proto_hello h;
+	char peer[PROTO_MAX_PEER + 1];
 
 	if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + a->o.idle_timeout_s, a->pipe_r,
 		       &eof, &err) < 0) {
@@ -228,6 +230,7 @@ static void *session_main(void *arg)
 		agent_refuse(c, PROTO_E_VERSION, err.msg);
 		goto out;
 	}
+	uint16_t client_flags = h.flags;
 	struct proto_buf b;
 	proto_buf_init(&b);
 	h.version = PROTO_VERSION;
@@ -246,8 +249,13 @@ static void *session_main(void *arg)
 	}
 	switch (type) {
 	case PROTO_HOSTINFO_REQUEST:
-		if (send_hostinfo(c, &err) < 0)
+		if (proto_dec_hostinfo_request(c->buf, len, peer, sizeof(peer), &err) < 0)
+			agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
+		else if (send_hostinfo(c, peer, &err) < 0)
 			agent_refuse(c, PROTO_E_INTERNAL, err.msg);
+		break;
+	case PROTO_DELEGATE_REQUEST:
+		agent_run_delegated(c, len, client_flags);
 		break;
 	case PROTO_TEST_REQUEST:
 		agent_run_test(c, len);

@@ -13,6 +13,7 @@ struct agent_opts {
 	double idle_timeout_s;      /* a silent client is dropped after this long (default 10) */
 	const char *psk_file;       /* reserved for authentication; NULL = none */
 	int quiet;                  /* no log lines on stderr */
+	int no_delegate;            /* refuse DELEGATE_REQUEST: never the client of another's test */
 };
 
 struct agent;

@@ -56,5 +56,8 @@ void agent_set_port(struct sockaddr_storage *ss, uint16_t port);
 uint16_t agent_get_port(int fd);
 /* Runs the test of a TEST_REQUEST whose payload (len bytes) is in c->buf. */
 void agent_run_test(struct conn *c, uint32_t len);
+/* Runs a DELEGATE_REQUEST (payload in c->buf) as the client of a test against its target;
+ * hello_flags are those of the requester's HELLO. */
+void agent_run_delegated(struct conn *c, uint32_t len, uint16_t hello_flags);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "../core/units.h"
 #include "client.h"
+#include "client_int.h"
 #include "probe.h"
 #include "proto.h"
 #include "session.h"
@@ -45,6 +46,7 @@ struct client {
 	client_interval_fn on_interval;
 	void *on_interval_arg;
 	uint32_t shown[2];                /* intervals of ends[i] already handed to on_interval */
+	uint16_t hello_flags;             /* PROTO_HELLO_DELEGATED for a delegated run */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -107,6 +109,13 @@ err:;
 static int connect_ctl(struct client *c, const char *host, uint16_t port, double deadline,
 		       struct ns_err *err)
 {
+	c->peer_len = sizeof(c->peer);
+	return client_ctl_connect(host, port, deadline, &c->peer, &c->peer_len, err);
+}
+
+int client_ctl_connect(const char *host, uint16_t port, double deadline,
+		       struct sockaddr_storage *peer, socklen_t *peer_len, struct ns_err *err)
+{
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai, *a;
 	char ports[8];
 	snprintf(ports, sizeof(ports), "%u", (unsigned)port);
@@ -116,9 +125,9 @@ static int connect_ctl(struct client *c, const char *host, uint16_t port, double
 	int fd = -1;
 	for (a = ai; a && fd < 0; a = a->ai_next) {
 		fd = connect_to(a->ai_addr, a->ai_addrlen, SOCK_STREAM, NULL, deadline, err);
-		if (fd >= 0) {
-			memcpy(&c->peer, a->ai_addr, a->ai_addrlen);
-			c->peer_len = a->ai_addrlen;
+		if (fd >= 0 && peer && a->ai_addrlen <= *peer_len) {
+			memcpy(peer, a->ai_addr, a->ai_addrlen);
+			*peer_len = a->ai_addrlen;
 		}
 	}
 	freeaddrinfo(ai);
@@ -131,7 +140,7 @@ static int connect_ctl(struct client *c, const char *host, uint16_t port, double
 }
 
 /* Receives the next message; ERROR and BUSY become errors with the agent's words. */
-static int recv_msg(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
+int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
 		    struct ns_err *err)
 {
 	bool eof;
@@ -149,11 +158,11 @@ static int recv_msg(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double
 	return 0;
 }
 
-static int expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double deadline,
-		  struct ns_err *err)
+int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double deadline,
+		      struct ns_err *err)
 {
 	uint16_t type;
-	if (recv_msg(ctl, buf, &type, len, deadline, err) < 0)
+	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0)
 		return -1;
 	if (type != want)
 		return ns_err_set(err, "protocol error: expected %s, got %s", proto_type_name(want),
@@ -163,16 +172,21 @@ static int expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double de
 
 static int hello(struct client *c, double deadline, struct ns_err *err)
 {
+	return client_ctl_hello(c->ctl, c->buf, c->hello_flags, deadline, err);
+}
+
+int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err)
+{
 	struct proto_buf b;
-	struct proto_hello h = {.version = PROTO_VERSION};
+	struct proto_hello h = {.version = PROTO_VERSION, .flags = flags};
 	uint32_t len;
 	proto_buf_init(&b);
 	proto_enc_hello(&b, &h);
-	int rc = proto_send_buf(c->ctl, PROTO_HELLO, &b, deadline, err);
+	int rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
 	proto_buf_free(&b);
-	if (rc < 0 || expect(c->ctl, c->buf, PROTO_HELLO, &len, deadline, err) < 0)
+	if (rc < 0 || client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0)
 		return -1;
-	if (proto_dec_hello(c->buf, len, &h, err) < 0)
+	if (proto_dec_hello(buf, len, &h, err) < 0)
 		return -1;
 	if (h.flags & 1)
 		return ns_err_set(err, "agent requires authentication, not supported by this probe");
@@ -320,7 +334,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 	double deadline = min_d(c->deadline, proto_now() + CLIENT_RESULTS_S);
 	uint16_t type;
 	uint32_t len;
-	if (expect(c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
+	if (client_ctl_expect(c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
 		return -1;
 	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
 		return -1;
@@ -339,7 +353,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 		c->agent_n_ivl[d] = ni;
 	}
 	for (;;) {
-		if (recv_msg(c->ctl, c->buf, &type, &len, deadline, err) < 0)
+		if (client_ctl_recv(c->ctl, c->buf, &type, &len, deadline, err) < 0)
 			return -1;
 		uint8_t dir;
 		uint32_t first, count;
@@ -380,7 +394,7 @@ static int start_exchange(struct client *c, struct ns_err *err)
 	uint32_t len;
 	if (send_empty(c, PROTO_START, err) < 0)
 		return -1;
-	return expect(c->ctl, c->buf, PROTO_START, &len,
+	return client_ctl_expect(c->ctl, c->buf, PROTO_START, &len,
 		      min_d(c->deadline, proto_now() + c->p->connect_timeout_s + 5), err);
 }
 
@@ -429,7 +443,7 @@ static int run_loop(struct client *c, struct ns_err *err)
 		if (n > 0) {
 			uint16_t type;
 			uint32_t len;
-			if (recv_msg(c->ctl, c->buf, &type, &len, proto_now() + 1, err) < 0) {
+			if (client_ctl_recv(c->ctl, c->buf, &type, &len, proto_now() + 1, err) < 0) {
 				ns_err_prefix(err, "agent went away mid-test");
 				return -1;
 			}
@@ -550,8 +564,23 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 	return client_run(p, res, NULL, NULL, err);
 }
 
+static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, uint16_t hello_flags, struct ns_err *err);
+
 int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, struct ns_err *err)
+{
+	return run(p, res, fn, arg, 0, err);
+}
+
+int client_run_delegated(const struct probe_params *p, struct probe_result *res,
+			 struct ns_err *err)
+{
+	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, err);
+}
+
+static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, uint16_t hello_flags, struct ns_err *err)
 {
 	struct client c;
 	struct ns_err e = {{0}}, e2;
@@ -564,6 +593,7 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
 	c.ctl = -1;
 	c.on_interval = fn;
 	c.on_interval_arg = arg;
+	c.hello_flags = hello_flags;
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus = 0;
 	bool started = false;
@@ -599,7 +629,7 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
 	int rc = proto_send_buf(c.ctl, PROTO_TEST_REQUEST, &b, conn_deadline, &e);
 	proto_buf_free(&b);
 	double setup_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s + 5);
-	if (rc < 0 || expect(c.ctl, c.buf, PROTO_READY, &len, setup_deadline, &e) < 0 ||
+	if (rc < 0 || client_ctl_expect(c.ctl, c.buf, PROTO_READY, &len, setup_deadline, &e) < 0 ||
 	    proto_dec_ready(c.buf, len, &c.ready, &e) < 0)
 		goto fail;
 
@@ -668,7 +698,7 @@ fail:
 
 /* Accepts only text that SQLite's JSON parser takes as one JSON value, so that what an agent
  * sends can be embedded verbatim in our own JSON. */
-static bool json_ok(const char *text)
+bool client_json_ok(const char *text)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
@@ -686,6 +716,13 @@ static bool json_ok(const char *text)
 int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
 		   struct ns_err *err)
 {
+	return probe_hostinfo_peer(host, port, NULL, timeout_s, json, err);
+}
+
+int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
+			char **json, struct ns_err *err)
+{
+	struct proto_buf b;
 	struct client c;
 	memset(&c, 0, sizeof(c));
 	c.ctl = -1;
@@ -700,12 +737,17 @@ int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **jso
 		goto err;
 	}
 	c.ctl = connect_ctl(&c, host, port, deadline, err);
-	if (c.ctl < 0 || hello(&c, deadline, err) < 0 ||
-	    proto_send(c.ctl, PROTO_HOSTINFO_REQUEST, NULL, 0, deadline, err) < 0 ||
-	    expect(c.ctl, c.buf, PROTO_HOSTINFO, &len, deadline, err) < 0)
+	proto_buf_init(&b);
+	proto_enc_hostinfo_request(&b, peer);
+	int rc = c.ctl < 0 || hello(&c, deadline, err) < 0
+			 ? -1
+			 : proto_send_buf(c.ctl, PROTO_HOSTINFO_REQUEST, &b, deadline, err);
+	proto_buf_free(&b);
+	if (rc < 0 ||
+	    client_ctl_expect(c.ctl, c.buf, PROTO_HOSTINFO, &len, deadline, err) < 0)
 		goto err;
 	c.buf[len] = '\0';
-	if (strlen((char *)c.buf) != len || !json_ok((char *)c.buf)) {
+	if (strlen((char *)c.buf) != len || !client_json_ok((char *)c.buf)) {
 		ns_err_set(err, "agent sent host information that is not valid JSON");
 		goto err;
 	}

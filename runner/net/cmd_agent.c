@@ -1,4 +1,4 @@
-/* `netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--quiet]`: serves tests until
+/* `netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]`: serves tests until
  * SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
 #include <getopt.h>
 #include <signal.h>
@@ -23,10 +23,12 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--quiet]\n"
+	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
 		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
+		   "      --no-delegate       refuse to run tests on a remote runner's behalf\n"
+		   "                          (a matrix pair's client, netsweep probe --from)\n"
 		   "  -q, --quiet             no log lines on stderr\n",
 		NS_DEFAULT_PORT);
 }
@@ -73,6 +75,7 @@ int cmd_agent(int argc, char **argv)
 		{"listen", required_argument, NULL, 'l'},
 		{"idle-timeout", required_argument, NULL, 'I'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"no-delegate", no_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -97,6 +100,9 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'D':
+			o.no_delegate = 1;
 			break;
 		case 'h':
 			usage(stdout);

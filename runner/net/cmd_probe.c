@@ -18,13 +18,15 @@
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
-	OPT_TIMEOUT,
+	OPT_TIMEOUT, OPT_FROM,
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep probe HOST[:PORT] [options]   (IPv6: [ADDR]:PORT)\n"
+		"      --from HOST[:PORT]   send from the agent there (it runs the test against\n"
+		"                           HOST and returns the result; see agent --no-delegate)\n"
 		"  -p, --port PORT          agent control port (default %d)\n"
 		"  -u, --udp                UDP (default TCP)\n"
 		"  -P, --streams N          parallel streams, 1..%d (default 1)\n"
@@ -252,11 +254,13 @@ int cmd_probe(int argc, char **argv)
 		{"json", no_argument, NULL, OPT_JSON},
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"from", required_argument, NULL, OPT_FROM},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct probe_params p;
+	struct probe_params p, from;
 	struct ns_err err = {{0}};
+	const char *from_arg = NULL;
 	bool json = false;
 	const char *target = NULL;
 	int c;
@@ -283,6 +287,10 @@ int cmd_probe(int argc, char **argv)
 				ns_err_set(&err, "unknown option '%s'", argv[optind - 1]);
 			goto usage_err;
 		}
+		if (c == OPT_FROM) {
+			from_arg = optarg;
+			continue;
+		}
 		if (apply_opt(c, optarg, &p, &json, &err) < 0) {
 			const struct option *o = longopts;
 			while (o->name && o->val != c)
@@ -303,16 +311,31 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (parse_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
+	probe_params_init(&from);
+	if (from_arg && parse_target(from_arg, &from, &err) < 0) {
+		ns_err_prefix(&err, "--from");
+		goto usage_err;
+	}
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus;
-	if (session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* CPUs of this host */
+	if (!from_arg && session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* this host's */
 		goto usage_err;
 
 	signal(SIGPIPE, SIG_IGN);
 	struct probe_result res;
 	if (!json)
 		print_header(&p);
-	int rc = client_run(&p, &res, json ? NULL : print_interval, &p, &err);
+	int rc;
+	if (from_arg) {
+		/* the client agent's CPUs, not ours, take the affinity; its intervals come at the end */
+		rc = probe_run_from(from.host, from.port, &p, &res, &err);
+		for (uint32_t d = 0; !json && d < res.n_dirs; d++)
+			for (uint32_t i = 0; i < res.dirs[d].n_intervals; i++)
+				if (res.dirs[d].intervals[i].stream == -1)
+					print_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &p);
+	} else {
+		rc = client_run(&p, &res, json ? NULL : print_interval, &p, &err);
+	}
 	if (json) {
 		char *text = probe_result_json(&res, true);
 		if (text)

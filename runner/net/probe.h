@@ -128,10 +128,30 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
 		   struct ns_err *err);
 
+/* The same, with the route towards peer (NULL = towards this caller) picking the interface
+ * described: a delegating runner asks the client agent about its way to the target. */
+int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
+			char **json, struct ns_err *err);
+
+/* Runs one test from another host: asks the agent at from_host:from_port (the client agent)
+ * to run p against the agent at p->host:p->port and hands back its whole result
+ * (schemas/control-protocol.md, DELEGATE_REQUEST). Bounded by twice the connect timeout plus
+ * the test's timeout and a few seconds. Returns as probe_run does. */
+int probe_run_from(const char *from_host, uint16_t from_port, const struct probe_params *p,
+		   struct probe_result *res, struct ns_err *err);
+
 void probe_result_free(struct probe_result *res);
 
 /* The stable JSON contract of `netsweep probe --json` (schemas/probe-result.md).
  * Returns malloc'd text; never NaN. */
 char *probe_result_json(const struct probe_result *res, bool pretty);
+
+/* The inverse: fills res (which the caller frees with probe_result_free) from that JSON text,
+ * read with SQLite's JSON functions. Every figure, stream and interval comes back exactly
+ * (doubles are written with 17 digits); keys a protocol omits stay 0. Bounded: at most
+ * PROBE_JSON_MAX_ROWS intervals and 2 x NS_MAX_STREAMS streams. Returns -1 with err filled
+ * for text that is not a version-1 probe result. */
+#define PROBE_JSON_MAX_ROWS 700000
+int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err);
 
 #endif

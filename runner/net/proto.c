@@ -28,6 +28,8 @@ static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_HOSTINFO] = "HOSTINFO",
 	[PROTO_BUSY] = "BUSY",
 	[PROTO_ERROR] = "ERROR",
+	[PROTO_DELEGATE_REQUEST] = "DELEGATE_REQUEST",
+	[PROTO_DELEGATE_RESULT] = "DELEGATE_RESULT",
 };
 
 const char *proto_type_name(uint16_t type)
@@ -638,4 +640,76 @@ int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *fi
 		v->omitted = proto_get_u8(&r) != 0;
 	}
 	return proto_rd_end(&r, "RESULT_INTERVALS", err);
+}
+
+void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p)
+{
+	proto_enc_params(b, p);
+}
+
+int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)
+{
+	if (proto_dec_params(p, len, o, err) < 0) {
+		ns_err_prefix(err, "DELEGATE_REQUEST");
+		return -1;
+	}
+	if (!o->host[0] || o->port == 0)
+		return ns_err_set(err, "DELEGATE_REQUEST names no target agent");
+	if (o->psk_file[0])
+		return ns_err_set(err, "DELEGATE_REQUEST may not name a key file on the agent's host");
+	return 0;
+}
+
+void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
+			    const void *data, uint32_t n)
+{
+	proto_put_u32(b, total);
+	proto_put_u32(b, offset);
+	proto_put_bytes(b, data, n);
+}
+
+int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
+			   const uint8_t **data, uint32_t *n, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	*total = proto_get_u32(&r);
+	*offset = proto_get_u32(&r);
+	if (r.bad)
+		return ns_err_set(err, "malformed DELEGATE_RESULT message");
+	*n = (uint32_t)(len - r.off);
+	*data = p + r.off;
+	if (*total > PROTO_MAX_DELEGATE_JSON)
+		return ns_err_set(err, "DELEGATE_RESULT of %u bytes exceeds the %u-byte limit",
+				  (unsigned)*total, (unsigned)PROTO_MAX_DELEGATE_JSON);
+	if (*offset > *total || *n > *total - *offset)
+		return ns_err_set(err, "DELEGATE_RESULT chunk out of range");
+	return 0;
+}
+
+void proto_enc_hostinfo_request(struct proto_buf *b, const char *peer)
+{
+	if (peer && peer[0])
+		proto_put_str(b, peer);
+}
+
+int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t cap,
+			       struct ns_err *err)
+{
+	char t[PROTO_MAX_PEER + 1];
+	struct proto_rd r;
+	peer[0] = '\0';
+	if (len == 0)
+		return 0;
+	proto_rd_init(&r, p, len);
+	proto_get_str(&r, t, sizeof(t));
+	if (proto_rd_end(&r, "HOSTINFO_REQUEST", err) < 0)
+		return -1;
+	if (!t[0] || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.:_%-") !=
+			     strlen(t))
+		return ns_err_set(err, "HOSTINFO_REQUEST peer is not an address");
+	if (strlen(t) >= cap)
+		return ns_err_set(err, "HOSTINFO_REQUEST peer is too long");
+	memcpy(peer, t, strlen(t) + 1);
+	return 0;
 }

@@ -39,8 +39,18 @@ enum proto_type {
 	PROTO_HOSTINFO = 13,      /* agent -> client: JSON text */
 	PROTO_BUSY = 14,          /* agent -> client: a test is running, try later */
 	PROTO_ERROR = 15,         /* either way: u16 code + text */
-	PROTO_TYPE_MAX = 15
+	PROTO_DELEGATE_REQUEST = 16, /* runner -> client agent: run this test against a target */
+	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: a chunk of the probe result JSON */
+	PROTO_TYPE_MAX = 17
 };
+
+/* HELLO flags from a client. A delegated run's own connection to its target says so, and an
+ * agent refuses a DELEGATE_REQUEST on such a connection: delegation never chains. */
+#define PROTO_HELLO_DELEGATED 0x2u
+/* The whole probe result JSON a client agent sends back, at most. */
+#define PROTO_MAX_DELEGATE_JSON (16u * 1024 * 1024)
+#define PROTO_DELEGATE_CHUNK (PROTO_MAX_PAYLOAD - 8) /* u32 total, u32 offset, bytes */
+#define PROTO_MAX_PEER 255            /* HOSTINFO_REQUEST peer address */
 
 enum proto_errcode {
 	PROTO_E_VERSION = 1,      /* unsupported protocol version */
@@ -49,7 +59,8 @@ enum proto_errcode {
 	PROTO_E_TIMEOUT = 4,
 	PROTO_E_INTERNAL = 5,     /* the agent could not set up (sockets, threads) */
 	PROTO_E_AUTH = 6,         /* reserved: authentication required or failed */
-	PROTO_E_ABORT = 7         /* the test was aborted */
+	PROTO_E_ABORT = 7,        /* the test was aborted */
+	PROTO_E_REFUSED = 8       /* delegation refused (--no-delegate, or a chained request) */
 };
 
 const char *proto_type_name(uint16_t type);
@@ -173,5 +184,26 @@ void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
 			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
 			struct ns_err *err);
+
+/* DELEGATE_REQUEST: the TEST_REQUEST encoding, with host and port naming the target agent.
+ * Decoding also refuses what a remote peer must not choose on the agent's host (a psk_file
+ * path, no target). */
+void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p);
+int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *out,
+		       struct ns_err *err);
+
+/* DELEGATE_RESULT: u32 total length, u32 offset, then bytes [offset, offset + n) of the
+ * result JSON. Decoding checks total <= PROTO_MAX_DELEGATE_JSON and offset + n <= total;
+ * *data points into p. */
+void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
+			    const void *data, uint32_t n);
+int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
+			   const uint8_t **data, uint32_t *n, struct ns_err *err);
+
+/* HOSTINFO_REQUEST: empty, or a str peer address (<= 255 bytes of [A-Za-z0-9.:_%-]) whose
+ * route picks the interface described. peer may be NULL or "" (empty payload). */
+void proto_enc_hostinfo_request(struct proto_buf *b, const char *peer);
+int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t cap,
+			       struct ns_err *err);
 
 #endif

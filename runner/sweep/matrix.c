@@ -264,7 +264,9 @@ static int copy_field(struct loader *L, xmlNodePtr n, const char *field, char *d
 	return 0;
 }
 
-static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, const char *s)
+/* "host:port", "[v6]:port", "host" or a bare IPv6 address (default port) into host/port. */
+static int parse_hostport(struct loader *L, xmlNodePtr n, const char *field, const char *s,
+			  char *out, size_t cap, uint16_t *out_port)
 {
 	char host[256];
 	uint64_t port = NS_DEFAULT_PORT;
@@ -283,14 +285,23 @@ static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, co
 	}
 	if (!host[0])
 		goto bad;
-	if (colon && units_parse_uint(colon + 1, 1, 65535, &port, L->err) < 0)
-		return fail_at(L, n, "pair agent port");
-	snprintf(p->agent_host, sizeof(p->agent_host), "%s", host);
-	p->agent_port = (uint16_t)port;
+	if (colon && units_parse_uint(colon + 1, 1, 65535, &port, L->err) < 0) {
+		char f[64];
+		snprintf(f, sizeof(f), "%s port", field);
+		return fail_at(L, n, f);
+	}
+	snprintf(out, cap, "%s", host);
+	*out_port = (uint16_t)port;
 	return 0;
 bad:
 	ns_err_set(L->err, "'%s' is not host:port", s);
-	return fail_at(L, n, "pair agent");
+	return fail_at(L, n, field);
+}
+
+static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, const char *s)
+{
+	return parse_hostport(L, n, "pair agent", s, p->agent_host, sizeof(p->agent_host),
+			      &p->agent_port);
 }
 
 static int load_pairs(struct loader *L, xmlNodePtr pairs)
@@ -321,6 +332,9 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 		snprintf(p->price_basis, sizeof(p->price_basis), "%s",
 			 attr(n, "price-basis") ? attr(n, "price-basis") : "pair");
 		if (parse_agent(L, n, p, attr(n, "agent")) < 0)
+			return -1;
+		if (p->client[0] && parse_hostport(L, n, "pair client", p->client, p->client_host,
+						   sizeof(p->client_host), &p->client_port) < 0)
 			return -1;
 		if (link[0] && units_parse_rate(link, &p->link_bps, L->err) < 0)
 			return fail_at(L, n, "pair link-speed");

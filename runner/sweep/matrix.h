@@ -44,7 +44,9 @@ struct matrix_pair {
 	char name[MX_NAME_MAX];
 	char instance_type[MX_NAME_MAX];   /* "" = not declared */
 	char region[32];
-	char client[256];                  /* "" = this host */
+	char client[256];                  /* as written; "" = this host */
+	char client_host[256];             /* the client agent ("" = this host sends) */
+	uint16_t client_port;
 	char agent_host[256];              /* "" for the loopback pair until its agent starts */
 	uint16_t agent_port;
 	char expected_driver[32];          /* "" = not checked */

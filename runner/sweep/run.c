@@ -42,6 +42,7 @@ struct pair_rt {
 	char fail[NS_ERR_MAX];             /* set: every case of the pair fails with this */
 	char warn[NS_ERR_MAX];             /* set: stored with every result of the pair */
 	bool busy;
+	bool remote;                       /* a client agent sends (the pair has a client) */
 	size_t next;                       /* next position in its queue */
 	size_t *queue;                     /* schedule positions of its pending slots */
 	size_t n_queue;
@@ -162,15 +163,27 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 
 		struct hostinfo_opts ho;
 		struct ns_err e;
+		double hi_timeout = m->case_timeout_s > 0 && m->case_timeout_s < 5 ? m->case_timeout_s : 5;
 		hostinfo_opts_init(&ho);
 		ho.peer = p->host;
 		ho.imds = ho.imds && mp->region[0]; /* only cloud pairs ask the metadata service */
-		if (hostinfo_collect_json(&ho, &p->client_info, &e) < 0) {
+		p->remote = mp->client_host[0] != 0;
+		if (p->remote) {
+			/* the client agent sends: its interface towards the target is the one to know */
+			if (probe_hostinfo_peer(mp->client_host, mp->client_port, p->host, hi_timeout,
+						&p->client_info, &e) < 0) {
+				p->client_info = NULL;
+				char msg[NS_ERR_MAX + 400];
+				snprintf(msg, sizeof(msg), "pair %s: client agent %s: %s", mp->name,
+					 mp->client, e.msg);
+				jsonw_str(warnings, msg);
+				progress_note(R->prog, "warning: %s", msg);
+			}
+		} else if (hostinfo_collect_json(&ho, &p->client_info, &e) < 0) {
 			p->client_info = NULL;
 			progress_note(R->prog, "warning: pair %s: this host's information: %s", mp->name,
 				      e.msg);
 		}
-		double hi_timeout = m->case_timeout_s > 0 && m->case_timeout_s < 5 ? m->case_timeout_s : 5;
 		if (probe_hostinfo(p->host, p->port, hi_timeout, &p->agent_info, &e) < 0) {
 			p->agent_info = NULL;
 			char msg[NS_ERR_MAX + 400];
@@ -383,9 +396,14 @@ static void resolve_affinity(struct runner *R, const struct pair_rt *p, const ch
 		else
 			append(warn, wlen, "affinity irq: the interface's IRQ CPUs are unknown, not pinned");
 	} else if (strcmp(policy, "spread") == 0) {
-		uint32_t t = pp->threads ? pp->threads : pp->streams;
-		if (t > (uint32_t)R->online_cpus)
-			t = (uint32_t)R->online_cpus;
+		uint32_t t = pp->threads ? pp->threads : pp->streams, cpus = (uint32_t)R->online_cpus;
+		char n[32];
+		/* a client agent sends: its CPUs count, when it said how many */
+		if (p->remote && store_json_get(R->st, p->client_info, "$.online_cpus", n, sizeof(n)) == 1 &&
+		    atoi(n) > 0)
+			cpus = (uint32_t)atoi(n);
+		if (t > cpus)
+			t = cpus;
 		if (t <= 1)
 			snprintf(pp->affinity, sizeof(pp->affinity), "0");
 		else
@@ -400,10 +418,21 @@ static void sleep_s(double s)
 		;
 }
 
+/* A pair with a client sends from that client agent; otherwise this host sends. Both are
+ * bounded by the case's timeout (pp->timeout_s). */
+static int run_probe(const struct matrix_pair *mp, const struct probe_params *pp,
+		     struct probe_result *res, struct ns_err *e)
+{
+	if (mp->client_host[0])
+		return probe_run_from(mp->client_host, mp->client_port, pp, res, e);
+	return probe_run(pp, res, e);
+}
+
 static int run_slot(struct runner *R, const struct sweep_slot *slot)
 {
 	const struct matrix *m = R->m;
 	const struct sweep_case *c = &R->cases->v[slot->case_idx];
+	const struct matrix_pair *mp = &m->pairs[expand_value(m, c, MX_PAIR)->u];
 	struct pair_rt *p = &R->pairs[expand_value(m, c, MX_PAIR)->u];
 	char what[300], started[32], finished[32], summary[NS_ERR_MAX + 16], warn[NS_ERR_MAX * 2 + 4];
 	double est = expand_case_seconds(m, c) + RUN_SETUP_S + m->cooldown_s; /* as run_estimate */
@@ -425,7 +454,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		snprintf(pp.host, sizeof(pp.host), "%s", p->host);
 		pp.port = p->port;
 		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
-		ok = probe_run(&pp, &res, &e) == 0;
+		ok = run_probe(mp, &pp, &res, &e) == 0;
 		/* An agent still closing the previous session (or serving another runner) answers
 		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
 		for (int tries = 0; !ok && res.n_dirs == 0 && strstr(e.msg, "busy") && tries < 20 &&
@@ -433,7 +462,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));
 			sleep_s(0.5);
-			ok = probe_run(&pp, &res, &e) == 0;
+			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
 		ran = true;
 		if (res.warnings[0])
