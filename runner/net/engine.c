@@ -186,14 +186,14 @@ err:
 
 /* One pass of a sender thread over its streams: each active stream gets up to its batch if its
  * pacer allows at pace_ns. Returns true if any stream made progress; otherwise *wait is the
- * time until the earliest pacer is ready and t->pfds[0..*nblocked) the streams whose socket
- * was full. */
+ * time until the earliest pacer is ready or a backed-off stream may retry, t->pfds[0..*nblocked)
+ * the streams whose socket was full and *nbackoff the streams that backed off. */
 static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint64_t *wait,
-		       uint32_t *nblocked, uint32_t *nactive)
+		       uint32_t *nblocked, uint32_t *nactive, uint32_t *nbackoff)
 {
 	struct engine *e = t->e;
 	bool progress = false;
-	*nblocked = *nactive = 0;
+	*nblocked = *nactive = *nbackoff = 0;
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct e_stream *s = t->streams[i];
 		if (!s->active)
@@ -213,6 +213,8 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 			progress = true;
 		else if (rc == E_BLOCKED)
 			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->fd, .events = POLLOUT };
+		else if (rc == E_BACKOFF && ++*nbackoff && *wait > E_BACKOFF_NS)
+			*wait = E_BACKOFF_NS;
 	}
 	return progress;
 }
@@ -241,12 +243,12 @@ static void send_owed(struct e_thread *t)
 		if (atomic_load_explicit(&e->stop, memory_order_relaxed))
 			return;
 		uint64_t wait = E_FLUSH_NS;
-		uint32_t nblocked, nactive;
-		if (send_round(t, now, e->deadline_ns, &wait, &nblocked, &nactive))
+		uint32_t nblocked, nactive, nbackoff;
+		if (send_round(t, now, e->deadline_ns, &wait, &nblocked, &nactive, &nbackoff))
 			continue;
-		if (!nblocked)
+		if (!nblocked && !nbackoff)
 			return; /* nothing owed */
-		sleep_ns(t, nblocked, now, E_POLL_NS / 5);
+		sleep_ns(t, nblocked, now, nbackoff ? E_BACKOFF_NS : E_POLL_NS / 5);
 	}
 }
 
@@ -271,8 +273,8 @@ static void run_sender(struct e_thread *t)
 			break;
 		}
 		uint64_t wait = E_POLL_NS;
-		uint32_t nblocked, nactive;
-		if (send_round(t, now, now, &wait, &nblocked, &nactive))
+		uint32_t nblocked, nactive, nbackoff;
+		if (send_round(t, now, now, &wait, &nblocked, &nactive, &nbackoff))
 			continue;
 		if (!nactive)
 			break;

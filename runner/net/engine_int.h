@@ -65,8 +65,11 @@ struct e_thread {
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished
- * (EOF or hard error; the function has set the stream's error). */
-enum { E_DONE = -1, E_BLOCKED = 0, E_PROGRESS = 1 };
+ * (EOF or hard error; the function has set the stream's error), and a soft error that poll
+ * would not wait for (a full device queue, ICMP port unreachable): try again after
+ * E_BACKOFF_NS rather than at once, which kept a core spinning at 100 %. */
+enum { E_DONE = -1, E_BLOCKED = 0, E_PROGRESS = 1, E_BACKOFF = 2 };
+#define E_BACKOFF_NS 1000000ull
 
 struct engine_ops {
 	const char *name;

@@ -112,8 +112,10 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return E_BLOCKED;
-	if (n < 0 && (errno == EINTR || errno == ENOBUFS))
-		return E_PROGRESS; /* soft: try again at once */
+	if (n < 0 && errno == EINTR)
+		return E_PROGRESS; /* try again at once */
+	if (n < 0 && errno == ENOBUFS)
+		return E_BACKOFF;
 	e_finish(s, n < 0 ? errno : EPIPE);
 	return E_DONE;
 }

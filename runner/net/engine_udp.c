@@ -101,9 +101,11 @@ static int send_error(struct e_stream *s)
 {
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
 		return E_BLOCKED;
-	/* ICMP port unreachable from a peer not yet listening, a full device queue: retry */
-	if (errno == ECONNREFUSED || errno == ENOBUFS || errno == EINTR)
+	if (errno == EINTR)
 		return E_PROGRESS;
+	/* ICMP port unreachable from a peer not yet listening, a full device queue: retry soon */
+	if (errno == ECONNREFUSED || errno == ENOBUFS)
+		return E_BACKOFF;
 	e_finish(s, errno);
 	return E_DONE;
 }
