@@ -310,17 +310,23 @@ static int enobufs_child(void)
 	return cpu * 100 > 200 ? 200 : (int)(cpu * 100);
 }
 
-static void full_queue_sender_does_not_spin(void **state)
+/* Runs fn in a child (a namespace it creates dies with it) and returns its exit code. */
+static int in_child(int (*fn)(void))
 {
-	(void)state;
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0)
-		_exit(enobufs_child());
+		_exit(fn());
 	int st = 0;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
-	int rc = WEXITSTATUS(st);
+	return WEXITSTATUS(st);
+}
+
+static void full_queue_sender_does_not_spin(void **state)
+{
+	(void)state;
+	int rc = in_child(enobufs_child);
 	if (rc == 255 || rc == 254)
 		skip(); /* cmocka prints SKIPPED: no network namespace or no tc without root */
 	if (rc > 200)
@@ -533,17 +539,11 @@ static int gso_fallback_child(void)
 static void gso_falls_back_over_the_mtu(void **state)
 {
 	(void)state;
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(gso_fallback_child());
-	int st = 0;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
+	int rc = in_child(gso_fallback_child);
+	if (rc == 77)
 		skip(); /* cmocka prints SKIPPED: no network namespace without root */
-	if (WEXITSTATUS(st) != 0)
-		fail_msg("GSO fallback child failed at step %d", WEXITSTATUS(st));
+	if (rc != 0)
+		fail_msg("GSO fallback child failed at step %d", rc);
 }
 
 static void stop_is_honoured_quickly(void **state)
