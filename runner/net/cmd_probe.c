@@ -194,8 +194,8 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
 	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
-		printf("  retr %llu  cwnd %u", (unsigned long long)v->retransmits,
-		       (unsigned)v->cwnd_bytes);
+		printf("  retr %llu  cwnd %llu", (unsigned long long)v->retransmits,
+		       (unsigned long long)v->cwnd_bytes);
 	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
 		printf("  %llu datagrams sent", (unsigned long long)v->packets);
 	else if (p->proto == NS_PROTO_UDP)

@@ -55,7 +55,7 @@ struct engine_stream_snap {
 	double jitter_ms;       /* RFC 3550 running estimate */
 	/* TCP, read with TCP_INFO at snapshot time (sender side meaningful) */
 	uint64_t retransmits;   /* tcpi_total_retrans */
-	uint32_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
+	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
 	double rtt_ms;          /* tcpi_rtt */
 	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
 	bool finished;          /* the stream's socket hit EOF or an error */

@@ -67,7 +67,7 @@ struct probe_figures {
 	/* TCP */
 	uint64_t retransmits;
 	double rtt_ms;             /* smoothed RTT, mean over streams (sender side) */
-	uint32_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
+	uint64_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
 	/* UDP (receiver side) */
 	uint64_t lost;
 	double lost_percent;
@@ -91,7 +91,7 @@ struct probe_interval {
 	double bits_per_second;
 	uint64_t packets;
 	uint64_t retransmits;      /* TCP, sender */
-	uint32_t cwnd_bytes;       /* TCP, sender */
+	uint64_t cwnd_bytes;       /* TCP, sender */
 	double rtt_ms;             /* TCP, sender */
 	uint64_t lost;             /* UDP, receiver */
 	double jitter_ms;          /* UDP, receiver */

@@ -533,7 +533,7 @@ static void put_snap(struct proto_buf *b, const struct engine_stream_snap *s)
 	proto_put_u64(b, s->highest_seq_plus1);
 	proto_put_f64(b, s->jitter_ms);
 	proto_put_u64(b, s->retransmits);
-	proto_put_u32(b, s->cwnd_bytes);
+	proto_put_u64(b, s->cwnd_bytes);
 	proto_put_f64(b, s->rtt_ms);
 	proto_put_u64(b, s->segs);
 	proto_put_u8(b, s->finished);
@@ -550,7 +550,7 @@ static void get_snap(struct proto_rd *r, struct engine_stream_snap *s)
 	s->highest_seq_plus1 = proto_get_u64(r);
 	s->jitter_ms = proto_get_f64(r);
 	s->retransmits = proto_get_u64(r);
-	s->cwnd_bytes = proto_get_u32(r);
+	s->cwnd_bytes = proto_get_u64(r);
 	s->rtt_ms = proto_get_f64(r);
 	s->segs = proto_get_u64(r);
 	s->finished = proto_get_u8(r) != 0;
@@ -604,7 +604,7 @@ void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 		proto_put_f64(b, v->bits_per_second);
 		proto_put_u64(b, v->packets);
 		proto_put_u64(b, v->retransmits);
-		proto_put_u32(b, v->cwnd_bytes);
+		proto_put_u64(b, v->cwnd_bytes);
 		proto_put_f64(b, v->rtt_ms);
 		proto_put_u64(b, v->lost);
 		proto_put_f64(b, v->jitter_ms);
@@ -633,7 +633,7 @@ int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *fi
 		v->bits_per_second = proto_get_f64(&r);
 		v->packets = proto_get_u64(&r);
 		v->retransmits = proto_get_u64(&r);
-		v->cwnd_bytes = proto_get_u32(&r);
+		v->cwnd_bytes = proto_get_u64(&r);
 		v->rtt_ms = proto_get_f64(&r);
 		v->lost = proto_get_u64(&r);
 		v->jitter_ms = proto_get_f64(&r);

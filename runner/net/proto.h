@@ -13,7 +13,7 @@
 #include "engine.h"
 #include "probe.h"
 
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -163,7 +163,7 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, str
 
 /* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
  * arithmetic in one place. A chunk holds streams [first, first + count). */
-#define PROTO_SNAP_WIRE_LEN 89
+#define PROTO_SNAP_WIRE_LEN 93
 #define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
 struct proto_stream_rec {
 	int32_t cpu;
@@ -177,7 +177,7 @@ int proto_dec_streams(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *firs
 		      struct ns_err *err);
 
 /* The agent's interval series: sums over streams only. */
-#define PROTO_IVL_WIRE_LEN 77
+#define PROTO_IVL_WIRE_LEN 81
 #define PROTO_IVLS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / PROTO_IVL_WIRE_LEN)
 void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 			 const struct probe_interval *ivl, uint32_t count);

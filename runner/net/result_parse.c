@@ -136,7 +136,7 @@ static int figures(struct rp *r, sqlite3_stmt *st, const char *obj, struct probe
 	f->cpu_percent = num_d(r, st, k, fig_keys[k]), k++;
 	f->retransmits = num_u(r, st, k, fig_keys[k]), k++;
 	f->rtt_ms = num_d(r, st, k, fig_keys[k]), k++;
-	f->cwnd_bytes = (uint32_t)num_u(r, st, k, fig_keys[k]), k++;
+	f->cwnd_bytes = num_u(r, st, k, fig_keys[k]), k++;
 	f->lost = num_u(r, st, k, fig_keys[k]), k++;
 	f->lost_percent = num_d(r, st, k, fig_keys[k]), k++;
 	f->out_of_order = num_u(r, st, k, fig_keys[k]), k++;
@@ -369,7 +369,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 		v->bits_per_second = num_d(r, st, 5, "bits_per_second");
 		v->packets = num_u(r, st, 6, "packets");
 		v->retransmits = num_u(r, st, 7, "retransmits");
-		v->cwnd_bytes = (uint32_t)num_u(r, st, 8, "cwnd_bytes");
+		v->cwnd_bytes = num_u(r, st, 8, "cwnd_bytes");
 		v->rtt_ms = num_d(r, st, 9, "rtt_ms");
 		v->lost = num_u(r, st, 10, "lost");
 		v->jitter_ms = num_d(r, st, 11, "jitter_ms");

@@ -278,7 +278,7 @@ static void results_round_trip_and_chunk_bounds(void **state)
 		recs[i].end.bytes = 1000u * (unsigned)(i + 1);
 		recs[i].end.lost = (uint64_t)i;
 		recs[i].end.jitter_ms = 0.25 * i;
-		recs[i].end.cwnd_bytes = 65536;
+		recs[i].end.cwnd_bytes = 65536 + ((uint64_t)i << 32); /* past 32 bits */
 		recs[i].end.finished = true;
 		recs[i].omit.bytes = 10;
 	}
@@ -294,12 +294,14 @@ static void results_round_trip_and_chunk_bounds(void **state)
 	assert_true(back[2].end.jitter_ms == 0.5);
 	assert_true(back[1].end.finished);
 	assert_int_equal(back[1].omit.bytes, 10);
+	assert_true(back[2].end.cwnd_bytes == 65536 + (2ull << 32));
 	/* a chunk that would land past the receiver's array */
 	assert_int_equal(proto_dec_streams(b.p, b.len, &dir, &first, &count, back, 2, &err), -1);
 	proto_buf_free(&b);
 
 	struct probe_interval iv[2] = {{.start_s = -1, .end_s = 0, .bytes = 5, .omitted = true},
-				       {.start_s = 0, .end_s = 1, .bytes = 9, .lost = 3}};
+				       {.start_s = 0, .end_s = 1, .bytes = 9, .lost = 3,
+					.cwnd_bytes = 6000000000ull}};
 	struct probe_interval ib[2];
 	proto_enc_intervals(&b, NS_DIR_REVERSE, 0, iv, 2);
 	assert_int_equal(b.len, 9 + 2 * PROTO_IVL_WIRE_LEN);
@@ -307,6 +309,7 @@ static void results_round_trip_and_chunk_bounds(void **state)
 	assert_int_equal(dir, NS_DIR_REVERSE);
 	assert_true(ib[0].omitted && ib[0].start_s == -1 && ib[0].stream == -1);
 	assert_int_equal(ib[1].lost, 3);
+	assert_true(ib[1].cwnd_bytes == 6000000000ull);
 	assert_int_equal(proto_dec_intervals(b.p, b.len, &dir, &first, &count, ib, 1, &err), -1);
 	proto_buf_free(&b);
 	/* a full chunk fits in one frame */
@@ -376,18 +379,25 @@ static void intervals_sum_streams(void **state)
 	struct engine_stream_snap a[2] = {{0}}, b[2] = {{0}};
 	b[0].bytes = 1000; b[0].packets = 10; b[0].retransmits = 2; b[0].rtt_ms = 1; b[0].cwnd_bytes = 10;
 	b[1].bytes = 3000; b[1].packets = 30; b[1].retransmits = 1; b[1].rtt_ms = 3; b[1].cwnd_bytes = 20;
+	b[0].cwnd_bytes += 3000000000ull; /* the sum passes 32 bits */
+	b[1].cwnd_bytes += 3000000000ull;
 	a[1].bytes = 1000; a[1].packets = 10;
 	struct probe_interval v;
 	session_interval(a, b, 2, -1, 0, 1, 0.5, false, &v);
 	assert_int_equal(v.bytes, 3000);
 	assert_int_equal(v.packets, 30);
 	assert_int_equal(v.retransmits, 3);
-	assert_int_equal(v.cwnd_bytes, 30);
+	assert_true(v.cwnd_bytes == 6000000030ull);
 	assert_true(v.rtt_ms == 2);
 	assert_true(v.bits_per_second == 3000 * 8 / 0.5);
 	session_interval(a, b, 2, 1, 0, 1, 1, false, &v);
 	assert_int_equal(v.bytes, 2000);
 	assert_int_equal(v.stream, 1);
+	struct probe_direction d;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(session_figures(a, b, a, b, 2, 1.0, NS_PROTO_TCP, &d, NULL), 0);
+	assert_true(d.sender.cwnd_bytes == 6000000030ull);
+	free(d.streams);
 }
 
 /* Interval boundaries are the phase's start plus whole intervals: no interval of zero width
