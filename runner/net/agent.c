@@ -22,12 +22,14 @@ void agent_log(const struct agent *a, const char *fmt, ...)
 {
 	if (a->o.quiet)
 		return;
+	/* peers' words (names, refused values) go into the line: one line each, nothing raw */
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "netsweep agent: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	proto_printable(line);
+	fprintf(stderr, "netsweep agent: %s\n", line);
 }
 
 void agent_opts_init(struct agent_opts *o)

@@ -373,6 +373,13 @@ void proto_enc_error(struct proto_buf *b, uint16_t code, const char *text)
 	proto_put_str(b, t);
 }
 
+void proto_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			*s = '?';
+}
+
 int proto_dec_error(const uint8_t *p, size_t len, uint16_t *code, char *text, size_t cap,
 		    struct ns_err *err)
 {
@@ -383,6 +390,7 @@ int proto_dec_error(const uint8_t *p, size_t len, uint16_t *code, char *text, si
 	proto_get_str(&r, t, sizeof(t));
 	if (proto_rd_end(&r, "ERROR", err) < 0)
 		return -1;
+	proto_printable(t);
 	snprintf(text, cap, "%s", t);
 	return 0;
 }

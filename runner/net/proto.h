@@ -95,6 +95,9 @@ double proto_get_f64(struct proto_rd *r);
 void proto_get_bytes(struct proto_rd *r, void *p, size_t n);
 /* Copies a string of at most cap-1 bytes (longer or with a NUL inside: bad). */
 void proto_get_str(struct proto_rd *r, char *dst, size_t cap);
+/* Replaces every byte outside printable ASCII with '?': text from the network ends up in logs
+ * and on terminals, where a newline forges a log line and an escape drives the terminal. */
+void proto_printable(char *s);
 /* Rejects a message with trailing bytes or an earlier bound violation. */
 int proto_rd_end(const struct proto_rd *r, const char *what, struct ns_err *err);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "proto.h"
 
 struct rp {
 	sqlite3 *db;
@@ -94,6 +95,7 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int i)
 {
 	const char *t = col_text(st, i);
 	snprintf(dst, cap, "%s", t ? t : "");
+	proto_printable(dst); /* another host's words, printed and stored */
 }
 
 static int prep(struct rp *r, const char *sql, sqlite3_stmt **st)
@@ -242,6 +244,7 @@ static int warnings(struct rp *r, struct probe_result *res)
 			n = sizeof(res->warnings) - 1;
 	}
 	sqlite3_finalize(st);
+	proto_printable(res->warnings);
 	return 0;
 }
 

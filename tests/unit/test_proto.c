@@ -526,6 +526,17 @@ static void embedded_agent_answers_and_stops(void **state)
 	agent_destroy(a);
 }
 
+/* The payloads of a HELLO of our version and of a TEST_REQUEST for p. */
+static void request_frames(const struct probe_params *p, struct proto_buf *req,
+			   struct proto_buf *hello)
+{
+	struct proto_hello h = {.version = PROTO_VERSION};
+	proto_buf_init(req);
+	proto_buf_init(hello);
+	proto_enc_params(req, p);
+	proto_enc_hello(hello, &h);
+}
+
 static int connect_local(uint16_t port)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -533,6 +544,67 @@ static int connect_local(uint16_t port)
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
 	return fd;
+}
+
+/* A peer's words reach the agent's log and the probe's terminal with every byte outside
+ * printable ASCII made '?': a congestion name with a newline once forged a log line. */
+static void network_text_is_made_printable(void **state)
+{
+	(void)state;
+	char t[] = "a\nb\x1b[2J\x80" "c";
+	proto_printable(t);
+	assert_string_equal(t, "a?b?[2J?c");
+
+	char log_path[] = "/tmp/f9-agent-log.XXXXXX";
+	int log_fd = mkstemp(log_path);
+	assert_true(log_fd >= 0);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0 && dup2(log_fd, 2) == 2);
+	struct agent_opts o;
+	setenv("NETSWEEP_IMDS", "0", 1);
+	agent_opts_init(&o);
+	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
+	o.port = 0;
+	struct agent *a = agent_create(&o, NULL);
+	assert_non_null(a);
+	pthread_t tid;
+	assert_int_equal(pthread_create(&tid, NULL, serve, a), 0);
+	struct probe_params p;
+	probe_params_init(&p);
+	snprintf(p.congestion, sizeof(p.congestion), "x\n1.2.3.4: done");
+	struct proto_buf req, hello;
+	request_frames(&p, &req, &hello);
+	int fd = connect_local(agent_port(a));
+	uint16_t type = 0, code;
+	uint32_t len;
+	char text[PROTO_MAX_TEXT];
+	assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &hello, proto_now() + 2, NULL), 0);
+	assert_int_equal(proto_recv(fd, &type, buf, &len, proto_now() + 5, -1, NULL, NULL), 0);
+	assert_int_equal(proto_send_buf(fd, PROTO_TEST_REQUEST, &req, proto_now() + 2, NULL), 0);
+	assert_int_equal(proto_recv(fd, &type, buf, &len, proto_now() + 5, -1, NULL, NULL), 0);
+	assert_int_equal(type, PROTO_ERROR);
+	assert_int_equal(proto_dec_error(buf, len, &code, text, sizeof(text), NULL), 0);
+	close(fd);
+	agent_stop(a);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	agent_destroy(a);
+	proto_buf_free(&req);
+	proto_buf_free(&hello);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	/* the probe's side: the agent's text as decoded */
+	assert_non_null(strstr(text, "x?1.2.3.4: done"));
+	/* the agent's side: one line saying it, none forged */
+	char logbuf[8192];
+	ssize_t n = pread(log_fd, logbuf, sizeof(logbuf) - 1, 0);
+	close(log_fd);
+	unlink(log_path);
+	assert_true(n > 0);
+	logbuf[n] = '\0';
+	if (!strstr(logbuf, "x?1.2.3.4: done") || strstr(logbuf, "\n1.2.3.4"))
+		fail_msg("agent log:\n%s", logbuf);
 }
 
 /* Mutated TEST_REQUESTs (random bytes flipped in a valid one, random lengths) never crash the
@@ -555,11 +627,7 @@ static void agent_survives_mutated_requests(void **state)
 	struct probe_params p;
 	probe_params_init(&p);
 	struct proto_buf req, hello;
-	struct proto_hello h = {.version = PROTO_VERSION};
-	proto_buf_init(&req);
-	proto_buf_init(&hello);
-	proto_enc_params(&req, &p);
-	proto_enc_hello(&hello, &h);
+	request_frames(&p, &req, &hello);
 	srand(12345);
 	int refused = 0, ready = 0;
 	for (int i = 0; i < 80; i++) {
@@ -678,6 +746,7 @@ int main(void)
 		cmocka_unit_test(embedded_agent_answers_and_stops),
 		cmocka_unit_test(silent_agent_times_out_within_the_connect_timeout),
 		cmocka_unit_test(agent_survives_mutated_requests),
+		cmocka_unit_test(network_text_is_made_printable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
