@@ -11,4 +11,4 @@ LIB_SRC += runner/net/result_json.c
 LIB_SRC += runner/net/agent_delegate.c runner/net/delegate.c runner/net/result_parse.c
 UNIT_TESTS += test_delegate
 UNIT_TESTS += test_proto test_params test_result_json
-ITESTS += tests/integration/agent_probe.sh
+ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh

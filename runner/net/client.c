@@ -58,9 +58,19 @@ static void set_nonblock(int fd, bool on)
 		fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
 }
 
-/* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
-static int connect_to(const struct sockaddr *sa, socklen_t len, int type,
-		      const struct probe_params *opts, double deadline, struct ns_err *err)
+/* Closes the socket of a failed connect, keeping its errno; returns -1. */
+static int close_failed(int fd)
+{
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/* Starts a non-blocking connect, opts (may be NULL) applied before it: poll the socket for
+ * POLLOUT, then connect_result() says how it went. */
+static int connect_start(const struct sockaddr *sa, socklen_t len, int type,
+			 const struct probe_params *opts, struct ns_err *err)
 {
 	int fd = socket(sa->sa_family, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -68,41 +78,53 @@ static int connect_to(const struct sockaddr *sa, socklen_t len, int type,
 	if (opts && sockopt_apply(fd, opts, err) < 0)
 		goto err;
 	set_nonblock(fd, true);
-	if (connect(fd, sa, len) < 0) {
-		if (errno != EINPROGRESS) {
-			ns_err_sys(err, "connect");
-			goto err;
-		}
-		for (;;) {
-			double left = deadline - proto_now();
-			if (left <= 0) {
-				ns_err_set(err, "connect timed out");
-				goto err;
-			}
-			struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-			int n = poll(&pfd, 1, (int)(left * 1000) + 1);
-			if (n < 0 && errno != EINTR) {
-				ns_err_sys(err, "poll");
-				goto err;
-			}
-			if (n > 0)
-				break;
-		}
-		int soerr = 0;
-		socklen_t sl = sizeof(soerr);
-		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-		if (soerr) {
-			errno = soerr;
-			ns_err_sys(err, "connect");
-			goto err;
-		}
+	if (connect(fd, sa, len) < 0 && errno != EINPROGRESS) {
+		ns_err_sys(err, "connect");
+		goto err;
 	}
 	return fd;
-err:;
-	int saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
+err:
+	return close_failed(fd);
+}
+
+/* The outcome of a connect that poll reported done: 0, or -1 with err set. */
+static int connect_result(int fd, struct ns_err *err)
+{
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+	if (!soerr)
+		return 0;
+	errno = soerr;
+	return ns_err_sys(err, "connect");
+}
+
+/* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
+static int connect_to(const struct sockaddr *sa, socklen_t len, int type,
+		      const struct probe_params *opts, double deadline, struct ns_err *err)
+{
+	int fd = connect_start(sa, len, type, opts, err);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		double left = deadline - proto_now();
+		if (left <= 0) {
+			ns_err_set(err, "connect timed out");
+			goto err;
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		int n = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (n < 0 && errno != EINTR) {
+			ns_err_sys(err, "poll");
+			goto err;
+		}
+		if (n > 0)
+			break;
+	}
+	if (connect_result(fd, err) == 0)
+		return fd;
+err:
+	return close_failed(fd);
 }
 
 /* Connects the control connection to host:port, trying each address until the deadline. */
@@ -219,28 +241,66 @@ static int *stream_fd(struct client *c, uint32_t k)
 	return &e->fds[k];
 }
 
+static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
+{
+	uint8_t h[PROTO_DATA_HELLO_LEN];
+	data_hello(h, c->ready.cookie, k);
+	set_nonblock(fd, false);
+	struct timeval tv = {.tv_sec = 2};
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (send(fd, h, sizeof(h), MSG_NOSIGNAL) != (ssize_t)sizeof(h))
+		return ns_err_sys(err, "sending the cookie");
+	return 0;
+}
+
+/* Every data connection is started at once and all are polled together: one after another,
+ * each cost a round trip against the one deadline, and over a WAN only connect_timeout / RTT
+ * of them got through. */
 static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
 			    struct ns_err *err)
 {
 	struct sockaddr_storage sa = c->peer;
 	sa_set_port(&sa, c->ready.data_port);
-	for (uint32_t k = 0; k < total; k++) {
-		int fd = connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p, deadline,
-				    err);
-		if (fd < 0) {
-			ns_err_prefix(err, "data connection %u", (unsigned)k);
-			return -1;
-		}
-		*stream_fd(c, k) = fd;
-		uint8_t h[PROTO_DATA_HELLO_LEN];
-		data_hello(h, c->ready.cookie, k);
-		set_nonblock(fd, false);
-		struct timeval tv = {.tv_sec = 2};
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		if (send(fd, h, sizeof(h), MSG_NOSIGNAL) != (ssize_t)sizeof(h))
-			return ns_err_sys(err, "sending the cookie on data connection %u", (unsigned)k);
+	struct pollfd *pfd = calloc(total, sizeof(*pfd));
+	uint32_t k = 0, left = 0;
+	int rc = -1;
+	if (!pfd)
+		return ns_err_set(err, "out of memory");
+	for (k = 0; k < total; k++, left++) {
+		int fd = connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p, err);
+		if (fd < 0)
+			goto fail;
+		*stream_fd(c, k) = fd; /* closed with the session on failure */
+		pfd[k] = (struct pollfd){.fd = fd, .events = POLLOUT};
 	}
-	return 0;
+	while (left > 0) {
+		double wait = deadline - proto_now();
+		if (wait <= 0) {
+			ns_err_set(err, "%u of %u data connections timed out", (unsigned)left,
+				   (unsigned)total);
+			goto out;
+		}
+		int n = poll(pfd, total, (int)(wait * 1000) + 1);
+		if (n < 0 && errno != EINTR) {
+			ns_err_sys(err, "poll");
+			goto out;
+		}
+		for (k = 0; n > 0 && k < total; k++) {
+			if (pfd[k].fd < 0 || !pfd[k].revents)
+				continue;
+			if (connect_result(pfd[k].fd, err) < 0 || send_cookie(c, pfd[k].fd, k, err) < 0)
+				goto fail;
+			pfd[k].fd = -1; /* done: poll ignores it */
+			left--;
+		}
+	}
+	rc = 0;
+	goto out;
+fail:
+	ns_err_prefix(err, "data connection %u", (unsigned)k);
+out:
+	free(pfd);
+	return rc;
 }
 
 /* UDP: each socket greets its agent port with cookie + index until the agent echoes it. */
