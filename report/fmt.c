@@ -108,10 +108,15 @@ void rp_csv_field(struct rp_buf *b, const char *s)
 {
 	if (!s)
 		return;
-	int formula = strchr("=+-@", s[0]) != NULL && s[0] != '\0';
-	/* A leading '-' followed by a digit is a negative number, not a formula. */
-	if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
-		formula = 0;
+	/* A spreadsheet may run a field starting with = + - @ (or a tab or CR before one) as a
+	 * formula: such a field is prefixed with ' unless strtod reads all of it as a number
+	 * ("-1.5", "+3"), which "-1+1+cmd|..." is not. */
+	int formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	if (formula && (s[0] == '+' || s[0] == '-')) {
+		char *end;
+		(void)strtod(s, &end);
+		formula = *end != '\0';
+	}
 	int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
 	if (!quote) {
 		rp_buf_puts(b, s);

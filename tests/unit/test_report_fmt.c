@@ -54,7 +54,16 @@ static void test_csv(void **state)
 	expect(rp_csv_field, "two\nlines", "\"two\nlines\"");
 	expect(rp_csv_field, "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"");
 	expect(rp_csv_field, "-5.5", "-5.5");
-	expect(rp_csv_field, "+1", "\"'+1\"");
+	expect(rp_csv_field, "+1", "+1");
+	expect(rp_csv_field, "+1+1", "\"'+1+1\"");
+	expect(rp_csv_field, "-1+1+cmd|' /C calc'!A0", "\"'-1+1+cmd|' /C calc'!A0\"");
+	expect(rp_csv_field, "\t=1+1", "\"'\t=1+1\"");
+	expect(rp_csv_field, "\r=1+1", "\"'\r=1+1\"");
+	expect(rp_csv_field, "=1+1", "\"'=1+1\"");
+	expect(rp_csv_field, "@SUM(A1)", "\"'@SUM(A1)\"");
+	expect(rp_csv_field, "-1.5", "-1.5");
+	expect(rp_csv_field, "42", "42");
+	expect(rp_csv_field, "-7e3", "-7e3");
 	expect(rp_csv_field, "", "");
 }
 
