@@ -29,8 +29,10 @@ static const char *const sql_text[ST_COUNT] = {
 	" label, started_at, netsweep_version, runner_host, order_mode, seed, repeats, status)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running')",
 	[ST_RUN_FIND] =
-	"SELECT id, seed FROM runs WHERE matrix_hash = ?1 AND status <> 'done'"
-	" ORDER BY started_at DESC, id DESC LIMIT 1",
+	/* The newest run of the matrix, and only if it did not finish: an older unfinished run
+	 * behind a newer finished one is history, not work left. */
+	"SELECT id, seed FROM (SELECT id, seed, status FROM runs WHERE matrix_hash = ?1"
+	" ORDER BY started_at DESC, id DESC LIMIT 1) WHERE status <> 'done'",
 	[ST_RUN_STATUS] =
 	"UPDATE runs SET status = ?2, finished_at = ?3, warnings = coalesce(?4, warnings)"
 	" WHERE id = ?1",

@@ -168,14 +168,17 @@ static void round_trip_and_resume(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'failed' AND "
 				   "error = 'agent unreachable' AND fwd_rcv_bps IS NULL"), 1);
 
-	/* resume: the newest unfinished run of the hash, and what it has done */
+	/* resume: the newest run of the hash, only while it is unfinished, and what it has done */
+	assert_int_equal(store_run_find_unfinished(s, "abc", &found, &seed, &err), 1);
+	assert_int_equal(found, run);
 	assert_int_equal(store_run_create(s, &r, &other, &err), 0);
 	assert_int_equal(store_run_find_unfinished(s, "abc", &found, &seed, &err), 1);
 	assert_int_equal(found, other);
 	assert_int_equal(seed, 7);
+	/* a newer run finished: the older interrupted one is not resumed, a new run starts */
 	assert_int_equal(store_run_set_status(s, other, "done", NULL, &err), 0);
-	assert_int_equal(store_run_find_unfinished(s, "abc", &found, NULL, &err), 1);
-	assert_int_equal(found, run);
+	found = 0;
+	assert_int_equal(store_run_find_unfinished(s, "abc", &found, NULL, &err), 0);
 	assert_int_equal(store_run_find_unfinished(s, "zzz", &found, NULL, &err), 0);
 	int n = 0;
 	assert_int_equal(store_results_done(s, run, count_done, &n, &err), 0);
