@@ -19,7 +19,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_RESULT_INSERT, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_CASE_FIND, ST_DONE, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
 	ST_COUNT
 };
 
@@ -65,6 +65,9 @@ static const char *const sql_text[ST_COUNT] = {
 	" probe_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
 	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
 	" ?33, ?34, ?35)",
+	/* results ids can be reused (INTEGER PRIMARY KEY): samples a manual DELETE left behind
+	 * (sqlite3 shell, foreign keys off) must not collide with the new result's. */
+	[ST_SAMPLE_CLEAR] = "DELETE FROM samples WHERE result_id = ?1",
 	[ST_SAMPLE_INSERT] =
 	"INSERT INTO samples (result_id, direction, stream, t_start, t_end, bytes, bps, packets,"
 	" retransmits, cwnd_bytes, rtt_ms, lost, jitter_ms)"
@@ -556,6 +559,12 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		goto rollback;
 	}
 	int64_t id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_stmt *clear = stmt(s, ST_SAMPLE_CLEAR, err);
+	if (!clear)
+		goto rollback;
+	sqlite3_bind_int64(clear, 1, id);
+	if (step_done(s, clear, err, "clearing stale samples") < 0)
+		goto rollback;
 	if (r->res && put_samples(s, id, r->res, err) < 0)
 		goto rollback;
 	if (exec(s, "COMMIT", err) < 0)

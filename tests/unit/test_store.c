@@ -196,11 +196,68 @@ static void round_trip_and_resume(void **state)
 				   "integrity_check = 'ok'"), 1);
 }
 
+/* results ids are reused (no AUTOINCREMENT): samples that a manual DELETE in the sqlite3 shell
+ * (foreign keys off there) left behind must not make the next result's insert fail. */
+static void stale_samples_replaced(void **state)
+{
+	(void)state;
+	struct store *s = open_store();
+	struct ns_err err = {{0}};
+	int64_t run, ep, case_id, rid1 = 0, rid2 = 0;
+	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
+			      .version = "0.1.0", .order = "as-written", .repeats = 2};
+	assert_int_equal(store_run_create(s, &r, &run, &err), 0);
+	struct store_endpoint e = {.name = "loopback", .agent_addr = "127.0.0.1:5301"};
+	assert_int_equal(store_endpoint_put(s, run, &e, &ep, &err), 0);
+	struct probe_params p;
+	memset(&p, 0, sizeof(p));
+	p.proto = NS_PROTO_TCP;
+	p.streams = 1;
+	p.duration_s = 1;
+	struct store_case c = {.endpoint_id = ep, .case_key = "00112233aabbccdd", .p = &p,
+			       .affinity = "none", .params_json = "{}"};
+	assert_int_equal(store_case_put(s, run, &c, &case_id, &err), 0);
+	struct probe_interval iv[2] = {
+		{.start_s = 0, .end_s = 1, .stream = -1, .bytes = 100, .bits_per_second = 800},
+		{.start_s = 0, .end_s = 1, .stream = 0, .bytes = 100, .bits_per_second = 800},
+	};
+	struct probe_result res;
+	memset(&res, 0, sizeof(res));
+	res.params = p;
+	res.duration_s = 1;
+	res.n_dirs = 1;
+	res.dirs[0].intervals = iv;
+	res.dirs[0].n_intervals = 2;
+	res.dirs[0].receiver.bits_per_second = 800;
+	struct store_result sr = {.case_id = case_id, .repeat = 0, .started_at = "a",
+				  .finished_at = "b", .res = &res, .ok = true};
+	assert_int_equal(store_put_result(s, &sr, &rid1, &err), 0);
+
+	/* the sqlite3 shell's way: foreign keys off, so the samples stay */
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = OFF; DELETE FROM results",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+
+	iv[0].bits_per_second = iv[1].bits_per_second = 1600;
+	sr.repeat = 1;
+	err.msg[0] = '\0';
+	if (store_put_result(s, &sr, &rid2, &err) != 0)
+		fail_msg("the next result after a manual DELETE: %s", err.msg);
+	assert_int_equal(rid2, rid1); /* the id was reused: the case this guards */
+	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(query_int("SELECT count(*) FROM samples WHERE bps = 1600"), 2);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(schema_applied_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
