@@ -68,6 +68,17 @@ static void dat_label(struct rp_buf *b, const char *s)
 	rp_buf_add(b, "\"", 1);
 }
 
+/* A "# label" comment line in a .dat file: characters below 0x20 (a newline in an instance
+ * type or a matrix value) are dropped, so the label cannot start a data line. */
+static void dat_comment(struct rp_buf *b, const char *s)
+{
+	rp_buf_add(b, "# ", 2);
+	for (; s && *s; s++)
+		if ((unsigned char)*s >= 0x20)
+			rp_buf_add(b, s, 1);
+	rp_buf_add(b, "\n", 1);
+}
+
 /* A number in a .dat file; gnuplot reads "NaN" as a missing point. */
 static void dat_num(struct rp_buf *b, double v, const char *sep)
 {
@@ -298,11 +309,13 @@ static size_t write_groups(const struct rp_data *d, int by_len, struct rp_buf *d
 			(*more)++;
 			continue;
 		}
-		rp_buf_puts(dat, "# ");
-		series_label(d, c0, by_len, dat);
-		rp_buf_puts(dat, by_len ? "\n# length_B rcv_Mpps rcv_Gbps min_Gbps max_Gbps "
+		struct rp_buf lab;
+		rp_buf_init(&lab);
+		series_label(d, c0, by_len, &lab);
+		dat_comment(dat, rp_buf_str(&lab));
+		rp_buf_puts(dat, by_len ? "# length_B rcv_Mpps rcv_Gbps min_Gbps max_Gbps "
 				       "wire_Mpps wire_goodput_Gbps (as v_wire_rate; NaN = no link speed)\n"
-				       : "\n# streams med_Gbps min_Gbps max_Gbps\n");
+				       : "# streams med_Gbps min_Gbps max_Gbps\n");
 		for (size_t k = 0; k < n; k++) {
 			const struct rp_stat *g = &pts[k].c->fig[RP_RCV_BPS];
 			if (!by_len) {
@@ -322,10 +335,9 @@ static size_t write_groups(const struct rp_data *d, int by_len, struct rp_buf *d
 		rp_buf_puts(dat, "\n\n");
 		rp_buf_printf(plot, "%s'%%s.dat' index %zu using %s with yerrorlines title ",
 			      series ? ", \\\n     " : "plot ", series, ycols);
-		struct rp_buf lab;
-		rp_buf_init(&lab);
-		series_label(d, c0, by_len, &lab);
 		rp_gp_quote(plot, rp_buf_str(&lab));
+		if (lab.oom)
+			dat->oom = 1;
 		rp_buf_free(&lab);
 		series++;
 	}
@@ -629,9 +641,8 @@ static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_cha
 	for (size_t k = 0; t.n_runs >= 2 && k < nk; k++) {
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[idx[k]], &lab);
-		rp_buf_puts(&dat, "# ");
-		rp_buf_puts(&dat, rp_buf_str(&lab));
-		rp_buf_puts(&dat, "\n# ordinal run_label Gbps percent_of_oldest\n");
+		dat_comment(&dat, rp_buf_str(&lab));
+		rp_buf_puts(&dat, "# ordinal run_label Gbps percent_of_oldest\n");
 		double ref = NAN;
 		for (size_t r = 0; r < t.n_runs && isnan(ref); r++)
 			ref = t.vals[k * t.n_runs + r];
