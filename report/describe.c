@@ -82,6 +82,11 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 	/* The agent address as stored (HOST:PORT or [V6]:PORT) is probe's own positional form. */
 	rp_buf_puts(b, "netsweep probe");
 	shell_arg(b, a);
+	/* A pair with a client: the runner had the agent there send (probe --from). */
+	if (e->client_host && *e->client_host) {
+		rp_buf_puts(b, " --from");
+		shell_arg(b, e->client_host);
+	}
 	if (c->protocol && strcmp(c->protocol, "udp") == 0)
 		rp_buf_puts(b, " -u");
 	opt_ll(b, "-P", c->streams);

@@ -13,6 +13,8 @@
 
 #include "report/cost.h"
 #include "report/data.h"
+#include "report/describe.h"
+#include "report/fmt.h"
 
 static char *slurp(const char *path)
 {
@@ -167,11 +169,37 @@ static void test_resolve(void **state)
 	assert_int_equal(rp_baseline_resolve(db, "2", 2, &id, &err), -1);
 }
 
+/* The equivalent probe command of a case whose pair has a client sends from that client. */
+static void test_probe_cmd_from(void **state)
+{
+	(void)state;
+	struct rp_endpoint e = {.agent_addr = "10.0.0.2:5301"};
+	struct rp_case c = {.ep = 0, .protocol = "tcp", .direction = "forward", .streams = 2,
+			    .duration_s = 10};
+	struct rp_data d = {.eps = &e, .n_eps = 1, .cases = &c, .n_cases = 1};
+	struct rp_buf b;
+	rp_buf_init(&b);
+	rp_case_probe_cmd(&d, &c, &b);
+	assert_string_equal(rp_buf_str(&b), "netsweep probe 10.0.0.2:5301 -P 2 -t 10");
+	e.client_host = "10.0.0.1:5301";
+	rp_buf_reset(&b);
+	rp_case_probe_cmd(&d, &c, &b);
+	assert_string_equal(rp_buf_str(&b),
+			    "netsweep probe 10.0.0.2:5301 --from 10.0.0.1:5301 -P 2 -t 10");
+	e.client_host = "client a;b";
+	rp_buf_reset(&b);
+	rp_case_probe_cmd(&d, &c, &b);
+	assert_string_equal(rp_buf_str(&b),
+			    "netsweep probe 10.0.0.2:5301 --from 'client a;b' -P 2 -t 10");
+	rp_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_medians_and_spread),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_probe_cmd_from),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
