@@ -39,18 +39,22 @@ int loopback_start(pid_t *pid, uint16_t *port, struct ns_err *err)
 		return -1;
 	}
 	if (child == 0) {
+		/* A process group of its own: a SIGTERM or Ctrl-C to the runner's group (timeout,
+		 * a service manager, the terminal) must not stop the agent under the case in
+		 * flight; the runner stops it (loopback_stop) once that case is stored, and
+		 * PDEATHSIG stops it should the runner die. */
+		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() == 1)
 			_exit(0); /* the runner died before prctl took */
 		child_agent = a;
 		struct sigaction sa = {.sa_handler = child_stop}, ign = {.sa_handler = SIG_IGN};
 		sigaction(SIGTERM, &sa, NULL);
-		/* Ctrl-C reaches the whole process group: the case in flight must still finish,
-		 * so only the runner's SIGTERM stops this agent. */
-		sigaction(SIGINT, &ign, NULL);
+		sigaction(SIGINT, &ign, NULL); /* should one still get here: only SIGTERM stops it */
 		struct ns_err e;
 		_exit(agent_serve(a, &e) == 0 ? 0 : 1);
 	}
+	setpgid(child, child); /* as the child does: whichever runs first, no window */
 	agent_destroy(a); /* the child holds the listening socket now */
 	*pid = child;
 	return 0;

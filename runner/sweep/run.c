@@ -470,6 +470,17 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		json = probe_result_json(&res, false);
 	}
 	store_now(finished);
+	/* A case that failed once a stop was asked for (a signal to the whole process group, an
+	 * interrupted system call) failed because of the stop, not the network: it is not stored,
+	 * so --resume runs it again. */
+	if (ran && !ok && atomic_load(&stop_requested)) {
+		snprintf(summary, sizeof(summary), "interrupted, not stored (--resume runs it again): %.*s",
+			 (int)sizeof(summary) - 64, e.msg[0] ? e.msg : res.error);
+		free(json);
+		probe_result_free(&res);
+		progress_done(R->prog, what, est, false, summary);
+		return 0;
+	}
 	struct store_result sr = {
 		.case_id = R->case_ids[slot->case_idx],
 		.repeat = slot->repeat,

@@ -101,6 +101,47 @@ else
 	fail "--resume finishes the interrupted run"
 fi
 
+# SIGTERM to the runner's whole process group mid-case (timeout, a service manager): the forked
+# loopback agent has a group of its own, so nothing in flight is stored as failed, the run is
+# interrupted, and --resume runs what is left: every (case, repeat) exactly once, all ok.
+sed 's/name="resume"/name="term"/; s|<value>0.5</value>|<value>1</value>|' "$T/m.xml" >"$T/t.xml"
+setsid "$NETSWEEP" run "$T/t.xml" --db "$DB" >"$T/log4" 2>&1 &
+RUNNER=$!
+for _ in $(seq 300); do
+	[ "$(results_of term)" -ge 1 ] && break
+	sleep 0.05
+done
+sleep 0.4 # into the next 1 s case
+pgid=$(ps -o pgid= -p "$RUNNER" | tr -d ' ')
+if [ "$pgid" = "$RUNNER" ]; then
+	kill -TERM -- "-$pgid"
+else
+	fail "SIGTERM to the process group" "the runner $RUNNER is not its group's leader ($pgid)"
+	kill -TERM "$RUNNER"
+fi
+wait "$RUNNER"
+rc=$?
+RUNNER=
+st=$(q "select status from runs where matrix_name = 'term'")
+term_results() { q "select count(*) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'term' $1"; }
+nok=$(term_results "and r.status = 'ok'")
+nbad=$(term_results "and r.status <> 'ok'")
+if [ "$rc" = 1 ] && [ "$st" = interrupted ] && [ "$nbad" = 0 ] && [ "$nok" -ge 1 ] && [ "$nok" -lt 6 ]; then
+	pass "SIGTERM to the process group: nothing stored as failed, the run is interrupted ($nok of 6), exit 1"
+else
+	fail "SIGTERM to the process group" "exit $rc, status $st, $nok ok, $nbad not ok: $(q "select error from results where status <> 'ok'") $(tail -n 2 "$T/log4")"
+fi
+timeout 60 "$NETSWEEP" run "$T/t.xml" --db "$DB" --resume --quiet
+rc=$?
+if [ "$rc" = 0 ] && [ "$(q "select count(*) from runs where matrix_name = 'term'")" = 1 ] &&
+	[ "$(q "select status from runs where matrix_name = 'term'")" = done ] &&
+	[ "$(term_results "and r.status = 'ok'")" = 6 ] && [ "$(term_results "")" = 6 ] &&
+	[ "$(q "select count(distinct r.case_id || ':' || r.repeat) from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'term'")" = 6 ]; then
+	pass "--resume after SIGTERM to the group reruns the interrupted case: every (case, repeat) exactly once, all ok"
+else
+	fail "--resume after SIGTERM to the group" "exit $rc: $(q "select c.case_key, r.repeat, r.status, r.error from results r join cases c on c.id = r.case_id join runs u on u.id = c.run_id where u.matrix_name = 'term'")"
+fi
+
 # SIGKILL at arbitrary moments (startup, case insertion, mid-case, mid-commit), resuming each
 # time: in the end still every (case, repeat) exactly once and a sound database.
 cat >"$T/k.xml" <<'X'
