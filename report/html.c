@@ -138,8 +138,12 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 		 d->n_eps, d->n_eps == 1 ? "" : "s", ok, results);
 	row_kv(t, "Size", b);
 	if (!isnan(d->run_cost_usd)) {
-		snprintf(b, sizeof(b), "$%.4f%s", d->run_cost_usd,
-			 d->results_without_price ? " (some endpoints without price)" : "");
+		if (d->results_without_price)
+			snprintf(b, sizeof(b), "at least $%.4f (%lld successful result%s of pairs "
+				 "without a price not counted)", d->run_cost_usd,
+				 d->results_without_price, d->results_without_price == 1 ? "" : "s");
+		else
+			snprintf(b, sizeof(b), "$%.4f", d->run_cost_usd);
 		row_kv(t, "Run cost", b);
 	} else {
 		row_kv(t, "Run cost", "unknown: no price for the run's instance types");
@@ -416,10 +420,18 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 		el(tr, "td", e->price_as_of ? e->price_as_of : "–");
 	}
 	rp_buf_free(&lab);
-	char rc[128];
-	if (!isnan(d->run_cost_usd))
+	char rc[256];
+	if (!isnan(d->run_cost_usd) && d->results_without_price)
+		snprintf(rc, sizeof(rc), "This run cost at least $%.4f of instance time (measured "
+			 "and warm-up time of every successful case at its pair's price); %lld "
+			 "successful result%s of pairs without a price %s not counted.",
+			 d->run_cost_usd, d->results_without_price,
+			 d->results_without_price == 1 ? "" : "s",
+			 d->results_without_price == 1 ? "is" : "are");
+	else if (!isnan(d->run_cost_usd))
 		snprintf(rc, sizeof(rc), "This run cost about $%.4f of instance time (measured and "
-			 "warm-up time of every case at its pair's price).", d->run_cost_usd);
+			 "warm-up time of every successful case at its pair's price).",
+			 d->run_cost_usd);
 	else
 		snprintf(rc, sizeof(rc), "The run's cost is unknown: no price was recorded.");
 	el(s, "p", rc);

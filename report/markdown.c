@@ -61,7 +61,11 @@ static void summary(const struct rp_report *r, struct rp_buf *b)
 	esc(b, d->run.status);
 	rp_buf_printf(b, " |\n| Size | %zu cases, %zu endpoint pairs, %zu of %zu results ok |\n",
 		      d->n_cases, d->n_eps, ok, results);
-	if (!isnan(d->run_cost_usd))
+	if (!isnan(d->run_cost_usd) && d->results_without_price)
+		rp_buf_printf(b, "| Run cost | at least $%.4f (%lld successful result%s of pairs "
+			      "without a price not counted) |\n", d->run_cost_usd,
+			      d->results_without_price, d->results_without_price == 1 ? "" : "s");
+	else if (!isnan(d->run_cost_usd))
 		rp_buf_printf(b, "| Run cost | $%.4f |\n", d->run_cost_usd);
 	else
 		rp_buf_puts(b, "| Run cost | unknown: no price recorded |\n");
@@ -237,7 +241,12 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 		num(b, "%.4g", c->usd_per_gbps_hour);
 		rp_buf_puts(b, " |\n");
 	}
-	if (!isnan(d->run_cost_usd))
+	if (!isnan(d->run_cost_usd) && d->results_without_price)
+		rp_buf_printf(b, "\nThis run cost at least $%.4f of instance time; %lld successful "
+			      "result%s of pairs without a price %s not counted.\n", d->run_cost_usd,
+			      d->results_without_price, d->results_without_price == 1 ? "" : "s",
+			      d->results_without_price == 1 ? "is" : "are");
+	else if (!isnan(d->run_cost_usd))
 		rp_buf_printf(b, "\nThis run cost about $%.4f of instance time.\n", d->run_cost_usd);
 	rp_buf_free(&t);
 }

@@ -204,13 +204,16 @@ FROM v_cost
 WHERE usd_per_hour IS NOT NULL
 GROUP BY run_id, instance_type, region, price_basis, usd_per_hour;
 
--- Cost of each run: every case's duration at its pair's price.
+-- Cost of each run: the duration of every successful result at its pair's price (failed
+-- results are not charged). usd leaves out the ok results of pairs without a price:
+-- results_without_price counts them, and when it is not 0 usd is a lower bound.
 CREATE VIEW IF NOT EXISTS v_run_cost AS
 SELECT c.run_id, sum(ep.usd_per_hour * (c.duration_s + c.omit_s) / 3600.0) AS usd,
        sum(ep.usd_per_hour IS NULL) AS results_without_price
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN v_endpoint_prices ep ON ep.endpoint_id = c.endpoint_id
+WHERE r.status = 'ok'
 GROUP BY c.run_id;
 
 -- Theoretical wire rate for UDP cases on a link of known speed: an untagged IPv4/UDP frame

@@ -115,6 +115,18 @@ if echo "$row" | grep -q 'c5n.18xlarge' && echo "$row" | grep -q '3601' &&
 else
 	fail "cost table: per-dollar figure and missing price" "$row"
 fi
+# Run cost: the 39 ok results of the c5n pair, 10 s each at 7.776 $/hour; the 9 ok results of
+# the unpriced m5 pair are not counted (and said so), its 3 failed ones cost nothing.
+note='at least $0.8424 of instance time.* 9 successful results of pairs without a price are not counted'
+if xp "$out/index.html" "string(//section[@id='cost'])" | grep -q "$note" &&
+   xp "$out/index.html" "string(//section[@id='summary'])" | grep -q 'at least $0.8424 (9 successful results of pairs without a price not counted)' &&
+   grep -q "^This run cost $note" "$out/report.md" &&
+   grep -q '^| Run cost | at least $0.8424 (9 successful results of pairs without a price not counted) |$' "$out/report.md"; then
+	pass "run cost: ok results only, the unpriced ones noted in HTML and Markdown"
+else
+	fail "run cost: ok results only, the unpriced ones noted in HTML and Markdown" \
+		"$(grep -i 'run cost' "$out/report.md")"
+fi
 # Environment and method come from the hostinfo JSON and the cases.
 env=$(xp "$dom" "string(//section[@id='environment'])")
 if echo "$env" | grep -q 'ena' && echo "$env" | grep -q '2.8.0g' && echo "$env" | grep -q '9001' &&

@@ -169,6 +169,27 @@ static void test_resolve(void **state)
 	assert_int_equal(rp_baseline_resolve(db, "2", 2, &id, &err), -1);
 }
 
+/* The run's cost (v_run_cost) charges successful results only, and counts the successful
+ * results of pairs without a price, which make the sum a lower bound. */
+static void test_run_cost(void **state)
+{
+	sqlite3 *db = *state;
+	struct rp_data d;
+	struct rp_err err = {""};
+	assert_int_equal(rp_data_load(db, 2, &d, &err), 0);
+	/* 7 ok results of pair p (0.17 $/h) for 10 s; the failed ones of a and c cost nothing */
+	assert_true(fabs(d.run_cost_usd - 7 * 0.17 * 10 / 3600) < 1e-12);
+	assert_int_equal(d.results_without_price, 0);
+	rp_data_free(&d);
+	exec(db, "SAVEPOINT sp; INSERT INTO results(case_id, repeat, started_at, finished_at, "
+		 "  status, fwd_rcv_bps) VALUES (12, 1, 't', 't', 'ok', 1e9);");
+	assert_int_equal(rp_data_load(db, 2, &d, &err), 0);
+	assert_true(fabs(d.run_cost_usd - 7 * 0.17 * 10 / 3600) < 1e-12);
+	assert_int_equal(d.results_without_price, 1);
+	rp_data_free(&d);
+	exec(db, "ROLLBACK TO sp; RELEASE sp;");
+}
+
 /* The equivalent probe command of a case whose pair has a client sends from that client. */
 static void test_probe_cmd_from(void **state)
 {
@@ -200,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_medians_and_spread),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_probe_cmd_from),
+		cmocka_unit_test(test_run_cost),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
