@@ -38,7 +38,8 @@ struct pair_rt {
 	char addr[300];
 	int64_t endpoint_id;
 	char *client_info, *agent_info;
-	char irq_cpus[256];                /* CPU list for affinity "irq", "" = unknown */
+	char irq_cpus[sizeof(((struct probe_params *)0)->affinity)]; /* compact CPU list for
+	                                      affinity "irq" ("0-95"), "" = unknown */
 	char fail[NS_ERR_MAX];             /* set: every case of the pair fails with this */
 	char warn[NS_ERR_MAX];             /* set: stored with every result of the pair */
 	bool busy;
@@ -71,14 +72,51 @@ struct runner {
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */
 
-static void json_list_to_cpulist(const char *json, char *buf, size_t len)
+/* A hostinfo's "$.interface.irq_cpus" array ([0,1,...,95]) as a compact CPU list ("0-95")
+ * in buf, which then fits the probe's affinity. Returns 1 when set, 0 when absent or empty,
+ * -1 when unusable (too long, not a CPU list): buf = "" and why says why; never a cut list. */
+static int irq_cpulist(struct store *st, const char *info, char *buf, size_t len, char *why,
+		       size_t wlen)
 {
-	/* "[0,1,2]" -> "0,1,2" (units_parse_cpulist reads it as it is). */
-	size_t w = 0;
-	for (const char *p = json; *p && w + 1 < len; p++)
+	enum { JSON_MAX = UNITS_MAX_CPUS * 5 + 2 }; /* "[0,...,4095]" */
+	char *json = malloc(JSON_MAX), *list = malloc(JSON_MAX);
+	int *cpus = malloc(UNITS_MAX_CPUS * sizeof(int));
+	int rc = -1, got = json && list && cpus ? store_json_get(st, info, "$.interface.irq_cpus",
+								 json, JSON_MAX) : -2;
+	buf[0] = '\0';
+	if (got == -2 || got == 2) {
+		snprintf(why, wlen, got == 2 ? "the list is too long" : "out of memory");
+		goto out;
+	}
+	rc = 0;
+	if (got != 1)
+		goto out;
+	size_t w = 0; /* "[0,1,2]" -> "0,1,2"; never longer than the JSON */
+	for (const char *p = json; *p; p++)
 		if ((*p >= '0' && *p <= '9') || (*p == ',' && w > 0))
-			buf[w++] = *p;
-	buf[w] = '\0';
+			list[w++] = *p;
+	list[w] = '\0';
+	if (!list[0])
+		goto out;
+	size_t n;
+	struct ns_err e = {{0}};
+	rc = -1;
+	if (units_parse_cpulist(list, cpus, UNITS_MAX_CPUS, &n, &e) < 0) {
+		snprintf(why, wlen, "%s", e.msg);
+		goto out;
+	}
+	units_format_cpulist(cpus, n, list, JSON_MAX);
+	if (strlen(list) >= len) {
+		snprintf(why, wlen, "the CPU list %.40s... is longer than %zu bytes", list, len - 1);
+		goto out;
+	}
+	memcpy(buf, list, strlen(list) + 1);
+	rc = 1;
+out:
+	free(json);
+	free(list);
+	free(cpus);
+	return rc;
 }
 
 /* Appends "; "-separated text to a fixed buffer. */
@@ -193,12 +231,19 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 		}
 		/* The sender's NIC interrupts are this host's; the agent's list stands in when this
 		 * host has none to show (a virtual device). */
-		char irq[256];
-		if (store_json_get(R->st, p->client_info, "$.interface.irq_cpus", irq, sizeof(irq)) == 1)
-			json_list_to_cpulist(irq, p->irq_cpus, sizeof(p->irq_cpus));
-		if (!p->irq_cpus[0] &&
-		    store_json_get(R->st, p->agent_info, "$.interface.irq_cpus", irq, sizeof(irq)) == 1)
-			json_list_to_cpulist(irq, p->irq_cpus, sizeof(p->irq_cpus));
+		const char *const infos[2] = {p->client_info, p->agent_info};
+		for (int k = 0; k < 2 && !p->irq_cpus[0]; k++) {
+			char why[NS_ERR_MAX];
+			if (irq_cpulist(R->st, infos[k], p->irq_cpus, sizeof(p->irq_cpus), why,
+					sizeof(why)) < 0) {
+				char msg[NS_ERR_MAX + 400];
+				snprintf(msg, sizeof(msg), "pair %s: %s IRQ CPUs unknown (affinity irq does not "
+					 "pin): %s", mp->name, k ? "the agent's" : "this host's", why);
+				jsonw_str(warnings, msg);
+				progress_note(R->prog, "warning: %s", msg);
+				break; /* a list this host has but cannot use: the agent's is no stand-in */
+			}
+		}
 		check_pair(R, mp, p, warnings);
 
 		struct store_endpoint ep = {

@@ -644,9 +644,10 @@ int store_json_get(struct store *s, const char *json, const char *path, char *bu
 	bind_text(st, 2, path);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const unsigned char *t = sqlite3_column_text(st, 0);
-		rc = t != NULL;
-		if (t)
-			snprintf(buf, len, "%s", (const char *)t);
+		size_t n = t ? (size_t)sqlite3_column_bytes(st, 0) : 0;
+		rc = !t ? 0 : n < len ? 1 : 2; /* 2: never a cut value that reads as a whole one */
+		if (rc == 1)
+			memcpy(buf, t, n + 1);
 	}
 	sqlite3_reset(st);
 out:

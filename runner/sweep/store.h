@@ -104,7 +104,8 @@ int store_put_price(struct store *s, int64_t run_id, const struct catalog_price 
 
 /* SQLite's JSON1 reads hostinfo for the runner, so it needs no JSON parser of its own:
  * json_extract(json, path) as text into buf. Returns 1 when found and not null, 0 when
- * missing or null (buf = ""), -1 on error. Arrays and objects come back as JSON text. */
+ * missing or null (buf = ""), 2 when found but longer than len - 1 (buf = "", never a cut
+ * value), -1 on error. Arrays and objects come back as JSON text. */
 int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len);
 
 #endif
