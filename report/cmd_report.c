@@ -46,7 +46,11 @@ static void usage(FILE *f)
 		"  -o, --output DIR   output folder (default netsweep-report)\n"
 		"  --title T          page title\n"
 		"  --fail-on-regression PCT  exit 1 when a case's median goodput fell by more than\n"
-		"                     PCT %% with significance (Welch's t-test, p < alpha)\n"
+		"                     PCT %% with significance (Welch's t-test, p < alpha), or by\n"
+		"                     more than PCT %% on its median alone when a side has fewer\n"
+		"                     than 2 successful repeats; also when a case that succeeded\n"
+		"                     in the baseline has no successful repeat now, or when a\n"
+		"                     baseline case is missing from the run\n"
 		"  --trend N          trend chart over the last N runs of the matrix (default 10 with\n"
 		"                     a baseline, otherwise none)\n"
 		"  --alpha P          significance level (default 0.05)\n"
@@ -163,6 +167,34 @@ static int mkdir_p(const char *dir)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
+/* The --fail-on-regression gate (rp_cmp_gate): says on stderr why it trips and which cases
+ * it could not test; returns nonzero when it trips. */
+static int gate_report(const struct rp_cmp *cmp, const struct rp_data *d,
+		       const struct rp_data *base, double fail_pct, double alpha)
+{
+	struct rp_gate g;
+	rp_cmp_gate(cmp, d, base, fail_pct, &g);
+	if (g.tested)
+		fprintf(stderr, "netsweep report: %zu case%s regressed by more than %g %% "
+			"(significant at p < %g)\n", g.tested, g.tested == 1 ? "" : "s", fail_pct,
+			alpha);
+	if (g.median)
+		fprintf(stderr, "netsweep report: %zu case%s with fewer than 2 successful repeats "
+			"fell by more than %g %% (median change alone, no significance test)\n",
+			g.median, g.median == 1 ? "" : "s", fail_pct);
+	if (g.lost)
+		fprintf(stderr, "netsweep report: %zu case%s had successful repeats in run %lld "
+			"and none now\n", g.lost, g.lost == 1 ? "" : "s", base->run.id);
+	if (g.gone)
+		fprintf(stderr, "netsweep report: %zu case%s of run %lld %s missing from this run\n",
+			g.gone, g.gone == 1 ? "" : "s", base->run.id, g.gone == 1 ? "is" : "are");
+	if (g.ungated)
+		fprintf(stderr, "netsweep report: warning: %zu case%s not gated: no successful "
+			"repeat in run %lld to compare with\n", g.ungated,
+			g.ungated == 1 ? "" : "s", base->run.id);
+	return rp_gate_tripped(&g) != 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -262,23 +294,11 @@ int cmd_report(int argc, char **argv)
 		printf("netsweep report: baseline %s\n", baseline_note);
 	rc = EXIT_OK;
 	if (have_cmp) {
-		size_t tripped = 0;
-		for (size_t i = 0; i < cmp.n; i++) {
-			const struct rp_cmp_row *w = &cmp.rows[i];
-			if (w->verdict == RP_UNTESTABLE || w->verdict == RP_NEW)
-				continue;
-			if (o.fail_pct >= 0 && w->test.p < o.alpha && w->change_pct < -o.fail_pct)
-				tripped++;
-		}
 		printf("netsweep report: against run %lld: %zu regressions, %zu improvements "
 		       "(Welch's t-test, p < %g, change > %g %%)\n", base.run.id, cmp.n_regressions,
 		       cmp.n_improvements, o.alpha, o.min_change);
-		if (tripped) {
-			fprintf(stderr, "netsweep report: %zu case%s regressed by more than %g %% "
-				"(significant at p < %g)\n", tripped, tripped == 1 ? "" : "s",
-				o.fail_pct, o.alpha);
+		if (o.fail_pct >= 0 && gate_report(&cmp, &d, &base, o.fail_pct, o.alpha))
 			rc = EXIT_REGRESSED;
-		}
 	}
 	goto out;
 fail:

@@ -88,6 +88,37 @@ int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alp
 	return 0;
 }
 
+void rp_cmp_gate(const struct rp_cmp *cmp, const struct rp_data *cur,
+		 const struct rp_data *base, double fail_pct, struct rp_gate *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < cmp->n; i++) {
+		const struct rp_cmp_row *w = &cmp->rows[i];
+		if (w->verdict == RP_NEW || w->base < 0)
+			continue;
+		if (w->verdict != RP_UNTESTABLE) {
+			g->tested += w->test.p < cmp->alpha && w->change_pct < -fail_pct;
+			continue;
+		}
+		int nb = base->cases[w->base].fig[RP_RCV_BPS].n;
+		int nc = cur->cases[w->cur].fig[RP_RCV_BPS].n;
+		if (nb < 1)
+			g->ungated++;
+		else if (nc < 1)
+			g->lost++;
+		else if (isnan(w->change_pct))
+			g->ungated++;
+		else
+			g->median += w->change_pct < -fail_pct;
+	}
+	g->gone = cmp->n_gone;
+}
+
+size_t rp_gate_tripped(const struct rp_gate *g)
+{
+	return g->tested + g->median + g->lost + g->gone;
+}
+
 void rp_cmp_free(struct rp_cmp *c)
 {
 	free(c->rows);

@@ -31,6 +31,30 @@ struct rp_cmp {
 	double worst_pct;          /* most negative change among regressions (0 if none) */
 };
 
+/* The --fail-on-regression gate at fail_pct %. Each current case matched in the baseline
+ * trips it when:
+ *   tested  the t-test applies and the median fell by more than fail_pct at p < alpha;
+ *   median  fewer than 2 successful repeats on a side but at least 1 on each (e.g.
+ *           repeats = 1): the median alone fell by more than fail_pct, without a test;
+ *   lost    the baseline had successful repeats and the current run has none;
+ * and every baseline case missing from the current run (gone) trips it. ungated counts the
+ * cases that cannot be gated: no successful repeat in the baseline either. */
+/* The rule above in one sentence, for the report (HTML and Markdown). */
+#define RP_GATE_RULE "With --fail-on-regression PCT, netsweep report exits 1 when a case " \
+	"fell by more than PCT % with that significance; a case with fewer than 2 successful " \
+	"repeats on a side (but at least 1 on each) is gated on its median change alone, " \
+	"without a test; a case with successful repeats in the baseline and none now, and a " \
+	"baseline case missing from this run, also make it exit 1."
+
+struct rp_gate {
+	size_t tested, median, lost, gone, ungated;
+};
+
+void rp_cmp_gate(const struct rp_cmp *cmp, const struct rp_data *cur,
+		 const struct rp_data *base, double fail_pct, struct rp_gate *g);
+/* The number of causes that trip the gate. */
+size_t rp_gate_tripped(const struct rp_gate *g);
+
 int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alpha,
 	       double min_change_pct, struct rp_cmp *out, struct rp_err *err);
 void rp_cmp_free(struct rp_cmp *c);

@@ -451,6 +451,7 @@ static void write_comparison(const struct rp_report *r, xmlNodePtr main)
 		 r->base->run.started_at ? r->base->run.started_at : "?", cmp->alpha,
 		 cmp->min_change_pct);
 	el(s, "p", b);
+	el_class(s, "p", "note", RP_GATE_RULE);
 	snprintf(b, sizeof(b), "%zu regression%s, %zu improvement%s, %zu untestable, %zu new "
 		 "case%s, %zu baseline case%s not in this run.", cmp->n_regressions,
 		 cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,

@@ -259,9 +259,12 @@ static void comparison(const struct rp_report *r, struct rp_buf *b)
 	rp_buf_printf(b, "\n## Comparison with the baseline\n\nBaseline: run %lld. Test: Welch's "
 		      "two-sided t-test on the per-repeat receiver goodput; a case is a regression "
 		      "(or improvement) when p < %g and its median moved by more than %g %%.\n\n"
-		      "%zu regressions, %zu improvements, %zu untestable, %zu new cases.\n\n",
-		      r->base->run.id, cmp->alpha, cmp->min_change_pct, cmp->n_regressions,
-		      cmp->n_improvements, cmp->n_untestable, cmp->n_new);
+		      "%s\n\n"
+		      "%zu regressions, %zu improvements, %zu untestable, %zu new cases, %zu baseline "
+		      "cases not in this run.\n\n",
+		      r->base->run.id, cmp->alpha, cmp->min_change_pct, RP_GATE_RULE,
+		      cmp->n_regressions, cmp->n_improvements, cmp->n_untestable, cmp->n_new,
+		      cmp->n_gone);
 	rp_buf_puts(b, "| # | Case | Baseline | Now | Change | p (Welch) | Verdict |\n"
 		    "|---|---|---|---|---|---|---|\n");
 	struct rp_buf t;
