@@ -45,29 +45,25 @@ if [ "$n" = 0 ] && [ "$rows" = 4 ]; then pass "same: none of 4 cases flagged"; e
 
 # The gate also covers what the t-test cannot: every case of run 2 failed; one repeat per
 # case (k3 40 % slower in the slow runs); a baseline case missing from run 2.
+gate_trips() { # name db out expected-stderr-text: --fail-on-regression 20 exits 1 saying why
+	local err rc
+	err=$("$NETSWEEP" report --db "$2" --baseline previous --fail-on-regression 20 -o "$3" \
+		2>&1 >/dev/null); rc=$?
+	if [ "$rc" = 1 ] && echo "$err" | grep -q "$4"; then pass "$1"; else fail "$1" "exit $rc: $err"; fi
+}
 cp "$tmp/same.db" "$tmp/allfail.db"
 sqlite3 "$tmp/allfail.db" "UPDATE results SET status = 'failed', error = 'agent went away',
 	fwd_snd_bps = NULL, fwd_rcv_bps = NULL WHERE case_id IN (SELECT id FROM cases WHERE run_id = 2)"
 expect_exit "all cases of run 2 failed: report exits 0 without --fail-on-regression" 0 \
 	"$NETSWEEP" report --db "$tmp/allfail.db" --baseline previous -o "$tmp/af0"
-err=$("$NETSWEEP" report --db "$tmp/allfail.db" --baseline previous --fail-on-regression 20 \
-	-o "$tmp/af1" 2>&1 >/dev/null); rc=$?
-if [ "$rc" = 1 ] && echo "$err" | grep -q '4 cases had successful repeats in run 1 and none now'; then
-	pass "all cases of run 2 failed: --fail-on-regression 20 exits 1"
-else
-	fail "all cases of run 2 failed: --fail-on-regression 20 exits 1" "exit $rc: $err"
-fi
+gate_trips "all cases of run 2 failed: --fail-on-regression 20 exits 1" "$tmp/allfail.db" \
+	"$tmp/af1" '4 cases had successful repeats in run 1 and none now'
 for m in slow same; do
 	cp "$tmp/$m.db" "$tmp/one-$m.db"
 	sqlite3 "$tmp/one-$m.db" "DELETE FROM results WHERE repeat > 0; UPDATE runs SET repeats = 1"
 done
-err=$("$NETSWEEP" report --db "$tmp/one-slow.db" --baseline previous --fail-on-regression 20 \
-	-o "$tmp/o1" 2>&1 >/dev/null); rc=$?
-if [ "$rc" = 1 ] && echo "$err" | grep -q '1 case with fewer than 2 successful repeats fell by more than 20 %'; then
-	pass "repeats 1, k3 40 % slower: --fail-on-regression 20 exits 1 (median alone)"
-else
-	fail "repeats 1, k3 40 % slower: --fail-on-regression 20 exits 1 (median alone)" "exit $rc: $err"
-fi
+gate_trips "repeats 1, k3 40 % slower: --fail-on-regression 20 exits 1 (median alone)" \
+	"$tmp/one-slow.db" "$tmp/o1" '1 case with fewer than 2 successful repeats fell by more than 20 %'
 expect_exit "repeats 1, k3 40 % slower: --fail-on-regression 50 exits 0" 0 \
 	"$NETSWEEP" report --db "$tmp/one-slow.db" --baseline previous --fail-on-regression 50 -o "$tmp/o2"
 expect_exit "repeats 1, alike: --fail-on-regression 1 exits 0" 0 \
@@ -76,13 +72,8 @@ cp "$tmp/same.db" "$tmp/gone.db"
 sqlite3 "$tmp/gone.db" "PRAGMA foreign_keys = ON; DELETE FROM results WHERE case_id =
 	(SELECT id FROM cases WHERE run_id = 2 AND case_key = 'k4');
 	DELETE FROM cases WHERE run_id = 2 AND case_key = 'k4'"
-err=$("$NETSWEEP" report --db "$tmp/gone.db" --baseline previous --fail-on-regression 20 \
-	-o "$tmp/g1" 2>&1 >/dev/null); rc=$?
-if [ "$rc" = 1 ] && echo "$err" | grep -q '1 case of run 1 is missing from this run'; then
-	pass "a baseline case missing from run 2: --fail-on-regression 20 exits 1"
-else
-	fail "a baseline case missing from run 2: --fail-on-regression 20 exits 1" "exit $rc: $err"
-fi
+gate_trips "a baseline case missing from run 2: --fail-on-regression 20 exits 1" \
+	"$tmp/gone.db" "$tmp/g1" '1 case of run 1 is missing from this run'
 if xp "$tmp/o1/index.html" "string(//section[@id='comparison'])" | grep -q 'gated on its median change alone' &&
    grep -q 'gated on its median change alone' "$tmp/o1/report.md"; then
 	pass "the report states how the gate treats untestable and missing cases"
