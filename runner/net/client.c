@@ -1,4 +1,4 @@
-/* client: probe_run and probe_hostinfo — the client side of the control protocol
+/* client: probe_run — the client side of the control protocol
  * (schemas/control-protocol.md). One test: HELLO, TEST_REQUEST, READY, data connections,
  * START both ways, the measured run, STOP, the agent's RESULTS, and the figures of both ends. */
 #include <errno.h>
@@ -6,7 +6,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -752,73 +751,6 @@ fail:
 	res->status = -1;
 	snprintf(res->error, sizeof(res->error), "%s", e.msg[0] ? e.msg : "probe failed");
 	ns_err_set(err, "%s", res->error);
-	client_free(&c);
-	return -1;
-}
-
-/* Accepts only text that SQLite's JSON parser takes as one JSON value, so that what an agent
- * sends can be embedded verbatim in our own JSON. */
-bool client_json_ok(const char *text)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	bool ok = false;
-	if (sqlite3_open(":memory:", &db) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ok = sqlite3_column_int(st, 0) == 1;
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return ok;
-}
-
-int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
-		   struct ns_err *err)
-{
-	return probe_hostinfo_peer(host, port, NULL, timeout_s, json, err);
-}
-
-int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
-			char **json, struct ns_err *err)
-{
-	struct proto_buf b;
-	struct client c;
-	memset(&c, 0, sizeof(c));
-	c.ctl = -1;
-	*json = NULL;
-	if (!(timeout_s > 0))
-		timeout_s = 5;
-	double deadline = proto_now() + timeout_s;
-	uint32_t len;
-	c.buf = malloc(PROTO_MAX_PAYLOAD + 1);
-	if (!c.buf) {
-		ns_err_set(err, "out of memory");
-		goto err;
-	}
-	c.ctl = connect_ctl(&c, host, port, deadline, err);
-	proto_buf_init(&b);
-	proto_enc_hostinfo_request(&b, peer);
-	int rc = c.ctl < 0 || hello(&c, deadline, err) < 0
-			 ? -1
-			 : proto_send_buf(c.ctl, PROTO_HOSTINFO_REQUEST, &b, deadline, err);
-	proto_buf_free(&b);
-	if (rc < 0 ||
-	    client_ctl_expect(c.ctl, c.buf, PROTO_HOSTINFO, &len, deadline, err) < 0)
-		goto err;
-	c.buf[len] = '\0';
-	if (strlen((char *)c.buf) != len || !client_json_ok((char *)c.buf)) {
-		ns_err_set(err, "agent sent host information that is not valid JSON");
-		goto err;
-	}
-	*json = strdup((char *)c.buf);
-	if (!*json) {
-		ns_err_set(err, "out of memory");
-		goto err;
-	}
-	client_free(&c);
-	return 0;
-err:
 	client_free(&c);
 	return -1;
 }
