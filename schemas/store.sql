@@ -1,4 +1,4 @@
--- netsweep results store, schema version 1 (PRAGMA user_version = 1).
+-- netsweep results store (PRAGMA user_version = 2; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add

@@ -8,13 +8,18 @@
 #include <time.h>
 
 #include <sqlite3.h>
+#include <stdbool.h>
 
 extern const char NS_STORE_SQL[]; /* schemas/store.sql, compiled in (mk/sweep.mk) */
 
 /* The migration ladder: step i brings a database from user_version i to i + 1. Version 1 is
- * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones. */
+ * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones.
+ * A step that changes a view drops it: after any step the schema file runs again, and its
+ * CREATE ... IF NOT EXISTS statements recreate the dropped views as they now stand. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	NS_STORE_SQL,
+	/* 2: v_run_cost charges only successful results */
+	"DROP VIEW IF EXISTS v_run_cost;",
 };
 
 enum {
@@ -151,6 +156,7 @@ static int migrate(struct store *s, struct ns_err *err)
 			   STORE_SCHEMA_VERSION);
 		goto err;
 	}
+	bool migrated = v < STORE_SCHEMA_VERSION;
 	for (; v < STORE_SCHEMA_VERSION; v++) {
 		char pragma[64];
 		if (exec(s, migrations[v], err) < 0)
@@ -159,6 +165,8 @@ static int migrate(struct store *s, struct ns_err *err)
 		if (exec(s, pragma, err) < 0)
 			goto err;
 	}
+	if (migrated && exec(s, NS_STORE_SQL, err) < 0)
+		goto err;
 	return exec(s, "COMMIT", err);
 err:
 	exec(s, "ROLLBACK", NULL);

@@ -14,7 +14,7 @@
 #include "../host/catalog.h"
 #include "../net/probe.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 

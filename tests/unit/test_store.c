@@ -90,6 +90,33 @@ static void schema_applied_once(void **state)
 	assert_non_null(strstr(err.msg, "newer"));
 }
 
+/* A version-1 database (its v_run_cost charged failed results too) is brought to the current
+ * schema: the view is replaced, everything else kept. */
+extern const char NS_STORE_SQL[];
+static void old_view_migrated(void **state)
+{
+	(void)state;
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, NS_STORE_SQL, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "DROP VIEW v_run_cost;"
+				      "CREATE VIEW v_run_cost AS SELECT 1 AS run_id, 99.0 AS usd,"
+				      " 0 AS results_without_price;"
+				      "PRAGMA user_version = 1;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost"), 1);
+	struct store *s = open_store();
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	store_close(s);
+	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost"), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name = 'v_run_cost'"
+				   " AND sql LIKE '%status = ''ok''%'"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 6);
+}
+
 static void count_done(const char *key, int repeat, void *ctx)
 {
 	(void)key;
@@ -269,6 +296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(schema_applied_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(old_view_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
 	};
