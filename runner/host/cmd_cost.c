@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/cmds.h"
+#include "../core/cli.h"
 #include "../core/err.h"
 #include "../core/units.h"
 #include "catalog.h"
@@ -133,6 +134,13 @@ static int parse_list(const char *s, uint64_t min, uint64_t max, uint64_t *out, 
 	return 0;
 }
 
+static int usage_error(const char *cmd, const struct ns_err *err)
+{
+	fprintf(stderr, "%s: %s\n", cmd, err->msg);
+	usage(stderr);
+	return NS_EXIT_USAGE;
+}
+
 static int cmd_wire(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -174,16 +182,15 @@ static int cmd_wire(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		default:
-			fprintf(stderr, "netsweep cost wire: bad option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			return NS_EXIT_USAGE;
+			cli_option_error(c, argv, &err);
+			return usage_error("netsweep cost wire", &err);
 		}
 	}
-	if (optind < argc || speed == 0) {
-		fprintf(stderr, "netsweep cost wire: %s\n",
-			speed == 0 ? "--speed is required" : "unexpected argument");
-		usage(stderr);
-		return NS_EXIT_USAGE;
+	if (cli_no_operands(argc, argv, &err) < 0)
+		return usage_error("netsweep cost wire", &err);
+	if (speed == 0) {
+		ns_err_set(&err, "--speed is required");
+		return usage_error("netsweep cost wire", &err);
 	}
 	char rate[32];
 	units_format_rate((double)speed, rate, sizeof(rate));
@@ -270,21 +277,13 @@ int cmd_cost(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;
-		case ':':
-			fprintf(stderr, "netsweep cost: %s needs a value\n", argv[optind - 1]);
-			usage(stderr);
-			return NS_EXIT_USAGE;
 		default:
-			fprintf(stderr, "netsweep cost: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			return NS_EXIT_USAGE;
+			cli_option_error(c, argv, &err);
+			return usage_error("netsweep cost", &err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netsweep cost: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return NS_EXIT_USAGE;
-	}
+	if (cli_no_operands(argc, argv, &err) < 0)
+		return usage_error("netsweep cost", &err);
 	if (!use_default && n_files == 0) {
 		fprintf(stderr, "netsweep cost: --no-default-catalog needs at least one --catalog\n");
 		return NS_EXIT_USAGE;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/cmds.h"
+#include "../core/cli.h"
 #include "../core/err.h"
 #include "../core/units.h"
 #include "hostinfo.h"
@@ -21,6 +22,13 @@ static void usage(FILE *f)
 		"  --imds-addr H:P     metadata service address (default 169.254.169.254:80,\n"
 		"                      or NETSWEEP_IMDS_ADDR)\n"
 		"  --imds-timeout DUR  whole metadata exchange (default 0.5s, at most 60s)\n");
+}
+
+static int usage_error(const struct ns_err *err)
+{
+	fprintf(stderr, "netsweep hostinfo: %s\n", err->msg);
+	usage(stderr);
+	return NS_EXIT_USAGE;
 }
 
 int cmd_hostinfo(int argc, char **argv)
@@ -66,21 +74,13 @@ int cmd_hostinfo(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;
-		case ':':
-			fprintf(stderr, "netsweep hostinfo: %s needs a value\n", argv[optind - 1]);
-			usage(stderr);
-			return NS_EXIT_USAGE;
 		default:
-			fprintf(stderr, "netsweep hostinfo: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			return NS_EXIT_USAGE;
+			cli_option_error(c, argv, &err);
+			return usage_error(&err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netsweep hostinfo: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return NS_EXIT_USAGE;
-	}
+	if (cli_no_operands(argc, argv, &err) < 0)
+		return usage_error(&err);
 
 	char *out = NULL;
 	int rc = json ? hostinfo_collect_json(&o, &out, &err) : hostinfo_collect_text(&o, &out, &err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/cmds.h"
+#include "../core/cli.h"
 #include "../core/err.h"
 #include "../core/units.h"
 #include "agent.h"
@@ -107,18 +108,13 @@ int cmd_agent(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;
-		case ':':
-			ns_err_set(&err, "option '%s' needs a value", argv[optind - 1]);
-			goto usage_err;
 		default:
-			ns_err_set(&err, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(c, argv, &err);
 			goto usage_err;
 		}
 	}
-	if (optind < argc) {
-		ns_err_set(&err, "unexpected argument '%s'", argv[optind]);
+	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
-	}
 
 	struct agent *a = agent_create(&o, &err);
 	if (!a) {

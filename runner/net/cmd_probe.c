@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/cmds.h"
+#include "../core/cli.h"
 #include "../core/err.h"
 #include "../core/jsonw.h"
 #include "../core/units.h"
@@ -276,15 +277,8 @@ int cmd_probe(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		}
-		if (c == ':') {
-			ns_err_set(&err, "option '%s' needs a value", argv[optind - 1]);
-			goto usage_err;
-		}
-		if (c == '?') {
-			if (optopt)
-				ns_err_set(&err, "unknown option '-%c'", optopt);
-			else
-				ns_err_set(&err, "unknown option '%s'", argv[optind - 1]);
+		if (c == ':' || c == '?') {
+			cli_option_error(c, argv, &err);
 			goto usage_err;
 		}
 		if (c == OPT_FROM) {
@@ -305,10 +299,8 @@ int cmd_probe(int argc, char **argv)
 		ns_err_set(&err, "no agent given: netsweep probe HOST[:PORT]");
 		goto usage_err;
 	}
-	if (optind < argc) {
-		ns_err_set(&err, "unexpected argument '%s'", argv[optind]);
+	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
-	}
 	if (parse_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
 	probe_params_init(&from);
