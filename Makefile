@@ -2,6 +2,9 @@
 # against the same library, and integration tests that drive the real binary.
 # Each module area lists its own sources in mk/<area>.mk (explicit lists, no wildcards).
 
+# `make` with no target builds the binary, whatever the included mk/*.mk define first.
+.DEFAULT_GOAL := all
+
 CC      ?= cc
 BUILD   ?= build
 PKGS    := libxml-2.0 sqlite3
@@ -13,7 +16,7 @@ WARN    += -Werror
 endif
 CFLAGS  ?= -O2 -g
 DATADIR ?= $(CURDIR)/data
-override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) $(PKG_CFLAGS) -MMD -MP \
            -DNETSWEEP_DATADIR=\"$(DATADIR)\" -DNETSWEEP_SCHEMADIR=\"$(CURDIR)/schemas\"
 LDLIBS  += $(PKG_LIBS) -pthread -lm
 
@@ -24,8 +27,13 @@ ITESTS     :=
 BENCHES    :=
 EXTRA_TARGETS :=
 
+include mk/lib.mk
 include mk/core.mk
-include mk/net.mk
+include mk/engine.mk
+include mk/proto.mk
+include mk/session.mk
+include mk/agent.mk
+include mk/client.mk
 include mk/sweep.mk
 include mk/host.mk
 include mk/report.mk
@@ -63,7 +71,7 @@ $(BIN): $(BUILD)/obj/runner/core/main.o $(LIB)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -I. -o $@ $< $(LIB) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
 deps:
 	@sh mk/deps.sh
@@ -96,4 +104,5 @@ asan:
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/runner/core/main.d
+# Header dependencies (-MMD): a changed header rebuilds the objects and unit tests using it.
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/runner/core/main.d $(TEST_BINS:=.d)

@@ -1,4 +1,2 @@
-# runner/core: CLI dispatch, errors, units, JSON writer.
-LIB_SRC += runner/core/err.c runner/core/units.c runner/core/jsonw.c runner/core/cli.c
-UNIT_TESTS += test_units test_jsonw
-ITESTS += tests/integration/cli.sh
+# runner/core: the command table (main.c, linked into the binary only).
+ITESTS += tests/integration/cli.sh tests/integration/layout_deps.sh

@@ -1,4 +1,4 @@
-# runner/host: host and NIC discovery, IMDSv2, instance catalog, cost, wire rate (issue 4).
+# runner/host: host and NIC discovery, IMDSv2, instance catalog, cost, wire rate.
 LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c
 LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/host/catalog.c
 LIB_SRC += runner/host/cost.c runner/host/wire.c

@@ -1,5 +1,5 @@
-# report/: everything after the database (issue 5). Never includes runner/ code but cmds.h.
-LIB_SRC += report/cmd_report.c report/rperr.c report/fmt.c report/stats.c report/data.c \
+# report/: everything after the database. Includes lib/ and its own headers, never runner/.
+LIB_SRC += report/cmd_report.c report/fmt.c report/stats.c report/data.c \
            report/cost.c report/compare.c report/describe.c report/findings.c report/charts.c \
            report/html.c report/markdown.c report/csv.c
 UNIT_TESTS += test_report_stats test_report_fmt test_report_cost test_report_data

@@ -1,4 +1,4 @@
-# runner/sweep: matrix files, expansion, the runner, the SQLite store (issue 3).
+# runner/sweep: matrix files, expansion, the runner, the SQLite store.
 LIB_SRC += runner/sweep/cmd_run.c runner/sweep/sha256.c runner/sweep/matrix.c \
 	runner/sweep/expand.c runner/sweep/store.c runner/sweep/progress.c runner/sweep/run.c \
 	runner/sweep/loopback.c

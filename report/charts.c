@@ -89,16 +89,16 @@ static void dat_num(struct rp_buf *b, double v, const char *sep)
 }
 
 static int write_file(const char *dir, const char *name, const char *ext, const struct rp_buf *b,
-		      struct rp_err *err)
+		      struct ns_err *err)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return rp_err_set(err, "%s: %s", path, strerror(errno));
+		return ns_err_set(err, "%s: %s", path, strerror(errno));
 	fwrite(rp_buf_str(b), 1, b->len, f);
 	if (fclose(f) != 0)
-		return rp_err_set(err, "%s: %s", path, strerror(errno));
+		return ns_err_set(err, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -207,10 +207,10 @@ static struct rp_chart *chart_new(struct rp_charts *cs, const char *name, const 
 
 /* Writes the chart's files and renders it, or records why it has no data. */
 static int chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struct rp_buf *dat,
-			struct rp_buf *gp, const char *nodata, struct rp_err *err)
+			struct rp_buf *gp, const char *nodata, struct ns_err *err)
 {
 	if (dat->oom || gp->oom)
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	if (nodata) {
 		c->status = RP_CHART_NODATA;
 		snprintf(c->reason, sizeof(c->reason), "%s", nodata);
@@ -361,7 +361,7 @@ static void add_plot(struct rp_buf *gp, const struct rp_buf *plot, const char *n
 }
 
 static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
-			 struct rp_charts *cs, struct rp_err *err)
+			 struct rp_charts *cs, struct ns_err *err)
 {
 	struct rp_chart *c = chart_new(cs, "streams", "Throughput vs streams",
 				       "Median receiver goodput against the number of parallel "
@@ -408,7 +408,7 @@ static size_t link_speeds(const struct rp_data *d, long long *out, size_t max)
 }
 
 static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
-		      struct rp_charts *cs, int pps, struct rp_err *err)
+		      struct rp_charts *cs, int pps, struct ns_err *err)
 {
 	struct rp_chart *c = chart_new(cs, pps ? "pps_size" : "gbps_size",
 				       pps ? "Packets/s vs packet size" : "Goodput vs packet size",
@@ -468,7 +468,7 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 }
 
 static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
-			const struct rp_chart_opts *o, struct rp_charts *cs, struct rp_err *err)
+			const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
 {
 	struct rp_chart *c = chart_new(cs, "per_dollar", "Throughput per hourly dollar",
 				       "Mbit/s of the best case per $/hour of the endpoint pair "
@@ -500,7 +500,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 }
 
 static int chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
-			struct rp_charts *cs, struct rp_err *err)
+			struct rp_charts *cs, struct ns_err *err)
 {
 	long best = -1;
 	for (size_t i = 0; i < d->n_cases; i++)
@@ -562,7 +562,7 @@ err:
 }
 
 static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,
-		     struct rp_charts *cs, struct rp_err *err)
+		     struct rp_charts *cs, struct ns_err *err)
 {
 	struct rp_chart *c = chart_new(cs, "cpu", "CPU vs throughput",
 				       "Sender and receiver CPU (% of one core, median over repeats) "
@@ -594,7 +594,7 @@ static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,
 }
 
 static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
-		       struct rp_charts *cs, struct rp_err *err)
+		       struct rp_charts *cs, struct ns_err *err)
 {
 	char caption[512];
 	snprintf(caption, sizeof(caption), "Median receiver goodput of up to 6 cases over the last "
@@ -671,7 +671,7 @@ static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_cha
 
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
 		   size_t n_cost, const struct rp_chart_opts *o, struct rp_charts *out,
-		   struct rp_err *err)
+		   struct ns_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (chart_streams(d, o, out, err) < 0 || chart_size(d, o, out, 1, err) < 0 ||

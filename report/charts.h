@@ -43,7 +43,7 @@ struct rp_chart_opts {
 
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
 		   size_t n_cost, const struct rp_chart_opts *o, struct rp_charts *out,
-		   struct rp_err *err);
+		   struct ns_err *err);
 
 /* Finds gnuplot: NETSWEEP_GNUPLOT (a path, or "none" to disable) or `gnuplot` on PATH.
  * Returns a malloc'd path or NULL, with why in reason (e.g. "not found on PATH"). */

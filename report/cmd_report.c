@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../runner/core/cmds.h"
+#include "cmd_report.h"
 #include "charts.h"
 #include "compare.h"
 #include "cost.h"
@@ -203,7 +203,7 @@ int cmd_report(int argc, char **argv)
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;
 
 	int rc = EXIT_USAGE;
-	struct rp_err err = {""};
+	struct ns_err err = {0};
 	sqlite3 *db = NULL;
 	struct rp_data d = {0}, base = {0};
 	struct rp_cmp cmp = {0};

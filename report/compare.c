@@ -27,7 +27,7 @@ const char *rp_verdict_name(enum rp_verdict v)
 }
 
 int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alpha,
-	       double min_change_pct, struct rp_cmp *out, struct rp_err *err)
+	       double min_change_pct, struct rp_cmp *out, struct ns_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->alpha = alpha;
@@ -37,7 +37,7 @@ int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alp
 	if (!ix || !out->rows) {
 		free(ix);
 		rp_cmp_free(out);
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	}
 	for (size_t i = 0; i < base->n_cases; i++)
 		ix[i] = (struct key_ix){base->cases[i].case_key ? base->cases[i].case_key : "", (long)i};

@@ -56,7 +56,7 @@ void rp_cmp_gate(const struct rp_cmp *cmp, const struct rp_data *cur,
 size_t rp_gate_tripped(const struct rp_gate *g);
 
 int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alpha,
-	       double min_change_pct, struct rp_cmp *out, struct rp_err *err);
+	       double min_change_pct, struct rp_cmp *out, struct ns_err *err);
 void rp_cmp_free(struct rp_cmp *c);
 const char *rp_verdict_name(enum rp_verdict v);
 

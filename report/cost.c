@@ -5,12 +5,12 @@
 #include <stdlib.h>
 
 int rp_cost_build(const struct rp_data *d, struct rp_cost_row **rows, size_t *n,
-		  struct rp_err *err)
+		  struct ns_err *err)
 {
 	*n = 0;
 	*rows = calloc(d->n_eps ? d->n_eps : 1, sizeof(**rows));
 	if (!*rows)
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	for (size_t i = 0; i < d->n_eps; i++) {
 		struct rp_cost_row *r = &(*rows)[(*n)++];
 		r->ep = i;

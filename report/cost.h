@@ -20,7 +20,7 @@ struct rp_cost_row {
 
 /* Builds the rows (one per endpoint, in rank order) into *rows (malloc'd). */
 int rp_cost_build(const struct rp_data *d, struct rp_cost_row **rows, size_t *n,
-		  struct rp_err *err);
+		  struct ns_err *err);
 /* Sorts rows by Mbit/s per $/hour, best first, unranked last, and assigns competition ranks
  * (1, 2, 2, 4): values within one part in 10^9 tie, so equal ratios printed alike share a
  * rank. Stable: ties keep their input order. */

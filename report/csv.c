@@ -19,20 +19,20 @@ static const char *sql =
 	"FROM v_results v JOIN v_endpoint_prices p ON p.endpoint_id = v.endpoint_id "
 	"WHERE v.run_id = ? ORDER BY v.ordinal, v.case_id, v.repeat";
 
-int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct rp_err *err)
+int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	FILE *f = NULL;
 	struct rp_buf b;
 	rp_buf_init(&b);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	sqlite3_bind_int64(st, 1, run_id);
 	f = fopen(path, "w");
 	if (!f) {
-		rp_err_set(err, "%s: %s", path, strerror(errno));
+		ns_err_set(err, "%s: %s", path, strerror(errno));
 		goto err;
 	}
 	int cols = sqlite3_column_count(st);
@@ -52,18 +52,18 @@ int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct rp_err 
 		}
 	}
 	if (rc != SQLITE_DONE) {
-		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	if (b.oom) {
-		rp_err_set(err, "out of memory");
+		ns_err_set(err, "out of memory");
 		goto err;
 	}
 	fwrite(rp_buf_str(&b), 1, b.len, f);
 	sqlite3_finalize(st);
 	rp_buf_free(&b);
 	if (fclose(f) != 0)
-		return rp_err_set(err, "%s: %s", path, strerror(errno));
+		return ns_err_set(err, "%s: %s", path, strerror(errno));
 	return 0;
 err:
 	sqlite3_finalize(st);

@@ -5,8 +5,8 @@
 
 #include <sqlite3.h>
 
-#include "rperr.h"
+#include "lib/err.h"
 
-int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct rp_err *err);
+int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err *err);
 
 #endif

@@ -20,28 +20,28 @@ static double col_num(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct rp_err *err)
+static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
-int rp_db_open(const char *path, sqlite3 **db, struct rp_err *err)
+int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 {
 	*db = NULL;
 	if (access(path, R_OK) != 0)
-		return rp_err_set(err, "%s: no such database (run `netsweep run` first or pass --db)",
+		return ns_err_set(err, "%s: no such database (run `netsweep run` first or pass --db)",
 				  path);
 	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		rp_err_set(err, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		ns_err_set(err, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
 		goto err;
 	}
 	sqlite3_busy_timeout(*db, 5000);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(*db, "SELECT count(*) FROM runs r JOIN results ON 0", -1, &st,
 			       NULL) != SQLITE_OK) {
-		rp_err_set(err, "%s: not a netsweep database (%s)", path, sqlite3_errmsg(*db));
+		ns_err_set(err, "%s: not a netsweep database (%s)", path, sqlite3_errmsg(*db));
 		goto err;
 	}
 	sqlite3_finalize(st);
@@ -77,7 +77,7 @@ static int parse_id(const char *s, long long *id)
 	return 0;
 }
 
-static int run_exists(sqlite3 *db, long long id, struct rp_err *err)
+static int run_exists(sqlite3 *db, long long id, struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	if (prep(db, "SELECT 1 FROM runs WHERE id = ?", &st, err) < 0)
@@ -85,14 +85,14 @@ static int run_exists(sqlite3 *db, long long id, struct rp_err *err)
 	sqlite3_bind_int64(st, 1, id);
 	int found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
-	return found ? 0 : rp_err_set(err, "run %lld: no such run in the database", id);
+	return found ? 0 : ns_err_set(err, "run %lld: no such run in the database", id);
 }
 
-int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct rp_err *err)
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err)
 {
 	if (strcmp(spec, "latest") != 0) {
 		if (parse_id(spec, id) < 0)
-			return rp_err_set(err, "--run %s: expected a run id or 'latest'", spec);
+			return ns_err_set(err, "--run %s: expected a run id or 'latest'", spec);
 		return run_exists(db, *id, err);
 	}
 	sqlite3_stmt *st;
@@ -102,17 +102,17 @@ int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct rp_err *
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : rp_err_set(err, "the database holds no runs yet");
+	return rc == SQLITE_ROW ? 0 : ns_err_set(err, "the database holds no runs yet");
 }
 
 int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
-			struct rp_err *err)
+			struct ns_err *err)
 {
 	if (strcmp(spec, "previous") != 0) {
 		if (parse_id(spec, id) < 0)
-			return rp_err_set(err, "--baseline %s: expected a run id or 'previous'", spec);
+			return ns_err_set(err, "--baseline %s: expected a run id or 'previous'", spec);
 		if (*id == run_id)
-			return rp_err_set(err, "--baseline %s is the run being reported", spec);
+			return ns_err_set(err, "--baseline %s is the run being reported", spec);
 		return run_exists(db, *id, err);
 	}
 	sqlite3_stmt *st;
@@ -129,7 +129,7 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 	return 0;
 }
 
-static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct rp_err *err)
+static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	if (prep(db,
@@ -141,7 +141,7 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct rp_err *
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return rp_err_set(err, "run %lld: no such run in the database", id);
+		return ns_err_set(err, "run %lld: no such run in the database", id);
 	}
 	r->id = sqlite3_column_int64(st, 0);
 	char **s[] = {&r->matrix_name, &r->matrix_description, &r->matrix_path, &r->matrix_text,
@@ -191,7 +191,7 @@ struct load_ctx {
 
 static int each_row(sqlite3 *db, const char *sql, long long id,
 		    int (*row)(sqlite3_stmt *st, struct load_ctx *x), struct load_ctx *x,
-		    struct rp_err *err)
+		    struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	if (prep(db, sql, &st, err) < 0)
@@ -201,12 +201,12 @@ static int each_row(sqlite3 *db, const char *sql, long long id,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (row(st, x) < 0) {
 			sqlite3_finalize(st);
-			return rp_err_set(err, "out of memory");
+			return ns_err_set(err, "out of memory");
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -235,7 +235,7 @@ static int endpoint_row(sqlite3_stmt *st, struct load_ctx *x)
 	return 0;
 }
 
-static int load_endpoints(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+static int load_endpoints(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
 	struct load_ctx x = {d, 0};
 	return each_row(db,
@@ -282,7 +282,7 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 	return 0;
 }
 
-static int load_cases(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
 	struct load_ctx x = {d, 0};
 	return each_row(db,
@@ -332,7 +332,7 @@ static int reduce_case(struct rp_case *c, double *vals, size_t cap, int n_ok)
 }
 
 /* Results in case order; each case's ok repeats are accumulated then reduced. */
-static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
+static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
 	static const char *sql =
 		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
@@ -348,7 +348,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 	size_t cap = 16;
 	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
 	if (!vals)
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	if (prep(db, sql, &st, err) < 0)
 		goto err;
 	sqlite3_bind_int64(st, 1, d->run.id);
@@ -391,7 +391,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 		cur->n_ok = ++n_ok;
 	}
 	if (rc != SQLITE_DONE) {
-		rp_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	if (cur && reduce_case(cur, vals, cap, n_ok) < 0)
@@ -400,7 +400,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct rp_err *err)
 	free(vals);
 	return 0;
 oom:
-	rp_err_set(err, "out of memory");
+	ns_err_set(err, "out of memory");
 err:
 	sqlite3_finalize(st);
 	free(vals);
@@ -415,7 +415,7 @@ static int cmp_case_ordinal(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct rp_err *err)
+int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err)
 {
 	memset(d, 0, sizeof(*d));
 	d->run_cost_usd = NAN;
@@ -504,7 +504,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys, size_t n_keys,
-		  size_t n, struct rp_trend *t, struct rp_err *err)
+		  size_t n, struct rp_trend *t, struct ns_err *err)
 {
 	memset(t, 0, sizeof(*t));
 	sqlite3_stmt *runs = NULL, *res = NULL;
@@ -578,7 +578,7 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 	free(acc);
 	return 0;
 oom:
-	rp_err_set(err, "out of memory");
+	ns_err_set(err, "out of memory");
 err:
 	sqlite3_finalize(runs);
 	sqlite3_finalize(res);
@@ -598,7 +598,7 @@ void rp_trend_free(struct rp_trend *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct rp_err *err)
+int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct ns_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	sqlite3_stmt *st;
@@ -625,7 +625,7 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct r
 			if (!rep || !te || !b) {
 				sqlite3_finalize(st);
 				rp_series_free(s);
-				return rp_err_set(err, "out of memory");
+				return ns_err_set(err, "out of memory");
 			}
 		}
 		s->repeat[s->n] = sqlite3_column_int(st, 0);

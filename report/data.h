@@ -8,7 +8,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "rperr.h"
+#include "lib/err.h"
 
 /* One side of an endpoint pair, from schemas/hostinfo.md. NULL / 0 = not known. */
 struct rp_host {
@@ -79,16 +79,16 @@ struct rp_data {
 
 /* Opens the database read-only; a missing file or a file without the netsweep tables is an
  * error (the runner creates databases, the report never does). */
-int rp_db_open(const char *path, sqlite3 **db, struct rp_err *err);
+int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
 
 /* "latest" or a run id -> the run's id. */
-int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct rp_err *err);
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err);
 /* Baseline "previous" (the run of the same matrix just before run_id; *id = 0 when there is
  * none) or an explicit run id. */
 int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
-			struct rp_err *err);
+			struct ns_err *err);
 
-int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct rp_err *err);
+int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err);
 void rp_data_free(struct rp_data *d);
 
 /* Effective sender / receiver thread count of a case, for "% of one core per thread". */
@@ -103,7 +103,7 @@ struct rp_trend {
 	double *vals;                /* vals[k * n_runs + r] */
 };
 int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys, size_t n_keys,
-		  size_t n, struct rp_trend *t, struct rp_err *err);
+		  size_t n, struct rp_trend *t, struct ns_err *err);
 void rp_trend_free(struct rp_trend *t);
 
 /* Per-interval sums (stream -1, forward direction) of every ok repeat of a case:
@@ -113,7 +113,7 @@ struct rp_series {
 	int *repeat;
 	double *t_end, *bps;
 };
-int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct rp_err *err);
+int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct ns_err *err);
 void rp_series_free(struct rp_series *s);
 
 #endif

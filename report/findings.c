@@ -336,7 +336,7 @@ static int find_compare(const struct rp_data *d, const struct rp_cmp *cmp,
 
 int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
 		      const struct rp_cmp *cmp, const struct rp_data *base,
-		      struct rp_findings *f, struct rp_err *err)
+		      struct rp_findings *f, struct ns_err *err)
 {
 	memset(f, 0, sizeof(*f));
 	struct rp_buf b;
@@ -351,7 +351,7 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 err:
 	rp_buf_free(&b);
 	rp_findings_free(f);
-	return rp_err_set(err, "out of memory");
+	return ns_err_set(err, "out of memory");
 }
 
 void rp_findings_free(struct rp_findings *f)

@@ -23,7 +23,7 @@ struct rp_findings {
 
 int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
 		      const struct rp_cmp *cmp, const struct rp_data *base,
-		      struct rp_findings *f, struct rp_err *err);
+		      struct rp_findings *f, struct ns_err *err);
 void rp_findings_free(struct rp_findings *f);
 
 /* One sentence for the top of the page: what ran, the fastest case, the best per dollar. */

@@ -606,11 +606,11 @@ static void write_charts(const struct rp_report *r, xmlNodePtr main)
 	}
 }
 
-int rp_html_write(const struct rp_report *r, const char *path, struct rp_err *err)
+int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err)
 {
 	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	if (!doc)
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
 	xmlNodePtr html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(doc, html);
@@ -645,7 +645,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct rp_err *er
 	int rc = htmlSaveFileFormat(path, doc, "UTF-8", 1);
 	xmlFreeDoc(doc);
 	if (rc < 0)
-		return rp_err_set(err, "%s: cannot write", path);
+		return ns_err_set(err, "%s: cannot write", path);
 	return 0;
 }
 

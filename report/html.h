@@ -5,9 +5,9 @@
 #define RP_HTML_H
 
 #include "report.h"
-#include "rperr.h"
+#include "lib/err.h"
 
-int rp_html_write(const struct rp_report *r, const char *path, struct rp_err *err);
+int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err);
 
 /* Renders text as the content of a <p> and returns the serialized element (malloc'd), for
  * tests of the escaping: "<script>" must come back as "&lt;script&gt;". */

@@ -322,7 +322,7 @@ static void charts(const struct rp_report *r, struct rp_buf *b)
 	}
 }
 
-int rp_markdown_write(const struct rp_report *r, const char *path, struct rp_err *err)
+int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err *err)
 {
 	struct rp_buf b;
 	rp_buf_init(&b);
@@ -333,16 +333,16 @@ int rp_markdown_write(const struct rp_report *r, const char *path, struct rp_err
 	charts(r, &b);
 	if (b.oom) {
 		rp_buf_free(&b);
-		return rp_err_set(err, "out of memory");
+		return ns_err_set(err, "out of memory");
 	}
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		rp_buf_free(&b);
-		return rp_err_set(err, "%s: %s", path, strerror(errno));
+		return ns_err_set(err, "%s: %s", path, strerror(errno));
 	}
 	fwrite(rp_buf_str(&b), 1, b.len, f);
 	rp_buf_free(&b);
 	if (fclose(f) != 0)
-		return rp_err_set(err, "%s: %s", path, strerror(errno));
+		return ns_err_set(err, "%s: %s", path, strerror(errno));
 	return 0;
 }

@@ -4,8 +4,8 @@
 #define RP_MARKDOWN_H
 
 #include "report.h"
-#include "rperr.h"
+#include "lib/err.h"
 
-int rp_markdown_write(const struct rp_report *r, const char *path, struct rp_err *err);
+int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err *err);
 
 #endif

@@ -3,11 +3,10 @@
 #ifndef NS_CMDS_H
 #define NS_CMDS_H
 
-int cmd_agent(int argc, char **argv);    /* runner/net/cmd_agent.c */
-int cmd_probe(int argc, char **argv);    /* runner/net/cmd_probe.c */
+int cmd_agent(int argc, char **argv);    /* runner/agent/cmd_agent.c */
+int cmd_probe(int argc, char **argv);    /* runner/client/cmd_probe.c */
 int cmd_run(int argc, char **argv);      /* runner/sweep/cmd_run.c */
 int cmd_hostinfo(int argc, char **argv); /* runner/host/cmd_hostinfo.c */
 int cmd_cost(int argc, char **argv);     /* runner/host/cmd_cost.c: catalog and wire-rate lookups */
-int cmd_report(int argc, char **argv);   /* report/cmd_report.c */
 
 #endif

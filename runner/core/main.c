@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "err.h"
+#include "report/cmd_report.h"
+#include "lib/err.h"
 #include "version.h"
 
 struct subcommand {

@@ -65,6 +65,7 @@ const struct catalog_price *catalog_price(const struct catalog *c, const char *t
 struct xml_errors {
 	char msg[NS_ERR_MAX];
 	bool have;
+	bool named_file;  /* libxml2 gave the file name: msg starts with it */
 };
 
 static void collect_xml_error(void *ctx, xmlErrorPtr e)
@@ -79,6 +80,7 @@ static void collect_xml_error(void *ctx, xmlErrorPtr e)
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
 		text[--n] = '\0';
 	/* Precisions keep file + line + text inside one message. */
+	xe->named_file = e->file != NULL;
 	if (e->file)
 		snprintf(xe->msg, sizeof(xe->msg), "%.180s:%d: %.300s", e->file, e->line, text);
 	else if (e->line > 0)
@@ -310,7 +312,7 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	if (xmlSchemaValidateDoc(vctx, doc) != 0) {
 		ns_err_set(err, "%s", xe.have ? xe.msg : "catalog does not match schemas/catalog.xsd");
 		/* libxml2 may leave the file name out of validation errors: make sure it is there. */
-		if (err && !strstr(err->msg, path))
+		if (!xe.have || !xe.named_file)
 			ns_err_prefix(err, "%s", path);
 		goto err;
 	}

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 struct catalog_instance {
 	char type[64];              /* "m4.large" */

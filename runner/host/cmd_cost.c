@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cmds.h"
-#include "../core/cli.h"
-#include "../core/err.h"
-#include "../core/units.h"
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "lib/units.h"
 #include "catalog.h"
 #include "cost.h"
 #include "wire.h"
@@ -153,7 +153,7 @@ static int cmd_wire(int argc, char **argv)
 	uint64_t speed = 0, sizes[MAX_SIZES] = {64, 128, 256, 512, 1024, 1280, 1518};
 	uint64_t mtus[MAX_SIZES] = {1500, 9001};
 	size_t n_sizes = 7, n_mtus = 2;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	optind = 0;
 	opterr = 0;
 	int c;
@@ -239,7 +239,7 @@ int cmd_cost(int argc, char **argv)
 	const char *region = NULL, *type = NULL;
 	uint64_t bps = 0;
 	enum cost_basis basis = COST_PAIR;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	optind = 0;
 	opterr = 0;
 	int c;

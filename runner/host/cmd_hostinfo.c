@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cmds.h"
-#include "../core/cli.h"
-#include "../core/err.h"
-#include "../core/units.h"
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "lib/units.h"
 #include "hostinfo.h"
 
 static void usage(FILE *f)
@@ -45,7 +45,7 @@ int cmd_hostinfo(int argc, char **argv)
 	struct hostinfo_opts o;
 	hostinfo_opts_init(&o);
 	bool json = false;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	optind = 0; /* GNU: reinitialise, argv[0] is the subcommand */
 	opterr = 0;
 	int c;

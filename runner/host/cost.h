@@ -5,7 +5,7 @@
 #ifndef NS_COST_H
 #define NS_COST_H
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 enum cost_basis {
 	COST_PAIR,   /* client and agent, both of the declared type: twice the unit price */

@@ -11,8 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../core/jsonw.h"
-#include "../core/units.h"
+#include "lib/jsonw.h"
+#include "lib/units.h"
 #include "imds.h"
 #include "nic.h"
 

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 struct hostinfo_opts {
 	const char *peer;          /* address whose route picks the interface; NULL = default route */

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 #define IMDS_DEFAULT_ADDR "169.254.169.254:80"
 #define IMDS_MAX_RESPONSE 8192 /* headers + body; the real answers are a few hundred bytes */

@@ -25,7 +25,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "../core/units.h"
+#include "lib/units.h"
 
 #define NL_BUF 32768
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 #define NIC_ADDR_LEN 64      /* fits an IPv6 text address with scope */
 #define NIC_MAX_CPUS 4096

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/cmds.h"
-#include "../core/err.h"
-#include "../core/units.h"
-#include "../host/catalog.h"
+#include "runner/core/cmds.h"
+#include "lib/err.h"
+#include "lib/units.h"
+#include "runner/host/catalog.h"
 #include "expand.h"
 #include "matrix.h"
 #include "progress.h"
@@ -61,7 +61,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o = {.jobs = 1, .out = stdout};
 	const char *db = getenv("NETSWEEP_DB");
 	bool dry = false, quiet = false;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	uint64_t u;
 	int c;
 

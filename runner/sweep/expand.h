@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../net/probe.h"
+#include "lib/err.h"
+#include "runner/proto/probe.h"
 #include "matrix.h"
 
 #define EXPAND_MAX_CASES 1000000

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../net/agent.h"
+#include "runner/agent/agent.h"
 
 static struct agent *child_agent; /* the child's, for its signal handler */
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 
 /* Starts the agent: *pid is the child, *port where it listens on 127.0.0.1. */
 int loopback_start(pid_t *pid, uint16_t *port, struct ns_err *err);

@@ -12,8 +12,8 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
 
-#include "../core/units.h"
-#include "../net/probe.h"
+#include "lib/units.h"
+#include "runner/proto/probe.h"
 
 extern const char NS_MATRIX_XSD[]; /* schemas/matrix.xsd, compiled in (mk/sweep.mk) */
 

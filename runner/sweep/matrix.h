@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 #include "sha256.h"
 
 /* The axes, in the order they appear in a case's canonical string (never reorder: case keys

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/jsonw.h"
-#include "../core/units.h"
-#include "../core/version.h"
-#include "../host/catalog.h"
-#include "../host/hostinfo.h"
-#include "../net/probe.h"
+#include "lib/jsonw.h"
+#include "lib/units.h"
+#include "runner/core/version.h"
+#include "runner/host/catalog.h"
+#include "runner/host/hostinfo.h"
+#include "runner/client/client.h"
 #include "loopback.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
@@ -99,7 +99,7 @@ static int irq_cpulist(struct store *st, const char *info, char *buf, size_t len
 	if (!list[0])
 		goto out;
 	size_t n;
-	struct ns_err e = {{0}};
+	struct ns_err e = {0};
 	rc = -1;
 	if (units_parse_cpulist(list, cpus, UNITS_MAX_CPUS, &n, &e) < 0) {
 		snprintf(why, wlen, "%s", e.msg);
@@ -482,7 +482,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	char what[300], started[32], finished[32], summary[NS_ERR_MAX + 16], warn[NS_ERR_MAX * 2 + 4];
 	double est = expand_case_seconds(m, c) + RUN_SETUP_S + m->cooldown_s; /* as run_estimate */
 	struct probe_result res;
-	struct ns_err e = {{0}};
+	struct ns_err e = {0};
 	bool ran = false, ok = false;
 	char *json = NULL;
 
@@ -502,7 +502,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		ok = run_probe(mp, &pp, &res, &e) == 0;
 		/* An agent still closing the previous session (or serving another runner) answers
 		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
-		for (int tries = 0; !ok && res.n_dirs == 0 && strstr(e.msg, "busy") && tries < 20 &&
+		for (int tries = 0; !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
 				    !atomic_load(&stop_requested); tries++) {
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));

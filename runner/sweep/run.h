@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/err.h"
+#include "lib/err.h"
 #include "expand.h"
 #include "matrix.h"
 #include "progress.h"

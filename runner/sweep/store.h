@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/err.h"
-#include "../host/catalog.h"
-#include "../net/probe.h"
+#include "lib/err.h"
+#include "runner/host/catalog.h"
+#include "runner/proto/probe.h"
 
 #define STORE_SCHEMA_VERSION 2
 

@@ -37,7 +37,7 @@ static void shipped_catalog_has_the_seeds(void **state)
 	(void)state;
 	struct catalog c;
 	catalog_init(&c);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(catalog_load(&c, AWS, &err), 0);
 	static const char *const seeds[] = {"m4.large", "m4.xlarge", "m4.2xlarge", "m4.4xlarge",
 					    "m4.10xlarge", "c3.large", "c5n.18xlarge"};
@@ -86,7 +86,7 @@ static void later_file_overrides(void **state)
 		"</catalog>\n");
 	struct catalog c;
 	catalog_init(&c);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(catalog_load(&c, AWS, &err), 0);
 	size_t prices = c.n_prices, instances = c.n_instances;
 	assert_int_equal(catalog_load(&c, path, &err), 0);
@@ -116,7 +116,7 @@ static void malformed_catalog_names_file_and_line(void **state)
 				"</catalog>\n");
 	struct catalog c;
 	catalog_init(&c);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(catalog_load(&c, AWS, &err), 0);
 	size_t prices = c.n_prices;
 	assert_int_equal(catalog_load(&c, path, &err), -1);
@@ -141,7 +141,7 @@ static void invalid_catalog_names_file_and_line(void **state)
 				"</catalog>\n");
 	struct catalog c;
 	catalog_init(&c);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(catalog_load(&c, path, &err), -1);
 	/* libxml2 numbers an element by the line its start tag ends on: 4 or 5 here. */
 	char want4[256], want5[256];

@@ -42,7 +42,7 @@ static void m4_prices_come_from_the_catalog(void **state)
 	(void)state;
 	struct catalog c;
 	catalog_init(&c);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(catalog_load(&c, NETSWEEP_DATADIR "/catalog/aws.xml", &err), 0);
 	for (size_t i = 0; i < sizeof(m4) / sizeof(m4[0]); i++) {
 		const struct catalog_price *p = catalog_price(&c, m4[i].type, "ap-northeast-1");
@@ -68,7 +68,7 @@ static void pair_costs_twice_the_sender(void **state)
 	assert_int_equal(b, COST_SENDER);
 	assert_int_equal(cost_basis_parse("pair", &b, NULL), 0);
 	assert_int_equal(b, COST_PAIR);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(cost_basis_parse("both", &b, &err), -1);
 	assert_non_null(strstr(err.msg, "both"));
 }

@@ -16,10 +16,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "runner/net/agent.h"
-#include "runner/net/client_int.h"
-#include "runner/net/probe.h"
-#include "runner/net/proto.h"
+#include "runner/agent/agent.h"
+#include "runner/client/ctl.h"
+#include "runner/client/client.h"
+#include "runner/proto/proto.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -29,7 +29,7 @@ static void delegate_request_round_trip_and_bounds(void **state)
 {
 	(void)state;
 	struct probe_params p, q;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	struct proto_buf b;
 	probe_params_init(&p);
 	snprintf(p.host, sizeof(p.host), "10.0.0.2");
@@ -93,7 +93,7 @@ static void result_chunks_are_bounded(void **state)
 {
 	(void)state;
 	struct proto_buf b;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	uint32_t total, off, n;
 	const uint8_t *data;
 	proto_buf_init(&b);
@@ -156,7 +156,7 @@ static void hostinfo_request_peer(void **state)
 {
 	(void)state;
 	struct proto_buf b;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	char peer[PROTO_MAX_PEER + 1];
 	proto_buf_init(&b);
 	proto_enc_hostinfo_request(&b, NULL);
@@ -239,7 +239,7 @@ static void same_result(const struct probe_result *a, const struct probe_result 
 static void round_trip(const struct probe_result *res)
 {
 	struct probe_result back;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	char *json = probe_result_json(res, false);
 	assert_non_null(json);
 	if (probe_result_from_json(json, &back, &err) < 0)
@@ -321,7 +321,7 @@ static void from_json_refuses_what_is_not_a_result(void **state)
 {
 	(void)state;
 	struct probe_result r;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	static const char *const bad[] = {
 		"", "not json", "[1,2]", "{\"version\":2,\"status\":\"ok\"}",
 		"{\"version\":1,\"status\":\"ok\",\"params\":{\"direction\":\"sideways\"}}",
@@ -356,7 +356,7 @@ struct running {
 static void start_agent(struct running *r, int no_delegate)
 {
 	struct agent_opts o;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
@@ -384,7 +384,7 @@ static void real_results_survive_json(void **state)
 	for (int k = 0; k < 2; k++) {
 		struct probe_params p;
 		struct probe_result res;
-		struct ns_err err = {{0}};
+		struct ns_err err = {0};
 		probe_params_init(&p);
 		snprintf(p.host, sizeof(p.host), "127.0.0.1");
 		p.port = t.port;
@@ -415,7 +415,7 @@ static void run_from_goes_through_the_client_agent(void **state)
 	start_agent(&nd, 1);
 	struct probe_params p;
 	struct probe_result res;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	probe_params_init(&p);
 	snprintf(p.host, sizeof(p.host), "127.0.0.1");
 	p.port = s.port;

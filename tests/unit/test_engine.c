@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/net/engine.h"
+#include "runner/engine/engine.h"
 
 #define MAXS 8
 
@@ -92,7 +92,7 @@ static void udp_pairs(uint32_t n, int *snd, int *rcv)
 
 static struct engine *make(const struct engine_cfg *cfg, const int *fds, uint32_t n)
 {
-	struct ns_err err = { { 0 } };
+	struct ns_err err = {0};
 	struct engine *e = engine_create(cfg, fds, n, &err);
 	if (!e)
 		fail_msg("engine_create: %s", err.msg);
@@ -465,7 +465,7 @@ static void udp_receive_buffer_is_raised_unless_chosen(void **state)
 	int kept = 0;
 	assert_int_equal(getsockopt(rcv[1], SOL_SOCKET, SO_RCVBUF, &kept, &len), 0);
 	struct engine_cfg r = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 64 };
-	struct ns_err err = { { 0 } };
+	struct ns_err err = {0};
 	int dup0 = dup(rcv[0]), dup1 = dup(rcv[1]);
 	struct engine *e = engine_create(&r, rcv, 2, &err);
 	assert_non_null(e);
@@ -600,7 +600,7 @@ static void threads_are_pinned_round_robin(void **state)
 	assert_true(wait_done(e, 10));
 	engine_destroy(e);
 	struct engine_cfg r = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 64 };
-	struct ns_err err = { { 0 } };
+	struct ns_err err = {0};
 	struct engine *q = engine_create(&r, rcv, 3, &err);
 	assert_non_null(q);
 	assert_int_equal(engine_stream_cpu(q, 0), -1);
@@ -625,7 +625,7 @@ static void bad_configurations_are_refused(void **state)
 {
 	(void)state;
 	int fds[1] = { -1 };
-	struct ns_err err = { { 0 } };
+	struct ns_err err = {0};
 	struct engine_cfg c = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 8 };
 	assert_null(engine_create(&c, fds, 1, &err));
 	assert_non_null(strstr(err.msg, "length"));

@@ -13,14 +13,14 @@
 
 static void load(struct matrix *m, const char *text)
 {
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	if (matrix_load_mem(m, "t.xml", text, strlen(text), &err) < 0)
 		fail_msg("matrix: %s", err.msg);
 }
 
 static void expand(const struct matrix *m, struct sweep_cases *c)
 {
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	if (expand_matrix(m, c, &err) < 0)
 		fail_msg("expand: %s", err.msg);
 }
@@ -94,7 +94,7 @@ static void excludes_and_includes(void **state)
 	matrix_free(&m);
 
 	/* excluding everything is an error naming the line */
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	load(&m, "<matrix name=\"p\">\n<rules>\n<exclude><when axis=\"protocol\" value=\"tcp\"/>"
 		 "</exclude></rules></matrix>");
 	assert_int_equal(expand_matrix(&m, &c, &err), -1);
@@ -157,7 +157,7 @@ static void schedule_orders(void **state)
 	struct matrix m;
 	struct sweep_slot *s;
 	size_t n;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	load(&m, "<matrix name=\"o\" repeats=\"2\"/>");
 	assert_int_equal(expand_schedule(&m, 3, 0, &s, &n, &err), 0);
 	assert_int_equal(n, 6);
@@ -199,7 +199,7 @@ static void check_names_conflicts(void **state)
 	(void)state;
 	struct matrix m;
 	struct sweep_cases c;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	/* each value is fine alone; UDP with a 70000-byte payload is not */
 	load(&m, "<matrix name=\"c\">\n<axes>\n"
 		 "<axis name=\"protocol\"><value>tcp</value><value>udp</value></axis>\n"

@@ -65,7 +65,7 @@ static void http_answers(void **state)
 	int status;
 	const char *body;
 	size_t len;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 9\r\nServer: x\r\n\r\nm4.large\nTRAILING";
 	assert_int_equal(imds_parse_response(ok, strlen(ok), &status, &body, &len, &err), 0);
 	assert_int_equal(status, 200);
@@ -90,7 +90,7 @@ static void imds_refuses_bad_addresses(void **state)
 {
 	(void)state;
 	struct imds_info info;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(imds_query("localhost:80", 0.2, &info, &err), -1);
 	assert_non_null(strstr(err.msg, "numeric"));
 	assert_int_equal(imds_query("127.0.0.1", 0.2, &info, &err), -1);
@@ -106,7 +106,7 @@ static void loopback_peer_json(void **state)
 	o.peer = "127.0.0.1";
 	o.imds = false;
 	char *json = NULL;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(hostinfo_collect_json(&o, &json, &err), 0);
 	assert_non_null(json);
 	assert_non_null(strstr(json, "\"interface\":{\"name\":\"lo\""));
@@ -127,7 +127,7 @@ static void loopback_peer_json(void **state)
 static void loopback_does_not_pace_udp(void **state)
 {
 	(void)state;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	/* lo has noqueue: SO_MAX_PACING_RATE does not pace UDP there. */
 	assert_int_equal(hostinfo_fq_paces("127.0.0.1", &err), 0);
 	assert_int_equal(nic_fq_paces("no-such-if0", &err), -1);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "runner/core/jsonw.h"
+#include "lib/jsonw.h"
 
 static void nested_objects_get_commas_right(void **state)
 {

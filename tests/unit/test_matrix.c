@@ -46,7 +46,7 @@ static void good_matrix_loads(void **state)
 {
 	(void)state;
 	struct matrix m;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(load(&m, good, &err), 0);
 	assert_string_equal(m.name, "t");
 	assert_string_equal(m.description, "A test");
@@ -92,7 +92,7 @@ static void no_pairs_means_loopback(void **state)
 {
 	(void)state;
 	struct matrix m;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(load(&m, "<matrix name=\"l\"/>", &err), 0);
 	assert_true(m.loopback);
 	assert_int_equal(m.n_pairs, 1);
@@ -106,7 +106,7 @@ static void no_pairs_means_loopback(void **state)
 static void refused(const char *text, int line, const char *what)
 {
 	struct matrix m;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	char at[32];
 	assert_int_equal(load(&m, text, &err), -1);
 	snprintf(at, sizeof(at), "t.xml:%d: ", line);
@@ -166,7 +166,7 @@ static void missing_file_names_file(void **state)
 {
 	(void)state;
 	struct matrix m;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(matrix_load(&m, "/nonexistent/s3.xml", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/s3.xml"));
 	assert_non_null(strstr(err.msg, "No such file"));

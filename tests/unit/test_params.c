@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runner/net/probe.h"
-#include "runner/net/session.h"
+#include "runner/proto/probe.h"
+#include "runner/session/session.h"
 
 static struct probe_params base(void)
 {
@@ -23,7 +23,7 @@ static struct probe_params base(void)
 /* Expects probe_params_check to fail with a message containing want. */
 static void refused(const struct probe_params *p, const char *want)
 {
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(probe_params_check(p, &err), -1);
 	if (!strstr(err.msg, want))
 		fail_msg("message '%s' does not mention '%s'", err.msg, want);
@@ -171,7 +171,7 @@ static void affinity_lists_are_parsed(void **state)
 	/* a CPU this host does not have is refused by the end that would pin to it */
 	snprintf(p.affinity, sizeof(p.affinity), "4000");
 	assert_int_equal(probe_params_check(&p, NULL), 0);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(session_cpus(&p, cpus, 8, &n, &err), -1);
 	assert_non_null(strstr(err.msg, "does not exist"));
 	/* an unterminated text field (from a broken caller) is refused, not read past */

@@ -15,9 +15,10 @@
 #include <netinet/in.h>
 #include <pthread.h>
 
-#include "runner/net/agent.h"
-#include "runner/net/proto.h"
-#include "runner/net/session.h"
+#include "runner/agent/agent.h"
+#include "runner/client/client.h"
+#include "runner/proto/proto.h"
+#include "runner/session/session.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -95,7 +96,7 @@ static void truncated_frame_is_an_error(void **state)
 	uint16_t type;
 	uint32_t len;
 	bool eof = false;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(proto_recv(sv[1], &type, buf, &len, proto_now() + 2, -1, &eof, &err), -1);
 	assert_true(eof);
 	assert_non_null(strstr(err.msg, "truncated"));
@@ -117,7 +118,7 @@ static void silent_peer_times_out(void **state)
 	pair(sv);
 	uint16_t type;
 	uint32_t len;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	double t0 = proto_now();
 	assert_int_equal(proto_recv(sv[1], &type, buf, &len, t0 + 0.1, -1, NULL, &err), -1);
 	assert_true(proto_now() - t0 < 1.0);
@@ -132,7 +133,7 @@ static void oversized_frame_is_refused_before_reading(void **state)
 	uint8_t hdr[PROTO_HDR_LEN];
 	uint16_t type;
 	uint32_t len;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	proto_header_pack(hdr, PROTO_HOSTINFO, PROTO_MAX_PAYLOAD + 1);
 	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
 	assert_non_null(strstr(err.msg, "exceeds"));
@@ -151,7 +152,7 @@ static void unknown_type_is_refused(void **state)
 	uint8_t hdr[PROTO_HDR_LEN];
 	uint16_t type;
 	uint32_t len;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	proto_header_pack(hdr, 0, 0);
 	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
 	proto_header_pack(hdr, PROTO_TYPE_MAX + 1, 0);
@@ -166,7 +167,7 @@ static void hello_checks_magic_and_version(void **state)
 	(void)state;
 	struct proto_buf b;
 	struct proto_hello h = {.version = PROTO_VERSION}, out;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	proto_buf_init(&b);
 	proto_enc_hello(&b, &h);
 	assert_int_equal(proto_dec_hello(b.p, b.len, &out, &err), 0);
@@ -188,7 +189,7 @@ static void strings_and_numbers_are_bounded(void **state)
 	(void)state;
 	struct probe_params p, q;
 	struct proto_buf b;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	probe_params_init(&p);
 	proto_buf_init(&b);
 	proto_enc_params(&b, &p);
@@ -256,7 +257,7 @@ static void results_round_trip_and_chunk_bounds(void **state)
 	r.dirs[1] = (struct proto_dir_summary){.dir = NS_DIR_REVERSE, .role = ENGINE_SEND,
 					       .n_streams = 3, .gso_active = 1};
 	struct proto_buf b;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	proto_buf_init(&b);
 	proto_enc_results(&b, &r);
 	assert_int_equal(proto_dec_results(b.p, b.len, &o, &err), 0);
@@ -456,7 +457,7 @@ static void embedded_agent_answers_and_stops(void **state)
 {
 	(void)state;
 	struct agent_opts o;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	setenv("NETSWEEP_IMDS", "0", 1); /* the agent's hostinfo must not query 169.254.169.254 */
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
@@ -642,7 +643,7 @@ static void agent_survives_mutated_requests(void **state)
 		uint32_t rlen;
 		for (int tries = 0; tries < 50; tries++) { /* BUSY while the last one winds down */
 			int fd = connect_local(port);
-			struct ns_err e = {{0}};
+			struct ns_err e = {0};
 			double t0 = proto_now();
 			assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &hello, proto_now() + 2, NULL), 0);
 			if (proto_recv(fd, &type, buf, &rlen, proto_now() + 10, -1, NULL, &e) < 0)
@@ -670,7 +671,7 @@ static void agent_survives_mutated_requests(void **state)
 	proto_buf_free(&hello);
 
 	struct probe_result res;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	snprintf(p.host, sizeof(p.host), "127.0.0.1");
 	p.port = port;
 	p.duration_s = 0.2;
@@ -710,7 +711,7 @@ static void silent_agent_times_out_within_the_connect_timeout(void **state)
 	usleep(100000);
 	struct probe_params p;
 	struct probe_result res;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	probe_params_init(&p);
 	snprintf(p.host, sizeof(p.host), "127.0.0.1");
 	p.port = ntohs(sin.sin_port);

@@ -103,7 +103,7 @@ static const struct rp_case *find(const struct rp_data *d, const char *key)
 static void test_medians_and_spread(void **state)
 {
 	struct rp_data d;
-	struct rp_err err = {""};
+	struct ns_err err = {0};
 	assert_int_equal(rp_data_load(*state, 2, &d, &err), 0);
 	assert_int_equal(d.n_cases, 3);
 	assert_string_equal(d.cases[0].case_key, "b"); /* ordinal order */
@@ -151,7 +151,7 @@ static void test_resolve(void **state)
 {
 	sqlite3 *db = *state;
 	long long id = 0;
-	struct rp_err err = {""};
+	struct ns_err err = {0};
 	assert_int_equal(rp_run_resolve(db, "latest", &id, &err), 0);
 	assert_int_equal(id, 3);                  /* by start time, not by id */
 	assert_int_equal(rp_run_resolve(db, "2", &id, &err), 0);
@@ -175,7 +175,7 @@ static void test_run_cost(void **state)
 {
 	sqlite3 *db = *state;
 	struct rp_data d;
-	struct rp_err err = {""};
+	struct ns_err err = {0};
 	assert_int_equal(rp_data_load(db, 2, &d, &err), 0);
 	/* 7 ok results of pair p (0.17 $/h) for 10 s; the failed ones of a and c cost nothing */
 	assert_true(fabs(d.run_cost_usd - 7 * 0.17 * 10 / 3600) < 1e-12);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/net/probe.h"
+#include "runner/proto/probe.h"
 
 static sqlite3 *db;
 

@@ -57,7 +57,7 @@ static long long query_int(const char *sql)
 
 static struct store *open_store(void)
 {
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	struct store *s = store_open(path, &err);
 	if (!s)
 		fail_msg("store_open: %s", err.msg);
@@ -85,7 +85,7 @@ static void schema_applied_once(void **state)
 	/* a database from a newer netsweep is refused, not damaged */
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_null(store_open(path, &err));
 	assert_non_null(strstr(err.msg, "newer"));
 }
@@ -128,7 +128,7 @@ static void round_trip_and_resume(void **state)
 {
 	(void)state;
 	struct store *s = open_store();
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	int64_t run, other, ep, case_id, again, found = 0, seed = 0, rid;
 	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
 			      .version = "0.1.0", .order = "shuffled", .has_seed = true, .seed = 7,
@@ -242,7 +242,7 @@ static void stale_samples_replaced(void **state)
 {
 	(void)state;
 	struct store *s = open_store();
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	int64_t run, ep, case_id, rid1 = 0, rid2 = 0;
 	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
 			      .version = "0.1.0", .order = "as-written", .repeats = 2};

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "runner/net/pace.h"
-#include "runner/net/udpseq.h"
+#include "runner/engine/pace.h"
+#include "runner/engine/udpseq.h"
 
 static struct udpseq *fresh(void)
 {

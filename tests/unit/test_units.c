@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "runner/core/units.h"
+#include "lib/units.h"
 
 static void rates_parse_with_decimal_suffixes(void **state)
 {
@@ -27,7 +27,7 @@ static void rates_reject_garbage(void **state)
 {
 	(void)state;
 	uint64_t v;
-	struct ns_err err = {{0}};
+	struct ns_err err = {0};
 	assert_int_equal(units_parse_rate("-1M", &v, &err), -1);
 	assert_non_null(strstr(err.msg, "negative"));
 	assert_int_equal(units_parse_rate("10X", &v, &err), -1);

@@ -1,0 +1,15 @@
+/* cli: the usage errors every subcommand's getopt_long loop shares, worded one way. */
+#ifndef NS_CLI_H
+#define NS_CLI_H
+
+#include "lib/err.h"
+
+/* For getopt_long's ':' (missing value) or '?' (unknown option), read with optind and optopt
+ * right after the call: fills err and returns -1. */
+int cli_option_error(int c, char **argv, struct ns_err *err);
+
+/* After the options: -1 with err filled when an argument is left that the command does not
+ * take, else 0. */
+int cli_no_operands(int argc, char **argv, struct ns_err *err);
+
+#endif

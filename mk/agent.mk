@@ -1,0 +1,4 @@
+# runner/agent: the daemon (`netsweep agent`), its sessions, tests and delegated runs.
+LIB_SRC += runner/agent/cmd_agent.c runner/agent/conn.c runner/agent/agent.c \
+	runner/agent/agent_test.c runner/agent/agent_delegate.c
+ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh

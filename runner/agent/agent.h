@@ -1,0 +1,31 @@
+/* agent: the long-running daemon that serves tests one after another on a control port.
+ * The sweep runner also embeds one (in a forked child) for the loopback default. */
+#ifndef NS_AGENT_H
+#define NS_AGENT_H
+
+#include <stdint.h>
+
+#include "lib/err.h"
+
+struct agent_opts {
+	char listen_addr[256];      /* "127.0.0.1", "::", "0.0.0.0" (default "::" dual-stack) */
+	uint16_t port;              /* 0 = pick a free port (see agent_port) */
+	double idle_timeout_s;      /* a silent client is dropped after this long (default 10) */
+	const char *psk_file;       /* reserved for authentication; NULL = none */
+	int quiet;                  /* no log lines on stderr */
+	int no_delegate;            /* refuse DELEGATE_REQUEST: never the client of another's test */
+};
+
+struct agent;
+
+void agent_opts_init(struct agent_opts *o);
+/* Binds and listens; returns NULL with err filled on failure. */
+struct agent *agent_create(const struct agent_opts *o, struct ns_err *err);
+uint16_t agent_port(const struct agent *a);
+/* Serves tests until agent_stop(); returns 0 on a clean stop. */
+int agent_serve(struct agent *a, struct ns_err *err);
+/* Async-signal-safe: asks agent_serve to return. */
+void agent_stop(struct agent *a);
+void agent_destroy(struct agent *a);
+
+#endif

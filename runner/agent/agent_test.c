@@ -1,0 +1,389 @@
+/* agent_test: one test on the agent — the data connections (only from the client's address,
+ * only with the cookie), the engines and their snapshots, and the results sent back
+ * (schemas/control-protocol.md). Runs on the session thread; every wait watches the control
+ * connection and the agent's stop pipe. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "lib/units.h"
+#include "conn.h"
+#include "serve.h"
+#include "runner/session/session.h"
+#include "runner/session/sockopt.h"
+
+struct atest {
+	struct conn *c;
+	struct probe_params p;
+	struct session_end ends[2];   /* [0] the first direction of the test */
+	uint32_t n_ends, total;
+	uint8_t cookie[PROTO_COOKIE_LEN];
+	int dfd;                      /* TCP data listener */
+	int *udp;                     /* UDP sockets by stream index (fds of ends[]) */
+	bool *got;                    /* stream k has its connection */
+	uint32_t n_got;
+	bool start_asked;
+};
+
+static int *stream_slot(struct atest *t, uint32_t k)
+{
+	struct session_end *e = &t->ends[0];
+	if (k >= e->n) {
+		k -= e->n;
+		e = &t->ends[1];
+	}
+	return &e->fds[k];
+}
+
+static bool valid_hello(const struct atest *t, const uint8_t *h, uint32_t *index)
+{
+	uint32_t be;
+	if (memcmp(h, t->cookie, PROTO_COOKIE_LEN) != 0)
+		return false;
+	memcpy(&be, h + PROTO_COOKIE_LEN, 4);
+	*index = ntohl(be);
+	return *index < t->total;
+}
+
+/* Opens the data listener or the UDP sockets on the control connection's local address. */
+static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
+{
+	struct sockaddr_storage sa = t->c->local;
+	agent_set_port(&sa, 0);
+	if (t->p.proto == NS_PROTO_TCP) {
+		t->dfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (t->dfd < 0)
+			return ns_err_sys(err, "socket");
+		if (sockopt_apply(t->dfd, &t->p, err) < 0)
+			return -1;
+		if (bind(t->dfd, (struct sockaddr *)&sa, t->c->local_len) < 0 ||
+		    listen(t->dfd, (int)t->total) < 0)
+			return ns_err_sys(err, "data listener");
+		r->data_port = agent_get_port(t->dfd);
+		return 0;
+	}
+	r->n_udp = t->total;
+	for (uint32_t k = 0; k < t->total; k++) {
+		int fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (fd < 0)
+			return ns_err_sys(err, "UDP socket");
+		*stream_slot(t, k) = fd;
+		t->udp[k] = fd;
+		if (sockopt_apply(fd, &t->p, err) < 0)
+			return -1;
+		if (bind(fd, (struct sockaddr *)&sa, t->c->local_len) < 0)
+			return ns_err_sys(err, "UDP bind");
+		r->udp_ports[k] = agent_get_port(fd);
+	}
+	return 0;
+}
+
+/* A TCP data connection: only from the client's address, only with the cookie. */
+static void accept_data(struct atest *t)
+{
+	struct sockaddr_storage from;
+	socklen_t fl = sizeof(from);
+	int fd = accept4(t->dfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	uint8_t h[PROTO_DATA_HELLO_LEN];
+	size_t got = 0;
+	double until = proto_now() + AGENT_COOKIE_WAIT_S;
+	uint32_t k;
+	if (!agent_same_ip(&from, &t->c->peer))
+		goto drop;
+	while (got < sizeof(h) && proto_now() < until) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		ssize_t r = recv(fd, h + got, sizeof(h) - got, MSG_DONTWAIT);
+		if (r <= 0 && !(r < 0 && (errno == EAGAIN || errno == EINTR)))
+			goto drop;
+		if (r > 0)
+			got += (size_t)r;
+	}
+	if (got < sizeof(h) || !valid_hello(t, h, &k) || t->got[k])
+		goto drop;
+	if (t->p.nodelay)
+		sockopt_nodelay(fd, NULL);
+	*stream_slot(t, k) = fd;
+	t->got[k] = true;
+	t->n_got++;
+	return;
+drop:
+	close(fd);
+}
+
+/* A UDP greeting on stream k's socket: connect to its source (the client's address only) and
+ * echo it, again for every repeat, since the echo may be lost. */
+static void udp_greeting(struct atest *t, uint32_t k)
+{
+	uint8_t h[PROTO_DATA_HELLO_LEN + 1];
+	struct sockaddr_storage from;
+	socklen_t fl = sizeof(from);
+	uint32_t idx;
+	ssize_t r = recvfrom(t->udp[k], h, sizeof(h), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+	if (r != PROTO_DATA_HELLO_LEN || !agent_same_ip(&from, &t->c->peer) || !valid_hello(t, h, &idx) ||
+	    idx != k)
+		return;
+	if (!t->got[k]) {
+		if (connect(t->udp[k], (struct sockaddr *)&from, fl) < 0)
+			return;
+		t->got[k] = true;
+		t->n_got++;
+	}
+	send(t->udp[k], h, PROTO_DATA_HELLO_LEN, MSG_DONTWAIT);
+}
+
+/* Waits for every data stream and the client's START. */
+static int connect_phase(struct atest *t, struct ns_err *err)
+{
+	struct conn *c = t->c;
+	double deadline = proto_now() + t->p.connect_timeout_s + AGENT_SETUP_S;
+	uint32_t np = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total);
+	struct pollfd *pfd = calloc(np, sizeof(*pfd));
+	int rc = -1;
+	if (!pfd)
+		return ns_err_set(err, "out of memory");
+	pfd[0] = (struct pollfd){.fd = c->ctl, .events = POLLIN};
+	pfd[1] = (struct pollfd){.fd = c->a->pipe_r, .events = POLLIN};
+	for (uint32_t i = 2; i < np; i++)
+		pfd[i] = (struct pollfd){.fd = t->p.proto == NS_PROTO_TCP ? t->dfd : t->udp[i - 2],
+					 .events = POLLIN};
+	while (!(t->start_asked && t->n_got == t->total)) {
+		double left = deadline - proto_now();
+		if (left <= 0) {
+			ns_err_set(err, "only %u of %u data streams connected in time",
+				   (unsigned)t->n_got, (unsigned)t->total);
+			goto out;
+		}
+		int n = poll(pfd, np, (int)(left * 1000) + 1);
+		if (n < 0 && errno != EINTR) {
+			ns_err_sys(err, "poll");
+			goto out;
+		}
+		if (n <= 0)
+			continue;
+		if (pfd[1].revents) {
+			ns_err_set(err, "agent stopping");
+			goto out;
+		}
+		for (uint32_t i = 2; i < np; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			if (t->p.proto == NS_PROTO_TCP)
+				accept_data(t);
+			else
+				udp_greeting(t, i - 2);
+		}
+		if (pfd[0].revents) {
+			uint16_t type;
+			uint32_t len;
+			bool eof;
+			if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + 5, c->a->pipe_r, &eof,
+				       err) < 0)
+				goto out;
+			if (type != PROTO_START) {
+				ns_err_set(err, "expected START, got %s", proto_type_name(type));
+				goto out;
+			}
+			t->start_asked = true;
+		}
+	}
+	rc = 0;
+out:
+	free(pfd);
+	return rc;
+}
+
+/* The measured run: intervals until the client's STOP. Returns -1 when the client went away. */
+static int measure(struct atest *t, struct ns_err *err)
+{
+	struct conn *c = t->c;
+	struct session_clock clk;
+	session_clock_init(&clk, proto_now(), &t->p);
+	/* a silent client is dropped a bounded time after the test should have ended */
+	double deadline = clk.t0 + t->p.omit_s + t->p.duration_s + c->a->o.idle_timeout_s;
+	for (;;) {
+		double now = proto_now();
+		double next = session_tick(&clk, t->ends, t->n_ends, now);
+		if (now >= deadline)
+			return ns_err_set(err, "client silent: no STOP in time");
+		double wait = next - now < 0.2 ? next - now : 0.2;
+		if (clk.ended) /* a sender's time ends when it stops: watch it closely */
+			for (uint32_t i = 0; i < t->n_ends; i++)
+				if (!session_end_watch(&t->ends[i], now))
+					wait = 0.002;
+		struct pollfd pfd[2] = {{.fd = c->ctl, .events = POLLIN},
+					{.fd = c->a->pipe_r, .events = POLLIN}};
+		int n = poll(pfd, 2, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		if (n <= 0)
+			continue;
+		if (pfd[1].revents)
+			return ns_err_set(err, "agent stopping");
+		uint16_t type;
+		uint32_t len;
+		bool eof;
+		if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + 5, c->a->pipe_r, &eof,
+			       err) < 0)
+			return -1;
+		if (type == PROTO_STOP)
+			return 0;
+		return ns_err_set(err, "client sent %s during the test", proto_type_name(type));
+	}
+}
+
+static int send_results(struct atest *t, struct ns_err *err)
+{
+	int fd = t->c->ctl;
+	double deadline = proto_now() + 10;
+	struct proto_results r = {.n_dirs = t->n_ends};
+	for (uint32_t i = 0; i < t->n_ends; i++) {
+		struct session_end *e = &t->ends[i];
+		double dur = e->t_end - e->t_omit;
+		r.dirs[i] = (struct proto_dir_summary){
+			.dir = (uint8_t)e->dir,
+			.role = (uint8_t)e->role,
+			.n_streams = e->n,
+			.n_intervals = e->n_ivl,
+			.duration_s = dur,
+			.cpu_percent = sysstat_cpu_percent(&e->cpu_omit, &e->cpu_end),
+			.kernel_drops = e->drops_end > e->drops_omit ? e->drops_end - e->drops_omit : 0,
+			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
+		};
+	}
+	struct proto_buf b;
+	proto_buf_init(&b);
+	proto_enc_results(&b, &r);
+	int rc = proto_send_buf(fd, PROTO_RESULTS, &b, deadline, err);
+	for (uint32_t i = 0; rc == 0 && i < t->n_ends; i++) {
+		struct session_end *e = &t->ends[i];
+		struct proto_stream_rec recs[PROTO_STREAMS_PER_CHUNK];
+		for (uint32_t first = 0; rc == 0 && first < e->n; first += PROTO_STREAMS_PER_CHUNK) {
+			uint32_t cnt = e->n - first < PROTO_STREAMS_PER_CHUNK ? e->n - first
+									     : PROTO_STREAMS_PER_CHUNK;
+			for (uint32_t k = 0; k < cnt; k++) {
+				recs[k].cpu = engine_stream_cpu(e->eng, first + k);
+				recs[k].omit = e->omit[first + k];
+				recs[k].end = e->cur[first + k];
+			}
+			b.len = 0;
+			proto_enc_streams(&b, (uint8_t)e->dir, first, recs, cnt);
+			rc = proto_send_buf(fd, PROTO_RESULT_STREAMS, &b, deadline, err);
+		}
+		for (uint32_t first = 0; rc == 0 && first < e->n_ivl; first += PROTO_IVLS_PER_CHUNK) {
+			uint32_t cnt = e->n_ivl - first < PROTO_IVLS_PER_CHUNK ? e->n_ivl - first
+									       : PROTO_IVLS_PER_CHUNK;
+			b.len = 0;
+			proto_enc_intervals(&b, (uint8_t)e->dir, first, e->ivl + first, cnt);
+			rc = proto_send_buf(fd, PROTO_RESULT_INTERVALS, &b, deadline, err);
+		}
+	}
+	proto_buf_free(&b);
+	if (rc < 0)
+		return -1;
+	agent_release(t->c->a);
+	return proto_send(fd, PROTO_DONE, NULL, 0, deadline, err);
+}
+
+void agent_run_test(struct conn *c, uint32_t len)
+{
+	struct atest t;
+	struct ns_err err = {0};
+	struct proto_ready *ready = calloc(1, sizeof(*ready));
+	int cpus[UNITS_MAX_CPUS];
+	uint32_t n_cpus = 0;
+	uint16_t code = PROTO_E_BAD_REQUEST;
+	memset(&t, 0, sizeof(t));
+	t.c = c;
+	t.dfd = -1;
+	if (!ready) {
+		agent_refuse(c, PROTO_E_INTERNAL, "out of memory");
+		return;
+	}
+	if (proto_dec_params(c->buf, len, &t.p, &err) < 0 || probe_params_check(&t.p, &err) < 0 ||
+	    session_cpus(&t.p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0)
+		goto fail;
+	code = PROTO_E_INTERNAL;
+	/* the agent receives the forward direction and sends the reverse one */
+	if (t.p.dir != NS_DIR_REVERSE &&
+	    session_end_init(&t.ends[t.n_ends++], NS_DIR_FORWARD, ENGINE_RECV, t.p.streams, false,
+			     &err) < 0)
+		goto fail;
+	if (t.p.dir != NS_DIR_FORWARD &&
+	    session_end_init(&t.ends[t.n_ends++], NS_DIR_REVERSE, ENGINE_SEND, t.p.streams, false,
+			     &err) < 0)
+		goto fail;
+	t.total = t.n_ends * t.p.streams;
+	t.udp = calloc(t.total, sizeof(int));
+	t.got = calloc(t.total, sizeof(bool));
+	if (!t.udp || !t.got) {
+		ns_err_set(&err, "out of memory");
+		goto fail;
+	}
+	if (getrandom(t.cookie, sizeof(t.cookie), 0) != (ssize_t)sizeof(t.cookie)) {
+		ns_err_sys(&err, "getrandom");
+		goto fail;
+	}
+	memcpy(ready->cookie, t.cookie, sizeof(t.cookie));
+	if (open_data(&t, ready, &err) < 0)
+		goto fail;
+	struct proto_buf b;
+	proto_buf_init(&b);
+	proto_enc_ready(&b, ready);
+	int rc = proto_send_buf(c->ctl, PROTO_READY, &b, proto_now() + 5, &err);
+	proto_buf_free(&b);
+	code = PROTO_E_TIMEOUT;
+	if (rc < 0 || connect_phase(&t, &err) < 0)
+		goto fail;
+	if (t.dfd >= 0) { /* every stream is in: nobody else gets queued on the data port */
+		close(t.dfd);
+		t.dfd = -1;
+	}
+	agent_log(c->a, "%s: %s %s test, %u stream(s), %g s", c->peer_name, ns_proto_name(t.p.proto),
+	      ns_dir_name(t.p.dir), (unsigned)t.p.streams, t.p.duration_s);
+	code = PROTO_E_INTERNAL;
+	uint32_t threads = session_threads(&t.p);
+	for (int pass = 0; pass < 2; pass++) /* receivers first */
+		for (uint32_t i = 0; i < t.n_ends; i++) {
+			struct session_end *e = &t.ends[i];
+			if ((pass == 0) != (e->role == ENGINE_RECV))
+				continue;
+			if (e->role == ENGINE_RECV && t.p.proto == NS_PROTO_UDP) {
+				uint8_t junk[64]; /* late repeats of the greeting are not data */
+				for (uint32_t k = 0; k < e->n; k++)
+					while (recv(e->fds[k], junk, sizeof(junk), MSG_DONTWAIT) > 0)
+						;
+			}
+			e->cookie = t.cookie;
+			if (session_end_start(e, &t.p, threads, cpus, n_cpus, &err) < 0)
+				goto fail;
+		}
+	if (proto_send(c->ctl, PROTO_START, NULL, 0, proto_now() + 5, &err) < 0)
+		goto fail;
+	code = PROTO_E_ABORT;
+	if (measure(&t, &err) < 0)
+		goto fail;
+	for (int pass = 0; pass < 2; pass++) /* stop sending first, then drain what arrives */
+		for (uint32_t i = 0; i < t.n_ends; i++)
+			if ((pass == 0) == (t.ends[i].role == ENGINE_SEND))
+				session_end_finish(&t.ends[i], AGENT_DRAIN_S);
+	if (send_results(&t, &err) < 0)
+		goto fail;
+	agent_log(c->a, "%s: test done", c->peer_name);
+	goto out;
+fail:
+	agent_refuse(c, code, err.msg[0] ? err.msg : "test failed");
+out:
+	for (uint32_t i = 0; i < 2; i++)
+		session_end_destroy(&t.ends[i]);
+	if (t.dfd >= 0)
+		close(t.dfd);
+	free(t.udp);
+	free(t.got);
+	free(ready);
+}

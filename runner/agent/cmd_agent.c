@@ -1,0 +1,144 @@
+/* `netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]`: serves tests until
+ * SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "lib/units.h"
+#include "agent.h"
+#include "runner/proto/probe.h"
+
+static struct agent *volatile running_agent;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (running_agent)
+		agent_stop(running_agent); /* only stores a flag and writes a pipe */
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]\n"
+		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
+		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
+		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
+		   "      --no-delegate       refuse to run tests on a remote runner's behalf\n"
+		   "                          (a matrix pair's client, netsweep probe --from)\n"
+		   "  -q, --quiet             no log lines on stderr\n",
+		NS_DEFAULT_PORT);
+}
+
+/* "ADDR:PORT", "[V6]:PORT", ":PORT", "ADDR" (default port). */
+static int parse_listen(const char *s, struct agent_opts *o, struct ns_err *err)
+{
+	char addr[256];
+	const char *port = NULL;
+	if (s[0] == '[') {
+		const char *end = strchr(s, ']');
+		if (!end || (size_t)(end - s - 1) >= sizeof(addr))
+			return ns_err_set(err, "bad --listen address '%s'", s);
+		memcpy(addr, s + 1, (size_t)(end - s - 1));
+		addr[end - s - 1] = '\0';
+		if (end[1] == ':')
+			port = end + 2;
+		else if (end[1])
+			return ns_err_set(err, "bad --listen address '%s'", s);
+	} else {
+		const char *colon = strrchr(s, ':');
+		if (colon && strchr(s, ':') == colon) { /* exactly one colon: host:port */
+			port = colon + 1;
+			snprintf(addr, sizeof(addr), "%.*s", (int)(colon - s), s);
+		} else {
+			snprintf(addr, sizeof(addr), "%s", s);
+		}
+	}
+	snprintf(o->listen_addr, sizeof(o->listen_addr), "%s", addr[0] ? addr : "::");
+	if (port) {
+		uint64_t v;
+		if (units_parse_uint(port, 0, 65535, &v, err) < 0) {
+			ns_err_prefix(err, "--listen port");
+			return -1;
+		}
+		o->port = (uint16_t)v;
+	}
+	return 0;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"listen", required_argument, NULL, 'l'},
+		{"idle-timeout", required_argument, NULL, 'I'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"no-delegate", no_argument, NULL, 'D'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct agent_opts o;
+	struct ns_err err = {0};
+	int c;
+	agent_opts_init(&o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":l:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (parse_listen(optarg, &o, &err) < 0)
+				goto usage_err;
+			break;
+		case 'I':
+			if (units_parse_duration(optarg, 3600, &o.idle_timeout_s, &err) < 0 ||
+			    !(o.idle_timeout_s > 0)) {
+				ns_err_set(&err, "--idle-timeout must be > 0 and <= 3600 s");
+				goto usage_err;
+			}
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'D':
+			o.no_delegate = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return NS_EXIT_OK;
+		default:
+			cli_option_error(c, argv, &err);
+			goto usage_err;
+		}
+	}
+	if (cli_no_operands(argc, argv, &err) < 0)
+		goto usage_err;
+
+	struct agent *a = agent_create(&o, &err);
+	if (!a) {
+		fprintf(stderr, "netsweep agent: %s\n", err.msg);
+		return NS_EXIT_FAIL;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	running_agent = a;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int rc = agent_serve(a, &err);
+	running_agent = NULL;
+	agent_destroy(a);
+	if (rc < 0) {
+		fprintf(stderr, "netsweep agent: %s\n", err.msg);
+		return NS_EXIT_FAIL;
+	}
+	return NS_EXIT_OK;
+
+usage_err:
+	fprintf(stderr, "netsweep agent: %s (see 'netsweep agent --help')\n", err.msg);
+	return NS_EXIT_USAGE;
+}

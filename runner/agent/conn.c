@@ -1,0 +1,67 @@
+/* conn: what the agent's daemon (agent.c) and its test runners (agent_test.c,
+ * agent_delegate.c) share about one client connection — log lines, refusals, releasing the test
+ * slot, and address helpers. Below both; calls neither. */
+#include "conn.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void agent_log(const struct agent *a, const char *fmt, ...)
+{
+	if (a->o.quiet)
+		return;
+	/* peers' words (names, refused values) go into the line: one line each, nothing raw */
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	proto_printable(line);
+	fprintf(stderr, "netsweep agent: %s\n", line);
+}
+
+bool agent_same_ip(const struct sockaddr_storage *x, const struct sockaddr_storage *y)
+{
+	if (x->ss_family != y->ss_family)
+		return false;
+	if (x->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)x)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)y)->sin_addr.s_addr;
+	return !memcmp(&((const struct sockaddr_in6 *)x)->sin6_addr,
+		       &((const struct sockaddr_in6 *)y)->sin6_addr, sizeof(struct in6_addr));
+}
+
+void agent_set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+uint16_t agent_get_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return 0;
+	return ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+					     : ((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* Called just before a session's last message: a client that reads it and connects again at
+ * once must not be told BUSY (the runner asks for hostinfo, then runs a test). The next
+ * session joins this thread before it starts. */
+void agent_release(struct agent *a)
+{
+	atomic_store(&a->busy, false);
+}
+
+void agent_refuse(struct conn *c, uint16_t code, const char *why)
+{
+	agent_log(c->a, "%s: %s", c->peer_name, why);
+	agent_release(c->a);
+	proto_send_error(c->ctl, code, why);
+}

@@ -1,0 +1,57 @@
+/* conn: the agent's state and one client connection, shared by the daemon (agent.c: listening,
+ * sessions, BUSY) and what it runs for a client (agent_test.c, agent_delegate.c); the helpers
+ * are in conn.c. Internal to runner/agent: the runner and the CLI use agent.h. */
+#ifndef NS_AGENT_CONN_H
+#define NS_AGENT_CONN_H
+
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "agent.h"
+#include "runner/proto/proto.h"
+
+#define AGENT_MAX_LINGER 16        /* BUSY answers waiting for the client to read them */
+#define AGENT_LINGER_S 1.0
+#define AGENT_SETUP_S 5.0          /* data connections, on top of the client's connect timeout */
+#define AGENT_DRAIN_S 2.0
+#define AGENT_COOKIE_WAIT_S 1.0
+
+struct agent {
+	struct agent_opts o;
+	int lfd;
+	uint16_t port;
+	int pipe_r, pipe_w;        /* agent_stop writes; every wait polls pipe_r */
+	atomic_bool stop;
+	atomic_bool busy;          /* a session thread owns a client */
+	pthread_t tid;
+	bool have_thread;
+	struct {
+		int fd;
+		double until;
+	} linger[AGENT_MAX_LINGER];
+};
+
+/* One client connection on the session thread. */
+struct conn {
+	struct agent *a;
+	int ctl;
+	struct sockaddr_storage local, peer;
+	socklen_t local_len, peer_len;
+	char peer_name[INET6_ADDRSTRLEN];
+	uint8_t *buf;
+};
+
+/* A log line on stderr unless the agent is quiet. */
+void agent_log(const struct agent *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Called just before a session's last message (see agent.c). */
+void agent_release(struct agent *a);
+/* Logs and sends ERROR; the session's last message. */
+void agent_refuse(struct conn *c, uint16_t code, const char *why);
+bool agent_same_ip(const struct sockaddr_storage *x, const struct sockaddr_storage *y);
+void agent_set_port(struct sockaddr_storage *ss, uint16_t port);
+uint16_t agent_get_port(int fd);
+#endif

@@ -1,0 +1,605 @@
+/* client: probe_run — the client side of the control protocol
+ * (schemas/control-protocol.md). One test: HELLO, TEST_REQUEST, READY, data connections,
+ * START both ways, the measured run, STOP, the agent's RESULTS, and the figures of both ends. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib/units.h"
+#include "client.h"
+#include "ctl.h"
+#include "runner/proto/probe.h"
+#include "runner/proto/proto.h"
+#include "runner/session/session.h"
+#include "runner/session/sockopt.h"
+
+#define CLIENT_DRAIN_S 2.0        /* receiver drain after the sender stopped, at most */
+#define CLIENT_RESULTS_S 10.0     /* agent's drain + results, at most */
+#define CLIENT_UDP_HELLO_EVERY_S 0.1
+
+struct client {
+	const struct probe_params *p;
+	struct probe_result *res;
+	int ctl;
+	struct sockaddr_storage peer;     /* the agent's control address */
+	socklen_t peer_len;
+	double deadline;                  /* the whole test */
+	double timeout_s;                 /* its length after the connect timeout */
+	uint8_t *buf;                     /* PROTO_MAX_PAYLOAD */
+	struct proto_ready ready;
+	struct session_end ends[2];       /* this end: [i] for res->dirs[i] */
+	uint32_t n_ends;
+	/* the agent's end, per direction index */
+	struct proto_results agent;
+	struct proto_stream_rec *agent_recs[2];
+	struct probe_interval *agent_ivl[2];
+	uint32_t agent_n_ivl[2];
+	bool agent_done;
+	client_interval_fn on_interval;
+	void *on_interval_arg;
+	uint32_t shown[2];                /* intervals of ends[i] already handed to on_interval */
+	uint16_t hello_flags;             /* PROTO_HELLO_DELEGATED for a delegated run */
+};
+
+static double min_d(double a, double b) { return a < b ? a : b; }
+
+/* Connects the control connection to host:port, trying each address until the deadline. */
+static int connect_ctl(struct client *c, const char *host, uint16_t port, double deadline,
+		       struct ns_err *err)
+{
+	c->peer_len = sizeof(c->peer);
+	return client_ctl_connect(host, port, deadline, &c->peer, &c->peer_len, err);
+}
+
+static int hello(struct client *c, double deadline, struct ns_err *err)
+{
+	return client_ctl_hello(c->ctl, c->buf, c->hello_flags, deadline, err);
+}
+
+static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+static void data_hello(uint8_t *out, const uint8_t *cookie, uint32_t index)
+{
+	uint32_t be = htonl(index);
+	memcpy(out, cookie, PROTO_COOKIE_LEN);
+	memcpy(out + PROTO_COOKIE_LEN, &be, 4);
+}
+
+/* Stream k of the data plane: forward streams first, then reverse ones. */
+static int *stream_fd(struct client *c, uint32_t k)
+{
+	struct session_end *e = &c->ends[0];
+	if (k >= e->n) {
+		k -= e->n;
+		e = &c->ends[1];
+	}
+	return &e->fds[k];
+}
+
+static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
+{
+	uint8_t h[PROTO_DATA_HELLO_LEN];
+	data_hello(h, c->ready.cookie, k);
+	client_set_nonblock(fd, false);
+	struct timeval tv = {.tv_sec = 2};
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (send(fd, h, sizeof(h), MSG_NOSIGNAL) != (ssize_t)sizeof(h))
+		return ns_err_sys(err, "sending the cookie");
+	return 0;
+}
+
+/* Every data connection is started at once and all are polled together: one after another,
+ * each cost a round trip against the one deadline, and over a WAN only connect_timeout / RTT
+ * of them got through. */
+static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
+			    struct ns_err *err)
+{
+	struct sockaddr_storage sa = c->peer;
+	sa_set_port(&sa, c->ready.data_port);
+	struct pollfd *pfd = calloc(total, sizeof(*pfd));
+	uint32_t k = 0, left = 0;
+	int rc = -1;
+	if (!pfd)
+		return ns_err_set(err, "out of memory");
+	for (k = 0; k < total; k++, left++) {
+		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p, err);
+		if (fd < 0)
+			goto fail;
+		*stream_fd(c, k) = fd; /* closed with the session on failure */
+		pfd[k] = (struct pollfd){.fd = fd, .events = POLLOUT};
+	}
+	while (left > 0) {
+		double wait = deadline - proto_now();
+		if (wait <= 0) {
+			ns_err_set(err, "%u of %u data connections timed out", (unsigned)left,
+				   (unsigned)total);
+			goto out;
+		}
+		int n = poll(pfd, total, (int)(wait * 1000) + 1);
+		if (n < 0 && errno != EINTR) {
+			ns_err_sys(err, "poll");
+			goto out;
+		}
+		for (k = 0; n > 0 && k < total; k++) {
+			if (pfd[k].fd < 0 || !pfd[k].revents)
+				continue;
+			if (client_connect_result(pfd[k].fd, err) < 0 || send_cookie(c, pfd[k].fd, k, err) < 0)
+				goto fail;
+			pfd[k].fd = -1; /* done: poll ignores it */
+			left--;
+		}
+	}
+	rc = 0;
+	goto out;
+fail:
+	ns_err_prefix(err, "data connection %u", (unsigned)k);
+out:
+	free(pfd);
+	return rc;
+}
+
+/* UDP: each socket greets its agent port with cookie + index until the agent echoes it. */
+static int open_udp_streams(struct client *c, uint32_t total, double deadline,
+			    struct ns_err *err)
+{
+	if (c->ready.n_udp != total)
+		return ns_err_set(err, "agent offered %u UDP ports for %u streams",
+				  (unsigned)c->ready.n_udp, (unsigned)total);
+	bool *acked = calloc(total, sizeof(bool));
+	struct pollfd *pfd = calloc(total, sizeof(*pfd));
+	int rc = -1;
+	if (!acked || !pfd) {
+		ns_err_set(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t k = 0; k < total; k++) {
+		struct sockaddr_storage sa = c->peer;
+		sa_set_port(&sa, c->ready.udp_ports[k]);
+		int fd = client_connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_DGRAM, c->p, deadline,
+				    err);
+		if (fd < 0)
+			goto out;
+		*stream_fd(c, k) = fd;
+		pfd[k].fd = fd;
+		pfd[k].events = POLLIN;
+	}
+	uint32_t left = total;
+	while (left > 0) {
+		if (proto_now() >= deadline) {
+			ns_err_set(err, "agent did not answer the UDP greeting on %u of %u ports",
+				   (unsigned)left, (unsigned)total);
+			goto out;
+		}
+		uint8_t h[PROTO_DATA_HELLO_LEN], in[PROTO_DATA_HELLO_LEN + 1];
+		for (uint32_t k = 0; k < total; k++) {
+			if (acked[k])
+				continue;
+			data_hello(h, c->ready.cookie, k);
+			send(pfd[k].fd, h, sizeof(h), MSG_DONTWAIT);
+		}
+		double until = proto_now() + CLIENT_UDP_HELLO_EVERY_S;
+		while (left > 0 && proto_now() < until) {
+			int n = poll(pfd, total, 20);
+			for (uint32_t k = 0; n > 0 && k < total; k++) {
+				if (!(pfd[k].revents & POLLIN))
+					continue;
+				ssize_t r = recv(pfd[k].fd, in, sizeof(in), MSG_DONTWAIT);
+				data_hello(h, c->ready.cookie, k);
+				if (r == (ssize_t)sizeof(h) && !memcmp(in, h, sizeof(h)) && !acked[k]) {
+					acked[k] = true;
+					pfd[k].fd = -pfd[k].fd - 1; /* poll ignores negative fds */
+					left--;
+				}
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(acked);
+	free(pfd);
+	return rc;
+}
+
+/* Drops late echoes of the UDP greeting so that the receiver engine sees only data. */
+static void drain_udp(struct session_end *e)
+{
+	uint8_t junk[64];
+	for (uint32_t i = 0; i < e->n; i++)
+		while (recv(e->fds[i], junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
+}
+
+static int send_empty(struct client *c, uint16_t type, struct ns_err *err)
+{
+	return proto_send(c->ctl, type, NULL, 0, min_d(c->deadline, proto_now() + 5), err);
+}
+
+/* Index of this end's session for a direction on the wire; n_ends when there is none. */
+static uint32_t end_index(const struct client *c, uint8_t dir)
+{
+	for (uint32_t i = 0; i < c->n_ends; i++)
+		if ((uint8_t)c->ends[i].dir == dir)
+			return i;
+	return c->n_ends;
+}
+
+/* The agent's results: RESULTS, then chunks, then DONE. */
+static int collect_results(struct client *c, struct ns_err *err)
+{
+	double deadline = min_d(c->deadline, proto_now() + CLIENT_RESULTS_S);
+	uint16_t type;
+	uint32_t len;
+	if (client_ctl_expect(c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
+		return -1;
+	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
+		return -1;
+	for (uint32_t i = 0; i < c->agent.n_dirs; i++) {
+		uint32_t d = end_index(c, c->agent.dirs[i].dir);
+		if (d >= c->n_ends || c->agent.dirs[i].n_streams != c->ends[d].n)
+			return ns_err_set(err, "agent results do not match the test");
+		if (c->agent_recs[d])
+			return ns_err_set(err, "agent results list a direction twice");
+		c->agent_recs[d] = calloc(c->ends[d].n, sizeof(struct proto_stream_rec));
+		uint32_t ni = c->agent.dirs[i].n_intervals;
+		if (ni)
+			c->agent_ivl[d] = calloc(ni, sizeof(struct probe_interval));
+		if (!c->agent_recs[d] || (ni && !c->agent_ivl[d]))
+			return ns_err_set(err, "out of memory for the agent's results");
+		c->agent_n_ivl[d] = ni;
+	}
+	for (;;) {
+		if (client_ctl_recv(c->ctl, c->buf, &type, &len, deadline, err) < 0)
+			return -1;
+		uint8_t dir;
+		uint32_t first, count;
+		if (type == PROTO_DONE)
+			break;
+		if (type == PROTO_RESULT_STREAMS) {
+			uint32_t d = end_index(c, len ? c->buf[0] : 0xff);
+			if (d >= c->n_ends || !c->agent_recs[d])
+				return ns_err_set(err, "unexpected RESULT_STREAMS");
+			if (proto_dec_streams(c->buf, len, &dir, &first, &count, c->agent_recs[d],
+					      c->ends[d].n, err) < 0)
+				return -1;
+		} else if (type == PROTO_RESULT_INTERVALS) {
+			uint32_t d = end_index(c, len ? c->buf[0] : 0xff);
+			if (d >= c->n_ends || !c->agent_ivl[d])
+				return ns_err_set(err, "unexpected RESULT_INTERVALS");
+			if (proto_dec_intervals(c->buf, len, &dir, &first, &count, c->agent_ivl[d],
+						c->agent_n_ivl[d], err) < 0)
+				return -1;
+		} else {
+			return ns_err_code(err, NS_E_PROTOCOL, "protocol error: unexpected %s in results",
+					  proto_type_name(type));
+		}
+	}
+	c->agent_done = true;
+	return 0;
+}
+
+static void add_warning(struct probe_result *res, const char *w)
+{
+	size_t n = strlen(res->warnings);
+	snprintf(res->warnings + n, sizeof(res->warnings) - n, "%s%s", n ? "; " : "", w);
+}
+
+/* Waits for the agent's START, watching for it to refuse. */
+static int start_exchange(struct client *c, struct ns_err *err)
+{
+	uint32_t len;
+	if (send_empty(c, PROTO_START, err) < 0)
+		return -1;
+	return client_ctl_expect(c->ctl, c->buf, PROTO_START, &len,
+		      min_d(c->deadline, proto_now() + c->p->connect_timeout_s + 5), err);
+}
+
+/* The measured run: interval boundaries until the end, watching the control connection.
+ * Returns 0 at the normal end, -1 (err set) when the agent went away or time ran out. */
+static int run_loop(struct client *c, struct ns_err *err)
+{
+	struct session_clock clk;
+	session_clock_init(&clk, proto_now(), c->p);
+	double grace_until = 0;
+	for (;;) {
+		double now = proto_now();
+		double next = session_tick(&clk, c->ends, c->n_ends, now);
+		for (uint32_t i = 0; c->on_interval && i < c->n_ends; i++)
+			for (; c->shown[i] < c->ends[i].n_ivl; c->shown[i]++)
+				if (c->ends[i].ivl[c->shown[i]].stream == -1)
+					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
+						       c->on_interval_arg);
+		if (now >= c->deadline)
+			return ns_err_set(err, "test timed out after %g s", c->timeout_s);
+		if (clk.ended) {
+			/* the senders stop by themselves at omit + duration; give them a moment */
+			bool done = true;
+			for (uint32_t i = 0; i < c->n_ends; i++)
+				done &= session_end_watch(&c->ends[i], now);
+			if (!grace_until)
+				grace_until = now + 2.0;
+			if (done || now >= grace_until)
+				return 0;
+			next = now + 0.005;
+		}
+		for (uint32_t i = 0; i < c->n_ends; i++) {
+			struct session_end *e = &c->ends[i];
+			if (e->role != ENGINE_SEND || clk.ended || !engine_done(e->eng))
+				continue;
+			/* a sender that stopped early lost its data connections */
+			engine_snapshot(e->eng, e->cur);
+			for (uint32_t k = 0; k < e->n; k++)
+				if (e->cur[k].error)
+					return ns_err_set(err, "data stream %u failed: %s", (unsigned)k,
+							  strerror(e->cur[k].error));
+		}
+		double wait = min_d(next - now, 0.1);
+		struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
+		int n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		if (n > 0) {
+			uint16_t type;
+			uint32_t len;
+			if (client_ctl_recv(c->ctl, c->buf, &type, &len, proto_now() + 1, err) < 0) {
+				ns_err_prefix(err, "agent went away mid-test");
+				return -1;
+			}
+			return ns_err_code(err, NS_E_PROTOCOL, "protocol error: unexpected %s during the test",
+					  proto_type_name(type));
+		}
+	}
+}
+
+static void merge_agent_intervals(struct client *c, uint32_t d, struct probe_direction *pd)
+{
+	const struct probe_interval *a = c->agent_ivl[d];
+	uint32_t k = 0;
+	bool me_sender = c->ends[d].role == ENGINE_SEND;
+	for (uint32_t i = 0; a && i < pd->n_intervals && k < c->agent_n_ivl[d]; i++) {
+		struct probe_interval *v = &pd->intervals[i];
+		if (v->stream != -1)
+			continue;
+		if (me_sender) {
+			v->lost = a[k].lost;
+			v->jitter_ms = a[k].jitter_ms;
+		} else {
+			v->retransmits = a[k].retransmits;
+			v->cwnd_bytes = a[k].cwnd_bytes;
+			v->rtt_ms = a[k].rtt_ms;
+		}
+		k++;
+	}
+}
+
+/* Turns both ends' snapshots into res->dirs. */
+static int compute(struct client *c, struct ns_err *err)
+{
+	struct probe_result *res = c->res;
+	for (uint32_t d = 0; d < c->n_ends; d++) {
+		struct session_end *me = &c->ends[d];
+		struct probe_direction *pd = &res->dirs[d];
+		const struct proto_dir_summary *as = NULL;
+		for (uint32_t i = 0; c->agent_done && i < c->agent.n_dirs; i++)
+			if (c->agent.dirs[i].dir == me->dir)
+				as = &c->agent.dirs[i];
+		struct engine_stream_snap *a0 = NULL, *a1 = NULL;
+		if (as && c->agent_recs[d]) {
+			a0 = calloc(me->n, sizeof(*a0));
+			a1 = calloc(me->n, sizeof(*a1));
+			if (!a0 || !a1) {
+				free(a0);
+				free(a1);
+				return ns_err_set(err, "out of memory");
+			}
+			for (uint32_t i = 0; i < me->n; i++) {
+				a0[i] = c->agent_recs[d][i].omit;
+				a1[i] = c->agent_recs[d][i].end;
+			}
+		}
+		bool me_sender = me->role == ENGINE_SEND;
+		/* the sender's own clock: from its baseline to its final snapshot, taken right after
+		 * it stopped (a few ms past omit + duration, never clamped: an engine that overran
+		 * would otherwise inflate the rate) */
+		double dur = me->t_end - me->t_omit;
+		if (!me_sender && as)
+			dur = as->duration_s;
+		pd->dir = me->dir;
+		int rc = me_sender ? session_figures(me->omit, me->cur, a0, a1, me->n, dur,
+						     c->p->proto, pd, err)
+				   : session_figures(a0, a1, me->omit, me->cur, me->n, dur,
+						     c->p->proto, pd, err);
+		free(a0);
+		free(a1);
+		if (rc < 0)
+			return -1;
+		if (d == 0)
+			res->duration_s = dur;
+		double my_cpu = sysstat_cpu_percent(&me->cpu_omit, &me->cpu_end);
+		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
+		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;
+		struct probe_figures *theirs = me_sender ? &pd->receiver : &pd->sender;
+		mine->cpu_percent = my_cpu;
+		theirs->cpu_percent = as ? as->cpu_percent : 0;
+		if (c->p->proto == NS_PROTO_UDP)
+			pd->receiver.kernel_drops = me_sender ? (as ? as->kernel_drops : 0) : my_drops;
+		for (uint32_t i = 0; i < me->n && me->eng; i++)
+			pd->streams[i].cpu = engine_stream_cpu(me->eng, i);
+		if (me->eng && me_sender && engine_gso_active(me->eng))
+			res->gso_active = true;
+		if (as && !me_sender && as->gso_active)
+			res->gso_active = true;
+		if (me->n_ivl) {
+			pd->intervals = me->ivl;
+			pd->n_intervals = me->n_ivl;
+			me->ivl = NULL;
+			me->n_ivl = me->cap_ivl = 0;
+			merge_agent_intervals(c, d, pd);
+		}
+		if (me->truncated)
+			add_warning(res, "interval series truncated at its bound");
+	}
+	res->n_dirs = c->n_ends;
+	if (c->p->gso && !res->gso_active)
+		add_warning(res, "--gso requested but UDP_SEGMENT was not used");
+	return 0;
+}
+
+static void client_free(struct client *c)
+{
+	for (uint32_t i = 0; i < 2; i++) {
+		session_end_destroy(&c->ends[i]);
+		free(c->agent_recs[i]);
+		free(c->agent_ivl[i]);
+	}
+	if (c->ctl >= 0)
+		close(c->ctl);
+	free(c->buf);
+}
+
+int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err)
+{
+	return client_run(p, res, NULL, NULL, err);
+}
+
+static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, uint16_t hello_flags, struct ns_err *err);
+
+int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, struct ns_err *err)
+{
+	return run(p, res, fn, arg, 0, err);
+}
+
+int client_run_delegated(const struct probe_params *p, struct probe_result *res,
+			 struct ns_err *err)
+{
+	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, err);
+}
+
+static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, uint16_t hello_flags, struct ns_err *err)
+{
+	struct client c;
+	struct ns_err e = {0}, e2;
+	memset(&c, 0, sizeof(c));
+	memset(res, 0, sizeof(*res));
+	res->params = *p;
+	res->status = -1;
+	c.p = &res->params;
+	c.res = res;
+	c.ctl = -1;
+	c.on_interval = fn;
+	c.on_interval_arg = arg;
+	c.hello_flags = hello_flags;
+	int cpus[UNITS_MAX_CPUS];
+	uint32_t n_cpus = 0;
+	bool started = false;
+
+	if (probe_params_check(p, &e) < 0)
+		goto fail;
+	if (!p->host[0]) {
+		ns_err_set(&e, "no agent host given");
+		goto fail;
+	}
+	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0)
+		goto fail;
+	if (p->proto == NS_PROTO_UDP && p->fq_rate_bps)
+		add_warning(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "
+				 "interface; without it SO_MAX_PACING_RATE does not pace UDP");
+	double timeout = p->timeout_s > 0 ? p->timeout_s : p->omit_s + p->duration_s + 15;
+	double conn_deadline = proto_now() + p->connect_timeout_s;
+	c.deadline = conn_deadline + timeout;
+	c.timeout_s = timeout;
+	c.buf = malloc(PROTO_MAX_PAYLOAD);
+	if (!c.buf) {
+		ns_err_set(&e, "out of memory");
+		goto fail;
+	}
+	c.ctl = connect_ctl(&c, p->host, p->port, conn_deadline, &e);
+	if (c.ctl < 0 || hello(&c, conn_deadline, &e) < 0)
+		goto fail;
+
+	struct proto_buf b;
+	uint32_t len;
+	proto_buf_init(&b);
+	proto_enc_params(&b, p);
+	int rc = proto_send_buf(c.ctl, PROTO_TEST_REQUEST, &b, conn_deadline, &e);
+	proto_buf_free(&b);
+	double setup_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s + 5);
+	if (rc < 0 || client_ctl_expect(c.ctl, c.buf, PROTO_READY, &len, setup_deadline, &e) < 0 ||
+	    proto_dec_ready(c.buf, len, &c.ready, &e) < 0)
+		goto fail;
+
+	bool per_stream = (uint64_t)p->streams * session_expected_intervals(p) <= 200000;
+	if (p->dir != NS_DIR_REVERSE &&
+	    session_end_init(&c.ends[c.n_ends++], NS_DIR_FORWARD, ENGINE_SEND, p->streams,
+			     per_stream, &e) < 0)
+		goto fail;
+	if (p->dir != NS_DIR_FORWARD &&
+	    session_end_init(&c.ends[c.n_ends++], NS_DIR_REVERSE, ENGINE_RECV, p->streams,
+			     per_stream, &e) < 0)
+		goto fail;
+	uint32_t total = c.n_ends * p->streams;
+	double data_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s);
+	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_deadline, &e) < 0
+				     : open_udp_streams(&c, total, data_deadline, &e) < 0)
+		goto fail;
+	/* late echoes of the UDP greeting must go before START: after it, data arrives */
+	for (uint32_t i = 0; i < c.n_ends; i++)
+		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+			drain_udp(&c.ends[i]);
+	if (start_exchange(&c, &e) < 0)
+		goto fail;
+	uint32_t threads = session_threads(p);
+	for (int pass = 0; pass < 2; pass++) /* receivers first, so nothing waits unread */
+		for (uint32_t i = 0; i < c.n_ends; i++) {
+			struct session_end *se = &c.ends[i];
+			if ((pass == 0) != (se->role == ENGINE_RECV))
+				continue;
+			se->cookie = c.ready.cookie;
+			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
+				goto fail;
+		}
+	started = true;
+	if (run_loop(&c, &e) < 0)
+		goto fail;
+	for (uint32_t i = 0; i < c.n_ends; i++)
+		if (c.ends[i].role == ENGINE_SEND)
+			session_end_finish(&c.ends[i], 0);
+	if (send_empty(&c, PROTO_STOP, &e) < 0 || collect_results(&c, &e) < 0)
+		goto fail;
+	for (uint32_t i = 0; i < c.n_ends; i++)
+		if (c.ends[i].role == ENGINE_RECV)
+			session_end_finish(&c.ends[i], CLIENT_DRAIN_S);
+	if (compute(&c, &e) < 0)
+		goto fail;
+	res->status = 0;
+	client_free(&c);
+	return 0;
+
+fail:
+	/* whatever was measured stays in res; the error says why it is partial */
+	if (started) {
+		if (c.ctl >= 0)
+			proto_send_error(c.ctl, PROTO_E_ABORT, e.msg);
+		for (uint32_t i = 0; i < c.n_ends; i++)
+			session_end_finish(&c.ends[i], 0);
+		compute(&c, &e2);
+	}
+	res->status = -1;
+	snprintf(res->error, sizeof(res->error), "%s", e.msg[0] ? e.msg : "probe failed");
+	ns_err_set(err, "%s", res->error);
+	client_free(&c);
+	return -1;
+}

@@ -1,0 +1,43 @@
+/* client: probe_run with a live view. `netsweep probe` prints each interval as it ends;
+ * probe_run is this without a callback. Also: host-info queries and delegated runs. */
+#ifndef NS_CLIENT_H
+#define NS_CLIENT_H
+
+#include <stdint.h>
+
+#include "runner/proto/probe.h"
+
+/* Called on the probe's thread for every interval sum (stream -1) of this end as it is
+ * recorded; the other end's figures (UDP loss at the receiver, for instance) come only with
+ * the final result. */
+typedef void (*client_interval_fn)(const struct probe_interval *sum, enum ns_dir dir, void *arg);
+
+int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
+	       void *arg, struct ns_err *err);
+
+/* Runs one test. Returns 0 on success; -1 with err filled (and res->status = -1,
+ * res->error set) on failure, in which case res still holds whatever was measured. */
+int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err);
+
+/* Asks the agent for its host information (JSON text, malloc'd into *json). */
+int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
+		   struct ns_err *err);
+
+/* The same, with the route towards peer (NULL = towards this caller) picking the interface
+ * described: a delegating runner asks the client agent about its way to the target. */
+int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
+			char **json, struct ns_err *err);
+
+/* Runs one test from another host: asks the agent at from_host:from_port (the client agent)
+ * to run p against the agent at p->host:p->port and hands back its whole result
+ * (schemas/control-protocol.md, DELEGATE_REQUEST). Bounded by twice the connect timeout plus
+ * the test's timeout and a few seconds. Returns as probe_run does. */
+int probe_run_from(const char *from_host, uint16_t from_port, const struct probe_params *p,
+		   struct probe_result *res, struct ns_err *err);
+
+/* client_run for an agent running a delegated test: its HELLO says so, so that the target
+ * refuses to delegate further. No live intervals. */
+int client_run_delegated(const struct probe_params *p, struct probe_result *res,
+			 struct ns_err *err);
+
+#endif

@@ -1,0 +1,351 @@
+/* `netsweep probe HOST[:PORT] [options]`: one test against an agent, with iperf3's option
+ * letters. Parses into probe_params, validates once (probe_params_check), runs probe_run and
+ * prints per-interval lines and a summary, or with --json the object of
+ * schemas/probe-result.md (errors as JSON too). */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "lib/jsonw.h"
+#include "lib/units.h"
+#include "client.h"
+#include "runner/proto/probe.h"
+#include "runner/session/session.h"
+
+enum {
+	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
+	OPT_TIMEOUT, OPT_FROM,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep probe HOST[:PORT] [options]   (IPv6: [ADDR]:PORT)\n"
+		"      --from HOST[:PORT]   send from the agent there (it runs the test against\n"
+		"                           HOST and returns the result; see agent --no-delegate)\n"
+		"  -p, --port PORT          agent control port (default %d)\n"
+		"  -u, --udp                UDP (default TCP)\n"
+		"  -P, --streams N          parallel streams, 1..%d (default 1)\n"
+		"      --threads N          sending/receiving threads (default min(streams, CPUs))\n"
+		"  -l, --length BYTES       TCP write size (128K) or UDP payload (%d; %d..%d)\n"
+		"  -b, --rate RATE          pace the total, bits/s with k/M/G (0 = unlimited)\n"
+		"      --fq-rate RATE       per-socket kernel pacing (SO_MAX_PACING_RATE)\n"
+		"  -t, --time SECS          measured time (default 10)\n"
+		"  -i, --interval SECS      interval reports (default 1, 0 = none)\n"
+		"  -O, --omit SECS          warm-up excluded from the results\n"
+		"  -R, --reverse            the agent sends\n"
+		"      --bidir              both directions at once\n"
+		"  -A, --affinity CPULIST   pin threads on both ends (e.g. 0-3,8)\n"
+		"  -w, --window BYTES       socket buffers (SO_SNDBUF/SO_RCVBUF)\n"
+		"  -M, --mss BYTES          TCP maximum segment size\n"
+		"  -N, --no-delay           TCP_NODELAY\n"
+		"  -C, --congestion ALGO    TCP congestion control\n"
+		"      --gso                UDP segmentation offload (UDP_SEGMENT)\n"
+		"      --connect-timeout S  agent connection timeout (default 5)\n"
+		"      --timeout S          whole-test bound (default omit + time + 15)\n"
+		"  -J, --json               one JSON object on stdout\n",
+		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
+}
+
+/* HOST, HOST:PORT, [V6], [V6]:PORT; a bare IPv6 address (several colons) is all host. */
+static int parse_target(const char *s, struct probe_params *p, struct ns_err *err)
+{
+	const char *host = s, *port = NULL;
+	size_t hlen = strlen(s);
+	if (s[0] == '[') {
+		const char *end = strchr(s, ']');
+		if (!end || (end[1] && end[1] != ':'))
+			return ns_err_set(err, "bad host '%s'", s);
+		host = s + 1;
+		hlen = (size_t)(end - host);
+		port = end[1] == ':' ? end + 2 : NULL;
+	} else {
+		const char *colon = strchr(s, ':');
+		if (colon && !strchr(colon + 1, ':')) {
+			hlen = (size_t)(colon - s);
+			port = colon + 1;
+		}
+	}
+	if (hlen == 0 || hlen >= sizeof(p->host))
+		return ns_err_set(err, "bad host '%s'", s);
+	memcpy(p->host, host, hlen);
+	p->host[hlen] = '\0';
+	if (port) {
+		uint64_t v;
+		if (units_parse_uint(port, 1, 65535, &v, err) < 0) {
+			ns_err_prefix(err, "port");
+			return -1;
+		}
+		p->port = (uint16_t)v;
+	}
+	return 0;
+}
+
+static int copy_str(char *dst, size_t cap, const char *s, const char *what, struct ns_err *err)
+{
+	if (strlen(s) >= cap)
+		return ns_err_set(err, "%s '%s' is too long (at most %zu characters)", what, s, cap - 1);
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+/* One option's value into p. */
+static int apply_opt(int c, const char *arg, struct probe_params *p, bool *json,
+		     struct ns_err *err)
+{
+	uint64_t v;
+	switch (c) {
+	case 'p':
+		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
+			return -1;
+		p->port = (uint16_t)v;
+		return 0;
+	case 'u': case OPT_UDP: p->proto = NS_PROTO_UDP; return 0;
+	case 'P':
+		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
+			return -1;
+		p->streams = (uint32_t)v;
+		return 0;
+	case OPT_THREADS:
+		if (units_parse_uint(arg, 0, NS_MAX_THREADS, &v, err) < 0)
+			return -1;
+		p->threads = (uint32_t)v;
+		return 0;
+	case 'l':
+		if (units_parse_bytes(arg, NS_TCP_MAX_LEN, &v, err) < 0)
+			return -1;
+		p->length = (uint32_t)v;
+		return 0;
+	case 'b': return units_parse_rate(arg, &p->rate_bps, err);
+	case OPT_FQ_RATE: return units_parse_rate(arg, &p->fq_rate_bps, err);
+	case 't': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->duration_s, err);
+	case 'i': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->interval_s, err);
+	case 'O': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->omit_s, err);
+	case 'R': p->dir = NS_DIR_REVERSE; return 0;
+	case OPT_BIDIR: p->dir = NS_DIR_BIDIR; return 0;
+	case 'A': return copy_str(p->affinity, sizeof(p->affinity), arg, "CPU list", err);
+	case 'w':
+		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
+			return -1;
+		p->window = (uint32_t)v;
+		return 0;
+	case 'M':
+		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
+			return -1;
+		p->mss = (uint32_t)v;
+		return 0;
+	case 'N': p->nodelay = true; return 0;
+	case 'C': return copy_str(p->congestion, sizeof(p->congestion), arg, "congestion", err);
+	case OPT_GSO: p->gso = true; return 0;
+	case 'J': case OPT_JSON: *json = true; return 0;
+	case OPT_CONNECT_TIMEOUT:
+		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
+	case OPT_TIMEOUT:
+		return units_parse_duration(arg, 2 * NS_MAX_DURATION_S, &p->timeout_s, err);
+	}
+	return ns_err_set(err, "internal: option %d", c);
+}
+
+static void print_json_error(const char *msg)
+{
+	struct jsonw w;
+	jsonw_init(&w, false);
+	jsonw_obj_open(&w);
+	jsonw_kv_uint(&w, "version", 1);
+	jsonw_kv_str(&w, "status", "error");
+	jsonw_kv_str(&w, "error", msg);
+	jsonw_obj_close(&w);
+	const char *t = jsonw_finish(&w);
+	if (t)
+		printf("%s\n", t);
+	jsonw_free(&w);
+}
+
+static void print_figures(const char *who, const struct probe_figures *f, enum ns_proto proto)
+{
+	char rate[32], bytes[32];
+	units_format_rate(f->bits_per_second, rate, sizeof(rate));
+	units_format_bytes((double)f->bytes, bytes, sizeof(bytes));
+	printf("  %-9s %12s %15s %12.0f pkt/s  cpu %5.1f%%", who, bytes, rate,
+	       f->packets_per_second, f->cpu_percent);
+	if (proto == NS_PROTO_TCP && !strcmp(who, "sender"))
+		printf("  retr %llu  rtt %.3f ms", (unsigned long long)f->retransmits, f->rtt_ms);
+	if (proto == NS_PROTO_UDP && !strcmp(who, "receiver"))
+		printf("  lost %llu/%llu (%.3g%%)  ooo %llu  dup %llu  jitter %.3f ms  kernel drops %llu",
+		       (unsigned long long)f->lost, (unsigned long long)(f->lost + f->packets),
+		       f->lost_percent, (unsigned long long)f->out_of_order,
+		       (unsigned long long)f->duplicates, f->jitter_ms,
+		       (unsigned long long)f->kernel_drops);
+	printf("\n");
+}
+
+/* One interval line as the test runs: this end's view (sent for forward, received for
+ * reverse); the summary below adds the other end's. */
+static void print_interval(const struct probe_interval *v, enum ns_dir dir, void *arg)
+{
+	const struct probe_params *p = arg;
+	char rate[32], bytes[32];
+	units_format_rate(v->bits_per_second, rate, sizeof(rate));
+	units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
+	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
+	       rate);
+	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
+		printf("  retr %llu  cwnd %llu", (unsigned long long)v->retransmits,
+		       (unsigned long long)v->cwnd_bytes);
+	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
+		printf("  %llu datagrams sent", (unsigned long long)v->packets);
+	else if (p->proto == NS_PROTO_UDP)
+		printf("  %llu datagrams  lost %llu  jitter %.3f ms", (unsigned long long)v->packets,
+		       (unsigned long long)v->lost, v->jitter_ms);
+	printf("%s\n", v->omitted ? "  (omitted)" : "");
+	fflush(stdout);
+}
+
+static void print_header(const struct probe_params *p)
+{
+	printf("netsweep probe: %s %s, %s port %u, %u stream(s), %g s\n", ns_proto_name(p->proto),
+	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams, p->duration_s);
+	fflush(stdout);
+}
+
+static void print_text(const struct probe_result *r)
+{
+	const struct probe_params *p = &r->params;
+	for (uint32_t d = 0; d < r->n_dirs; d++) {
+		const struct probe_direction *pd = &r->dirs[d];
+		printf("%s summary:\n", ns_dir_name(pd->dir));
+		print_figures("sender", &pd->sender, p->proto);
+		print_figures("receiver", &pd->receiver, p->proto);
+	}
+	if (r->gso_active)
+		printf("UDP GSO (UDP_SEGMENT) was used\n");
+	if (r->warnings[0])
+		printf("warning: %s\n", r->warnings);
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"port", required_argument, NULL, 'p'},
+		{"udp", no_argument, NULL, OPT_UDP},
+		{"streams", required_argument, NULL, 'P'},
+		{"parallel", required_argument, NULL, 'P'},
+		{"threads", required_argument, NULL, OPT_THREADS},
+		{"length", required_argument, NULL, 'l'},
+		{"rate", required_argument, NULL, 'b'},
+		{"bitrate", required_argument, NULL, 'b'},
+		{"fq-rate", required_argument, NULL, OPT_FQ_RATE},
+		{"time", required_argument, NULL, 't'},
+		{"interval", required_argument, NULL, 'i'},
+		{"omit", required_argument, NULL, 'O'},
+		{"reverse", no_argument, NULL, 'R'},
+		{"bidir", no_argument, NULL, OPT_BIDIR},
+		{"affinity", required_argument, NULL, 'A'},
+		{"window", required_argument, NULL, 'w'},
+		{"mss", required_argument, NULL, 'M'},
+		{"set-mss", required_argument, NULL, 'M'},
+		{"no-delay", no_argument, NULL, 'N'},
+		{"congestion", required_argument, NULL, 'C'},
+		{"gso", no_argument, NULL, OPT_GSO},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct probe_params p, from;
+	struct ns_err err = {0};
+	const char *from_arg = NULL;
+	bool json = false;
+	const char *target = NULL;
+	int c;
+	probe_params_init(&p);
+	for (int i = 1; i < argc; i++) /* errors come out as JSON whatever the option order */
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
+			json = true;
+	opterr = 0;
+	optind = 1;
+	/* "+" would stop at HOST; permuting lets HOST come anywhere, as iperf3 allows */
+	while ((c = getopt_long(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:Jh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return NS_EXIT_OK;
+		}
+		if (c == ':' || c == '?') {
+			cli_option_error(c, argv, &err);
+			goto usage_err;
+		}
+		if (c == OPT_FROM) {
+			from_arg = optarg;
+			continue;
+		}
+		if (apply_opt(c, optarg, &p, &json, &err) < 0) {
+			const struct option *o = longopts;
+			while (o->name && o->val != c)
+				o++;
+			ns_err_prefix(&err, "--%s", o->name ? o->name : "?");
+			goto usage_err;
+		}
+	}
+	if (optind < argc)
+		target = argv[optind++];
+	if (!target) {
+		ns_err_set(&err, "no agent given: netsweep probe HOST[:PORT]");
+		goto usage_err;
+	}
+	if (cli_no_operands(argc, argv, &err) < 0)
+		goto usage_err;
+	if (parse_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
+		goto usage_err;
+	probe_params_init(&from);
+	if (from_arg && parse_target(from_arg, &from, &err) < 0) {
+		ns_err_prefix(&err, "--from");
+		goto usage_err;
+	}
+	int cpus[UNITS_MAX_CPUS];
+	uint32_t n_cpus;
+	if (!from_arg && session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* this host's */
+		goto usage_err;
+
+	signal(SIGPIPE, SIG_IGN);
+	struct probe_result res;
+	if (!json)
+		print_header(&p);
+	int rc;
+	if (from_arg) {
+		/* the client agent's CPUs, not ours, take the affinity; its intervals come at the end */
+		rc = probe_run_from(from.host, from.port, &p, &res, &err);
+		for (uint32_t d = 0; !json && d < res.n_dirs; d++)
+			for (uint32_t i = 0; i < res.dirs[d].n_intervals; i++)
+				if (res.dirs[d].intervals[i].stream == -1)
+					print_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &p);
+	} else {
+		rc = client_run(&p, &res, json ? NULL : print_interval, &p, &err);
+	}
+	if (json) {
+		char *text = probe_result_json(&res, true);
+		if (text)
+			printf("%s\n", text);
+		else
+			print_json_error("out of memory writing the result");
+		free(text);
+	} else {
+		print_text(&res);
+	}
+	if (rc < 0)
+		fprintf(stderr, "netsweep probe: %s\n", err.msg);
+	probe_result_free(&res);
+	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
+
+usage_err:
+	fprintf(stderr, "netsweep probe: %s\n", err.msg);
+	if (json)
+		print_json_error(err.msg);
+	return NS_EXIT_USAGE;
+}

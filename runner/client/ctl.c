@@ -1,0 +1,168 @@
+/* ctl: connections to an agent — a non-blocking connect bounded by a deadline (control and
+ * data sockets alike) and the control connection's first steps (HELLO, the next message, the
+ * agent's refusals as errors). The client, delegated runs and host-info queries build on it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "runner/proto/proto.h"
+#include "runner/session/sockopt.h"
+
+void client_set_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+/* Closes the socket of a failed connect, keeping its errno; returns -1. */
+int client_close_failed(int fd)
+{
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/* Starts a non-blocking connect, opts (may be NULL) applied before it: poll the socket for
+ * POLLOUT, then client_connect_result() says how it went. */
+int client_connect_start(const struct sockaddr *sa, socklen_t len, int type,
+			 const struct probe_params *opts, struct ns_err *err)
+{
+	int fd = socket(sa->sa_family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ns_err_sys(err, "socket");
+	if (opts && sockopt_apply(fd, opts, err) < 0)
+		goto err;
+	client_set_nonblock(fd, true);
+	if (connect(fd, sa, len) < 0 && errno != EINPROGRESS) {
+		ns_err_sys(err, "connect");
+		goto err;
+	}
+	return fd;
+err:
+	return client_close_failed(fd);
+}
+
+/* The outcome of a connect that poll reported done: 0, or -1 with err set. */
+int client_connect_result(int fd, struct ns_err *err)
+{
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+	if (!soerr)
+		return 0;
+	errno = soerr;
+	return ns_err_sys(err, "connect");
+}
+
+/* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
+int client_connect_to(const struct sockaddr *sa, socklen_t len, int type,
+		      const struct probe_params *opts, double deadline, struct ns_err *err)
+{
+	int fd = client_connect_start(sa, len, type, opts, err);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		double left = deadline - proto_now();
+		if (left <= 0) {
+			ns_err_code(err, NS_E_TIMEOUT, "connect timed out");
+			goto err;
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		int n = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (n < 0 && errno != EINTR) {
+			ns_err_sys(err, "poll");
+			goto err;
+		}
+		if (n > 0)
+			break;
+	}
+	if (client_connect_result(fd, err) == 0)
+		return fd;
+err:
+	return client_close_failed(fd);
+}
+
+int client_ctl_connect(const char *host, uint16_t port, double deadline,
+		       struct sockaddr_storage *peer, socklen_t *peer_len, struct ns_err *err)
+{
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai, *a;
+	char ports[8];
+	snprintf(ports, sizeof(ports), "%u", (unsigned)port);
+	int rc = getaddrinfo(host, ports, &hints, &ai);
+	if (rc != 0)
+		return ns_err_code(err, NS_E_UNREACHABLE, "cannot resolve '%s': %s", host,
+				   gai_strerror(rc));
+	int fd = -1;
+	for (a = ai; a && fd < 0; a = a->ai_next) {
+		fd = client_connect_to(a->ai_addr, a->ai_addrlen, SOCK_STREAM, NULL, deadline, err);
+		if (fd >= 0 && peer && a->ai_addrlen <= *peer_len) {
+			memcpy(peer, a->ai_addr, a->ai_addrlen);
+			*peer_len = a->ai_addrlen;
+		}
+	}
+	freeaddrinfo(ai);
+	if (fd < 0) {
+		ns_err_prefix(err, "agent %s port %u unreachable", host, (unsigned)port);
+		if (err)
+			err->code = NS_E_UNREACHABLE;
+		return -1;
+	}
+	sockopt_nodelay(fd, NULL);
+	return fd;
+}
+
+/* Receives the next message; ERROR and BUSY become errors with the agent's words. */
+int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
+		    struct ns_err *err)
+{
+	bool eof;
+	if (proto_recv(ctl, type, buf, len, deadline, -1, &eof, err) < 0)
+		return -1;
+	if (*type == PROTO_BUSY)
+		return ns_err_code(err, NS_E_BUSY, "agent is busy with another test; try again later");
+	if (*type == PROTO_ERROR) {
+		uint16_t code;
+		char text[PROTO_MAX_TEXT];
+		if (proto_dec_error(buf, *len, &code, text, sizeof(text), err) < 0)
+			return -1;
+		return ns_err_code(err, NS_E_PEER, "agent refused: %s", text);
+	}
+	return 0;
+}
+
+int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double deadline,
+		      struct ns_err *err)
+{
+	uint16_t type;
+	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0)
+		return -1;
+	if (type != want)
+		return ns_err_code(err, NS_E_PROTOCOL, "protocol error: expected %s, got %s", proto_type_name(want),
+				  proto_type_name(type));
+	return 0;
+}
+
+int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err)
+{
+	struct proto_buf b;
+	struct proto_hello h = {.version = PROTO_VERSION, .flags = flags};
+	uint32_t len;
+	proto_buf_init(&b);
+	proto_enc_hello(&b, &h);
+	int rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
+	proto_buf_free(&b);
+	if (rc < 0 || client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0)
+		return -1;
+	if (proto_dec_hello(buf, len, &h, err) < 0)
+		return -1;
+	if (h.flags & 1)
+		return ns_err_set(err, "agent requires authentication, not supported by this probe");
+	return 0;
+}

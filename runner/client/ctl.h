@@ -1,0 +1,38 @@
+/* ctl: what client.c, delegate.c (the runner's side of a delegated run) and client_hostinfo.c
+ * share — connects bounded by a deadline and the control connection's first steps. Internal to
+ * runner/client: other folders use client.h. */
+#ifndef NS_CLIENT_CTL_H
+#define NS_CLIENT_CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "runner/proto/probe.h"
+
+void client_set_nonblock(int fd, bool on);
+/* Closes the socket of a failed connect, keeping its errno; returns -1. */
+int client_close_failed(int fd);
+/* Starts a non-blocking connect, opts (may be NULL) applied before it: poll the socket for
+ * POLLOUT, then client_connect_result() says how it went. */
+int client_connect_start(const struct sockaddr *sa, socklen_t len, int type,
+			 const struct probe_params *opts, struct ns_err *err);
+/* The outcome of a connect that poll reported done: 0, or -1 with err set. */
+int client_connect_result(int fd, struct ns_err *err);
+/* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
+int client_connect_to(const struct sockaddr *sa, socklen_t len, int type,
+		      const struct probe_params *opts, double deadline, struct ns_err *err);
+/* Connects to an agent's control port, trying each address until deadline; the address
+ * that answered goes to peer (may be NULL). Returns the fd or -1. */
+int client_ctl_connect(const char *host, uint16_t port, double deadline,
+		       struct sockaddr_storage *peer, socklen_t *peer_len, struct ns_err *err);
+/* HELLO both ways; flags as in proto.h (PROTO_HELLO_DELEGATED). buf: PROTO_MAX_PAYLOAD. */
+int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err);
+/* The next message; BUSY and ERROR become errors carrying the agent's words. */
+int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
+		    struct ns_err *err);
+int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double deadline,
+		      struct ns_err *err);
+/* Whether SQLite's JSON parser takes text as one JSON value. */
+bool client_json_ok(const char *text);
+#endif

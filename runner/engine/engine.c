@@ -1,0 +1,444 @@
+/* engine: worker threads, pacing, stop/deadline handling and snapshots. The per-protocol
+ * send and receive functions live behind struct engine_ops (engine_tcp.c, engine_udp.c). */
+#include "engine.h"
+#include "engine_int.h"
+
+#include <errno.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
+{
+	if (cfg->proto == NS_PROTO_TCP)
+		return cfg->role == ENGINE_SEND ? &engine_tcp_send_ops : &engine_tcp_recv_ops;
+	if (cfg->role == ENGINE_RECV)
+		return &engine_udp_recv_ops;
+	return cfg->gso ? &engine_udp_gso_ops : &engine_udp_mmsg_ops;
+}
+
+static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err *err)
+{
+	if (cfg->proto != NS_PROTO_TCP && cfg->proto != NS_PROTO_UDP)
+		return ns_err_set(err, "engine: unknown protocol %d", (int)cfg->proto);
+	if (cfg->role != ENGINE_SEND && cfg->role != ENGINE_RECV)
+		return ns_err_set(err, "engine: unknown role %d", (int)cfg->role);
+	if (nfds < 1 || nfds > NS_MAX_STREAMS)
+		return ns_err_set(err, "engine: %u streams, expected 1..%d", nfds, NS_MAX_STREAMS);
+	if (cfg->threads > NS_MAX_THREADS)
+		return ns_err_set(err, "engine: %u threads, expected 1..%d", cfg->threads,
+				  NS_MAX_THREADS);
+	if (cfg->proto == NS_PROTO_UDP && cfg->length &&
+	    (cfg->length < NS_UDP_MIN_LEN || cfg->length > NS_UDP_MAX_LEN))
+		return ns_err_set(err, "engine: UDP length %u, expected %d..%d", cfg->length,
+				  NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
+	if (cfg->proto == NS_PROTO_TCP && cfg->length > NS_TCP_MAX_LEN)
+		return ns_err_set(err, "engine: TCP length %u, at most %d", cfg->length,
+				  NS_TCP_MAX_LEN);
+	if (cfg->not_data_len > ENGINE_NOT_DATA_MAX)
+		return ns_err_set(err, "engine: %u bytes of not-data prefix, at most %d",
+				  cfg->not_data_len, ENGINE_NOT_DATA_MAX);
+	if (!(cfg->send_duration_s >= 0 && cfg->send_duration_s <= NS_MAX_DURATION_S))
+		return ns_err_set(err, "engine: duration %g s out of range", cfg->send_duration_s);
+	if (cfg->n_cpus && !cfg->cpus)
+		return ns_err_set(err, "engine: %u CPUs given without a list", cfg->n_cpus);
+	for (uint32_t i = 0; i < cfg->n_cpus; i++)
+		if (cfg->cpus[i] < 0 || cfg->cpus[i] >= CPU_SETSIZE)
+			return ns_err_set(err, "engine: CPU %d out of range", cfg->cpus[i]);
+	return 0;
+}
+
+struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+			     struct ns_err *err)
+{
+	if (!cfg || !fds) {
+		ns_err_set(err, "engine: no configuration or sockets");
+		return NULL;
+	}
+	if (check_cfg(cfg, nfds, err) < 0)
+		return NULL;
+	for (uint32_t i = 0; i < nfds; i++) {
+		if (fds[i] < 0) {
+			ns_err_set(err, "engine: stream %u has no socket", i);
+			return NULL;
+		}
+	}
+	struct engine *e = calloc(1, sizeof(*e));
+	if (!e) {
+		ns_err_sys(err, "engine: allocation");
+		return NULL;
+	}
+	e->cfg = *cfg;
+	e->ops = pick_ops(cfg);
+	e->unit = cfg->length ? cfg->length
+			      : (cfg->proto == NS_PROTO_TCP ? NS_TCP_DEFAULT_LEN : NS_UDP_DEFAULT_LEN);
+	e->cfg.length = e->unit;
+	e->n = nfds;
+	e->nthreads = cfg->threads ? cfg->threads : 1;
+	if (e->nthreads > nfds)
+		e->nthreads = nfds;
+	atomic_init(&e->stop, false);
+	atomic_init(&e->running, 0);
+	atomic_init(&e->gso_active, cfg->proto == NS_PROTO_UDP && cfg->role == ENGINE_SEND &&
+					    cfg->gso);
+	if (cfg->n_cpus) {
+		e->cpus = calloc(cfg->n_cpus, sizeof(*e->cpus));
+		if (!e->cpus)
+			goto err_sys;
+		memcpy(e->cpus, cfg->cpus, cfg->n_cpus * sizeof(*e->cpus));
+		e->cfg.cpus = e->cpus;
+	} else {
+		e->cfg.cpus = NULL;
+	}
+	e->streams = aligned_alloc(64, sizeof(*e->streams) * nfds);
+	e->threads = calloc(e->nthreads, sizeof(*e->threads));
+	if (!e->streams || !e->threads)
+		goto err_sys;
+	memset(e->streams, 0, sizeof(*e->streams) * nfds);
+	for (uint32_t i = 0; i < e->nthreads; i++) {
+		struct e_thread *t = &e->threads[i];
+		t->e = e;
+		t->idx = i;
+		t->cpu = e->cpus ? e->cpus[i % cfg->n_cpus] : -1;
+		t->n = nfds / e->nthreads + (i < nfds % e->nthreads);
+		t->streams = calloc(t->n, sizeof(*t->streams));
+		t->pfds = calloc(t->n, sizeof(*t->pfds));
+		if (!t->streams || !t->pfds)
+			goto err_sys;
+		t->n = 0;
+	}
+	for (uint32_t i = 0; i < nfds; i++) {
+		struct e_stream *s = &e->streams[i];
+		s->fd = -1;
+		s->id = i;
+		s->t = &e->threads[i % e->nthreads];
+		s->t->streams[s->t->n++] = s;
+		atomic_init(&s->finished, false);
+		atomic_init(&s->error, 0);
+	}
+	for (uint32_t i = 0; i < nfds; i++) {
+		struct e_stream *s = &e->streams[i];
+		s->fd = fds[i];
+		if (e->ops->setup(e, s, err) < 0) /* fds[] still belong to the caller on failure */
+			goto err;
+		s->active = true;
+	}
+	return e;
+err_sys:
+	ns_err_sys(err, "engine: allocation");
+err:
+	if (e->streams)
+		for (uint32_t i = 0; i < nfds; i++)
+			e->streams[i].fd = -1;
+	engine_destroy(e);
+	return NULL;
+}
+
+/* One pass of a sender thread over its streams: each active stream gets up to its batch if its
+ * pacer allows at pace_ns. Returns true if any stream made progress; otherwise *wait is the
+ * time until the earliest pacer is ready or a backed-off stream may retry, t->pfds[0..*nblocked)
+ * the streams whose socket was full and *nbackoff the streams that backed off. */
+static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint64_t *wait,
+		       uint32_t *nblocked, uint32_t *nactive, uint32_t *nbackoff)
+{
+	struct engine *e = t->e;
+	bool progress = false;
+	*nblocked = *nactive = *nbackoff = 0;
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct e_stream *s = t->streams[i];
+		if (!s->active)
+			continue;
+		(*nactive)++;
+		uint32_t units = pace_ready(&s->pace, pace_ns, e->unit, t->batch);
+		if (!units) {
+			uint64_t w = pace_wait_ns(&s->pace, pace_ns);
+			if (w < *wait)
+				*wait = w;
+			continue;
+		}
+		uint64_t bytes = 0;
+		int rc = e->ops->send(t, s, units, now, &bytes);
+		pace_sent(&s->pace, bytes);
+		if (rc == E_PROGRESS)
+			progress = true;
+		else if (rc == E_BLOCKED)
+			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->fd, .events = POLLOUT };
+		else if (rc == E_BACKOFF && ++*nbackoff && *wait > E_BACKOFF_NS)
+			*wait = E_BACKOFF_NS;
+	}
+	return progress;
+}
+
+static void sleep_ns(struct e_thread *t, uint32_t nblocked, uint64_t now, uint64_t wait)
+{
+	if (nblocked) {
+		struct timespec ts = { (time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull) };
+		ppoll(t->pfds, nblocked, &ts, NULL);
+	} else {
+		uint64_t until = now + wait;
+		struct timespec ts = { (time_t)(until / 1000000000ull),
+				       (long)(until % 1000000000ull) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* A paced sender that reached its deadline still owes what its pacers allowed up to then if
+ * the thread was kept off the CPU near the end (seen for hundreds of ms on a loaded machine):
+ * send it, so that -b means rate x duration bytes, within E_FLUSH_NS. */
+static void send_owed(struct e_thread *t)
+{
+	struct engine *e = t->e;
+	uint64_t start = engine_now_ns();
+	for (uint64_t now = start; now - start < E_FLUSH_NS; now = engine_now_ns()) {
+		if (atomic_load_explicit(&e->stop, memory_order_relaxed))
+			return;
+		uint64_t wait = E_FLUSH_NS;
+		uint32_t nblocked, nactive, nbackoff;
+		if (send_round(t, now, e->deadline_ns, &wait, &nblocked, &nactive, &nbackoff))
+			continue;
+		if (!nblocked && !nbackoff)
+			return; /* nothing owed */
+		sleep_ns(t, nblocked, now, nbackoff ? E_BACKOFF_NS : E_POLL_NS / 5);
+	}
+}
+
+/* Sender: streams get their batches while any makes progress; a thread sleeps only when none
+ * did: in poll() when some socket was full, otherwise until the earliest pacer is ready, and
+ * never longer than E_POLL_NS so that the stop flag is seen. */
+static void run_sender(struct e_thread *t)
+{
+	struct engine *e = t->e;
+	uint64_t now;
+	uint64_t rate = e->cfg.rate_bps ? e->cfg.rate_bps / e->n : 0;
+	if (e->cfg.rate_bps && !rate)
+		rate = 1;
+	/* from the engine's start, not the thread's: a thread that starts late catches up */
+	for (uint32_t i = 0; i < t->n; i++)
+		pace_init(&t->streams[i]->pace, rate, e->unit, e->t0_ns);
+	bool deadline = false;
+	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
+		now = engine_now_ns();
+		if (e->deadline_ns && now >= e->deadline_ns) {
+			deadline = true;
+			break;
+		}
+		uint64_t wait = E_POLL_NS;
+		uint32_t nblocked, nactive, nbackoff;
+		if (send_round(t, now, now, &wait, &nblocked, &nactive, &nbackoff))
+			continue;
+		if (!nactive)
+			break;
+		if (e->deadline_ns && e->deadline_ns - now < wait)
+			wait = e->deadline_ns - now;
+		sleep_ns(t, nblocked, now, wait);
+	}
+	if (deadline && rate)
+		send_owed(t);
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct e_stream *s = t->streams[i];
+		if (e->ops->end)
+			e->ops->end(s);
+		if (s->active)
+			e_finish(s, 0);
+	}
+}
+
+/* Receiver: a batch from every open stream in turn while any of them delivers; poll only when
+ * none had anything, so that a busy stream costs one syscall per batch. On stop, what the
+ * kernel already queued is still drained (UDP) so that in-flight datagrams are counted. */
+static void run_receiver(struct e_thread *t)
+{
+	struct engine *e = t->e;
+	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
+		uint32_t np = 0;
+		bool progress = false;
+		for (uint32_t i = 0; i < t->n; i++) {
+			struct e_stream *s = t->streams[i];
+			if (!s->active)
+				continue;
+			int rc = e->ops->recv(t, s);
+			if (rc == E_PROGRESS)
+				progress = true;
+			else if (rc == E_BLOCKED)
+				t->pfds[np++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		}
+		if (progress)
+			continue;
+		if (!np)
+			break;
+		poll(t->pfds, np, (int)(E_POLL_NS / 1000000ull));
+	}
+	if (e->cfg.proto != NS_PROTO_UDP)
+		return;
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct e_stream *s = t->streams[i];
+		for (int k = 0; k < 1024 && s->active && e->ops->recv(t, s) == E_PROGRESS; k++)
+			;
+		if (s->active)
+			e_finish(s, 0);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct e_thread *t = arg;
+	if (t->e->cfg.role == ENGINE_SEND)
+		run_sender(t);
+	else
+		run_receiver(t);
+	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
+	return NULL;
+}
+
+int engine_start(struct engine *e, struct ns_err *err)
+{
+	if (e->started)
+		return ns_err_set(err, "engine: already started");
+	for (uint32_t i = 0; i < e->nthreads; i++)
+		if (e->ops->thread_init(&e->threads[i], err) < 0)
+			return -1;
+	e->started = true;
+	e->t0_ns = engine_now_ns();
+	if (e->cfg.role == ENGINE_SEND && e->cfg.send_duration_s > 0)
+		e->deadline_ns = e->t0_ns + (uint64_t)(e->cfg.send_duration_s * 1e9);
+	atomic_store(&e->running, e->nthreads);
+	for (uint32_t i = 0; i < e->nthreads; i++) {
+		struct e_thread *t = &e->threads[i];
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		if (t->cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(t->cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		int rc = pthread_create(&t->tid, &attr, thread_main, t);
+		pthread_attr_destroy(&attr);
+		if (rc) {
+			/* threads not created will never count themselves down */
+			atomic_fetch_sub(&e->running, e->nthreads - i);
+			engine_stop(e);
+			engine_join(e);
+			errno = rc;
+			if (t->cpu >= 0)
+				return ns_err_sys(err, "engine: thread %u on CPU %d", i, t->cpu);
+			return ns_err_sys(err, "engine: thread %u", i);
+		}
+		t->created = true;
+	}
+	return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+	atomic_store(&e->stop, true);
+}
+
+bool engine_done(const struct engine *e)
+{
+	return e->started && atomic_load_explicit(&e->running, memory_order_acquire) == 0;
+}
+
+void engine_join(struct engine *e)
+{
+	if (!e->started || e->joined)
+		return;
+	for (uint32_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i].created)
+			pthread_join(e->threads[i].tid, NULL);
+	e->joined = true;
+}
+
+static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_snap *o)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	memset(&ti, 0, sizeof(ti));
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+		return;
+	o->retransmits = ti.tcpi_total_retrans;
+	o->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
+	o->rtt_ms = ti.tcpi_rtt / 1000.0;
+	/* older kernels return a shorter struct: the fields past len stay 0 */
+	o->segs = e->cfg.role == ENGINE_SEND ? ti.tcpi_segs_out : ti.tcpi_segs_in;
+}
+
+void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
+{
+	for (uint32_t i = 0; i < e->n; i++) {
+		struct e_stream *s = &e->streams[i];
+		struct engine_stream_snap *o = &snaps[i];
+		memset(o, 0, sizeof(*o));
+		/* finished first: a finished stream's counters are final once it reads true */
+		o->finished = atomic_load_explicit(&s->finished, memory_order_acquire);
+		o->error = atomic_load_explicit(&s->error, memory_order_relaxed);
+		o->bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+		o->packets = atomic_load_explicit(&s->packets, memory_order_relaxed);
+		o->lost = atomic_load_explicit(&s->lost, memory_order_relaxed);
+		o->out_of_order = atomic_load_explicit(&s->out_of_order, memory_order_relaxed);
+		o->duplicates = atomic_load_explicit(&s->duplicates, memory_order_relaxed);
+		o->highest_seq_plus1 = atomic_load_explicit(&s->highest_plus1, memory_order_relaxed);
+		uint64_t jb = atomic_load_explicit(&s->jitter_bits, memory_order_relaxed);
+		memcpy(&o->jitter_ms, &jb, sizeof(jb));
+		if (e->cfg.proto == NS_PROTO_TCP)
+			tcp_info_fill(e, s->fd, o);
+	}
+}
+
+uint32_t engine_nstreams(const struct engine *e)
+{
+	return e->n;
+}
+
+bool engine_gso_active(const struct engine *e)
+{
+	return atomic_load(&e->gso_active);
+}
+
+int engine_stream_cpu(const struct engine *e, uint32_t stream)
+{
+	if (stream >= e->n)
+		return -1;
+	return e->streams[stream].t->cpu;
+}
+
+void engine_destroy(struct engine *e)
+{
+	if (!e)
+		return;
+	int saved = errno;
+	if (e->started && !e->joined) {
+		engine_stop(e);
+		engine_join(e);
+	}
+	if (e->streams) {
+		for (uint32_t i = 0; i < e->n; i++) {
+			if (e->streams[i].fd >= 0)
+				close(e->streams[i].fd);
+			free(e->streams[i].seq);
+		}
+	}
+	if (e->threads) {
+		for (uint32_t i = 0; i < e->nthreads; i++) {
+			struct e_thread *t = &e->threads[i];
+			free(t->streams);
+			free(t->pfds);
+			engine_buf_free(t->buf, t->buf_len);
+			free(t->msgs);
+			free(t->iovs);
+			free(t->ctrl);
+		}
+	}
+	engine_buf_free(e->send_buf, e->send_buf_len);
+	free(e->threads);
+	free(e->streams);
+	free(e->cpus);
+	free(e);
+	errno = saved;
+}

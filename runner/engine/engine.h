@@ -1,0 +1,86 @@
+/* engine: the data plane. Worker threads push bytes through already-connected data sockets
+ * (sender role) or drain them (receiver role). Each thread owns the counters of its streams and
+ * is the only writer of them; the controller reads them at any time with engine_snapshot().
+ * The engine knows nothing of agents or the control protocol: it is handed sockets. */
+#ifndef NS_ENGINE_H
+#define NS_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "runner/engine/limits.h"
+
+/* Every UDP datagram starts with this header, serialised big-endian field by field:
+ *   u64 sequence number (per stream, from 0)
+ *   u64 send time in nanoseconds of the sender's CLOCK_MONOTONIC. Jitter (RFC 3550) uses only
+ *       differences of transit times, so the two hosts' clocks need not agree.
+ * Hence the UDP minimum payload NS_UDP_MIN_LEN = 16 bytes. */
+#define ENGINE_UDP_HDR_LEN 16
+#define ENGINE_NOT_DATA_MAX 16
+
+enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
+
+struct engine_cfg {
+	enum ns_proto proto;
+	enum engine_role role;
+	uint32_t length;        /* bytes per write / UDP payload */
+	uint64_t rate_bps;      /* application pacing of the total over all streams, 0 = unlimited */
+	uint64_t fq_rate_bps;   /* SO_MAX_PACING_RATE per socket, 0 = none */
+	bool gso;               /* UDP_SEGMENT on send; engine_gso_active() tells if it took */
+	uint32_t threads;       /* worker threads, 1..NS_MAX_THREADS, streams spread round-robin */
+	const int *cpus;        /* pin thread i to cpus[i % n_cpus]; NULL/0 = no pinning */
+	uint32_t n_cpus;
+	double send_duration_s; /* sender: stop by itself after this long (omit + duration); 0 = until
+	                           engine_stop(). Receiver: ignored, it runs until EOF on every
+	                           stream (TCP) or engine_stop(). */
+	/* UDP receiver: datagrams that start with these bytes are not data (a late echo of the
+	 * control protocol's greeting when the datagram length equals the greeting's); 0 = none.
+	 * Datagrams of any length but `length` are never data either. */
+	uint8_t not_data[ENGINE_NOT_DATA_MAX];
+	uint32_t not_data_len;
+};
+
+/* Cumulative counters of one stream since engine_start(). */
+struct engine_stream_snap {
+	uint64_t bytes;
+	uint64_t packets;       /* sender: datagrams (UDP, as built, even when sent as one GSO
+	                           super-datagram) or write calls (TCP); receiver: datagrams
+	                           received (unique, UDP) or read calls (TCP) */
+	/* UDP receiver accounting (see udpseq.h) */
+	uint64_t lost;          /* sequence numbers never seen, up to the highest seen */
+	uint64_t out_of_order;
+	uint64_t duplicates;
+	uint64_t highest_seq_plus1; /* highest sequence seen + 1 (0 = nothing yet) */
+	double jitter_ms;       /* RFC 3550 running estimate */
+	/* TCP, read with TCP_INFO at snapshot time (sender side meaningful) */
+	uint64_t retransmits;   /* tcpi_total_retrans */
+	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
+	double rtt_ms;          /* tcpi_rtt */
+	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
+	bool finished;          /* the stream's socket hit EOF or an error */
+	int error;              /* errno of a hard error on this stream, 0 = none */
+};
+
+struct engine;
+
+/* Takes ownership of fds (closed by engine_destroy). nfds = streams, 1..NS_MAX_STREAMS.
+ * On failure (NULL) the fds are still the caller's. */
+struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+			     struct ns_err *err);
+int engine_start(struct engine *e, struct ns_err *err);
+/* Asks every thread to stop (async-signal-safe: only stores an atomic flag). */
+void engine_stop(struct engine *e);
+/* True once every worker thread has returned. */
+bool engine_done(const struct engine *e);
+/* Waits for the threads (call engine_stop first unless they stop by themselves). */
+void engine_join(struct engine *e);
+/* Fills snaps[0..nfds-1]; safe to call from another thread while the engine runs. */
+void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps);
+uint32_t engine_nstreams(const struct engine *e);
+bool engine_gso_active(const struct engine *e);
+/* CPU each stream's thread is pinned to, -1 if none. */
+int engine_stream_cpu(const struct engine *e, uint32_t stream);
+void engine_destroy(struct engine *e);
+
+#endif

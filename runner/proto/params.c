@@ -1,0 +1,120 @@
+/* params: defaults and the one validation pass of struct probe_params (see probe.h).
+ * The CLI, the matrix loader and the agent (on every TEST_REQUEST) all go through
+ * probe_params_check, so a value the agent accepts is a value the probe could have sent. */
+#include <ctype.h>
+#include <string.h>
+
+#include "lib/units.h"
+#include "probe.h"
+
+#define P2_MAX_WINDOW (1024u * 1024 * 1024)   /* SO_SNDBUF/SO_RCVBUF take an int */
+#define P2_MIN_MSS 88                         /* the kernel's TCP_MIN_MSS */
+#define P2_MAX_MSS 65495
+#define P2_MIN_INTERVAL_S 0.1
+#define P2_MAX_CONNECT_TIMEOUT_S 600.0
+#define P2_MAX_INTERVALS 100000               /* = PROTO_MAX_INTERVALS */
+
+const char *ns_proto_name(enum ns_proto p)
+{
+	return p == NS_PROTO_UDP ? "udp" : "tcp";
+}
+
+const char *ns_dir_name(enum ns_dir d)
+{
+	switch (d) {
+	case NS_DIR_REVERSE: return "reverse";
+	case NS_DIR_BIDIR: return "bidir";
+	default: return "forward";
+	}
+}
+
+void probe_params_init(struct probe_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->port = NS_DEFAULT_PORT;
+	p->proto = NS_PROTO_TCP;
+	p->streams = 1;
+	p->duration_s = 10.0;
+	p->interval_s = 1.0;
+	p->dir = NS_DIR_FORWARD;
+	p->connect_timeout_s = 5.0;
+}
+
+/* NUL within the array, so that a struct from the wire or a matrix is a C string. */
+static bool terminated(const char *s, size_t cap)
+{
+	return memchr(s, '\0', cap) != NULL;
+}
+
+int probe_params_check(const struct probe_params *p, struct ns_err *err)
+{
+	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP)
+		return ns_err_set(err, "unknown protocol %d", (int)p->proto);
+	if (p->dir != NS_DIR_FORWARD && p->dir != NS_DIR_REVERSE && p->dir != NS_DIR_BIDIR)
+		return ns_err_set(err, "unknown direction %d", (int)p->dir);
+	if (!terminated(p->host, sizeof(p->host)) || !terminated(p->affinity, sizeof(p->affinity)) ||
+	    !terminated(p->congestion, sizeof(p->congestion)) ||
+	    !terminated(p->psk_file, sizeof(p->psk_file)))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (p->port == 0)
+		return ns_err_set(err, "port must be 1..65535");
+	if (p->streams < 1 || p->streams > NS_MAX_STREAMS)
+		return ns_err_set(err, "streams %u out of range: must be 1..%d", (unsigned)p->streams,
+				  NS_MAX_STREAMS);
+	if (p->threads > NS_MAX_THREADS)
+		return ns_err_set(err, "threads %u out of range: must be 0 (auto)..%d",
+				  (unsigned)p->threads, NS_MAX_THREADS);
+	if (p->proto == NS_PROTO_UDP && p->length != 0 &&
+	    (p->length < NS_UDP_MIN_LEN || p->length > NS_UDP_MAX_LEN))
+		return ns_err_set(err, "UDP length %u out of range: must be %d..%d bytes (a 16-byte "
+				  "sequence/timestamp header; 65507 is the largest UDP payload)",
+				  (unsigned)p->length, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
+	if (p->proto == NS_PROTO_TCP && p->length > NS_TCP_MAX_LEN)
+		return ns_err_set(err, "TCP length %u out of range: must be 1..%d bytes",
+				  (unsigned)p->length, NS_TCP_MAX_LEN);
+	if (!(p->duration_s > 0 && p->duration_s <= NS_MAX_DURATION_S))
+		return ns_err_set(err, "duration %g s out of range: must be > 0 and <= %g s",
+				  p->duration_s, NS_MAX_DURATION_S);
+	if (!(p->omit_s >= 0 && p->omit_s + p->duration_s <= NS_MAX_DURATION_S))
+		return ns_err_set(err, "omit %g s out of range: must be >= 0, omit + duration <= %g s",
+				  p->omit_s, NS_MAX_DURATION_S);
+	if (!(p->interval_s == 0 ||
+	      (p->interval_s >= P2_MIN_INTERVAL_S && p->interval_s <= NS_MAX_DURATION_S)))
+		return ns_err_set(err, "interval %g s out of range: must be 0 (none) or %g..%g s",
+				  p->interval_s, P2_MIN_INTERVAL_S, NS_MAX_DURATION_S);
+	if (p->interval_s > 0 && (p->omit_s + p->duration_s) / p->interval_s > P2_MAX_INTERVALS)
+		return ns_err_set(err, "too many intervals: (omit + duration) / interval must be <= %d",
+				  P2_MAX_INTERVALS);
+	if (p->window > P2_MAX_WINDOW)
+		return ns_err_set(err, "window %u out of range: must be <= %u bytes",
+				  (unsigned)p->window, P2_MAX_WINDOW);
+	if (p->mss != 0 && (p->mss < P2_MIN_MSS || p->mss > P2_MAX_MSS))
+		return ns_err_set(err, "MSS %u out of range: must be %d..%d bytes", (unsigned)p->mss,
+				  P2_MIN_MSS, P2_MAX_MSS);
+	if (p->proto == NS_PROTO_UDP && (p->mss || p->nodelay || p->congestion[0]))
+		return ns_err_set(err, "--mss, --no-delay and --congestion apply to TCP only");
+	if (p->proto == NS_PROTO_TCP && p->gso)
+		return ns_err_set(err, "--gso applies to UDP only");
+	for (const char *c = p->congestion; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			return ns_err_set(err, "congestion control name '%s' is not valid",
+					  p->congestion);
+	if (p->affinity[0]) {
+		int tmp[UNITS_MAX_CPUS];
+		size_t n;
+		struct ns_err e;
+		if (units_parse_cpulist(p->affinity, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
+			return ns_err_set(err, "affinity: %s", e.msg);
+	}
+	if (!(p->connect_timeout_s > 0 && p->connect_timeout_s <= P2_MAX_CONNECT_TIMEOUT_S))
+		return ns_err_set(err, "connect timeout %g s out of range: must be > 0 and <= %g s",
+				  p->connect_timeout_s, P2_MAX_CONNECT_TIMEOUT_S);
+	if (!(p->timeout_s >= 0 && p->timeout_s <= 2 * NS_MAX_DURATION_S))
+		return ns_err_set(err, "timeout %g s out of range: must be 0 (auto)..%g s",
+				  p->timeout_s, 2 * NS_MAX_DURATION_S);
+	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
+		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
+	if (p->psk_file[0])
+		return ns_err_set(err, "pre-shared-key authentication is not implemented yet");
+	return 0;
+}

@@ -1,0 +1,126 @@
+/* probe: the model of one test — what it asks for (struct probe_params) and what it measured
+ * (struct probe_result). These structs are the contract between the engines, the control
+ * protocol and everything that stores or prints their figures; runner/client runs them. */
+#ifndef NS_PROBE_H
+#define NS_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "runner/engine/limits.h"
+
+#define NS_DEFAULT_PORT 5301      /* agent control port (iperf3 uses 5201) */
+const char *ns_proto_name(enum ns_proto p);   /* "tcp" / "udp" */
+const char *ns_dir_name(enum ns_dir d);       /* "forward" / "reverse" / "bidir" */
+
+/* Everything a test asks for. probe_params_init() sets the defaults; probe_params_check()
+ * validates ranges and conflicts (the one validation pass, shared with the matrix loader). */
+struct probe_params {
+	char host[256];
+	uint16_t port;
+	enum ns_proto proto;
+	uint32_t streams;       /* 1..NS_MAX_STREAMS */
+	uint32_t threads;       /* 0 = min(streams, online CPUs) */
+	uint32_t length;        /* write size (TCP) or payload (UDP); 0 = protocol default */
+	uint64_t rate_bps;      /* -b: application pacing of the total; 0 = unlimited */
+	uint64_t fq_rate_bps;   /* --fq-rate: SO_MAX_PACING_RATE per socket; 0 = none */
+	double duration_s;      /* -t, measured time (omit comes on top) */
+	double interval_s;      /* -i, 0 = no interval reports */
+	double omit_s;          /* -O, warm-up excluded from results */
+	enum ns_dir dir;
+	char affinity[256];     /* -A CPU list for both ends, "" = none */
+	uint32_t window;        /* -w SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
+	uint32_t mss;           /* -M TCP_MAXSEG, 0 = default */
+	bool nodelay;           /* -N */
+	char congestion[16];    /* -C, "" = default */
+	bool gso;               /* --gso: UDP_SEGMENT */
+	double connect_timeout_s; /* default 5 s */
+	double timeout_s;         /* whole test; 0 = omit + duration + 15 s. probe_run never
+	                             blocks longer than this plus the connect timeout */
+	char psk_file[256];     /* reserved for the authentication issue; "" = none */
+};
+
+void probe_params_init(struct probe_params *p);
+int probe_params_check(const struct probe_params *p, struct ns_err *err);
+
+/* Figures of one end of one direction. Sender side: what was written; receiver side: what
+ * arrived. Fields that do not apply to a protocol stay 0 (and are omitted from JSON). */
+struct probe_figures {
+	uint64_t bytes;
+	uint64_t packets;          /* TCP: write calls on the sender, segments_in/out from TCP_INFO
+	                              where known; UDP: datagrams as the sender built them */
+	double bits_per_second;
+	double packets_per_second;
+	double cpu_percent;        /* user+system of the process over the test, % of one CPU */
+	/* TCP */
+	uint64_t retransmits;
+	double rtt_ms;             /* smoothed RTT, mean over streams (sender side) */
+	uint64_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
+	/* UDP (receiver side) */
+	uint64_t lost;
+	double lost_percent;
+	uint64_t out_of_order;
+	uint64_t duplicates;
+	double jitter_ms;
+	uint64_t kernel_drops;     /* RcvbufErrors + InErrors delta over the test (receiver host) */
+};
+
+struct probe_stream_result {
+	uint32_t id;
+	int cpu;                   /* CPU the stream's thread was pinned to, -1 = none */
+	struct probe_figures sender, receiver;
+};
+
+/* One interval of one direction. stream = -1 is the sum over streams. */
+struct probe_interval {
+	double start_s, end_s;     /* relative to the end of the omit period */
+	int32_t stream;
+	uint64_t bytes;
+	double bits_per_second;
+	uint64_t packets;
+	uint64_t retransmits;      /* TCP, sender */
+	uint64_t cwnd_bytes;       /* TCP, sender */
+	double rtt_ms;             /* TCP, sender */
+	uint64_t lost;             /* UDP, receiver */
+	double jitter_ms;          /* UDP, receiver */
+	bool omitted;
+};
+
+/* One direction of a test: forward (client sends) or reverse (agent sends). */
+struct probe_direction {
+	enum ns_dir dir;           /* NS_DIR_FORWARD or NS_DIR_REVERSE */
+	struct probe_figures sender, receiver;
+	struct probe_stream_result *streams;  /* params.streams entries */
+	struct probe_interval *intervals;     /* n_intervals entries, sums and per stream */
+	uint32_t n_streams;
+	uint32_t n_intervals;
+};
+
+struct probe_result {
+	struct probe_params params;
+	double duration_s;         /* measured time actually covered */
+	bool gso_active;           /* UDP_SEGMENT was really used */
+	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
+	uint32_t n_dirs;
+	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
+	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
+	char error[NS_ERR_MAX];
+	char warnings[NS_ERR_MAX]; /* "; "-separated, e.g. UDP fq-rate without fq */
+};
+
+void probe_result_free(struct probe_result *res);
+
+/* The stable JSON contract of `netsweep probe --json` (schemas/probe-result.md).
+ * Returns malloc'd text; never NaN. */
+char *probe_result_json(const struct probe_result *res, bool pretty);
+
+/* The inverse: fills res (which the caller frees with probe_result_free) from that JSON text,
+ * read with SQLite's JSON functions. Every figure, stream and interval comes back exactly
+ * (doubles are written with 17 digits); keys a protocol omits stay 0. Bounded: at most
+ * PROBE_JSON_MAX_ROWS intervals and 2 x NS_MAX_STREAMS streams. Returns -1 with err filled
+ * for text that is not a version-1 probe result. */
+#define PROBE_JSON_MAX_ROWS 700000
+int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err);
+
+#endif

@@ -1,0 +1,723 @@
+/* proto: framing and field-by-field encoding of the control protocol (see proto.h). */
+#include "proto.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const type_names[PROTO_TYPE_MAX + 1] = {
+	[PROTO_HELLO] = "HELLO",
+	[PROTO_AUTH_CHALLENGE] = "AUTH_CHALLENGE",
+	[PROTO_AUTH_RESPONSE] = "AUTH_RESPONSE",
+	[PROTO_TEST_REQUEST] = "TEST_REQUEST",
+	[PROTO_READY] = "READY",
+	[PROTO_START] = "START",
+	[PROTO_STOP] = "STOP",
+	[PROTO_RESULTS] = "RESULTS",
+	[PROTO_RESULT_STREAMS] = "RESULT_STREAMS",
+	[PROTO_RESULT_INTERVALS] = "RESULT_INTERVALS",
+	[PROTO_DONE] = "DONE",
+	[PROTO_HOSTINFO_REQUEST] = "HOSTINFO_REQUEST",
+	[PROTO_HOSTINFO] = "HOSTINFO",
+	[PROTO_BUSY] = "BUSY",
+	[PROTO_ERROR] = "ERROR",
+	[PROTO_DELEGATE_REQUEST] = "DELEGATE_REQUEST",
+	[PROTO_DELEGATE_RESULT] = "DELEGATE_RESULT",
+};
+
+const char *proto_type_name(uint16_t type)
+{
+	if (type == 0 || type > PROTO_TYPE_MAX)
+		return "UNKNOWN";
+	return type_names[type];
+}
+
+double proto_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- write buffer ---- */
+
+void proto_buf_init(struct proto_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void proto_buf_free(struct proto_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void proto_put_bytes(struct proto_buf *b, const void *p, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		uint8_t *np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void proto_put_u8(struct proto_buf *b, uint8_t v) { proto_put_bytes(b, &v, 1); }
+
+void proto_put_u16(struct proto_buf *b, uint16_t v)
+{
+	v = htobe16(v);
+	proto_put_bytes(b, &v, 2);
+}
+
+void proto_put_u32(struct proto_buf *b, uint32_t v)
+{
+	v = htobe32(v);
+	proto_put_bytes(b, &v, 4);
+}
+
+void proto_put_u64(struct proto_buf *b, uint64_t v)
+{
+	v = htobe64(v);
+	proto_put_bytes(b, &v, 8);
+}
+
+void proto_put_f64(struct proto_buf *b, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof(u));
+	proto_put_u64(b, u);
+}
+
+void proto_put_str(struct proto_buf *b, const char *s)
+{
+	size_t n = s ? strnlen(s, UINT16_MAX) : 0;
+	proto_put_u16(b, (uint16_t)n);
+	proto_put_bytes(b, s, n);
+}
+
+/* ---- read cursor ---- */
+
+void proto_rd_init(struct proto_rd *r, const void *p, size_t len)
+{
+	r->p = p;
+	r->len = len;
+	r->off = 0;
+	r->bad = false;
+}
+
+void proto_get_bytes(struct proto_rd *r, void *p, size_t n)
+{
+	if (r->bad || r->len - r->off < n) {
+		r->bad = true;
+		memset(p, 0, n);
+		return;
+	}
+	memcpy(p, r->p + r->off, n);
+	r->off += n;
+}
+
+uint8_t proto_get_u8(struct proto_rd *r)
+{
+	uint8_t v;
+	proto_get_bytes(r, &v, 1);
+	return v;
+}
+
+uint16_t proto_get_u16(struct proto_rd *r)
+{
+	uint16_t v;
+	proto_get_bytes(r, &v, 2);
+	return be16toh(v);
+}
+
+uint32_t proto_get_u32(struct proto_rd *r)
+{
+	uint32_t v;
+	proto_get_bytes(r, &v, 4);
+	return be32toh(v);
+}
+
+uint64_t proto_get_u64(struct proto_rd *r)
+{
+	uint64_t v;
+	proto_get_bytes(r, &v, 8);
+	return be64toh(v);
+}
+
+double proto_get_f64(struct proto_rd *r)
+{
+	uint64_t u = proto_get_u64(r);
+	double v;
+	memcpy(&v, &u, sizeof(v));
+	if (!isfinite(v)) { /* no NaN or infinity ever enters from the wire */
+		r->bad = true;
+		return 0;
+	}
+	return v;
+}
+
+void proto_get_str(struct proto_rd *r, char *dst, size_t cap)
+{
+	uint16_t n = proto_get_u16(r);
+	dst[0] = '\0';
+	if (r->bad || n >= cap || r->len - r->off < n) {
+		r->bad = true;
+		return;
+	}
+	memcpy(dst, r->p + r->off, n);
+	dst[n] = '\0';
+	if (strlen(dst) != n)
+		r->bad = true;
+	r->off += n;
+}
+
+int proto_rd_end(const struct proto_rd *r, const char *what, struct ns_err *err)
+{
+	if (r->bad)
+		return ns_err_set(err, "malformed %s message", what);
+	if (r->off != r->len)
+		return ns_err_set(err, "malformed %s message: %zu trailing bytes", what,
+				  r->len - r->off);
+	return 0;
+}
+
+/* ---- frames ---- */
+
+void proto_header_pack(uint8_t hdr[PROTO_HDR_LEN], uint16_t type, uint32_t len)
+{
+	uint32_t l = htobe32(len);
+	uint16_t t = htobe16(type), f = 0;
+	memcpy(hdr, &l, 4);
+	memcpy(hdr + 4, &t, 2);
+	memcpy(hdr + 6, &f, 2);
+}
+
+int proto_header_parse(const uint8_t hdr[PROTO_HDR_LEN], uint16_t *type, uint32_t *len,
+		       struct ns_err *err)
+{
+	uint32_t l;
+	uint16_t t;
+	memcpy(&l, hdr, 4);
+	memcpy(&t, hdr + 4, 2);
+	l = be32toh(l);
+	t = be16toh(t);
+	if (l > PROTO_MAX_PAYLOAD)
+		return ns_err_code(err, NS_E_PROTOCOL, "control frame of %u bytes exceeds the %d-byte limit",
+				  (unsigned)l, PROTO_MAX_PAYLOAD);
+	if (t == 0 || t > PROTO_TYPE_MAX)
+		return ns_err_set(err, "unknown control message type %u", (unsigned)t);
+	*type = t;
+	*len = l;
+	return 0;
+}
+
+/* Waits for fd to be ready for events before deadline; cancel_fd readable aborts. */
+static int wait_fd(int fd, short events, double deadline, int cancel_fd, struct ns_err *err)
+{
+	for (;;) {
+		double left = deadline - proto_now();
+		if (left <= 0)
+			return ns_err_code(err, NS_E_TIMEOUT, "timed out on the control connection");
+		struct pollfd pfd[2] = {{.fd = fd, .events = events}, {.fd = cancel_fd, .events = POLLIN}};
+		int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+		int n = poll(pfd, cancel_fd >= 0 ? 2 : 1, ms);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return ns_err_sys(err, "poll");
+		}
+		if (cancel_fd >= 0 && (pfd[1].revents & POLLIN))
+			return ns_err_set(err, "stopped");
+		if (n > 0 && pfd[0].revents)
+			return 0;
+	}
+}
+
+static int send_all(int fd, const uint8_t *p, size_t n, double deadline, struct ns_err *err)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (wait_fd(fd, POLLOUT, deadline, -1, err) < 0)
+				return -1;
+			continue;
+		}
+		return ns_err_sys(err, "sending on the control connection");
+	}
+	return 0;
+}
+
+/* Returns 0 when n bytes arrived, -1 on error; *eof set when the peer closed first. */
+static int recv_all(int fd, uint8_t *p, size_t n, double deadline, int cancel_fd, bool *eof,
+		    struct ns_err *err)
+{
+	while (n > 0) {
+		if (wait_fd(fd, POLLIN, deadline, cancel_fd, err) < 0)
+			return -1;
+		ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
+		if (r > 0) {
+			p += r;
+			n -= (size_t)r;
+			continue;
+		}
+		if (r == 0) {
+			if (eof)
+				*eof = true;
+			return ns_err_set(err, "the peer closed the control connection");
+		}
+		if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+			continue;
+		if (eof && (errno == ECONNRESET || errno == EPIPE))
+			*eof = true;
+		return ns_err_sys(err, "reading the control connection");
+	}
+	return 0;
+}
+
+int proto_send(int fd, uint16_t type, const void *payload, size_t len, double deadline,
+	       struct ns_err *err)
+{
+	if (len > PROTO_MAX_PAYLOAD)
+		return ns_err_set(err, "internal: %s message of %zu bytes is too large",
+				  proto_type_name(type), len);
+	uint8_t hdr[PROTO_HDR_LEN];
+	proto_header_pack(hdr, type, (uint32_t)len);
+	if (send_all(fd, hdr, sizeof(hdr), deadline, err) < 0)
+		return -1;
+	return len ? send_all(fd, payload, len, deadline, err) : 0;
+}
+
+int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double deadline,
+		   struct ns_err *err)
+{
+	if (b->oom)
+		return ns_err_set(err, "out of memory building a %s message", proto_type_name(type));
+	return proto_send(fd, type, b->p, b->len, deadline, err);
+}
+
+int proto_recv(int fd, uint16_t *type, uint8_t *buf, uint32_t *len, double deadline,
+	       int cancel_fd, bool *eof, struct ns_err *err)
+{
+	uint8_t hdr[PROTO_HDR_LEN];
+	if (eof)
+		*eof = false;
+	if (recv_all(fd, hdr, sizeof(hdr), deadline, cancel_fd, eof, err) < 0)
+		return -1;
+	if (proto_header_parse(hdr, type, len, err) < 0)
+		return -1;
+	if (*len && recv_all(fd, buf, *len, deadline, cancel_fd, eof, err) < 0) {
+		if (eof && *eof)
+			ns_err_set(err, "truncated %s frame: the peer closed the connection",
+				   proto_type_name(*type));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- messages ---- */
+
+void proto_enc_hello(struct proto_buf *b, const struct proto_hello *h)
+{
+	proto_put_u32(b, PROTO_MAGIC);
+	proto_put_u16(b, h->version);
+	proto_put_u16(b, h->flags);
+}
+
+int proto_dec_hello(const uint8_t *p, size_t len, struct proto_hello *h, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	uint32_t magic = proto_get_u32(&r);
+	h->version = proto_get_u16(&r);
+	h->flags = proto_get_u16(&r);
+	if (proto_rd_end(&r, "HELLO", err) < 0)
+		return -1;
+	if (magic != PROTO_MAGIC)
+		return ns_err_set(err, "not a netsweep peer (bad HELLO magic)");
+	if (h->version != PROTO_VERSION)
+		return ns_err_set(err, "protocol version %u is not supported (this side speaks %d)",
+				  (unsigned)h->version, PROTO_VERSION);
+	return 0;
+}
+
+void proto_enc_error(struct proto_buf *b, uint16_t code, const char *text)
+{
+	char t[PROTO_MAX_TEXT];
+	snprintf(t, sizeof(t), "%s", text ? text : "");
+	proto_put_u16(b, code);
+	proto_put_str(b, t);
+}
+
+void proto_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			*s = '?';
+}
+
+int proto_dec_error(const uint8_t *p, size_t len, uint16_t *code, char *text, size_t cap,
+		    struct ns_err *err)
+{
+	struct proto_rd r;
+	char t[PROTO_MAX_TEXT];
+	proto_rd_init(&r, p, len);
+	*code = proto_get_u16(&r);
+	proto_get_str(&r, t, sizeof(t));
+	if (proto_rd_end(&r, "ERROR", err) < 0)
+		return -1;
+	proto_printable(t);
+	snprintf(text, cap, "%s", t);
+	return 0;
+}
+
+void proto_send_error(int fd, uint16_t code, const char *text)
+{
+	struct proto_buf b;
+	proto_buf_init(&b);
+	proto_enc_error(&b, code, text);
+	proto_send_buf(fd, PROTO_ERROR, &b, proto_now() + 1.0, NULL);
+	proto_buf_free(&b);
+}
+
+void proto_enc_params(struct proto_buf *b, const struct probe_params *p)
+{
+	proto_put_str(b, p->host);
+	proto_put_u16(b, p->port);
+	proto_put_u8(b, (uint8_t)p->proto);
+	proto_put_u32(b, p->streams);
+	proto_put_u32(b, p->threads);
+	proto_put_u32(b, p->length);
+	proto_put_u64(b, p->rate_bps);
+	proto_put_u64(b, p->fq_rate_bps);
+	proto_put_f64(b, p->duration_s);
+	proto_put_f64(b, p->interval_s);
+	proto_put_f64(b, p->omit_s);
+	proto_put_u8(b, (uint8_t)p->dir);
+	proto_put_str(b, p->affinity);
+	proto_put_u32(b, p->window);
+	proto_put_u32(b, p->mss);
+	proto_put_u8(b, p->nodelay);
+	proto_put_str(b, p->congestion);
+	proto_put_u8(b, p->gso);
+	proto_put_f64(b, p->connect_timeout_s);
+	proto_put_f64(b, p->timeout_s);
+	proto_put_str(b, p->psk_file);
+}
+
+int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	probe_params_init(o);
+	proto_get_str(&r, o->host, sizeof(o->host));
+	o->port = proto_get_u16(&r);
+	uint8_t proto = proto_get_u8(&r);
+	o->streams = proto_get_u32(&r);
+	o->threads = proto_get_u32(&r);
+	o->length = proto_get_u32(&r);
+	o->rate_bps = proto_get_u64(&r);
+	o->fq_rate_bps = proto_get_u64(&r);
+	o->duration_s = proto_get_f64(&r);
+	o->interval_s = proto_get_f64(&r);
+	o->omit_s = proto_get_f64(&r);
+	uint8_t dir = proto_get_u8(&r);
+	proto_get_str(&r, o->affinity, sizeof(o->affinity));
+	o->window = proto_get_u32(&r);
+	o->mss = proto_get_u32(&r);
+	o->nodelay = proto_get_u8(&r) != 0;
+	proto_get_str(&r, o->congestion, sizeof(o->congestion));
+	o->gso = proto_get_u8(&r) != 0;
+	o->connect_timeout_s = proto_get_f64(&r);
+	o->timeout_s = proto_get_f64(&r);
+	proto_get_str(&r, o->psk_file, sizeof(o->psk_file));
+	if (proto_rd_end(&r, "TEST_REQUEST", err) < 0)
+		return -1;
+	if (proto > NS_PROTO_UDP)
+		return ns_err_set(err, "unknown protocol %u in TEST_REQUEST", (unsigned)proto);
+	if (dir > NS_DIR_BIDIR)
+		return ns_err_set(err, "unknown direction %u in TEST_REQUEST", (unsigned)dir);
+	o->proto = (enum ns_proto)proto;
+	o->dir = (enum ns_dir)dir;
+	return 0;
+}
+
+void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r)
+{
+	proto_put_u16(b, r->data_port);
+	proto_put_bytes(b, r->cookie, PROTO_COOKIE_LEN);
+	proto_put_u32(b, r->n_udp);
+	for (uint32_t i = 0; i < r->n_udp && i < PROTO_MAX_DATA_STREAMS; i++)
+		proto_put_u16(b, r->udp_ports[i]);
+}
+
+int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	o->data_port = proto_get_u16(&r);
+	proto_get_bytes(&r, o->cookie, PROTO_COOKIE_LEN);
+	o->n_udp = proto_get_u32(&r);
+	if (o->n_udp > PROTO_MAX_DATA_STREAMS)
+		return ns_err_set(err, "READY lists %u UDP ports (at most %d)", (unsigned)o->n_udp,
+				  PROTO_MAX_DATA_STREAMS);
+	for (uint32_t i = 0; i < o->n_udp; i++)
+		o->udp_ports[i] = proto_get_u16(&r);
+	return proto_rd_end(&r, "READY", err);
+}
+
+void proto_enc_results(struct proto_buf *b, const struct proto_results *r)
+{
+	proto_put_u32(b, r->n_dirs);
+	for (uint32_t i = 0; i < r->n_dirs && i < 2; i++) {
+		const struct proto_dir_summary *d = &r->dirs[i];
+		proto_put_u8(b, d->dir);
+		proto_put_u8(b, d->role);
+		proto_put_u32(b, d->n_streams);
+		proto_put_u32(b, d->n_intervals);
+		proto_put_f64(b, d->duration_s);
+		proto_put_f64(b, d->cpu_percent);
+		proto_put_u64(b, d->kernel_drops);
+		proto_put_u8(b, d->gso_active);
+	}
+}
+
+int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *o, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	memset(o, 0, sizeof(*o));
+	o->n_dirs = proto_get_u32(&r);
+	if (o->n_dirs > 2)
+		return ns_err_set(err, "RESULTS holds %u directions (at most 2)", (unsigned)o->n_dirs);
+	for (uint32_t i = 0; i < o->n_dirs; i++) {
+		struct proto_dir_summary *d = &o->dirs[i];
+		d->dir = proto_get_u8(&r);
+		d->role = proto_get_u8(&r);
+		d->n_streams = proto_get_u32(&r);
+		d->n_intervals = proto_get_u32(&r);
+		d->duration_s = proto_get_f64(&r);
+		d->cpu_percent = proto_get_f64(&r);
+		d->kernel_drops = proto_get_u64(&r);
+		d->gso_active = proto_get_u8(&r);
+		if (d->dir > NS_DIR_REVERSE || d->role > ENGINE_RECV || d->n_streams > NS_MAX_STREAMS ||
+		    d->n_intervals > PROTO_MAX_INTERVALS)
+			return ns_err_set(err, "RESULTS value out of range");
+	}
+	return proto_rd_end(&r, "RESULTS", err);
+}
+
+static void put_snap(struct proto_buf *b, const struct engine_stream_snap *s)
+{
+	proto_put_u64(b, s->bytes);
+	proto_put_u64(b, s->packets);
+	proto_put_u64(b, s->lost);
+	proto_put_u64(b, s->out_of_order);
+	proto_put_u64(b, s->duplicates);
+	proto_put_u64(b, s->highest_seq_plus1);
+	proto_put_f64(b, s->jitter_ms);
+	proto_put_u64(b, s->retransmits);
+	proto_put_u64(b, s->cwnd_bytes);
+	proto_put_f64(b, s->rtt_ms);
+	proto_put_u64(b, s->segs);
+	proto_put_u8(b, s->finished);
+	proto_put_u32(b, (uint32_t)s->error);
+}
+
+static void get_snap(struct proto_rd *r, struct engine_stream_snap *s)
+{
+	s->bytes = proto_get_u64(r);
+	s->packets = proto_get_u64(r);
+	s->lost = proto_get_u64(r);
+	s->out_of_order = proto_get_u64(r);
+	s->duplicates = proto_get_u64(r);
+	s->highest_seq_plus1 = proto_get_u64(r);
+	s->jitter_ms = proto_get_f64(r);
+	s->retransmits = proto_get_u64(r);
+	s->cwnd_bytes = proto_get_u64(r);
+	s->rtt_ms = proto_get_f64(r);
+	s->segs = proto_get_u64(r);
+	s->finished = proto_get_u8(r) != 0;
+	s->error = (int)(proto_get_u32(r) & 0xffff);
+}
+
+void proto_enc_streams(struct proto_buf *b, uint8_t dir, uint32_t first,
+		       const struct proto_stream_rec *recs, uint32_t count)
+{
+	proto_put_u8(b, dir);
+	proto_put_u32(b, first);
+	proto_put_u32(b, count);
+	for (uint32_t i = 0; i < count; i++) {
+		proto_put_u32(b, (uint32_t)recs[i].cpu);
+		put_snap(b, &recs[i].omit);
+		put_snap(b, &recs[i].end);
+	}
+}
+
+int proto_dec_streams(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+		      uint32_t *count, struct proto_stream_rec *recs, uint32_t cap,
+		      struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	*dir = proto_get_u8(&r);
+	*first = proto_get_u32(&r);
+	*count = proto_get_u32(&r);
+	if (r.bad || *dir > NS_DIR_REVERSE || *first > cap || *count > cap - *first)
+		return ns_err_set(err, "RESULT_STREAMS chunk out of range");
+	for (uint32_t i = 0; i < *count; i++) {
+		struct proto_stream_rec *s = &recs[*first + i];
+		s->cpu = (int32_t)proto_get_u32(&r);
+		get_snap(&r, &s->omit);
+		get_snap(&r, &s->end);
+	}
+	return proto_rd_end(&r, "RESULT_STREAMS", err);
+}
+
+void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
+			 const struct probe_interval *ivl, uint32_t count)
+{
+	proto_put_u8(b, dir);
+	proto_put_u32(b, first);
+	proto_put_u32(b, count);
+	for (uint32_t i = 0; i < count; i++) {
+		const struct probe_interval *v = &ivl[i];
+		proto_put_f64(b, v->start_s);
+		proto_put_f64(b, v->end_s);
+		proto_put_u64(b, v->bytes);
+		proto_put_f64(b, v->bits_per_second);
+		proto_put_u64(b, v->packets);
+		proto_put_u64(b, v->retransmits);
+		proto_put_u64(b, v->cwnd_bytes);
+		proto_put_f64(b, v->rtt_ms);
+		proto_put_u64(b, v->lost);
+		proto_put_f64(b, v->jitter_ms);
+		proto_put_u8(b, v->omitted);
+	}
+}
+
+int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
+			struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	*dir = proto_get_u8(&r);
+	*first = proto_get_u32(&r);
+	*count = proto_get_u32(&r);
+	if (r.bad || *dir > NS_DIR_REVERSE || *first > cap || *count > cap - *first)
+		return ns_err_set(err, "RESULT_INTERVALS chunk out of range");
+	for (uint32_t i = 0; i < *count; i++) {
+		struct probe_interval *v = &ivl[*first + i];
+		memset(v, 0, sizeof(*v));
+		v->stream = -1;
+		v->start_s = proto_get_f64(&r);
+		v->end_s = proto_get_f64(&r);
+		v->bytes = proto_get_u64(&r);
+		v->bits_per_second = proto_get_f64(&r);
+		v->packets = proto_get_u64(&r);
+		v->retransmits = proto_get_u64(&r);
+		v->cwnd_bytes = proto_get_u64(&r);
+		v->rtt_ms = proto_get_f64(&r);
+		v->lost = proto_get_u64(&r);
+		v->jitter_ms = proto_get_f64(&r);
+		v->omitted = proto_get_u8(&r) != 0;
+	}
+	return proto_rd_end(&r, "RESULT_INTERVALS", err);
+}
+
+void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p)
+{
+	proto_enc_params(b, p);
+}
+
+int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)
+{
+	if (proto_dec_params(p, len, o, err) < 0) {
+		ns_err_prefix(err, "DELEGATE_REQUEST");
+		return -1;
+	}
+	if (!o->host[0] || o->port == 0)
+		return ns_err_set(err, "DELEGATE_REQUEST names no target agent");
+	if (o->psk_file[0])
+		return ns_err_set(err, "DELEGATE_REQUEST may not name a key file on the agent's host");
+	return 0;
+}
+
+void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
+			    const void *data, uint32_t n)
+{
+	proto_put_u32(b, total);
+	proto_put_u32(b, offset);
+	proto_put_bytes(b, data, n);
+}
+
+int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
+			   const uint8_t **data, uint32_t *n, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	*total = proto_get_u32(&r);
+	*offset = proto_get_u32(&r);
+	if (r.bad)
+		return ns_err_set(err, "malformed DELEGATE_RESULT message");
+	*n = (uint32_t)(len - r.off);
+	*data = p + r.off;
+	if (*total > PROTO_MAX_DELEGATE_JSON)
+		return ns_err_set(err, "DELEGATE_RESULT of %u bytes exceeds the %u-byte limit",
+				  (unsigned)*total, (unsigned)PROTO_MAX_DELEGATE_JSON);
+	if (*offset > *total || *n > *total - *offset)
+		return ns_err_set(err, "DELEGATE_RESULT chunk out of range");
+	return 0;
+}
+
+void proto_enc_hostinfo_request(struct proto_buf *b, const char *peer)
+{
+	if (peer && peer[0])
+		proto_put_str(b, peer);
+}
+
+int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t cap,
+			       struct ns_err *err)
+{
+	char t[PROTO_MAX_PEER + 1];
+	struct proto_rd r;
+	peer[0] = '\0';
+	if (len == 0)
+		return 0;
+	proto_rd_init(&r, p, len);
+	proto_get_str(&r, t, sizeof(t));
+	if (proto_rd_end(&r, "HOSTINFO_REQUEST", err) < 0)
+		return -1;
+	if (!t[0] || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.:_%-") !=
+			     strlen(t))
+		return ns_err_set(err, "HOSTINFO_REQUEST peer is not an address");
+	if (strlen(t) >= cap)
+		return ns_err_set(err, "HOSTINFO_REQUEST peer is too long");
+	memcpy(peer, t, strlen(t) + 1);
+	return 0;
+}

@@ -1,0 +1,212 @@
+/* proto: the control protocol between a probe (client) and an agent — framing, message types
+ * and the field-by-field encoding of every message. It owns no sockets' lifetime and no test
+ * logic: agent.c and client.c drive the exchange; schemas/control-protocol.md is the spec.
+ * Every length and count read from the wire is bounded here before anything is allocated. */
+#ifndef NS_PROTO_H
+#define NS_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "runner/engine/engine.h"
+#include "probe.h"
+
+#define PROTO_VERSION 2
+#define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
+#define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
+#define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
+#define PROTO_COOKIE_LEN 16
+#define PROTO_DATA_HELLO_LEN (PROTO_COOKIE_LEN + 4) /* cookie + u32 stream index */
+#define PROTO_MAX_DATA_STREAMS (2 * NS_MAX_STREAMS) /* bidir: both directions */
+#define PROTO_MAX_INTERVALS 100000    /* per-interval series an agent reports, at most */
+#define PROTO_MAX_TEXT 1024           /* error text */
+
+enum proto_type {
+	PROTO_HELLO = 1,          /* both ways: magic, version, flags */
+	PROTO_AUTH_CHALLENGE = 2, /* reserved for the pre-shared-key handshake */
+	PROTO_AUTH_RESPONSE = 3,  /* reserved */
+	PROTO_TEST_REQUEST = 4,   /* client -> agent: every probe_params field */
+	PROTO_READY = 5,          /* agent -> client: data port, cookie, UDP ports */
+	PROTO_START = 6,          /* client -> agent: data streams connected; agent -> client: go */
+	PROTO_STOP = 7,           /* client -> agent: the test time is over (or abort) */
+	PROTO_RESULTS = 8,        /* agent -> client: summary of the agent's end */
+	PROTO_RESULT_STREAMS = 9, /* agent -> client: a chunk of per-stream counters */
+	PROTO_RESULT_INTERVALS = 10, /* agent -> client: a chunk of the agent's interval series */
+	PROTO_DONE = 11,          /* agent -> client: results complete */
+	PROTO_HOSTINFO_REQUEST = 12,
+	PROTO_HOSTINFO = 13,      /* agent -> client: JSON text */
+	PROTO_BUSY = 14,          /* agent -> client: a test is running, try later */
+	PROTO_ERROR = 15,         /* either way: u16 code + text */
+	PROTO_DELEGATE_REQUEST = 16, /* runner -> client agent: run this test against a target */
+	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: a chunk of the probe result JSON */
+	PROTO_TYPE_MAX = 17
+};
+
+/* HELLO flags from a client. A delegated run's own connection to its target says so, and an
+ * agent refuses a DELEGATE_REQUEST on such a connection: delegation never chains. */
+#define PROTO_HELLO_DELEGATED 0x2u
+/* The whole probe result JSON a client agent sends back, at most. */
+#define PROTO_MAX_DELEGATE_JSON (16u * 1024 * 1024)
+#define PROTO_DELEGATE_CHUNK (PROTO_MAX_PAYLOAD - 8) /* u32 total, u32 offset, bytes */
+#define PROTO_MAX_PEER 255            /* HOSTINFO_REQUEST peer address */
+
+enum proto_errcode {
+	PROTO_E_VERSION = 1,      /* unsupported protocol version */
+	PROTO_E_BAD_REQUEST = 2,  /* a value out of range, a malformed message */
+	PROTO_E_UNEXPECTED = 3,   /* a message not valid in this state */
+	PROTO_E_TIMEOUT = 4,
+	PROTO_E_INTERNAL = 5,     /* the agent could not set up (sockets, threads) */
+	PROTO_E_AUTH = 6,         /* reserved: authentication required or failed */
+	PROTO_E_ABORT = 7,        /* the test was aborted */
+	PROTO_E_REFUSED = 8       /* delegation refused (--no-delegate, or a chained request) */
+};
+
+const char *proto_type_name(uint16_t type);
+
+/* A growing write buffer and a bounded read cursor; field-by-field, big-endian. */
+struct proto_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+void proto_buf_init(struct proto_buf *b);
+void proto_buf_free(struct proto_buf *b);
+void proto_put_u8(struct proto_buf *b, uint8_t v);
+void proto_put_u16(struct proto_buf *b, uint16_t v);
+void proto_put_u32(struct proto_buf *b, uint32_t v);
+void proto_put_u64(struct proto_buf *b, uint64_t v);
+void proto_put_f64(struct proto_buf *b, double v);
+void proto_put_bytes(struct proto_buf *b, const void *p, size_t n);
+void proto_put_str(struct proto_buf *b, const char *s); /* u16 length + bytes */
+
+struct proto_rd {
+	const uint8_t *p;
+	size_t len, off;
+	bool bad;             /* read past the end or a bound violated: the message is rejected */
+};
+void proto_rd_init(struct proto_rd *r, const void *p, size_t len);
+uint8_t proto_get_u8(struct proto_rd *r);
+uint16_t proto_get_u16(struct proto_rd *r);
+uint32_t proto_get_u32(struct proto_rd *r);
+uint64_t proto_get_u64(struct proto_rd *r);
+double proto_get_f64(struct proto_rd *r);
+void proto_get_bytes(struct proto_rd *r, void *p, size_t n);
+/* Copies a string of at most cap-1 bytes (longer or with a NUL inside: bad). */
+void proto_get_str(struct proto_rd *r, char *dst, size_t cap);
+/* Replaces every byte outside printable ASCII with '?': text from the network ends up in logs
+ * and on terminals, where a newline forges a log line and an escape drives the terminal. */
+void proto_printable(char *s);
+/* Rejects a message with trailing bytes or an earlier bound violation. */
+int proto_rd_end(const struct proto_rd *r, const char *what, struct ns_err *err);
+
+/* Frame header: checks the length bound and the type; flags are reserved (sent as 0). */
+void proto_header_pack(uint8_t hdr[PROTO_HDR_LEN], uint16_t type, uint32_t len);
+int proto_header_parse(const uint8_t hdr[PROTO_HDR_LEN], uint16_t *type, uint32_t *len,
+		       struct ns_err *err);
+
+/* Monotonic seconds, for deadlines. */
+double proto_now(void);
+
+/* Sends one frame, waiting at most until deadline (proto_now() scale). */
+int proto_send(int fd, uint16_t type, const void *payload, size_t len, double deadline,
+	       struct ns_err *err);
+int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double deadline,
+		   struct ns_err *err);
+/* Receives one frame into buf (PROTO_MAX_PAYLOAD bytes). Returns 0, or -1 on EOF, timeout,
+ * a bad header, or cancel_fd (if >= 0) becoming readable. *eof tells a clean close apart. */
+int proto_recv(int fd, uint16_t *type, uint8_t *buf, uint32_t *len, double deadline,
+	       int cancel_fd, bool *eof, struct ns_err *err);
+
+/* Message bodies. */
+struct proto_hello {
+	uint16_t version;
+	uint16_t flags;          /* bit 0 (agent): authentication required — reserved, 0 */
+};
+void proto_enc_hello(struct proto_buf *b, const struct proto_hello *h);
+int proto_dec_hello(const uint8_t *p, size_t len, struct proto_hello *h, struct ns_err *err);
+
+void proto_enc_error(struct proto_buf *b, uint16_t code, const char *text);
+int proto_dec_error(const uint8_t *p, size_t len, uint16_t *code, char *text, size_t cap,
+		    struct ns_err *err);
+/* Sends an ERROR frame (best effort, short deadline). */
+void proto_send_error(int fd, uint16_t code, const char *text);
+
+/* Every probe_params field; decoding bounds strings but leaves range checks to
+ * probe_params_check. */
+void proto_enc_params(struct proto_buf *b, const struct probe_params *p);
+int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *out, struct ns_err *err);
+
+struct proto_ready {
+	uint16_t data_port;      /* TCP data listener (0 for UDP) */
+	uint8_t cookie[PROTO_COOKIE_LEN];
+	uint32_t n_udp;          /* UDP: one agent port per data stream */
+	uint16_t udp_ports[PROTO_MAX_DATA_STREAMS];
+};
+void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r);
+int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *r, struct ns_err *err);
+
+/* The agent's end of the test, one entry per direction the agent took part in. */
+struct proto_results {
+	uint32_t n_dirs;
+	struct proto_dir_summary {
+		uint8_t dir;         /* NS_DIR_FORWARD (agent received) / NS_DIR_REVERSE (agent sent) */
+		uint8_t role;        /* ENGINE_SEND / ENGINE_RECV */
+		uint32_t n_streams;
+		uint32_t n_intervals;
+		double duration_s;   /* measured time after omit, agent's clock */
+		double cpu_percent;
+		uint64_t kernel_drops; /* receiver: UDP RcvbufErrors + InErrors delta */
+		uint8_t gso_active;
+	} dirs[2];
+};
+void proto_enc_results(struct proto_buf *b, const struct proto_results *r);
+int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, struct ns_err *err);
+
+/* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
+ * arithmetic in one place. A chunk holds streams [first, first + count). */
+#define PROTO_SNAP_WIRE_LEN 93
+#define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
+struct proto_stream_rec {
+	int32_t cpu;
+	struct engine_stream_snap omit, end;
+};
+void proto_enc_streams(struct proto_buf *b, uint8_t dir, uint32_t first,
+		       const struct proto_stream_rec *recs, uint32_t count);
+/* Decodes into recs[] (cap entries, index = first + i); returns dir, first, count. */
+int proto_dec_streams(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+		      uint32_t *count, struct proto_stream_rec *recs, uint32_t cap,
+		      struct ns_err *err);
+
+/* The agent's interval series: sums over streams only. */
+#define PROTO_IVL_WIRE_LEN 81
+#define PROTO_IVLS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / PROTO_IVL_WIRE_LEN)
+void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
+			 const struct probe_interval *ivl, uint32_t count);
+int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
+			struct ns_err *err);
+
+/* DELEGATE_REQUEST: the TEST_REQUEST encoding, with host and port naming the target agent.
+ * Decoding also refuses what a remote peer must not choose on the agent's host (a psk_file
+ * path, no target). */
+void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p);
+int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *out,
+		       struct ns_err *err);
+
+/* DELEGATE_RESULT: u32 total length, u32 offset, then bytes [offset, offset + n) of the
+ * result JSON. Decoding checks total <= PROTO_MAX_DELEGATE_JSON and offset + n <= total;
+ * *data points into p. */
+void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
+			    const void *data, uint32_t n);
+int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
+			   const uint8_t **data, uint32_t *n, struct ns_err *err);
+
+/* HOSTINFO_REQUEST: empty, or a str peer address (<= 255 bytes of [A-Za-z0-9.:_%-]) whose
+ * route picks the interface described. peer may be NULL or "" (empty payload). */
+void proto_enc_hostinfo_request(struct proto_buf *b, const char *peer);
+int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t cap,
+			       struct ns_err *err);
+
+#endif

@@ -1,0 +1,17 @@
+/* sockopt: the per-test socket options a probe asks for (-w, -M, -N, -C), applied to data
+ * sockets before connect() or listen() so that window scaling and MSS take effect on the
+ * handshake. Pacing (SO_MAX_PACING_RATE) and UDP_SEGMENT belong to the engine. */
+#ifndef NS_SOCKOPT_H
+#define NS_SOCKOPT_H
+
+#include "lib/err.h"
+#include "runner/proto/probe.h"
+
+/* Applies window (SO_SNDBUF and SO_RCVBUF), and for TCP MSS, TCP_NODELAY and the congestion
+ * control algorithm. Returns -1 with err naming the option that the kernel refused. */
+int sockopt_apply(int fd, const struct probe_params *p, struct ns_err *err);
+
+/* TCP_NODELAY only (accepted sockets do not inherit it on every kernel). */
+int sockopt_nodelay(int fd, struct ns_err *err);
+
+#endif
