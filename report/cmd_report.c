@@ -34,15 +34,16 @@ struct report_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: netsweep report [--db FILE] [--run ID|latest] [--baseline ID|previous]\n"
+		"usage: netsweep report [--db FILE] [--run RUN] [--baseline RUN]\n"
 		"                       [-o DIR] [--title T] [--fail-on-regression PCT] [--trend N]\n"
 		"                       [--alpha P] [--min-change PCT] [--gnuplot-timeout S]\n\n"
 		"Writes DIR/index.html (self-contained, charts inline), DIR/report.md, DIR/results.csv\n"
 		"and each chart's .gp/.dat/.svg from the results database.\n\n"
 		"  --db FILE          database (default $NETSWEEP_DB or ./netsweep.db)\n"
-		"  --run ID|latest    run to report (default latest)\n"
-		"  --baseline ID|previous  compare with this run (previous = the same matrix's run\n"
-		"                     before this one)\n"
+		"  --run RUN          run to report: an id, a label (its newest run), latest (the\n"
+		"                     default) or previous; `netsweep runs` lists them\n"
+		"  --baseline RUN     compare with this run: an id, a label, or previous (the same\n"
+		"                     matrix's run before this one)\n"
 		"  -o, --output DIR   output folder (default netsweep-report)\n"
 		"  --title T          page title\n"
 		"  --fail-on-regression PCT  exit 1 when a case's median goodput fell by more than\n"

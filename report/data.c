@@ -3,6 +3,7 @@
 #include "data.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,33 +89,24 @@ static int run_exists(sqlite3 *db, long long id, struct ns_err *err)
 	return found ? 0 : ns_err_set(err, "run %lld: no such run in the database", id);
 }
 
-int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err)
+/* A run named by its label: the newest run carrying it. Returns 1 found, 0 none, -1 error. */
+static int run_by_label(sqlite3 *db, const char *label, long long *id, struct ns_err *err)
 {
-	if (strcmp(spec, "latest") != 0) {
-		if (parse_id(spec, id) < 0)
-			return ns_err_set(err, "--run %s: expected a run id or 'latest'", spec);
-		return run_exists(db, *id, err);
-	}
 	sqlite3_stmt *st;
-	if (prep(db, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) < 0)
+	if (prep(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY started_at DESC, id DESC LIMIT 1",
+		 &st, err) < 0)
 		return -1;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	if (found)
 		*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : ns_err_set(err, "the database holds no runs yet");
+	return found;
 }
 
-int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
-			struct ns_err *err)
+/* The run of the same matrix just before run_id; *id = 0 when there is none. */
+static int run_previous(sqlite3 *db, long long run_id, long long *id, struct ns_err *err)
 {
-	if (strcmp(spec, "previous") != 0) {
-		if (parse_id(spec, id) < 0)
-			return ns_err_set(err, "--baseline %s: expected a run id or 'previous'", spec);
-		if (*id == run_id)
-			return ns_err_set(err, "--baseline %s is the run being reported", spec);
-		return run_exists(db, *id, err);
-	}
 	sqlite3_stmt *st;
 	if (prep(db,
 		 "SELECT p.id FROM runs p JOIN runs c ON c.id = ?1 "
@@ -126,6 +118,57 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 	sqlite3_bind_int64(st, 1, run_id);
 	*id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A run id that exists, else a label (a label may be all digits too). */
+static int run_named(sqlite3 *db, const char *opt, const char *spec, long long *id,
+		     struct ns_err *err)
+{
+	struct ns_err none;
+	if (parse_id(spec, id) == 0 && run_exists(db, *id, &none) == 0)
+		return 0;
+	int found = run_by_label(db, spec, id, err);
+	if (found < 0)
+		return -1;
+	if (!found)
+		return ns_err_set(err, "%s %s: no run with that id or label in the database "
+				  "(netsweep runs lists them)", opt, spec);
+	return 0;
+}
+
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err)
+{
+	bool previous = strcmp(spec, "previous") == 0;
+	if (strcmp(spec, "latest") != 0 && !previous)
+		return run_named(db, "--run", spec, id, err);
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) < 0)
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return ns_err_set(err, "the database holds no runs yet");
+	if (!previous)
+		return 0;
+	long long latest = *id;
+	if (run_previous(db, latest, id, err) < 0)
+		return -1;
+	return *id ? 0 : ns_err_set(err, "--run previous: run %lld is the first of its matrix",
+				    latest);
+}
+
+int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
+			struct ns_err *err)
+{
+	if (strcmp(spec, "previous") == 0)
+		return run_previous(db, run_id, id, err);
+	if (run_named(db, "--baseline", spec, id, err) < 0)
+		return -1;
+	if (*id == run_id)
+		return ns_err_set(err, "--baseline %s is the run being reported", spec);
 	return 0;
 }
 

@@ -81,10 +81,11 @@ struct rp_data {
  * error (the runner creates databases, the report never does). */
 int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
 
-/* "latest" or a run id -> the run's id. */
+/* "latest", "previous" (the run of the latest's matrix before it), a run id or a label (the
+ * newest run with it) -> the run's id. */
 int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err);
 /* Baseline "previous" (the run of the same matrix just before run_id; *id = 0 when there is
- * none) or an explicit run id. */
+ * none), a run id or a label. */
 int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
 			struct ns_err *err);
 

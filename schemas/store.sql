@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 2; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 3; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	status           TEXT NOT NULL DEFAULT 'running'
 	                 CHECK (status IN ('running', 'done', 'failed', 'interrupted')),
 	warnings         TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(warnings)) -- JSON array of strings
+	-- version 3 adds uuid TEXT UNIQUE (set by a trigger on insert): the run's identity when
+	-- databases are merged (`netsweep db merge`); see runner/sweep/store.c
 );
 CREATE INDEX IF NOT EXISTS runs_by_matrix ON runs(matrix_name, started_at);
 CREATE INDEX IF NOT EXISTS runs_by_hash ON runs(matrix_hash, started_at);
@@ -146,6 +148,61 @@ CREATE TABLE IF NOT EXISTS run_prices (
 	source           TEXT NOT NULL,            -- where it came from
 	PRIMARY KEY (run_id, instance_type, region)
 );
+
+-- Provisioning hooks (matrix <setup>/<teardown>): one row per hook run, pair NULL for the
+-- run's own. attempt counts the runner invocations of the run (1, then one more per
+-- --resume); a setup without a finished teardown of the same attempt is what --resume tears
+-- down. output is the JSON object a setup printed; times bound the instances' billed time.
+CREATE TABLE IF NOT EXISTS hooks (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	pair             TEXT NOT NULL DEFAULT '',  -- '' = the run's own hook
+	kind             TEXT NOT NULL CHECK (kind IN ('setup', 'teardown')),
+	attempt          INTEGER NOT NULL CHECK (attempt >= 1),
+	command          TEXT NOT NULL,
+	started_at       TEXT NOT NULL,
+	finished_at      TEXT,                     -- NULL: still running, or the runner was killed
+	status           TEXT NOT NULL DEFAULT 'running'
+	                 CHECK (status IN ('running', 'ok', 'failed', 'timeout')),
+	exit_code        INTEGER,                  -- NULL: killed by a signal or never ended
+	error            TEXT,
+	stdout           TEXT,
+	stderr           TEXT,
+	output           TEXT CHECK (output IS NULL OR json_valid(output)),
+	PRIMARY KEY (run_id, pair, kind, attempt)
+);
+
+-- Billed seconds of each endpoint: its own setup's start to its teardown's end, summed over
+-- attempts; the run's hooks when the pair has none; the run's wall time without hooks.
+CREATE VIEW IF NOT EXISTS v_endpoint_billed AS
+WITH spans AS (
+	SELECT s.run_id, s.pair,
+	       sum((julianday(coalesce(t.finished_at, s.finished_at, s.started_at)) -
+	            julianday(s.started_at)) * 86400.0) AS seconds
+	FROM hooks s
+	LEFT JOIN hooks t ON t.run_id = s.run_id AND t.pair = s.pair AND t.attempt = s.attempt
+	                 AND t.kind = 'teardown'
+	WHERE s.kind = 'setup'
+	GROUP BY s.run_id, s.pair
+)
+SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint,
+       coalesce(p.seconds, r.seconds,
+                (julianday(coalesce(ru.finished_at, ru.started_at)) - julianday(ru.started_at))
+                * 86400.0) AS billed_s,
+       CASE WHEN p.seconds IS NOT NULL THEN 'pair hooks' WHEN r.seconds IS NOT NULL
+            THEN 'run hooks' ELSE 'run wall time' END AS billed_basis
+FROM endpoints e
+JOIN runs ru ON ru.id = e.run_id
+LEFT JOIN spans p ON p.run_id = e.run_id AND p.pair = e.name
+LEFT JOIN spans r ON r.run_id = e.run_id AND r.pair = '';
+
+-- Billed cost of each run: every priced endpoint's billed seconds at its hourly price
+-- (v_run_cost beside it counts the measured seconds of successful results only).
+CREATE VIEW IF NOT EXISTS v_run_billed AS
+SELECT b.run_id, sum(ep.usd_per_hour * b.billed_s / 3600.0) AS usd, sum(b.billed_s) AS billed_s,
+       sum(ep.usd_per_hour IS NULL) AS endpoints_without_price
+FROM v_endpoint_billed b
+JOIN v_endpoint_prices ep ON ep.endpoint_id = b.endpoint_id
+GROUP BY b.run_id;
 
 -- Every result with its case parameters and endpoint: the view for ad-hoc queries.
 CREATE VIEW IF NOT EXISTS v_results AS

@@ -19,6 +19,8 @@ static const struct subcommand subcommands[] = {
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
 	{"probe", cmd_probe, "run one test against an agent"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
+	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
+	{"db", cmd_db, "database tools: merge several runners' databases into one"},
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},
 	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
 };

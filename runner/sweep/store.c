@@ -20,6 +20,15 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	NS_STORE_SQL,
 	/* 2: v_run_cost charges only successful results */
 	"DROP VIEW IF EXISTS v_run_cost;",
+	/* 3: a run's identity across databases (db merge) and the provisioning hooks' records */
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	/* runs from before: an identity from what they are, so that merging an old database
+	 * twice still adds its runs once */
+	"UPDATE runs SET uuid = 'v2-' || substr(matrix_hash, 1, 16) || '-' || started_at || '-' ||"
+	" coalesce(runner_host, '') || '-' || id WHERE uuid IS NULL;"
+	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
+	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN new.uuid IS NULL BEGIN"
+	" UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
 };
 
 enum {

@@ -156,8 +156,19 @@ static void test_resolve(void **state)
 	assert_int_equal(id, 3);                  /* by start time, not by id */
 	assert_int_equal(rp_run_resolve(db, "2", &id, &err), 0);
 	assert_int_equal(rp_run_resolve(db, "9", &id, &err), -1);
-	assert_non_null(strstr(err.msg, "no such run"));
+	assert_non_null(strstr(err.msg, "no run with that id or label"));
 	assert_int_equal(rp_run_resolve(db, "x", &id, &err), -1);
+	/* a label names its newest run, also when it looks like an id no run has */
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET label = 'night-1' WHERE id IN (1, 4);"
+				      "UPDATE runs SET label = '9' WHERE id = 2", NULL, NULL, NULL), 0);
+	assert_int_equal(rp_run_resolve(db, "night-1", &id, &err), 0);
+	assert_int_equal(id, 1);                  /* run 1 started after run 4 */
+	assert_int_equal(rp_run_resolve(db, "9", &id, &err), 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(rp_baseline_resolve(db, "night-1", 2, &id, &err), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(rp_run_resolve(db, "previous", &id, &err), -1); /* latest, 3, is alone */
+	assert_non_null(strstr(err.msg, "first of its matrix"));
 	assert_int_equal(rp_baseline_resolve(db, "previous", 2, &id, &err), 0);
 	assert_int_equal(id, 1);                  /* same matrix, started before */
 	assert_int_equal(rp_baseline_resolve(db, "previous", 1, &id, &err), 0);

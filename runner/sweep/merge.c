@@ -1,0 +1,367 @@
+/* merge: `netsweep db merge OUT IN...` — several runners' databases (regions, teams) in one,
+ * so that one report covers them all. A run keeps its identity by runs.uuid: a run OUT
+ * already holds is left as it is, so merging the same input again adds nothing. Inputs at an
+ * older schema version are migrated on a private copy (never in place); a newer one is refused.
+ * Row ids are renumbered through temporary maps (old id -> new id), table by table, in one
+ * transaction per input. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "store.h"
+
+/* A table below runs: the columns pointing to renumbered rows (fk, mapped by fk_map), and for
+ * tables that are themselves pointed to, the map to fill and the natural key that finds a
+ * copied row again (its first column is fk[0]). Every other column is copied as it is. */
+struct merge_table {
+	const char *name;
+	const char *fk[2], *fk_map[2];
+	const char *map, *key2;           /* map NULL: nothing points to this table */
+};
+
+static const struct merge_table tables[] = {
+	{"endpoints", {"run_id"}, {"map_runs"}, "map_endpoints", "name"},
+	{"cases", {"run_id", "endpoint_id"}, {"map_runs", "map_endpoints"}, "map_cases", "case_key"},
+	{"results", {"case_id"}, {"map_cases"}, "map_results", "repeat"},
+	{"samples", {"result_id"}, {"map_results"}, NULL, NULL},
+	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
+};
+
+struct sbuf {
+	char s[8192];
+	size_t n;
+	bool over;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(b->s) - b->n)
+		b->over = true;
+	else
+		b->n += (size_t)n;
+}
+
+static int exec(sqlite3 *db, const char *sql, struct ns_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		ns_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static bool is_fk(const struct merge_table *t, const char *col, int *which)
+{
+	for (int i = 0; i < 2; i++)
+		if (t->fk[i] && strcmp(t->fk[i], col) == 0) {
+			*which = i;
+			return true;
+		}
+	return false;
+}
+
+/* Copies the rows of one table whose parents were copied. The column list comes from the
+ * output database's own schema (identifiers, never values); values move by INSERT ... SELECT. */
+static int copy_table(sqlite3 *db, const struct merge_table *t, struct ns_err *err)
+{
+	struct sbuf cols = {0}, sel = {0}, joins = {0}, sql = {0};
+	sqlite3_stmt *st;
+	bool has_id = false;
+	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1, 'main')", -1, &st,
+			       NULL) != SQLITE_OK)
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		int which;
+		if (!c || strchr(c, '"'))
+			continue;
+		if (strcmp(c, "id") == 0 && sqlite3_column_int(st, 1)) {
+			has_id = true; /* renumbered, in the input's order */
+			continue;
+		}
+		sb_add(&cols, "%s\"%s\"", cols.n ? ", " : "", c);
+		if (is_fk(t, c, &which))
+			sb_add(&sel, "%sm%d.new", sel.n ? ", " : "", which);
+		else
+			sb_add(&sel, "%ss.\"%s\"", sel.n ? ", " : "", c);
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < 2 && t->fk[i]; i++)
+		sb_add(&joins, " JOIN temp.%s m%d ON m%d.old = s.%s", t->fk_map[i], i, i, t->fk[i]);
+	sb_add(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\" s%s%s;", t->name,
+	       cols.s, sel.s, t->name, joins.s, has_id ? " ORDER BY s.id" : "");
+	if (t->map)
+		sb_add(&sql, "INSERT INTO temp.%s SELECT s.id, n.id FROM src.\"%s\" s JOIN temp.%s m0"
+		       " ON m0.old = s.%s JOIN main.\"%s\" n ON n.%s = m0.new AND n.\"%s\" = s.\"%s\";",
+		       t->map, t->name, t->fk_map[0], t->fk[0], t->name, t->fk[0], t->key2, t->key2);
+	if (cols.over || sel.over || joins.over || sql.over)
+		return ns_err_set(err, "table %s: too many columns to merge", t->name);
+	if (exec(db, sql.s, err) < 0) {
+		ns_err_prefix(err, "merging %s", t->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int user_version(sqlite3 *db, const char *schema)
+{
+	sqlite3_stmt *st;
+	char sql[64];
+	int v = -1;
+	snprintf(sql, sizeof(sql), "PRAGMA %s.user_version", schema);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The input as a database at the current schema version: itself, or a migrated private copy
+ * in tmp (never the user's file). Returns 0, or -1 (refused or unreadable; err says why). */
+static int reconcile(const char *in, const char *tmp, const char **use, struct ns_err *err)
+{
+	sqlite3 *src = NULL, *dst = NULL;
+	int rc = -1;
+	if (sqlite3_open_v2(in, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		ns_err_code(err, NS_E_USAGE, "%s: %s", in, src ? sqlite3_errmsg(src) : "cannot open");
+		goto out;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(src, "SELECT count(*) FROM runs JOIN results ON 0", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		ns_err_code(err, NS_E_USAGE, "%s: not a netsweep database (%s)", in,
+			    sqlite3_errmsg(src));
+		goto out;
+	}
+	sqlite3_finalize(st);
+	int v = user_version(src, "main");
+	if (v > STORE_SCHEMA_VERSION || v < 1) {
+		ns_err_code(err, NS_E_USAGE, "%s: schema version %d, this netsweep merges versions 1 to "
+			    "%d: merge it with the netsweep that wrote it", in, v, STORE_SCHEMA_VERSION);
+		goto out;
+	}
+	*use = in;
+	if (v == STORE_SCHEMA_VERSION) {
+		rc = 0;
+		goto out;
+	}
+	/* older: copy, then let the store's own ladder bring the copy up */
+	if (sqlite3_open(tmp, &dst) != SQLITE_OK) {
+		ns_err_set(err, "%s: %s", tmp, sqlite3_errmsg(dst));
+		goto out;
+	}
+	sqlite3_backup *bk = sqlite3_backup_init(dst, "main", src, "main");
+	if (!bk || sqlite3_backup_step(bk, -1) != SQLITE_DONE) {
+		ns_err_set(err, "%s: copying for migration: %s", in, sqlite3_errmsg(dst));
+		sqlite3_backup_finish(bk);
+		goto out;
+	}
+	sqlite3_backup_finish(bk);
+	sqlite3_close(dst);
+	dst = NULL;
+	struct store *s = store_open(tmp, err);
+	if (!s) {
+		ns_err_prefix(err, "%s: migrating a copy", in);
+		goto out;
+	}
+	store_close(s);
+	*use = tmp;
+	rc = 0;
+out:
+	sqlite3_close(dst);
+	sqlite3_close(src);
+	return rc;
+}
+
+/* Adds the runs of one input that OUT does not hold yet; *added counts them. */
+static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "ATTACH ?1 AS src", -1, &st, NULL) != SQLITE_OK)
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return ns_err_set(err, "%s: %s", path, sqlite3_errmsg(db));
+	if (exec(db, "BEGIN IMMEDIATE;"
+		 "CREATE TEMP TABLE map_runs (old INTEGER PRIMARY KEY, new INTEGER);"
+		 "CREATE TEMP TABLE map_endpoints (old INTEGER PRIMARY KEY, new INTEGER);"
+		 "CREATE TEMP TABLE map_cases (old INTEGER PRIMARY KEY, new INTEGER);"
+		 "CREATE TEMP TABLE map_results (old INTEGER PRIMARY KEY, new INTEGER);"
+		 "CREATE TEMP TABLE new_runs (old INTEGER PRIMARY KEY);"
+		 "INSERT INTO temp.new_runs SELECT id FROM src.runs"
+		 " WHERE uuid NOT IN (SELECT uuid FROM main.runs);",
+		 err) < 0)
+		goto rollback;
+	/* runs first: every other table hangs below it */
+	static const struct merge_table runs = {"runs", {NULL}, {NULL}, NULL, NULL};
+	struct sbuf cols = {0}, sql = {0};
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('runs', 'main') WHERE pk = 0",
+			       -1, &st, NULL) != SQLITE_OK) {
+		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		goto rollback;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		if (c && !strchr(c, '"'))
+			sb_add(&cols, "%s\"%s\"", cols.n ? ", " : "", c);
+	}
+	sqlite3_finalize(st);
+	sb_add(&sql, "INSERT INTO main.runs (%s) SELECT %s FROM src.runs WHERE id IN"
+	       " (SELECT old FROM temp.new_runs) ORDER BY started_at, id;"
+	       "INSERT INTO temp.map_runs SELECT s.id, m.id FROM src.runs s JOIN main.runs m"
+	       " ON m.uuid = s.uuid WHERE s.id IN (SELECT old FROM temp.new_runs);",
+	       cols.s, cols.s);
+	if (cols.over || sql.over) {
+		ns_err_set(err, "%s: too many columns to merge", runs.name);
+		goto rollback;
+	}
+	if (exec(db, sql.s, err) < 0)
+		goto rollback;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (copy_table(db, &tables[i], err) < 0)
+			goto rollback;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM temp.map_runs", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		*added = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (exec(db, "COMMIT", err) < 0)
+		goto rollback;
+	rc = 0;
+	goto detach;
+rollback:
+	exec(db, "ROLLBACK", NULL);
+detach:
+	exec(db, "DROP TABLE IF EXISTS temp.map_runs; DROP TABLE IF EXISTS temp.map_endpoints;"
+	     "DROP TABLE IF EXISTS temp.map_cases; DROP TABLE IF EXISTS temp.map_results;"
+	     "DROP TABLE IF EXISTS temp.new_runs; DETACH src", NULL);
+	if (rc < 0)
+		ns_err_prefix(err, "%s", path);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep db merge OUT IN...\n"
+		"\n"
+		"Adds the runs of each IN database to OUT (created when missing), so that one report\n"
+		"covers several runners. A run keeps its identity (runs.uuid): a run OUT holds already\n"
+		"is kept as it is, so merging an input again adds nothing. Inputs from an older\n"
+		"netsweep are migrated on a copy; a database from a newer one is refused.\n");
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct ns_err err = {0};
+	if (argc < 3) {
+		fprintf(stderr, "netsweep db merge: an output and at least one input are needed\n");
+		usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	const char *out = argv[1];
+	for (int i = 2; i < argc; i++) {
+		if (access(argv[i], R_OK) != 0) {
+			fprintf(stderr, "netsweep db merge: %s: %s\n", argv[i], strerror(errno));
+			return NS_EXIT_USAGE;
+		}
+		if (same_file(out, argv[i])) {
+			fprintf(stderr, "netsweep db merge: %s is the output itself\n", argv[i]);
+			return NS_EXIT_USAGE;
+		}
+	}
+	struct store *s = store_open(out, &err); /* creates or migrates OUT */
+	if (!s) {
+		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+		return NS_EXIT_FAIL;
+	}
+	store_close(s);
+	char tmp[] = "/tmp/netsweep-merge-XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "netsweep db merge: a temporary file: %s\n", strerror(errno));
+		return NS_EXIT_FAIL;
+	}
+	close(fd);
+	sqlite3 *db = NULL;
+	int rc = NS_EXIT_FAIL;
+	if (sqlite3_open(out, &db) != SQLITE_OK) {
+		fprintf(stderr, "netsweep db merge: %s: %s\n", out, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	exec(db, "PRAGMA foreign_keys = ON", NULL);
+	for (int i = 2; i < argc; i++) {
+		const char *use;
+		long long added = 0;
+		unlink(tmp);
+		if (reconcile(argv[i], tmp, &use, &err) < 0) {
+			fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+			rc = err.code == NS_E_USAGE ? NS_EXIT_USAGE : NS_EXIT_FAIL;
+			goto out;
+		}
+		if (merge_one(db, use, &added, &err) < 0) {
+			fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+			goto out;
+		}
+		printf("netsweep db merge: %s: %lld run%s added\n", argv[i], added,
+		       added == 1 ? "" : "s");
+	}
+	rc = NS_EXIT_OK;
+out:
+	sqlite3_close(db);
+	unlink(tmp);
+	char side[sizeof(tmp) + 8];
+	snprintf(side, sizeof(side), "%s-wal", tmp);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", tmp);
+	unlink(side);
+	return rc;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "merge") == 0) {
+		if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			usage(stdout);
+			return NS_EXIT_OK;
+		}
+		return cmd_merge(argc - 1, argv + 1);
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return NS_EXIT_OK;
+	}
+	fprintf(stderr, "netsweep db: %s\n", argc < 2 ? "a subcommand is needed (merge)"
+						      : "unknown subcommand (merge is the one there is)");
+	usage(stderr);
+	return NS_EXIT_USAGE;
+}

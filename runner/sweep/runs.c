@@ -1,0 +1,120 @@
+/* runs: `netsweep runs` — the runs a database holds, one line each: id, matrix, label, start,
+ * status, cases ok/failed, and the cost (billed time of the instances, measured time beside
+ * it). The database is brought to the current schema first (store_open), then read. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "runner/core/cmds.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "store.h"
+
+static const char RUNS_SQL[] =
+	"SELECT r.id, r.matrix_name, coalesce(r.label, ''), r.started_at, r.status,"
+	" (SELECT count(*) FROM results x JOIN cases c ON c.id = x.case_id"
+	"  WHERE c.run_id = r.id AND x.status = 'ok'),"
+	" (SELECT count(*) FROM results x JOIN cases c ON c.id = x.case_id"
+	"  WHERE c.run_id = r.id AND x.status = 'failed'),"
+	" (SELECT usd FROM v_run_billed WHERE run_id = r.id),"
+	" (SELECT usd FROM v_run_cost WHERE run_id = r.id)"
+	" FROM runs r WHERE ?1 IS NULL OR r.matrix_name = ?1 ORDER BY r.started_at, r.id";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep runs [--db FILE] [--matrix NAME]\n"
+		"\n"
+		"Lists the runs in the database: id, matrix, label, start, status, results ok and\n"
+		"failed, and cost: the instances' billed time (setup to teardown, or the run's wall\n"
+		"time without hooks) at the run's prices, the measured seconds' cost in brackets.\n"
+		"A run id, a label or 'previous' names a run for report --run and --baseline.\n"
+		"  --db FILE       database (default $NETSWEEP_DB, else ./netsweep.db)\n"
+		"  --matrix NAME   only the runs of this matrix\n");
+}
+
+static void money(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "$%.4f", sqlite3_column_double(st, col));
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'}, {"matrix", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+	};
+	const char *db = getenv("NETSWEEP_DB"), *matrix = NULL;
+	struct ns_err err = {0};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'm': matrix = optarg; break;
+		case 'h': usage(stdout); return NS_EXIT_OK;
+		default:
+			cli_option_error(c, argv, &err);
+			fprintf(stderr, "netsweep runs: %s\n", err.msg);
+			return NS_EXIT_USAGE;
+		}
+	}
+	if (cli_no_operands(argc, argv, &err) < 0) {
+		fprintf(stderr, "netsweep runs: %s\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	if (!db || !*db)
+		db = "netsweep.db";
+	FILE *probe = fopen(db, "rb");
+	if (!probe) {
+		fprintf(stderr, "netsweep runs: %s: no such database\n", db);
+		return NS_EXIT_USAGE;
+	}
+	fclose(probe);
+	struct store *s = store_open(db, &err); /* the views below are the current schema's */
+	if (!s) {
+		fprintf(stderr, "netsweep runs: %s\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	store_close(s);
+
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_EXIT_FAIL;
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h, RUNS_SQL, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "netsweep runs: %s: %s\n", db, sqlite3_errmsg(h));
+		goto out;
+	}
+	if (matrix)
+		sqlite3_bind_text(st, 1, matrix, -1, SQLITE_STATIC);
+	printf("%-5s %-20s %-16s %-24s %-11s %5s %6s %10s %11s\n", "id", "matrix", "label",
+	       "started", "status", "ok", "failed", "billed", "(measured)");
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		char billed[32], measured[32];
+		money(st, 7, billed, sizeof(billed));
+		money(st, 8, measured, sizeof(measured));
+		printf("%-5lld %-20s %-16s %-24s %-11s %5lld %6lld %10s %11s\n",
+		       (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1),
+		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
+		       sqlite3_column_text(st, 4), (long long)sqlite3_column_int64(st, 5),
+		       (long long)sqlite3_column_int64(st, 6), billed, measured);
+	}
+	if (step != SQLITE_DONE) {
+		fprintf(stderr, "netsweep runs: %s: %s\n", db, sqlite3_errmsg(h));
+		goto out;
+	}
+	rc = NS_EXIT_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return rc;
+}
