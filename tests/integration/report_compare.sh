@@ -104,8 +104,8 @@ one_line_2() { # name expected-text command...
 	fi
 }
 one_line_2 "missing database exits 2" "no such database" "$NETSWEEP" report --db "$tmp/nope.db" -o "$tmp/x"
-one_line_2 "unknown run exits 2" "--run 42: no run with that id or label" "$NETSWEEP" report --db "$tmp/same.db" --run 42 -o "$tmp/x"
-one_line_2 "unknown baseline exits 2" "--baseline 9: no run with that id or label" "$NETSWEEP" report --db "$tmp/same.db" --baseline 9 -o "$tmp/x"
+one_line_2 "unknown run exits 2" "run 42: no run with that id or label" "$NETSWEEP" report --db "$tmp/same.db" --run 42 -o "$tmp/x"
+one_line_2 "unknown baseline exits 2" "baseline 9: no run with that id or label" "$NETSWEEP" report --db "$tmp/same.db" --baseline 9 -o "$tmp/x"
 one_line_2 "bad option exits 2" "unknown option" "$NETSWEEP" report --frobnicate
 one_line_2 "bad percentage exits 2" "fail-on-regression" "$NETSWEEP" report --db "$tmp/same.db" --baseline previous --fail-on-regression x
 echo "not a database" > "$tmp/junk.db"
