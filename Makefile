@@ -34,6 +34,7 @@ include mk/proto.mk
 include mk/session.mk
 include mk/agent.mk
 include mk/client.mk
+include mk/search.mk
 include mk/sweep.mk
 include mk/host.mk
 include mk/report.mk

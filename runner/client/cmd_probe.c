@@ -52,40 +52,6 @@ static void usage(FILE *f)
 		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
 }
 
-/* HOST, HOST:PORT, [V6], [V6]:PORT; a bare IPv6 address (several colons) is all host. */
-static int parse_target(const char *s, struct probe_params *p, struct ns_err *err)
-{
-	const char *host = s, *port = NULL;
-	size_t hlen = strlen(s);
-	if (s[0] == '[') {
-		const char *end = strchr(s, ']');
-		if (!end || (end[1] && end[1] != ':'))
-			return ns_err_set(err, "bad host '%s'", s);
-		host = s + 1;
-		hlen = (size_t)(end - host);
-		port = end[1] == ':' ? end + 2 : NULL;
-	} else {
-		const char *colon = strchr(s, ':');
-		if (colon && !strchr(colon + 1, ':')) {
-			hlen = (size_t)(colon - s);
-			port = colon + 1;
-		}
-	}
-	if (hlen == 0 || hlen >= sizeof(p->host))
-		return ns_err_set(err, "bad host '%s'", s);
-	memcpy(p->host, host, hlen);
-	p->host[hlen] = '\0';
-	if (port) {
-		uint64_t v;
-		if (units_parse_uint(port, 1, 65535, &v, err) < 0) {
-			ns_err_prefix(err, "port");
-			return -1;
-		}
-		p->port = (uint16_t)v;
-	}
-	return 0;
-}
-
 static int copy_str(char *dst, size_t cap, const char *s, const char *what, struct ns_err *err)
 {
 	if (strlen(s) >= cap)
@@ -301,10 +267,10 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
-	if (parse_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
+	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
 	probe_params_init(&from);
-	if (from_arg && parse_target(from_arg, &from, &err) < 0) {
+	if (from_arg && probe_params_target(from_arg, &from, &err) < 0) {
 		ns_err_prefix(&err, "--from");
 		goto usage_err;
 	}

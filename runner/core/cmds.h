@@ -5,6 +5,7 @@
 
 int cmd_agent(int argc, char **argv);    /* runner/agent/cmd_agent.c */
 int cmd_probe(int argc, char **argv);    /* runner/client/cmd_probe.c */
+int cmd_search(int argc, char **argv);   /* runner/search/cmd_search.c */
 int cmd_run(int argc, char **argv);      /* runner/sweep/cmd_run.c */
 int cmd_runs(int argc, char **argv);     /* runner/sweep/runs.c: the runs a database holds */
 int cmd_db(int argc, char **argv);       /* runner/sweep/merge.c: db merge */

@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
 	{"run", cmd_run, "run every case of a matrix file and store the results"},
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
 	{"probe", cmd_probe, "run one test against an agent"},
+	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge several runners' databases into one"},

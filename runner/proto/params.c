@@ -118,3 +118,37 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_set(err, "pre-shared-key authentication is not implemented yet");
 	return 0;
 }
+
+/* HOST, HOST:PORT, [V6], [V6]:PORT; a bare IPv6 address (several colons) is all host. */
+int probe_params_target(const char *s, struct probe_params *p, struct ns_err *err)
+{
+	const char *host = s, *port = NULL;
+	size_t hlen = strlen(s);
+	if (s[0] == '[') {
+		const char *end = strchr(s, ']');
+		if (!end || (end[1] && end[1] != ':'))
+			return ns_err_set(err, "bad host '%s'", s);
+		host = s + 1;
+		hlen = (size_t)(end - host);
+		port = end[1] == ':' ? end + 2 : NULL;
+	} else {
+		const char *colon = strchr(s, ':');
+		if (colon && !strchr(colon + 1, ':')) {
+			hlen = (size_t)(colon - s);
+			port = colon + 1;
+		}
+	}
+	if (hlen == 0 || hlen >= sizeof(p->host))
+		return ns_err_set(err, "bad host '%s'", s);
+	memcpy(p->host, host, hlen);
+	p->host[hlen] = '\0';
+	if (port) {
+		uint64_t v;
+		if (units_parse_uint(port, 1, 65535, &v, err) < 0) {
+			ns_err_prefix(err, "port");
+			return -1;
+		}
+		p->port = (uint16_t)v;
+	}
+	return 0;
+}

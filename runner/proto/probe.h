@@ -43,6 +43,9 @@ struct probe_params {
 
 void probe_params_init(struct probe_params *p);
 int probe_params_check(const struct probe_params *p, struct ns_err *err);
+/* The agent's address from HOST, HOST:PORT, [V6] or [V6]:PORT (a bare IPv6 address, with
+ * several colons, is all host) into p->host and p->port. */
+int probe_params_target(const char *s, struct probe_params *p, struct ns_err *err);
 
 /* Figures of one end of one direction. Sender side: what was written; receiver side: what
  * arrived. Fields that do not apply to a protocol stay 0 (and are omitted from JSON). */
