@@ -12,4 +12,7 @@ int cli_option_error(int c, char **argv, struct ns_err *err);
  * take, else 0. */
 int cli_no_operands(int argc, char **argv, struct ns_err *err);
 
+/* The "s" of a count's noun, so that no message says "1 repeats". */
+#define NS_PLURAL(n) ((n) == 1 ? "" : "s")
+
 #endif

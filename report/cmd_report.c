@@ -21,6 +21,7 @@
 #include "html.h"
 #include "markdown.h"
 #include "report.h"
+#include "lib/cli.h"
 
 enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
 
@@ -283,8 +284,9 @@ int cmd_report(int argc, char **argv)
 				charts.items[i].reason);
 		}
 	}
-	printf("netsweep report: run %lld (%zu cases) -> %s/index.html, report.md, results.csv; "
-	       "%zu charts drawn, %zu without data", d.run.id, d.n_cases, o.outdir, ok, nodata);
+	printf("netsweep report: run %lld (%zu case%s) -> %s/index.html, report.md, results.csv; "
+	       "%zu chart%s drawn, %zu without data", d.run.id, d.n_cases, NS_PLURAL(d.n_cases),
+	       o.outdir, ok, NS_PLURAL(ok), nodata);
 	if (failed)
 		printf(", %zu failed", failed);
 	printf("\n");

@@ -8,6 +8,7 @@
 
 #include "describe.h"
 #include "fmt.h"
+#include "lib/cli.h"
 
 #define MAX_EXAMPLES 4
 
@@ -190,8 +191,8 @@ static int find_cpu(const struct rp_data *d, int sender, struct rp_findings *f, 
 	char t[32];
 	rp_fmt_bps(t, sizeof(t), d->cases[ex].fig[RP_RCV_BPS].med);
 	rp_buf_printf(b, "The %s's CPU was saturated (above %.0f %% of one core per thread) in %zu "
-		      "of %zu cases, most in ", sender ? "sender" : "receiver",
-		      RP_CPU_SATURATED_PCT, hits, tested);
+		      "of %zu case%s, most in ", sender ? "sender" : "receiver",
+		      RP_CPU_SATURATED_PCT, hits, tested, NS_PLURAL(tested));
 	case_label(d, ex, b);
 	rp_buf_printf(b, " (%.0f %% per thread at %s): there the %s's CPU, not the network, "
 		      "limits throughput; more threads or processes (and IRQ affinity) are the lever.",
@@ -293,8 +294,8 @@ static int find_stability_failures(const struct rp_data *d, struct rp_findings *
 	}
 	if (failed) {
 		const struct rp_case *c = &d->cases[ex_f];
-		rp_buf_printf(b, "%zu of %zu cases have failed or missing repeats, e.g. ", failed,
-			      d->n_cases);
+		rp_buf_printf(b, "%zu of %zu case%s %s failed or missing repeats, e.g. ", failed,
+			      d->n_cases, NS_PLURAL(d->n_cases), failed == 1 ? "has" : "have");
 		case_label(d, ex_f, b);
 		rp_buf_printf(b, ": %s.", c->first_error ? c->first_error : "no result stored");
 		if (add(f, b) < 0)

@@ -16,6 +16,7 @@
 
 #include "describe.h"
 #include "fmt.h"
+#include "lib/cli.h"
 
 static const char *css =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;"
@@ -134,8 +135,9 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 	row_kv(t, "Started", d->run.started_at);
 	row_kv(t, "Finished", d->run.finished_at ? d->run.finished_at : "not finished");
 	row_kv(t, "Status", d->run.status);
-	snprintf(b, sizeof(b), "%zu cases, %zu endpoint pair%s, %zu of %zu results ok", d->n_cases,
-		 d->n_eps, d->n_eps == 1 ? "" : "s", ok, results);
+	snprintf(b, sizeof(b), "%zu case%s, %zu endpoint pair%s, %zu of %zu result%s ok",
+		 d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
+		 NS_PLURAL(results));
 	row_kv(t, "Size", b);
 	if (!isnan(d->run_cost_usd)) {
 		if (d->results_without_price)

@@ -8,6 +8,7 @@
 
 #include "describe.h"
 #include "fmt.h"
+#include "lib/cli.h"
 
 static void esc(struct rp_buf *b, const char *s)
 {
@@ -59,8 +60,9 @@ static void summary(const struct rp_report *r, struct rp_buf *b)
 	esc(b, d->run.finished_at ? d->run.finished_at : "not finished");
 	rp_buf_puts(b, " |\n| Status | ");
 	esc(b, d->run.status);
-	rp_buf_printf(b, " |\n| Size | %zu cases, %zu endpoint pairs, %zu of %zu results ok |\n",
-		      d->n_cases, d->n_eps, ok, results);
+	rp_buf_printf(b, " |\n| Size | %zu case%s, %zu endpoint pair%s, %zu of %zu result%s ok |\n",
+		      d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
+		      NS_PLURAL(results));
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
 		rp_buf_printf(b, "| Run cost | at least $%.4f (%lld successful result%s of pairs "
 			      "without a price not counted) |\n", d->run_cost_usd,

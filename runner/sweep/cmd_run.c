@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "runner/core/cmds.h"
+#include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
 #include "runner/host/catalog.h"
@@ -44,9 +45,10 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 	}
 	char est[32];
 	progress_format_secs(run_estimate(m, cs, jobs), est, sizeof(est));
-	printf("%zu cases (%zu excluded) x %u repeats = %zu runs on %zu pair%s; estimated %s%s\n",
-	       cs->n, cs->excluded, m->repeats, cs->n * m->repeats, m->n_pairs,
-	       m->n_pairs == 1 ? "" : "s", est, jobs > 1 ? " with --jobs" : "");
+	printf("%zu case%s (%zu excluded) x %u repeat%s = %zu run%s on %zu pair%s; estimated %s%s\n",
+	       cs->n, NS_PLURAL(cs->n), cs->excluded, m->repeats, NS_PLURAL(m->repeats),
+	       cs->n * m->repeats, NS_PLURAL(cs->n * m->repeats), m->n_pairs,
+	       NS_PLURAL(m->n_pairs), est, jobs > 1 ? " with --jobs" : "");
 }
 
 int cmd_run(int argc, char **argv)

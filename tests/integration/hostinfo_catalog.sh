@@ -19,7 +19,7 @@ out=$("$NETSWEEP" cost --type m4 --region ap-northeast-1 --throughput 436M --bas
 grep -Eq '^m4\.large .* 0\.1830 2015-06-01 +2383 ' <<<"$out" &&
 	pass "cost: m4.large in Tokyo at 436 Mbit/s is 2383 Mbit/s per \$/hour" ||
 	fail "cost: m4.large in Tokyo at 436 Mbit/s is 2383 Mbit/s per \$/hour" "got: $out"
-grep -q 'price sources:.*SEEDS.md 002' <<<"$out" && pass "cost: prices name their source" ||
+grep -q 'price sources:.*m4-family bandwidth-per-dollar' <<<"$out" && pass "cost: prices name their source" ||
 	fail "cost: prices name their source"
 
 out=$("$NETSWEEP" cost --catalog "$ROOT/data/catalog/scaleway-example.xml" --type scaleway.c2s)

@@ -1,6 +1,6 @@
 #!/bin/bash
-# shared/SEEDS.md 002 loaded as results (m4 family, Tokyo prices, one stream, sender price
-# basis): the cost table must show the post's Mbit/s per $/hour column and its ranking.
+# The m4 family benchmark (data/matrices/m4-family.xml) loaded as results (Tokyo prices,
+# one stream, sender price basis): the cost table must show the post's Mbit/s per $/hour column and its ranking.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
 source "$here/../fixtures/report_browser.sh"

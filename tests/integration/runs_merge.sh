@@ -33,7 +33,7 @@ fi
 "$NETSWEEP" report --db "$T/a.db" --baseline night-1 -o "$T/r1" >"$T/rep" 2>&1
 if grep -q "against run 1:" "$T/rep"; then pass "report --baseline night-1"; else fail "report --baseline night-1" "$(cat "$T/rep")"; fi
 "$NETSWEEP" report --db "$T/a.db" --run night-1 -o "$T/r2" >"$T/rep" 2>&1
-if grep -q "run 1 (1 cases)" "$T/rep"; then pass "report --run night-1"; else fail "report --run night-1" "$(cat "$T/rep")"; fi
+if grep -q "run 1 (1 case)" "$T/rep"; then pass "report --run night-1"; else fail "report --run night-1" "$(cat "$T/rep")"; fi
 expect_exit "report --baseline of an unknown label exits 2" 2 "$NETSWEEP" report --db "$T/a.db" --baseline nope -o "$T/r3"
 
 dump() { sqlite3 "$1" ".dump" | grep -v '^INSERT INTO sqlite_stat'; }
@@ -56,7 +56,7 @@ else
 	fail "merged: three runs with their results, samples and uuids" "$(q 'select id, label, uuid from runs')"
 fi
 "$NETSWEEP" report --db "$T/m.db" --run tokyo-1 --baseline night-2 -o "$T/r4" >"$T/rep" 2>&1
-if grep -q "run 3 (1 cases)" "$T/rep" && grep -q "against run 2:" "$T/rep"; then
+if grep -q "run 3 (1 case)" "$T/rep" && grep -q "against run 2:" "$T/rep"; then
 	pass "a report over the merged database covers both runners' runs"
 else
 	fail "a report over the merged database covers both runners' runs" "$(cat "$T/rep")"

@@ -16,7 +16,7 @@
 #include "runner/host/cost.h"
 #include "runner/host/wire.h"
 
-/* The m4 post (SEEDS.md 002): iperf Mbit/s and the Mbit/s per $/hour it printed. */
+/* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
 static const struct {
 	const char *type;
 	double mbps, price, printed;

@@ -1,5 +1,5 @@
-/* Cost ranking and baseline comparison on in-memory data: the m4 table of shared/SEEDS.md
- * (002) must rank as the post has it, missing prices rank last and unranked, and a slowed
+/* Cost ranking and baseline comparison on in-memory data: the m4 benchmark's table
+ * (data/matrices/m4-family.xml) must rank as the post has it, missing prices rank last and unranked, and a slowed
  * case (and only it) is flagged as a regression. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 static void test_m4_rank(void **state)
 {
 	(void)state;
-	/* Mbit/s and $/hour from SEEDS.md 002, in the post's row order. */
+	/* Mbit/s and $/hour from the m4 benchmark, in the post's row order. */
 	const double mbps[] = {436, 730, 965, 1930, 5890};
 	const double usd[] = {0.183, 0.366, 0.732, 1.464, 3.66};
 	struct rp_cost_row rows[5];
