@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 3; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 4; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -170,6 +170,47 @@ CREATE TABLE IF NOT EXISTS hooks (
 	output           TEXT CHECK (output IS NULL OR json_valid(output)),
 	PRIMARY KEY (run_id, pair, kind, attempt)
 );
+
+-- A case run as a zero-loss rate search (the matrix's <search>): the whole search as
+-- schemas/search-result.md; its result row holds the confirming trial at the first goal's
+-- lower bound (or the first, maximum-load trial when no goal was met). Version 4.
+CREATE TABLE IF NOT EXISTS searches (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	search_json      TEXT NOT NULL CHECK (json_valid(search_json))
+);
+
+-- One row per search and loss goal: the answer (lower_pps; NULL = not met), the bracket and
+-- what was forwarded at the answer, beside the case it belongs to.
+CREATE VIEW IF NOT EXISTS v_search_goals AS
+SELECT s.result_id, c.run_id, c.id AS case_id, c.case_key, r.repeat, e.name AS endpoint,
+       e.instance_type, e.link_bps, c.length, c.streams, c.direction,
+       json_extract(s.search_json, '$.mrr_pps') AS mrr_pps,
+       json_extract(s.search_json, '$.max_load_pps') AS max_load_pps,
+       CAST(g.key AS INTEGER) AS goal,
+       json_extract(g.value, '$.loss_ratio') AS loss_ratio,
+       json_extract(g.value, '$.exceed_ratio') AS exceed_ratio,
+       json_extract(g.value, '$.met') AS met,
+       json_extract(g.value, '$.converged') AS converged,
+       json_extract(g.value, '$.lower_pps') AS lower_pps,
+       json_extract(g.value, '$.upper_pps') AS upper_pps,
+       json_extract(g.value, '$.conditional_pps') AS conditional_pps,
+       json_extract(g.value, '$.trials') AS trials,
+       json_extract(g.value, '$.note') AS note
+FROM searches s
+JOIN results r ON r.id = s.result_id
+JOIN cases c ON c.id = r.case_id
+JOIN endpoints e ON e.id = c.endpoint_id,
+     json_each(s.search_json, '$.goals') g;
+
+-- Every trial of every search.
+CREATE VIEW IF NOT EXISTS v_search_trials AS
+SELECT s.result_id, CAST(t.key AS INTEGER) AS trial,
+       json_extract(t.value, '$.phase') AS phase, json_extract(t.value, '$.goal') AS goal,
+       json_extract(t.value, '$.load_pps') AS load_pps,
+       json_extract(t.value, '$.duration_s') AS duration_s,
+       json_extract(t.value, '$.sent') AS sent, json_extract(t.value, '$.received') AS received,
+       json_extract(t.value, '$.loss_ratio') AS loss_ratio
+FROM searches s, json_each(s.search_json, '$.trials') t;
 
 -- Billed seconds of each endpoint: its own setup's start to its teardown's end, summed over
 -- attempts; the run's hooks when the pair has none; the run's wall time without hooks.

@@ -33,11 +33,13 @@ int search_probe_trial(void *ctx, double load, double duration_s, struct search_
 	p.duration_s = duration_s;
 	p.omit_s = 0;
 	p.interval_s = 0;
+	p.timeout_s = 0; /* the trial's own: duration + 15 s */
 	struct probe_result res;
 	int rc = -1;
 	for (int tries = 0; tries < TRIAL_BUSY_TRIES; tries++) {
 		memset(&res, 0, sizeof(res));
-		rc = probe_run(&p, &res, err);
+		rc = sp->from_host ? probe_run_from(sp->from_host, sp->from_port, &p, &res, err)
+				   : probe_run(&p, &res, err);
 		if (rc == 0 || !err || err->code != NS_E_BUSY || res.n_dirs)
 			break;
 		probe_result_free(&res);

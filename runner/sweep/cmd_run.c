@@ -49,6 +49,17 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 	       cs->n, NS_PLURAL(cs->n), cs->excluded, m->repeats, NS_PLURAL(m->repeats),
 	       cs->n * m->repeats, NS_PLURAL(cs->n * m->repeats), m->n_pairs,
 	       NS_PLURAL(m->n_pairs), est, jobs > 1 ? " with --jobs" : "");
+	if (m->search) {
+		const struct search_cfg *sc = &m->search_cfg;
+		uint32_t trials;
+		double secs;
+		search_bounds(sc, sc->max_load > 0 && sc->min_load > 0 ? sc->max_load / sc->min_load
+								       : 1000, &trials, &secs);
+		progress_format_secs(secs, est, sizeof(est));
+		printf("every UDP case is a rate search for %u loss goal%s: at most %u trials and %s "
+		       "each (worst case, counted in the estimate)\n", sc->n_goals,
+		       NS_PLURAL(sc->n_goals), trials, est);
+	}
 }
 
 int cmd_run(int argc, char **argv)

@@ -293,6 +293,15 @@ void expand_params(const struct matrix *m, const struct sweep_case *c, struct pr
 
 double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
 {
+	if (m->search && expand_value(m, c, MX_PROTOCOL)->u == NS_PROTO_UDP) {
+		/* a search: its stated worst case (runner/search) */
+		const struct search_cfg *sc = &m->search_cfg;
+		uint32_t trials;
+		double secs;
+		search_bounds(sc, sc->max_load > 0 && sc->min_load > 0 ? sc->max_load / sc->min_load
+								       : 1000, &trials, &secs);
+		return secs;
+	}
 	return expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
 }
 

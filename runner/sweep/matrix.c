@@ -13,6 +13,7 @@
 #include <libxml/xmlschemas.h>
 
 #include "lib/units.h"
+#include "matrix_search.h"
 #include "runner/proto/probe.h"
 
 extern const char NS_MATRIX_XSD[]; /* schemas/matrix.xsd, compiled in (mk/sweep.mk) */
@@ -558,7 +559,7 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 {
 	struct matrix *m = L->m;
 	xmlNodePtr root = xmlDocGetRootElement(doc);
-	xmlNodePtr pairs = NULL, axes = NULL, rules = NULL;
+	xmlNodePtr pairs = NULL, axes = NULL, rules = NULL, search = NULL;
 	if (load_settings(L, root) < 0)
 		return -1;
 	for (xmlNodePtr n = root->children; n; n = n->next) {
@@ -572,8 +573,13 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 			axes = n;
 		} else if (is_elem(n, "rules")) {
 			rules = n;
+		} else if (is_elem(n, "search")) {
+			search = n;
 		}
 	}
+	if (search && matrix_search_load(search, L->path, &m->search_cfg, L->err) < 0)
+		return -1;
+	m->search = search != NULL;
 	if (pairs && load_pairs(L, pairs) < 0)
 		return -1;
 	if (m->n_pairs == 0) {

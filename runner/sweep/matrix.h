@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "runner/search/search.h"
 #include "sha256.h"
 
 /* The axes, in the order they appear in a case's canonical string (never reorder: case keys
@@ -85,6 +86,8 @@ struct matrix {
 	double interval_s;                 /* per-interval samples; default 1 s */
 	bool strict;                       /* instance-type mismatch fails cases instead of warning */
 	bool loopback;                     /* no pairs: the runner serves one itself */
+	bool search;                       /* <search>: every UDP case is a rate search */
+	struct search_cfg search_cfg;
 	struct matrix_pair *pairs;
 	size_t n_pairs;
 	struct matrix_axis axes[MX_AXIS_COUNT];

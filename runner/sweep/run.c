@@ -17,6 +17,7 @@
 #include "runner/host/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "runner/client/client.h"
+#include "search_case.h"
 #include "loopback.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
@@ -484,7 +485,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	struct probe_result res;
 	struct ns_err e = {0};
 	bool ran = false, ok = false;
-	char *json = NULL;
+	char *json = NULL, *search_json = NULL;
 
 	describe(m, c, slot->repeat, what, sizeof(what));
 	progress_start(R->prog, what, est);
@@ -499,7 +500,11 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		snprintf(pp.host, sizeof(pp.host), "%s", p->host);
 		pp.port = p->port;
 		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
-		ok = run_probe(mp, &pp, &res, &e) == 0;
+		if (m->search && pp.proto == NS_PROTO_UDP)
+			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,
+					     mp->client_port, &res, &search_json, &e) == 0;
+		else
+			ok = run_probe(mp, &pp, &res, &e) == 0;
 		/* An agent still closing the previous session (or serving another runner) answers
 		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
 		for (int tries = 0; !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
@@ -522,6 +527,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		snprintf(summary, sizeof(summary), "interrupted, not stored (--resume runs it again): %.*s",
 			 (int)sizeof(summary) - 64, e.msg[0] ? e.msg : res.error);
 		free(json);
+		free(search_json);
 		probe_result_free(&res);
 		progress_done(R->prog, what, est, false, summary);
 		return 0;
@@ -536,6 +542,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		.error = ok ? NULL : (e.msg[0] ? e.msg : res.error),
 		.warnings = warn[0] ? warn : NULL,
 		.probe_json = json,
+		.search_json = ok ? search_json : NULL,
 	};
 	struct ns_err se;
 	int rc = store_put_result(R->st, &sr, NULL, &se);
@@ -544,6 +551,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	else
 		snprintf(summary, sizeof(summary), "%s", sr.error ? sr.error : "failed");
 	free(json);
+	free(search_json);
 	if (ran)
 		probe_result_free(&res);
 	if (rc == 1)

@@ -29,11 +29,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
 	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN new.uuid IS NULL BEGIN"
 	" UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+	/* 4: rate searches (the searches table and its views come from the schema file) */
+	"SELECT 1;",
 };
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
 	ST_CASE_FIND, ST_DONE, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_SEARCH_INSERT,
 	ST_COUNT
 };
 
@@ -94,6 +97,8 @@ static const char *const sql_text[ST_COUNT] = {
 	"INSERT OR IGNORE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
 	" source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_JSON] = "SELECT json_extract(?1, ?2)",
+	[ST_SEARCH_INSERT] =
+	"INSERT OR REPLACE INTO searches (result_id, search_json) VALUES (?1, ?2)",
 };
 
 struct store {
@@ -584,6 +589,15 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		goto rollback;
 	if (r->res && put_samples(s, id, r->res, err) < 0)
 		goto rollback;
+	if (r->search_json) {
+		sqlite3_stmt *ss = stmt(s, ST_SEARCH_INSERT, err);
+		if (!ss)
+			goto rollback;
+		sqlite3_bind_int64(ss, 1, id);
+		bind_text(ss, 2, r->search_json);
+		if (step_done(s, ss, err, "recording a rate search") < 0)
+			goto rollback;
+	}
 	if (exec(s, "COMMIT", err) < 0)
 		goto rollback;
 	if (result_id)

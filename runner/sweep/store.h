@@ -14,7 +14,7 @@
 #include "runner/host/catalog.h"
 #include "runner/proto/probe.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -88,6 +88,7 @@ struct store_result {
 	bool ok;
 	const char *error, *warnings;      /* NULL = none */
 	const char *probe_json;            /* NULL = none */
+	const char *search_json;           /* a rate search (schemas/search-result.md); NULL = none */
 };
 
 /* The result row and its samples, in one transaction. Returns 0, or 1 when that (case,

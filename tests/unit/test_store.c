@@ -114,7 +114,7 @@ static void old_view_migrated(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost"), 0);
 	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name = 'v_run_cost'"
 				   " AND sql LIKE '%status = ''ok''%'"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 8);
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 10);
 }
 
 static void count_done(const char *key, int repeat, void *ctx)
