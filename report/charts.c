@@ -669,6 +669,37 @@ static int chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_cha
 	return rc;
 }
 
+/* Rate searches: NDR/PDR packets/s against payload size, the unpaced figure and the wire
+ * rate beside them. No chart at all when the run has no search. */
+static int chart_search(const struct rp_search *s, const struct rp_chart_opts *o,
+			struct rp_charts *cs, struct ns_err *err)
+{
+	if (!s || !s->n)
+		return 0;
+	struct rp_chart *c = chart_new(cs, "search_size", "Zero-loss packet rate vs packet size",
+				       "Highest offered UDP packets/s meeting each loss goal (NDR: "
+				       "none lost; PDR: under the ratio) against payload size, with "
+				       "what arrived when the sender ran unpaced and the wire rate of "
+				       "the declared link (frame = payload + 46 B, at least 64 B, plus "
+				       "20 B preamble and gap).");
+	struct rp_buf dat, gp, plot;
+	rp_buf_init(&dat);
+	rp_buf_init(&gp);
+	rp_buf_init(&plot);
+	size_t n = rp_search_chart(s, c->name, &dat, &plot);
+	gp_header(&gp, c->name, c->title);
+	rp_buf_puts(&gp, "set xlabel 'UDP payload (bytes)'\nset ylabel 'Mpps offered'\n"
+		    "set logscale x 2\nset logscale y\nset samples 200\n");
+	gp_key_margin(&gp, n * (s->rows[0].n_goals + 1) + 1);
+	add_plot(&gp, &plot, c->name);
+	rp_buf_puts(&gp, "\n");
+	int rc = chart_finish(o, c, &dat, &gp, n ? NULL : "no searches", err);
+	rp_buf_free(&dat);
+	rp_buf_free(&gp);
+	rp_buf_free(&plot);
+	return rc;
+}
+
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
 		   size_t n_cost, const struct rp_chart_opts *o, struct rp_charts *out,
 		   struct ns_err *err)
@@ -679,6 +710,8 @@ int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_ro
 	    chart_series(db, d, o, out, err) < 0 || chart_cpu(d, o, out, err) < 0)
 		return -1;
 	if (o->trend_runs >= 2 && chart_trend(db, d, o, out, err) < 0)
+		return -1;
+	if (chart_search(o->search, o, out, err) < 0)
 		return -1;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "cost.h"
 #include "data.h"
+#include "search.h"
 
 enum rp_chart_status {
 	RP_CHART_OK,          /* NAME.svg rendered */
@@ -18,7 +19,7 @@ enum rp_chart_status {
 	RP_CHART_FAILED       /* gnuplot failed or timed out; reason says which */
 };
 
-#define RP_MAX_CHARTS 8
+#define RP_MAX_CHARTS 10
 
 struct rp_chart {
 	char name[32];        /* file stem: NAME.gp, NAME.dat, NAME.svg */
@@ -39,6 +40,7 @@ struct rp_chart_opts {
 	double timeout_s;         /* per chart */
 	size_t trend_runs;        /* 0 = no trend chart */
 	const struct rp_cmp *cmp; /* NULL without a baseline */
+	const struct rp_search *search; /* the run's rate searches; NULL = none */
 };
 
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,

@@ -212,6 +212,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_cost_row *cost = NULL;
 	size_t n_cost = 0;
 	struct rp_findings fnd = {0};
+	struct rp_search search = {0};
 	struct rp_charts charts = {0};
 	char *gnuplot = NULL;
 	int have_base = 0, have_cmp = 0;
@@ -239,11 +240,13 @@ int cmd_report(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
+	if (rp_search_load(db, d.run.id, &search, &err) < 0)
+		goto fail;
 	gnuplot = rp_gnuplot_find(gp_reason, sizeof(gp_reason));
 	struct rp_chart_opts co = {
 		.outdir = o.outdir, .gnuplot = gnuplot, .timeout_s = o.gnuplot_timeout,
 		.trend_runs = o.trend >= 0 ? (size_t)o.trend : (have_base ? 10 : 0),
-		.cmp = have_cmp ? &cmp : NULL,
+		.cmp = have_cmp ? &cmp : NULL, .search = &search,
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
@@ -262,6 +265,7 @@ int cmd_report(int argc, char **argv)
 		.title = title, .generated_at = now, .d = &d, .base = have_base ? &base : NULL,
 		.baseline_note = *baseline_note ? baseline_note : NULL,
 		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost, .findings = &fnd,
+		.search = &search,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 	};
 	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
@@ -309,6 +313,7 @@ fail:
 out:
 	free(gnuplot);
 	rp_findings_free(&fnd);
+	rp_search_free(&search);
 	free(cost);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);

@@ -643,6 +643,8 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	write_results(r, main);
 	write_cost(r, main);
 	write_comparison(r, main);
+	if (r->search && r->search->n)
+		rp_search_html(r->search, section(main, "search", "Zero-loss rate search"));
 	write_charts(r, main);
 	int rc = htmlSaveFileFormat(path, doc, "UTF-8", 1);
 	xmlFreeDoc(doc);

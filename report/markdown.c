@@ -332,6 +332,10 @@ int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err
 	environment_method(r, &b);
 	results_cost(r, &b);
 	comparison(r, &b);
+	if (r->search && r->search->n) {
+		rp_buf_puts(&b, "## Zero-loss rate search\n\n");
+		rp_search_markdown(r->search, &b);
+	}
 	charts(r, &b);
 	if (b.oom) {
 		rp_buf_free(&b);

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "data.h"
 #include "findings.h"
+#include "search.h"
 
 struct rp_report {
 	const char *title;
@@ -22,6 +23,7 @@ struct rp_report {
 	const struct rp_cost_row *cost;
 	size_t n_cost;
 	const struct rp_findings *findings;
+	const struct rp_search *search;  /* rate searches of the run (n = 0: none) */
 	const struct rp_charts *charts;
 	const char *gnuplot_note;        /* why charts were not rendered, or NULL */
 	const char *outdir;

@@ -47,6 +47,32 @@ else
 	fail "the dry run states the worst case" "bound '$bound', most '$most'"
 fi
 
+# The report reads the searches from the database: make one goal unmet and declare a 10G link
+# there, as a run on a lossy path would have stored, and look for the sentence, the table,
+# the wire rate (10e9 / ((256 + 46 + 20) x 8) = 3,881,987.6 pps) and the chart.
+q "update searches set search_json = json_set(search_json, '\$.goals[0].met', json('false'),
+	'\$.goals[0].lower_pps', json('null'), '\$.goals[0].note', 'no load met the 0 % loss goal')
+	where result_id = (select min(result_id) from searches);
+	update endpoints set link_bps = 10000000000"
+"$NETSWEEP" report --db "$DB" -o "$T/rep" >"$T/rout" 2>&1
+html=$T/rep/index.html
+rows=$(xmllint --html --xpath "count(//table[@id='search-table']/tr[td])" "$html" 2>/dev/null)
+wire=$(xmllint --html --xpath "string(//table[@id='search-table']/tr[td][1]/td[last()]/@data-value)" "$html" 2>/dev/null)
+if [ "$rows" = 2 ] && [ "${wire%.*}" = 3881987 ] && grep -q "NDR not met: no load met the 0 % loss goal" "$html" &&
+	grep -q "## Zero-loss rate search" "$T/rep/report.md"; then
+	pass "the report shows each search's bounds, the wire rate and why a goal was not met"
+else
+	fail "the report shows each search's bounds" "rows '$rows', wire '$wire': $(head -2 "$T/rout")"
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+	skip "the search chart renders" "gnuplot not installed"
+elif [ -s "$T/rep/search_size.svg" ] && grep -q "wire rate" "$T/rep/search_size.gp" &&
+	xmllint --html --xpath "//section[@id='charts']//svg" "$html" >/dev/null 2>&1; then
+	pass "the search chart renders (NDR/PDR vs payload, wire rate)"
+else
+	fail "the search chart renders" "$(ls "$T/rep" | tr '\n' ' ')"
+fi
+
 sed 's/width="2%"/width="two"/' "$T/m.xml" >"$T/bad.xml"
 "$NETSWEEP" run "$T/bad.xml" --dry-run >"$T/out" 2>&1
 rc=$?
