@@ -1,9 +1,9 @@
-/* proto: framing and field-by-field encoding of the control protocol (see proto.h). */
+/* proto: framing and the encoding of the control protocol (see proto.h); the probe structs
+ * are encoded by walking their field tables (fields.h). */
 #include "proto.h"
 
 #include <endian.h>
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fields.h"
 
 static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_HELLO] = "HELLO",
@@ -44,159 +46,6 @@ double proto_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- write buffer ---- */
-
-void proto_buf_init(struct proto_buf *b)
-{
-	memset(b, 0, sizeof(*b));
-}
-
-void proto_buf_free(struct proto_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-void proto_put_bytes(struct proto_buf *b, const void *p, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n)
-			cap *= 2;
-		uint8_t *np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-void proto_put_u8(struct proto_buf *b, uint8_t v) { proto_put_bytes(b, &v, 1); }
-
-void proto_put_u16(struct proto_buf *b, uint16_t v)
-{
-	v = htobe16(v);
-	proto_put_bytes(b, &v, 2);
-}
-
-void proto_put_u32(struct proto_buf *b, uint32_t v)
-{
-	v = htobe32(v);
-	proto_put_bytes(b, &v, 4);
-}
-
-void proto_put_u64(struct proto_buf *b, uint64_t v)
-{
-	v = htobe64(v);
-	proto_put_bytes(b, &v, 8);
-}
-
-void proto_put_f64(struct proto_buf *b, double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof(u));
-	proto_put_u64(b, u);
-}
-
-void proto_put_str(struct proto_buf *b, const char *s)
-{
-	size_t n = s ? strnlen(s, UINT16_MAX) : 0;
-	proto_put_u16(b, (uint16_t)n);
-	proto_put_bytes(b, s, n);
-}
-
-/* ---- read cursor ---- */
-
-void proto_rd_init(struct proto_rd *r, const void *p, size_t len)
-{
-	r->p = p;
-	r->len = len;
-	r->off = 0;
-	r->bad = false;
-}
-
-void proto_get_bytes(struct proto_rd *r, void *p, size_t n)
-{
-	if (r->bad || r->len - r->off < n) {
-		r->bad = true;
-		memset(p, 0, n);
-		return;
-	}
-	memcpy(p, r->p + r->off, n);
-	r->off += n;
-}
-
-uint8_t proto_get_u8(struct proto_rd *r)
-{
-	uint8_t v;
-	proto_get_bytes(r, &v, 1);
-	return v;
-}
-
-uint16_t proto_get_u16(struct proto_rd *r)
-{
-	uint16_t v;
-	proto_get_bytes(r, &v, 2);
-	return be16toh(v);
-}
-
-uint32_t proto_get_u32(struct proto_rd *r)
-{
-	uint32_t v;
-	proto_get_bytes(r, &v, 4);
-	return be32toh(v);
-}
-
-uint64_t proto_get_u64(struct proto_rd *r)
-{
-	uint64_t v;
-	proto_get_bytes(r, &v, 8);
-	return be64toh(v);
-}
-
-double proto_get_f64(struct proto_rd *r)
-{
-	uint64_t u = proto_get_u64(r);
-	double v;
-	memcpy(&v, &u, sizeof(v));
-	if (!isfinite(v)) { /* no NaN or infinity ever enters from the wire */
-		r->bad = true;
-		return 0;
-	}
-	return v;
-}
-
-void proto_get_str(struct proto_rd *r, char *dst, size_t cap)
-{
-	uint16_t n = proto_get_u16(r);
-	dst[0] = '\0';
-	if (r->bad || n >= cap || r->len - r->off < n) {
-		r->bad = true;
-		return;
-	}
-	memcpy(dst, r->p + r->off, n);
-	dst[n] = '\0';
-	if (strlen(dst) != n)
-		r->bad = true;
-	r->off += n;
-}
-
-int proto_rd_end(const struct proto_rd *r, const char *what, struct ns_err *err)
-{
-	if (r->bad)
-		return ns_err_set(err, "malformed %s message", what);
-	if (r->off != r->len)
-		return ns_err_set(err, "malformed %s message: %zu trailing bytes", what,
-				  r->len - r->off);
-	return 0;
 }
 
 /* ---- frames ---- */
@@ -406,27 +255,7 @@ void proto_send_error(int fd, uint16_t code, const char *text)
 
 void proto_enc_params(struct proto_buf *b, const struct probe_params *p)
 {
-	proto_put_str(b, p->host);
-	proto_put_u16(b, p->port);
-	proto_put_u8(b, (uint8_t)p->proto);
-	proto_put_u32(b, p->streams);
-	proto_put_u32(b, p->threads);
-	proto_put_u32(b, p->length);
-	proto_put_u64(b, p->rate_bps);
-	proto_put_u64(b, p->fq_rate_bps);
-	proto_put_f64(b, p->duration_s);
-	proto_put_f64(b, p->interval_s);
-	proto_put_f64(b, p->omit_s);
-	proto_put_u8(b, (uint8_t)p->dir);
-	proto_put_str(b, p->affinity);
-	proto_put_u32(b, p->window);
-	proto_put_u32(b, p->mss);
-	proto_put_u8(b, p->nodelay);
-	proto_put_str(b, p->congestion);
-	proto_put_u8(b, p->gso);
-	proto_put_f64(b, p->connect_timeout_s);
-	proto_put_f64(b, p->timeout_s);
-	proto_put_str(b, p->psk_file);
+	fields_put(b, &fields_params, p);
 }
 
 int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)
@@ -434,35 +263,11 @@ int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *o, struc
 	struct proto_rd r;
 	proto_rd_init(&r, p, len);
 	probe_params_init(o);
-	proto_get_str(&r, o->host, sizeof(o->host));
-	o->port = proto_get_u16(&r);
-	uint8_t proto = proto_get_u8(&r);
-	o->streams = proto_get_u32(&r);
-	o->threads = proto_get_u32(&r);
-	o->length = proto_get_u32(&r);
-	o->rate_bps = proto_get_u64(&r);
-	o->fq_rate_bps = proto_get_u64(&r);
-	o->duration_s = proto_get_f64(&r);
-	o->interval_s = proto_get_f64(&r);
-	o->omit_s = proto_get_f64(&r);
-	uint8_t dir = proto_get_u8(&r);
-	proto_get_str(&r, o->affinity, sizeof(o->affinity));
-	o->window = proto_get_u32(&r);
-	o->mss = proto_get_u32(&r);
-	o->nodelay = proto_get_u8(&r) != 0;
-	proto_get_str(&r, o->congestion, sizeof(o->congestion));
-	o->gso = proto_get_u8(&r) != 0;
-	o->connect_timeout_s = proto_get_f64(&r);
-	o->timeout_s = proto_get_f64(&r);
-	proto_get_str(&r, o->psk_file, sizeof(o->psk_file));
+	const struct field *bad = fields_get(&r, &fields_params, o);
 	if (proto_rd_end(&r, "TEST_REQUEST", err) < 0)
 		return -1;
-	if (proto > NS_PROTO_UDP)
-		return ns_err_set(err, "unknown protocol %u in TEST_REQUEST", (unsigned)proto);
-	if (dir > NS_DIR_BIDIR)
-		return ns_err_set(err, "unknown direction %u in TEST_REQUEST", (unsigned)dir);
-	o->proto = (enum ns_proto)proto;
-	o->dir = (enum ns_dir)dir;
+	if (bad)
+		return ns_err_set(err, "unknown %s in TEST_REQUEST", bad->key);
 	return 0;
 }
 
@@ -493,17 +298,8 @@ int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct 
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r)
 {
 	proto_put_u32(b, r->n_dirs);
-	for (uint32_t i = 0; i < r->n_dirs && i < 2; i++) {
-		const struct proto_dir_summary *d = &r->dirs[i];
-		proto_put_u8(b, d->dir);
-		proto_put_u8(b, d->role);
-		proto_put_u32(b, d->n_streams);
-		proto_put_u32(b, d->n_intervals);
-		proto_put_f64(b, d->duration_s);
-		proto_put_f64(b, d->cpu_percent);
-		proto_put_u64(b, d->kernel_drops);
-		proto_put_u8(b, d->gso_active);
-	}
+	for (uint32_t i = 0; i < r->n_dirs && i < 2; i++)
+		fields_put(b, &fields_dir_summary, &r->dirs[i]);
 }
 
 int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *o, struct ns_err *err)
@@ -516,53 +312,12 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *o, str
 		return ns_err_set(err, "RESULTS holds %u directions (at most 2)", (unsigned)o->n_dirs);
 	for (uint32_t i = 0; i < o->n_dirs; i++) {
 		struct proto_dir_summary *d = &o->dirs[i];
-		d->dir = proto_get_u8(&r);
-		d->role = proto_get_u8(&r);
-		d->n_streams = proto_get_u32(&r);
-		d->n_intervals = proto_get_u32(&r);
-		d->duration_s = proto_get_f64(&r);
-		d->cpu_percent = proto_get_f64(&r);
-		d->kernel_drops = proto_get_u64(&r);
-		d->gso_active = proto_get_u8(&r);
+		(void)fields_get(&r, &fields_dir_summary, d);
 		if (d->dir > NS_DIR_REVERSE || d->role > ENGINE_RECV || d->n_streams > NS_MAX_STREAMS ||
 		    d->n_intervals > PROTO_MAX_INTERVALS)
 			return ns_err_set(err, "RESULTS value out of range");
 	}
 	return proto_rd_end(&r, "RESULTS", err);
-}
-
-static void put_snap(struct proto_buf *b, const struct engine_stream_snap *s)
-{
-	proto_put_u64(b, s->bytes);
-	proto_put_u64(b, s->packets);
-	proto_put_u64(b, s->lost);
-	proto_put_u64(b, s->out_of_order);
-	proto_put_u64(b, s->duplicates);
-	proto_put_u64(b, s->highest_seq_plus1);
-	proto_put_f64(b, s->jitter_ms);
-	proto_put_u64(b, s->retransmits);
-	proto_put_u64(b, s->cwnd_bytes);
-	proto_put_f64(b, s->rtt_ms);
-	proto_put_u64(b, s->segs);
-	proto_put_u8(b, s->finished);
-	proto_put_u32(b, (uint32_t)s->error);
-}
-
-static void get_snap(struct proto_rd *r, struct engine_stream_snap *s)
-{
-	s->bytes = proto_get_u64(r);
-	s->packets = proto_get_u64(r);
-	s->lost = proto_get_u64(r);
-	s->out_of_order = proto_get_u64(r);
-	s->duplicates = proto_get_u64(r);
-	s->highest_seq_plus1 = proto_get_u64(r);
-	s->jitter_ms = proto_get_f64(r);
-	s->retransmits = proto_get_u64(r);
-	s->cwnd_bytes = proto_get_u64(r);
-	s->rtt_ms = proto_get_f64(r);
-	s->segs = proto_get_u64(r);
-	s->finished = proto_get_u8(r) != 0;
-	s->error = (int)(proto_get_u32(r) & 0xffff);
 }
 
 void proto_enc_streams(struct proto_buf *b, uint8_t dir, uint32_t first,
@@ -573,8 +328,8 @@ void proto_enc_streams(struct proto_buf *b, uint8_t dir, uint32_t first,
 	proto_put_u32(b, count);
 	for (uint32_t i = 0; i < count; i++) {
 		proto_put_u32(b, (uint32_t)recs[i].cpu);
-		put_snap(b, &recs[i].omit);
-		put_snap(b, &recs[i].end);
+		fields_put(b, &fields_snap, &recs[i].omit);
+		fields_put(b, &fields_snap, &recs[i].end);
 	}
 }
 
@@ -592,8 +347,8 @@ int proto_dec_streams(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *firs
 	for (uint32_t i = 0; i < *count; i++) {
 		struct proto_stream_rec *s = &recs[*first + i];
 		s->cpu = (int32_t)proto_get_u32(&r);
-		get_snap(&r, &s->omit);
-		get_snap(&r, &s->end);
+		(void)fields_get(&r, &fields_snap, &s->omit);
+		(void)fields_get(&r, &fields_snap, &s->end);
 	}
 	return proto_rd_end(&r, "RESULT_STREAMS", err);
 }
@@ -604,20 +359,8 @@ void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 	proto_put_u8(b, dir);
 	proto_put_u32(b, first);
 	proto_put_u32(b, count);
-	for (uint32_t i = 0; i < count; i++) {
-		const struct probe_interval *v = &ivl[i];
-		proto_put_f64(b, v->start_s);
-		proto_put_f64(b, v->end_s);
-		proto_put_u64(b, v->bytes);
-		proto_put_f64(b, v->bits_per_second);
-		proto_put_u64(b, v->packets);
-		proto_put_u64(b, v->retransmits);
-		proto_put_u64(b, v->cwnd_bytes);
-		proto_put_f64(b, v->rtt_ms);
-		proto_put_u64(b, v->lost);
-		proto_put_f64(b, v->jitter_ms);
-		proto_put_u8(b, v->omitted);
-	}
+	for (uint32_t i = 0; i < count; i++)
+		fields_put(b, &fields_interval, &ivl[i]);
 }
 
 int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
@@ -635,17 +378,7 @@ int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *fi
 		struct probe_interval *v = &ivl[*first + i];
 		memset(v, 0, sizeof(*v));
 		v->stream = -1;
-		v->start_s = proto_get_f64(&r);
-		v->end_s = proto_get_f64(&r);
-		v->bytes = proto_get_u64(&r);
-		v->bits_per_second = proto_get_f64(&r);
-		v->packets = proto_get_u64(&r);
-		v->retransmits = proto_get_u64(&r);
-		v->cwnd_bytes = proto_get_u64(&r);
-		v->rtt_ms = proto_get_f64(&r);
-		v->lost = proto_get_u64(&r);
-		v->jitter_ms = proto_get_f64(&r);
-		v->omitted = proto_get_u8(&r) != 0;
+		(void)fields_get(&r, &fields_interval, v);
 	}
 	return proto_rd_end(&r, "RESULT_INTERVALS", err);
 }

@@ -11,6 +11,8 @@
 
 #include "lib/err.h"
 #include "runner/engine/engine.h"
+#include "codec.h"
+#include "fields.h"
 #include "probe.h"
 
 #define PROTO_VERSION 2
@@ -65,42 +67,9 @@ enum proto_errcode {
 
 const char *proto_type_name(uint16_t type);
 
-/* A growing write buffer and a bounded read cursor; field-by-field, big-endian. */
-struct proto_buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-void proto_buf_init(struct proto_buf *b);
-void proto_buf_free(struct proto_buf *b);
-void proto_put_u8(struct proto_buf *b, uint8_t v);
-void proto_put_u16(struct proto_buf *b, uint16_t v);
-void proto_put_u32(struct proto_buf *b, uint32_t v);
-void proto_put_u64(struct proto_buf *b, uint64_t v);
-void proto_put_f64(struct proto_buf *b, double v);
-void proto_put_bytes(struct proto_buf *b, const void *p, size_t n);
-void proto_put_str(struct proto_buf *b, const char *s); /* u16 length + bytes */
-
-struct proto_rd {
-	const uint8_t *p;
-	size_t len, off;
-	bool bad;             /* read past the end or a bound violated: the message is rejected */
-};
-void proto_rd_init(struct proto_rd *r, const void *p, size_t len);
-uint8_t proto_get_u8(struct proto_rd *r);
-uint16_t proto_get_u16(struct proto_rd *r);
-uint32_t proto_get_u32(struct proto_rd *r);
-uint64_t proto_get_u64(struct proto_rd *r);
-double proto_get_f64(struct proto_rd *r);
-void proto_get_bytes(struct proto_rd *r, void *p, size_t n);
-/* Copies a string of at most cap-1 bytes (longer or with a NUL inside: bad). */
-void proto_get_str(struct proto_rd *r, char *dst, size_t cap);
 /* Replaces every byte outside printable ASCII with '?': text from the network ends up in logs
  * and on terminals, where a newline forges a log line and an escape drives the terminal. */
 void proto_printable(char *s);
-/* Rejects a message with trailing bytes or an earlier bound violation. */
-int proto_rd_end(const struct proto_rd *r, const char *what, struct ns_err *err);
-
 /* Frame header: checks the length bound and the type; flags are reserved (sent as 0). */
 void proto_header_pack(uint8_t hdr[PROTO_HDR_LEN], uint16_t type, uint32_t len);
 int proto_header_parse(const uint8_t hdr[PROTO_HDR_LEN], uint16_t *type, uint32_t *len,
@@ -133,7 +102,7 @@ int proto_dec_error(const uint8_t *p, size_t len, uint16_t *code, char *text, si
 /* Sends an ERROR frame (best effort, short deadline). */
 void proto_send_error(int fd, uint16_t code, const char *text);
 
-/* Every probe_params field; decoding bounds strings but leaves range checks to
+/* Every probe_params field (fields.h); decoding bounds strings but leaves range checks to
  * probe_params_check. */
 void proto_enc_params(struct proto_buf *b, const struct probe_params *p);
 int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *out, struct ns_err *err);
@@ -166,7 +135,7 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, str
 
 /* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
  * arithmetic in one place. A chunk holds streams [first, first + count). */
-#define PROTO_SNAP_WIRE_LEN 93
+#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 93 bytes */
 #define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
 struct proto_stream_rec {
 	int32_t cpu;
@@ -180,7 +149,7 @@ int proto_dec_streams(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *firs
 		      struct ns_err *err);
 
 /* The agent's interval series: sums over streams only. */
-#define PROTO_IVL_WIRE_LEN 81
+#define PROTO_IVL_WIRE_LEN (0 PROBE_INTERVAL_FIELDS(FIELD_WIRE_SIZE)) /* 81 bytes */
 #define PROTO_IVLS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / PROTO_IVL_WIRE_LEN)
 void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 			 const struct probe_interval *ivl, uint32_t count);

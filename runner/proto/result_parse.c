@@ -3,7 +3,7 @@
  * same store code — as a local one. The JSON is read by SQLite's JSON functions over an
  * in-memory connection (no parser of our own); numbers are taken as their JSON text (the
  * `->` operator) and converted here, so that 17-digit doubles and 64-bit counters come back
- * bit for bit. */
+ * bit for bit. The keys of each struct come from its field table (fields.h). */
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
 #include "probe.h"
 #include "proto.h"
 
@@ -21,14 +22,6 @@ struct rp {
 	bool bad;                 /* a number that is not one */
 	char bad_key[64];
 };
-
-/* Figure keys in struct probe_figures order (the column order of fig_sql). */
-static const char *const fig_keys[] = {
-	"bytes", "packets", "bits_per_second", "packets_per_second", "cpu_percent",
-	"retransmits", "rtt_ms", "cwnd_bytes", "lost", "lost_percent", "out_of_order",
-	"duplicates", "jitter_ms", "kernel_drops",
-};
-#define N_FIG (sizeof(fig_keys) / sizeof(fig_keys[0]))
 
 static const char *col_text(sqlite3_stmt *st, int i)
 {
@@ -120,9 +113,125 @@ static int dir_of(const char *name, enum ns_dir *d)
 	return 0;
 }
 
+/* A SELECT's column list, built from constant expressions and the field tables' keys (no
+ * value from the input ever goes into the SQL text; the JSON is a bound parameter). */
+struct cols {
+	char sql[4096];
+	size_t n;
+	int count;
+	bool overflow;
+};
+
+/* Appends one column, the concatenation of the five parts. */
+static void cols_add(struct cols *c, const char *a, const char *b, const char *d,
+		     const char *e, const char *g)
+{
+	int k = snprintf(c->sql + c->n, sizeof(c->sql) - c->n, "%s", c->count ? ", " : "");
+	if (k >= 0 && (size_t)k < sizeof(c->sql) - c->n) {
+		c->n += (size_t)k;
+		k = snprintf(c->sql + c->n, sizeof(c->sql) - c->n, "%s%s%s%s%s", a, b, d, e, g);
+	}
+	if (k < 0 || (size_t)k >= sizeof(c->sql) - c->n) {
+		c->overflow = true;
+		c->n = sizeof(c->sql) - 1;
+		return;
+	}
+	c->n += (size_t)k;
+	c->count++;
+}
+
+static void cols_expr(struct cols *c, const char *expr)
+{
+	cols_add(c, expr, "", "", "", "");
+}
+
+/* base -> 'prefix key' for every JSON field of t (->> for text: the value, unquoted). */
+static void cols_fields(struct cols *c, const char *base, const char *prefix,
+			const struct field_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		if (!(f->flags & F_JSON) || !f->key)
+			continue;
+		bool text = f->type == FT_STR || f->type == FT_PROTO || f->type == FT_DIR;
+		cols_add(c, base, text ? " ->> '" : " -> '", prefix, f->key, "'");
+	}
+}
+
+static int cols_prep(struct rp *r, const struct cols *c, const char *tail, sqlite3_stmt **st)
+{
+	char sql[sizeof(c->sql) + 128];
+	if (c->overflow || (size_t)snprintf(sql, sizeof(sql), "SELECT %s%s", c->sql, tail) >=
+				   sizeof(sql))
+		return ns_err_set(r->err, "internal: a probe result query is too long");
+	return prep(r, sql, st);
+}
+
+static void set_bad(struct rp *r, const char *key)
+{
+	if (!r->bad)
+		snprintf(r->bad_key, sizeof(r->bad_key), "%s", key);
+	r->bad = true;
+}
+
+/* Reads the columns cols_fields added for t, from column *col on, into dst. Keys that are
+ * missing (or null) leave 0. */
+static int row_fields(struct rp *r, sqlite3_stmt *st, int *col, const struct field_table *t,
+		      void *dst)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		void *p = (char *)dst + f->off;
+		if (!(f->flags & F_JSON) || !f->key)
+			continue;
+		int k = (*col)++;
+		switch (f->type) {
+		case FT_BOOL: *(bool *)p = is_true(st, k); break;
+		case FT_U8:
+		case FT_U16:
+		case FT_U32: {
+			uint64_t v = num_u(r, st, k, f->key);
+			uint64_t max = f->type == FT_U8 ? UINT8_MAX : f->type == FT_U16 ? UINT16_MAX
+											: UINT32_MAX;
+			if (v > max)
+				set_bad(r, f->key);
+			if (f->type == FT_U8)
+				*(uint8_t *)p = (uint8_t)v;
+			else if (f->type == FT_U16)
+				*(uint16_t *)p = (uint16_t)v;
+			else
+				*(uint32_t *)p = (uint32_t)v;
+			break;
+		}
+		case FT_U64: *(uint64_t *)p = num_u(r, st, k, f->key); break;
+		case FT_I32:
+		case FT_ERRNO: {
+			int64_t v = num_i(r, st, k, f->key);
+			if (v < INT32_MIN || v > INT32_MAX)
+				set_bad(r, f->key);
+			*(int32_t *)p = (int32_t)v;
+			break;
+		}
+		case FT_F64: *(double *)p = num_d(r, st, k, f->key); break;
+		case FT_STR: copy_text(p, f->size, st, k); break;
+		case FT_PROTO: {
+			const char *name = col_text(st, k);
+			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
+			break;
+		}
+		case FT_DIR:
+			if (dir_of(col_text(st, k), p) < 0)
+				return ns_err_set(r->err, "probe result: unknown %s", f->key);
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Figures of the JSON object text obj (NULL: zeros). */
 static int figures(struct rp *r, sqlite3_stmt *st, const char *obj, struct probe_figures *f)
 {
+	int col = 0;
 	memset(f, 0, sizeof(*f));
 	if (!obj)
 		return 0;
@@ -130,51 +239,27 @@ static int figures(struct rp *r, sqlite3_stmt *st, const char *obj, struct probe
 	sqlite3_bind_text(st, 1, obj, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		return ns_err_set(r->err, "reading probe figures: %s", sqlite3_errmsg(r->db));
-	int k = 0;
-	f->bytes = num_u(r, st, k, fig_keys[k]), k++;
-	f->packets = num_u(r, st, k, fig_keys[k]), k++;
-	f->bits_per_second = num_d(r, st, k, fig_keys[k]), k++;
-	f->packets_per_second = num_d(r, st, k, fig_keys[k]), k++;
-	f->cpu_percent = num_d(r, st, k, fig_keys[k]), k++;
-	f->retransmits = num_u(r, st, k, fig_keys[k]), k++;
-	f->rtt_ms = num_d(r, st, k, fig_keys[k]), k++;
-	f->cwnd_bytes = num_u(r, st, k, fig_keys[k]), k++;
-	f->lost = num_u(r, st, k, fig_keys[k]), k++;
-	f->lost_percent = num_d(r, st, k, fig_keys[k]), k++;
-	f->out_of_order = num_u(r, st, k, fig_keys[k]), k++;
-	f->duplicates = num_u(r, st, k, fig_keys[k]), k++;
-	f->jitter_ms = num_d(r, st, k, fig_keys[k]), k++;
-	f->kernel_drops = num_u(r, st, k, fig_keys[k]), k++;
-	return 0;
+	return row_fields(r, st, &col, &fields_figures, f);
 }
 
 static int fig_stmt(struct rp *r, sqlite3_stmt **st)
 {
-	char sql[1024];
-	size_t n = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
-	for (size_t i = 0; i < N_FIG; i++)
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s?1 -> '$.%s'", i ? ", " : "",
-				      fig_keys[i]);
-	return prep(r, sql, st);
+	struct cols c = {.count = 0};
+	cols_fields(&c, "?1", "$.", &fields_figures);
+	return cols_prep(r, &c, "", st);
 }
 
 static int top_level(struct rp *r, struct probe_result *res, bool *has_rev, int64_t *n_streams)
 {
 	sqlite3_stmt *st = NULL;
-	struct probe_params *p = &res->params;
-	int rc = -1;
-	if (prep(r, "SELECT ?1 -> '$.version', ?1 ->> '$.status', ?1 ->> '$.error', "
-		    "?1 -> '$.duration_s', ?1 -> '$.gso_active', json(?1 -> '$.agent_hostinfo'), "
-		    "?1 -> '$.sum_reverse' IS NOT NULL, json_array_length(?1, '$.streams_detail'), "
-		    "?1 ->> '$.params.host', ?1 -> '$.params.port', ?1 ->> '$.params.protocol', "
-		    "?1 ->> '$.params.direction', ?1 -> '$.params.streams', ?1 -> '$.params.threads', "
-		    "?1 -> '$.params.length', ?1 -> '$.params.rate_bps', ?1 -> '$.params.fq_rate_bps', "
-		    "?1 -> '$.params.duration_s', ?1 -> '$.params.interval_s', "
-		    "?1 -> '$.params.omit_s', ?1 ->> '$.params.affinity', ?1 -> '$.params.window', "
-		    "?1 -> '$.params.mss', ?1 -> '$.params.nodelay', ?1 ->> '$.params.congestion', "
-		    "?1 -> '$.params.gso', ?1 -> '$.params.connect_timeout_s', "
-		    "?1 -> '$.params.timeout_s'",
-		 &st) < 0)
+	struct cols c = {.count = 0};
+	int rc = -1, col = 6;
+	cols_expr(&c, "?1 -> '$.version', ?1 ->> '$.status', ?1 ->> '$.error'");
+	cols_expr(&c, "json(?1 -> '$.agent_hostinfo'), ?1 -> '$.sum_reverse' IS NOT NULL");
+	cols_expr(&c, "json_array_length(?1, '$.streams_detail')");
+	cols_fields(&c, "?1", "$.", &fields_result);
+	cols_fields(&c, "?1", "$.params.", &fields_params);
+	if (cols_prep(r, &c, "", &st) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -189,39 +274,16 @@ static int top_level(struct rp *r, struct probe_result *res, bool *has_rev, int6
 	copy_text(res->error, sizeof(res->error), st, 2);
 	if (res->status != 0 && !res->error[0])
 		snprintf(res->error, sizeof(res->error), "unknown error");
-	res->duration_s = num_d(r, st, 3, "duration_s");
-	res->gso_active = is_true(st, 4);
-	const char *hi = col_text(st, 5);
+	const char *hi = col_text(st, 3);
 	if (hi && strcmp(hi, "null") && !(res->agent_hostinfo = strdup(hi))) {
 		ns_err_set(r->err, "out of memory");
 		goto out;
 	}
-	*has_rev = sqlite3_column_int(st, 6) != 0;
-	*n_streams = sqlite3_column_int64(st, 7);
-	copy_text(p->host, sizeof(p->host), st, 8);
-	p->port = (uint16_t)num_u(r, st, 9, "port");
-	const char *proto = col_text(st, 10);
-	p->proto = proto && !strcmp(proto, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
-	if (dir_of(col_text(st, 11), &p->dir) < 0) {
-		ns_err_set(r->err, "probe result: unknown direction");
+	*has_rev = sqlite3_column_int(st, 4) != 0;
+	*n_streams = sqlite3_column_int64(st, 5);
+	if (row_fields(r, st, &col, &fields_result, res) < 0 ||
+	    row_fields(r, st, &col, &fields_params, &res->params) < 0)
 		goto out;
-	}
-	p->streams = (uint32_t)num_u(r, st, 12, "streams");
-	p->threads = (uint32_t)num_u(r, st, 13, "threads");
-	p->length = (uint32_t)num_u(r, st, 14, "length");
-	p->rate_bps = num_u(r, st, 15, "rate_bps");
-	p->fq_rate_bps = num_u(r, st, 16, "fq_rate_bps");
-	p->duration_s = num_d(r, st, 17, "duration_s");
-	p->interval_s = num_d(r, st, 18, "interval_s");
-	p->omit_s = num_d(r, st, 19, "omit_s");
-	copy_text(p->affinity, sizeof(p->affinity), st, 20);
-	p->window = (uint32_t)num_u(r, st, 21, "window");
-	p->mss = (uint32_t)num_u(r, st, 22, "mss");
-	p->nodelay = is_true(st, 23);
-	copy_text(p->congestion, sizeof(p->congestion), st, 24);
-	p->gso = is_true(st, 25);
-	p->connect_timeout_s = num_d(r, st, 26, "connect_timeout_s");
-	p->timeout_s = num_d(r, st, 27, "timeout_s");
 	rc = 0;
 out:
 	sqlite3_finalize(st);
@@ -300,9 +362,10 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 	for (uint32_t d = 0; d < res->n_dirs && n > 0; d++)
 		if (!(res->dirs[d].streams = calloc((size_t)n, sizeof(struct probe_stream_result))))
 			return ns_err_set(r->err, "out of memory");
-	if (prep(r, "SELECT value ->> '$.direction', value -> '$.id', value -> '$.cpu', "
-		    "value -> '$.sender', value -> '$.receiver' "
-		    "FROM json_each(?1, '$.streams_detail') ORDER BY key", &st) < 0)
+	struct cols c = {.count = 0};
+	cols_expr(&c, "value ->> '$.direction', value -> '$.sender', value -> '$.receiver'");
+	cols_fields(&c, "value", "$.", &fields_stream);
+	if (cols_prep(r, &c, " FROM json_each(?1, '$.streams_detail') ORDER BY key", &st) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -313,10 +376,10 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 		}
 		struct probe_direction *pd = &res->dirs[d];
 		struct probe_stream_result *s = &pd->streams[pd->n_streams++];
-		s->id = (uint32_t)num_u(r, st, 1, "id");
-		s->cpu = (int)num_i(r, st, 2, "cpu");
-		if (figures(r, fig, col_text(st, 3), &s->sender) < 0 ||
-		    figures(r, fig, col_text(st, 4), &s->receiver) < 0)
+		int col = 3;
+		if (row_fields(r, st, &col, &fields_stream, s) < 0 ||
+		    figures(r, fig, col_text(st, 1), &s->sender) < 0 ||
+		    figures(r, fig, col_text(st, 2), &s->receiver) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -351,11 +414,10 @@ static int intervals(struct rp *r, struct probe_result *res)
 		if (count[d] &&
 		    !(res->dirs[d].intervals = calloc((size_t)count[d], sizeof(struct probe_interval))))
 			return ns_err_set(r->err, "out of memory");
-	if (prep(r, "SELECT value ->> '$.direction', value -> '$.stream', value -> '$.start_s', "
-		    "value -> '$.end_s', value -> '$.bytes', value -> '$.bits_per_second', "
-		    "value -> '$.packets', value -> '$.retransmits', value -> '$.cwnd_bytes', "
-		    "value -> '$.rtt_ms', value -> '$.lost', value -> '$.jitter_ms', "
-		    "value -> '$.omitted' FROM json_each(?1, '$.intervals') ORDER BY key", &st) < 0)
+	struct cols c = {.count = 0};
+	cols_expr(&c, "value ->> '$.direction'");
+	cols_fields(&c, "value", "$.", &fields_interval);
+	if (cols_prep(r, &c, " FROM json_each(?1, '$.intervals') ORDER BY key", &st) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -365,18 +427,9 @@ static int intervals(struct rp *r, struct probe_result *res)
 			goto out;
 		}
 		struct probe_interval *v = &res->dirs[d].intervals[res->dirs[d].n_intervals++];
-		v->stream = (int32_t)num_i(r, st, 1, "stream");
-		v->start_s = num_d(r, st, 2, "start_s");
-		v->end_s = num_d(r, st, 3, "end_s");
-		v->bytes = num_u(r, st, 4, "bytes");
-		v->bits_per_second = num_d(r, st, 5, "bits_per_second");
-		v->packets = num_u(r, st, 6, "packets");
-		v->retransmits = num_u(r, st, 7, "retransmits");
-		v->cwnd_bytes = num_u(r, st, 8, "cwnd_bytes");
-		v->rtt_ms = num_d(r, st, 9, "rtt_ms");
-		v->lost = num_u(r, st, 10, "lost");
-		v->jitter_ms = num_d(r, st, 11, "jitter_ms");
-		v->omitted = is_true(st, 12);
+		int col = 1;
+		if (row_fields(r, st, &col, &fields_interval, v) < 0)
+			goto out;
 	}
 	rc = 0;
 out:

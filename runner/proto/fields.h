@@ -1,0 +1,189 @@
+/* fields: the one description of every probe struct that crosses the wire or goes to JSON.
+ * Each table below lists a struct's fields once, in wire order; the binary encoding
+ * (proto.c), the JSON writer (result_json.c) and the JSON reader (result_parse.c) all walk
+ * it, so adding a field is one line here plus its test (tests/unit/test_fields.c walks every
+ * table). Wire order is the protocol: add new wire fields at the end of a table and bump
+ * PROTO_VERSION; JSON keys are only ever added (schemas/probe-result.md). */
+#ifndef NS_FIELDS_H
+#define NS_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/jsonw.h"
+#include "codec.h"
+#include "runner/engine/engine.h"
+#include "probe.h"
+
+/* Field types: the C type, its wire encoding (big-endian) and its JSON form. */
+enum field_type {
+	FT_BOOL,   /* bool;          wire u8 (!= 0);        JSON true/false */
+	FT_U8,     /* uint8_t;       wire u8;               JSON number */
+	FT_U16,    /* uint16_t;      wire u16;              JSON number */
+	FT_U32,    /* uint32_t;      wire u32;              JSON number */
+	FT_U64,    /* uint64_t;      wire u64;              JSON number */
+	FT_I32,    /* int / int32_t; wire u32 (two's complement); JSON number */
+	FT_F64,    /* double;        wire IEEE 754 as u64 (finite only); JSON number */
+	FT_STR,    /* char[N];       wire u16 length + bytes (< N); JSON string */
+	FT_PROTO,  /* enum ns_proto; wire u8 (<= NS_PROTO_UDP); JSON "tcp"/"udp" */
+	FT_DIR,    /* enum ns_dir;   wire u8 (<= NS_DIR_BIDIR); JSON "forward"/"reverse"/"bidir" */
+	FT_ERRNO,  /* int errno;     wire u32, read back as its low 16 bits; not in JSON */
+};
+
+/* Bytes a fixed-size type takes on the wire (FT_STR has none: 0). */
+#define FT_WSZ_FT_BOOL 1
+#define FT_WSZ_FT_U8 1
+#define FT_WSZ_FT_U16 2
+#define FT_WSZ_FT_U32 4
+#define FT_WSZ_FT_U64 8
+#define FT_WSZ_FT_I32 4
+#define FT_WSZ_FT_F64 8
+#define FT_WSZ_FT_STR 0
+#define FT_WSZ_FT_PROTO 1
+#define FT_WSZ_FT_DIR 1
+#define FT_WSZ_FT_ERRNO 4
+
+/* Where a field goes. F_TCP / F_UDP: written to JSON only for results of that protocol
+ * (a reader takes a missing key as 0). */
+#define F_WIRE 0x1u
+#define F_JSON 0x2u
+#define F_TCP 0x4u
+#define F_UDP 0x8u
+#define F_WJ (F_WIRE | F_JSON)
+
+/* X(type, C member, JSON key or NULL, flags) */
+
+/* struct probe_params: TEST_REQUEST / DELEGATE_REQUEST, and "params" in the result JSON. */
+#define PROBE_PARAMS_FIELDS(X) \
+	X(FT_STR, host, "host", F_WJ) \
+	X(FT_U16, port, "port", F_WJ) \
+	X(FT_PROTO, proto, "protocol", F_WJ) \
+	X(FT_U32, streams, "streams", F_WJ) \
+	X(FT_U32, threads, "threads", F_WJ) \
+	X(FT_U32, length, "length", F_WJ) \
+	X(FT_U64, rate_bps, "rate_bps", F_WJ) \
+	X(FT_U64, fq_rate_bps, "fq_rate_bps", F_WJ) \
+	X(FT_F64, duration_s, "duration_s", F_WJ) \
+	X(FT_F64, interval_s, "interval_s", F_WJ) \
+	X(FT_F64, omit_s, "omit_s", F_WJ) \
+	X(FT_DIR, dir, "direction", F_WJ) \
+	X(FT_STR, affinity, "affinity", F_WJ) \
+	X(FT_U32, window, "window", F_WJ) \
+	X(FT_U32, mss, "mss", F_WJ) \
+	X(FT_BOOL, nodelay, "nodelay", F_WJ) \
+	X(FT_STR, congestion, "congestion", F_WJ) \
+	X(FT_BOOL, gso, "gso", F_WJ) \
+	X(FT_F64, connect_timeout_s, "connect_timeout_s", F_WJ) \
+	X(FT_F64, timeout_s, "timeout_s", F_WJ) \
+	X(FT_STR, psk_file, NULL, F_WIRE)
+
+/* struct probe_result: the top-level figures of the result JSON (after "streams"). */
+#define PROBE_RESULT_FIELDS(X) \
+	X(FT_F64, duration_s, "duration_s", F_JSON) \
+	X(FT_BOOL, gso_active, "gso_active", F_JSON)
+
+/* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
+ * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */
+#define PROBE_FIGURES_FIELDS(X) \
+	X(FT_U64, bytes, "bytes", F_JSON) \
+	X(FT_F64, bits_per_second, "bits_per_second", F_JSON) \
+	X(FT_U64, packets, "packets", F_JSON) \
+	X(FT_F64, packets_per_second, "packets_per_second", F_JSON) \
+	X(FT_F64, cpu_percent, "cpu_percent", F_JSON) \
+	X(FT_U64, retransmits, "retransmits", F_JSON | F_TCP) \
+	X(FT_F64, rtt_ms, "rtt_ms", F_JSON | F_TCP) \
+	X(FT_U64, cwnd_bytes, "cwnd_bytes", F_JSON | F_TCP) \
+	X(FT_U64, lost, "lost", F_JSON | F_UDP) \
+	X(FT_F64, lost_percent, "lost_percent", F_JSON | F_UDP) \
+	X(FT_U64, out_of_order, "out_of_order", F_JSON | F_UDP) \
+	X(FT_U64, duplicates, "duplicates", F_JSON | F_UDP) \
+	X(FT_F64, jitter_ms, "jitter_ms", F_JSON | F_UDP) \
+	X(FT_U64, kernel_drops, "kernel_drops", F_JSON | F_UDP)
+
+/* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
+ * follow as objects). */
+#define PROBE_STREAM_FIELDS(X) \
+	X(FT_U32, id, "id", F_JSON) \
+	X(FT_I32, cpu, "cpu", F_JSON)
+
+/* struct probe_interval: RESULT_INTERVALS (the agent's sums: stream is -1 there) and
+ * "intervals" in the JSON. */
+#define PROBE_INTERVAL_FIELDS(X) \
+	X(FT_I32, stream, "stream", F_JSON) \
+	X(FT_F64, start_s, "start_s", F_WJ) \
+	X(FT_F64, end_s, "end_s", F_WJ) \
+	X(FT_U64, bytes, "bytes", F_WJ) \
+	X(FT_F64, bits_per_second, "bits_per_second", F_WJ) \
+	X(FT_U64, packets, "packets", F_WJ) \
+	X(FT_U64, retransmits, "retransmits", F_WJ | F_TCP) \
+	X(FT_U64, cwnd_bytes, "cwnd_bytes", F_WJ | F_TCP) \
+	X(FT_F64, rtt_ms, "rtt_ms", F_WJ | F_TCP) \
+	X(FT_U64, lost, "lost", F_WJ | F_UDP) \
+	X(FT_F64, jitter_ms, "jitter_ms", F_WJ | F_UDP) \
+	X(FT_BOOL, omitted, "omitted", F_WJ)
+
+/* struct engine_stream_snap: one counter snapshot of a stream in RESULT_STREAMS (two per
+ * stream: end of omit, end of test). */
+#define ENGINE_SNAP_FIELDS(X) \
+	X(FT_U64, bytes, NULL, F_WIRE) \
+	X(FT_U64, packets, NULL, F_WIRE) \
+	X(FT_U64, lost, NULL, F_WIRE) \
+	X(FT_U64, out_of_order, NULL, F_WIRE) \
+	X(FT_U64, duplicates, NULL, F_WIRE) \
+	X(FT_U64, highest_seq_plus1, NULL, F_WIRE) \
+	X(FT_F64, jitter_ms, NULL, F_WIRE) \
+	X(FT_U64, retransmits, NULL, F_WIRE) \
+	X(FT_U64, cwnd_bytes, NULL, F_WIRE) \
+	X(FT_F64, rtt_ms, NULL, F_WIRE) \
+	X(FT_U64, segs, NULL, F_WIRE) \
+	X(FT_BOOL, finished, NULL, F_WIRE) \
+	X(FT_ERRNO, error, NULL, F_WIRE)
+
+/* struct proto_dir_summary (proto.h): one direction of RESULTS. Ranges are checked by
+ * proto_dec_results. */
+#define PROTO_DIR_SUMMARY_FIELDS(X) \
+	X(FT_U8, dir, NULL, F_WIRE) \
+	X(FT_U8, role, NULL, F_WIRE) \
+	X(FT_U32, n_streams, NULL, F_WIRE) \
+	X(FT_U32, n_intervals, NULL, F_WIRE) \
+	X(FT_F64, duration_s, NULL, F_WIRE) \
+	X(FT_F64, cpu_percent, NULL, F_WIRE) \
+	X(FT_U64, kernel_drops, NULL, F_WIRE) \
+	X(FT_U8, gso_active, NULL, F_WIRE)
+
+/* The wire length of a table of fixed-size fields, as a constant expression. */
+#define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)
+
+struct field {
+	const char *name;      /* the C member, for messages and tests */
+	const char *key;       /* JSON key, NULL if not in JSON */
+	size_t off, size;
+	enum field_type type;
+	unsigned flags;
+};
+
+struct field_table {
+	const char *name;      /* the struct, for messages and tests */
+	const struct field *f;
+	size_t n;
+};
+
+extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
+	fields_interval, fields_snap, fields_dir_summary;
+
+/* Binary: every F_WIRE field of src, in table order. */
+void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);
+/* Reads every F_WIRE field into dst (other fields are left alone); a short message or a bad
+ * string marks r bad. Returns the first field whose value is out of range (an enum past its
+ * last value; it is set to its first value), or NULL. */
+const struct field *fields_get(struct proto_rd *r, const struct field_table *t, void *dst);
+
+/* JSON: every F_JSON field of src as "key": value, skipping F_TCP / F_UDP fields of the
+ * other protocol. */
+void fields_json(struct jsonw *w, const struct field_table *t, const void *src,
+		 enum ns_proto proto);
+
+/* Whether field f goes to JSON for a result of protocol proto. */
+bool field_in_json(const struct field *f, enum ns_proto proto);
+
+#endif
