@@ -3,51 +3,77 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Parses a non-negative decimal number followed by an optional suffix; *rest points at it. */
 static int parse_number(const char *s, double *v, const char **rest, struct ns_err *err)
 {
 	if (!s || !*s)
-		return ns_err_set(err, "empty value");
+		return ns_err_code(err, NS_E_INPUT, "empty value");
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s == '-')
-		return ns_err_set(err, "'%s' is negative", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is negative", s);
 	if (!isdigit((unsigned char)*s) && *s != '.')
-		return ns_err_set(err, "'%s' is not a number", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a number", s);
 	char *end;
 	errno = 0;
 	double d = strtod(s, &end);
 	if (errno || end == s || !isfinite(d) || d < 0)
-		return ns_err_set(err, "'%s' is not a number", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a number", s);
 	*v = d;
 	*rest = end;
 	return 0;
+}
+
+/* What every rate error repeats, so that a typo is answered with the forms that work. */
+#define RATE_FORMS "rates are bits/s: 800000, 800k, 500M, 1.5G (also 500Mbit, 500Mbps, 500Mbit/s)"
+
+/* A unit word after the multiplier: bits per second spelled as tc, iperf and data sheets do. */
+static bool rate_unit_word(const char *s)
+{
+	static const char *const words[] = {"", "bit", "bits", "bit/s", "bits/s", "bps"};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return true;
+	return false;
 }
 
 int units_parse_rate(const char *s, uint64_t *bps, struct ns_err *err)
 {
 	double v;
 	const char *suf;
-	if (parse_number(s, &v, &suf, err) < 0)
+	if (parse_number(s, &v, &suf, err) < 0) {
+		if (err)
+			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+				 "; %s", RATE_FORMS);
 		return -1;
+	}
 	double mult = 1;
-	switch (*suf) {
-	case '\0': break;
+	char prefix = *suf;
+	switch (prefix) {
 	case 'k': case 'K': mult = 1e3; suf++; break;
 	case 'm': case 'M': mult = 1e6; suf++; break;
 	case 'g': case 'G': mult = 1e9; suf++; break;
 	case 't': case 'T': mult = 1e12; suf++; break;
-	default: return ns_err_set(err, "'%s': unknown rate suffix (use k, M, G or T)", s);
+	default: break;
 	}
-	if (*suf != '\0')
-		return ns_err_set(err, "'%s': trailing characters after the rate", s);
+	/* A bare lower-case m is milli in SI: 500m would be half a bit per second. With a unit
+	 * word after it (500mbit, as tc writes it) it can only mean mega. */
+	if (prefix == 'm' && *suf == '\0')
+		return ns_err_code(err, NS_E_INPUT, "'%s': m is milli (0.001 bit/s); write %.*sM for "
+				   "megabits/s; %s", s, (int)(suf - 1 - s), s, RATE_FORMS);
+	if (*suf == 'B' || (*suf == 'b' && suf[1] == '\0'))
+		return ns_err_code(err, NS_E_INPUT, "'%s': B is bytes; %s", s, RATE_FORMS);
+	if (!rate_unit_word(suf))
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a rate: %s", s, RATE_FORMS);
 	v *= mult;
 	if (v > 10e12)
-		return ns_err_set(err, "'%s': rate above 10 Tbit/s", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s': rate above 10 Tbit/s", s);
 	*bps = (uint64_t)llround(v);
 	return 0;
 }

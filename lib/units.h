@@ -9,8 +9,9 @@
 
 #include "err.h"
 
-/* "0", "1500", "100k", "800M", "10G", "1.5g", "100Mbps"? (no: only a bare suffix) -> bits/s.
- * Powers of 1000. Rejects negatives, garbage and values over 10 Tbit/s. */
+/* "0", "1500", "100k", "800M", "10G", "1.5g", "500Mbit", "500Mbps", "500Mbit/s" -> bits/s.
+ * Powers of 1000. Rejects negatives, garbage, values over 10 Tbit/s, bytes ("500MB") and a
+ * bare "500m" (milli), each error (NS_E_INPUT) listing the accepted forms. */
 int units_parse_rate(const char *s, uint64_t *bps, struct ns_err *err);
 
 /* "1472", "128K", "1M", "2G" -> bytes. Powers of 1024. max bounds the result. */

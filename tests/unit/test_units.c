@@ -37,6 +37,60 @@ static void rates_reject_garbage(void **state)
 	assert_int_equal(units_parse_rate("20T", &v, &err), -1);
 }
 
+/* The spellings of tc, iperf and data sheets: a unit word after the multiplier. */
+static void rates_accept_unit_words(void **state)
+{
+	(void)state;
+	static const char *const megabits500[] = {"500mbit", "500Mbit", "500Mbps", "500Mbit/s",
+						   "500mbps", "500Mbits/s", "500M"};
+	for (size_t i = 0; i < sizeof(megabits500) / sizeof(megabits500[0]); i++) {
+		uint64_t v = 0;
+		struct ns_err err = {0};
+		assert_int_equal(units_parse_rate(megabits500[i], &v, &err), 0);
+		assert_int_equal(v, 500000000ULL);
+	}
+	uint64_t v = 0;
+	assert_int_equal(units_parse_rate("800kbit", &v, NULL), 0);
+	assert_int_equal(v, 800000ULL);
+	assert_int_equal(units_parse_rate("1.5Gbps", &v, NULL), 0);
+	assert_int_equal(v, 1500000000ULL);
+	assert_int_equal(units_parse_rate("1200bit/s", &v, NULL), 0);
+	assert_int_equal(v, 1200ULL);
+}
+
+/* Each refusal says what it refused and lists the forms that work. */
+static void rate_errors_list_the_accepted_forms(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"10X", "10Mx", "fast", "500Mbyte", "5 00M"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t v;
+		struct ns_err err = {0};
+		assert_int_equal(units_parse_rate(bad[i], &v, &err), -1);
+		assert_int_equal(err.code, NS_E_INPUT);
+		assert_non_null(strstr(err.msg, "500M"));
+		assert_non_null(strstr(err.msg, "1.5G"));
+		assert_non_null(strstr(err.msg, "800k"));
+		assert_non_null(strstr(err.msg, "bits/s"));
+	}
+}
+
+/* 500m is 0.5 bit/s in SI: refused with a hint rather than read as mega; 500MB is bytes. */
+static void rate_milli_and_bytes_are_errors_with_a_hint(void **state)
+{
+	(void)state;
+	uint64_t v = 7;
+	struct ns_err err = {0};
+	assert_int_equal(units_parse_rate("500m", &v, &err), -1);
+	assert_int_equal(v, 7);
+	assert_int_equal(err.code, NS_E_INPUT);
+	assert_non_null(strstr(err.msg, "milli"));
+	assert_non_null(strstr(err.msg, "write 500M"));
+	assert_int_equal(units_parse_rate("500MB", &v, &err), -1);
+	assert_non_null(strstr(err.msg, "bytes"));
+	assert_non_null(strstr(err.msg, "500Mbit"));
+}
+
 static void bytes_use_binary_suffixes(void **state)
 {
 	(void)state;
@@ -101,6 +155,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rates_parse_with_decimal_suffixes),
 		cmocka_unit_test(rates_reject_garbage),
+		cmocka_unit_test(rates_accept_unit_words),
+		cmocka_unit_test(rate_errors_list_the_accepted_forms),
+		cmocka_unit_test(rate_milli_and_bytes_are_errors_with_a_hint),
 		cmocka_unit_test(bytes_use_binary_suffixes),
 		cmocka_unit_test(durations_accept_units),
 		cmocka_unit_test(cpulists_sort_and_dedupe),
