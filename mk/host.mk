@@ -13,3 +13,4 @@ EXTRA_TARGETS += $(FAKE_IMDS)
 $(FAKE_IMDS): tests/helpers/fake_imds.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+BENCHES += tests/bench/catalog_load.sh

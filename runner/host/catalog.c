@@ -4,12 +4,16 @@
 #include "catalog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -32,32 +36,144 @@ void catalog_init(struct catalog *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Open addressing over the arrays' positions (slot = position + 1, 0 = empty), kept at most
+ * half full, so that a lookup costs O(1) and a load of n entries O(n). */
+struct catalog_index {
+	size_t *inst, inst_cap;
+	size_t *price, price_cap;
+};
+
+static void index_free(struct catalog_index *ix)
+{
+	if (ix) {
+		free(ix->inst);
+		free(ix->price);
+		free(ix);
+	}
+}
+
 void catalog_free(struct catalog *c)
 {
 	free(c->instances);
 	free(c->prices);
+	index_free(c->ix);
 	catalog_init(c);
+}
+
+/* FNV-1a over type and, for prices, a separator and the region. */
+static uint64_t key_hash(const char *type, const char *region)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = type; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	if (region) {
+		h = (h ^ 0xff) * 1099511628211ULL;
+		for (const char *p = region; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The slot holding type (+ region), or the empty slot where it would go. */
+static size_t *index_slot(const struct catalog *c, bool price, const char *type,
+			  const char *region)
+{
+	size_t *tab = price ? c->ix->price : c->ix->inst, cap = price ? c->ix->price_cap
+								     : c->ix->inst_cap;
+	for (size_t i = (size_t)key_hash(type, price ? region : NULL) & (cap - 1);;
+	     i = (i + 1) & (cap - 1)) {
+		if (!tab[i])
+			return &tab[i];
+		size_t k = tab[i] - 1;
+		if (price ? strcmp(c->prices[k].type, type) == 0 && strcmp(c->prices[k].region, region) == 0
+			  : strcmp(c->instances[k].type, type) == 0)
+			return &tab[i];
+	}
+}
+
+/* Makes room for n entries of one kind (rehashing what is there). */
+static int index_reserve(struct catalog *c, bool price, size_t n)
+{
+	if (!c->ix && !(c->ix = calloc(1, sizeof(*c->ix))))
+		return -1;
+	size_t **tab = price ? &c->ix->price : &c->ix->inst;
+	size_t *cap = price ? &c->ix->price_cap : &c->ix->inst_cap;
+	if (*tab && n * 2 <= *cap)
+		return 0;
+	size_t ncap = 64;
+	while (ncap < n * 2)
+		ncap *= 2;
+	size_t *old = *tab;
+	if (!(*tab = calloc(ncap, sizeof(size_t)))) {
+		*tab = old;
+		return -1;
+	}
+	free(old);
+	*cap = ncap;
+	size_t have = price ? c->n_prices : c->n_instances;
+	for (size_t k = 0; k < have; k++)
+		*index_slot(c, price, price ? c->prices[k].type : c->instances[k].type,
+			    price ? c->prices[k].region : NULL) = k + 1;
+	return 0;
 }
 
 const struct catalog_instance *catalog_instance(const struct catalog *c, const char *type)
 {
-	if (!type)
+	if (!type || !c->ix || !c->ix->inst)
 		return NULL;
-	for (size_t i = 0; i < c->n_instances; i++)
-		if (strcmp(c->instances[i].type, type) == 0)
-			return &c->instances[i];
-	return NULL;
+	size_t k = *index_slot(c, false, type, NULL);
+	return k ? &c->instances[k - 1] : NULL;
 }
 
 const struct catalog_price *catalog_price(const struct catalog *c, const char *type,
 					  const char *region)
 {
-	if (!type || !region)
+	if (!type || !region || !c->ix || !c->ix->price)
 		return NULL;
-	for (size_t i = 0; i < c->n_prices; i++)
-		if (strcmp(c->prices[i].type, type) == 0 && strcmp(c->prices[i].region, region) == 0)
-			return &c->prices[i];
-	return NULL;
+	size_t k = *index_slot(c, true, type, region);
+	return k ? &c->prices[k - 1] : NULL;
+}
+
+/* Levenshtein distance of two short strings, capped: enough to tell a typo from another type. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (up + 1 < best)
+				best = up + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *catalog_nearest_type(const struct catalog *c, const char *type)
+{
+	/* a third of the name, at most 3 edits: m4.xlarg -> m4.xlarge, never c5 -> m4.large */
+	size_t limit = strlen(type) / 3, best = SIZE_MAX;
+	const char *found = NULL;
+	if (limit > 3)
+		limit = 3;
+	for (size_t i = 0; i < c->n_instances; i++) {
+		size_t d = edit_distance(type, c->instances[i].type);
+		if (d <= limit && d < best) {
+			best = d;
+			found = c->instances[i].type;
+		}
+	}
+	return found;
 }
 
 /* The first libxml2 error of a load, with the file and line it names. Collected through the
@@ -171,15 +287,17 @@ static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct 
 		return node_error(err, m->path, pn, "price of %s needs region, usd-per-hour, as-of and source",
 				  type);
 	struct catalog *c = m->c;
-	for (size_t i = 0; i < c->n_prices; i++) {
-		if (strcmp(c->prices[i].type, p.type) == 0 && strcmp(c->prices[i].region, p.region) == 0) {
-			c->prices[i] = p;
-			return 0;
-		}
+	if (index_reserve(c, true, c->n_prices + 1) < 0)
+		return node_error(err, m->path, pn, "out of memory");
+	size_t *slot = index_slot(c, true, p.type, p.region);
+	if (*slot) {
+		c->prices[*slot - 1] = p;
+		return 0;
 	}
 	if (grow((void **)&c->prices, c->n_prices, &m->cap_prices, sizeof(p)) < 0)
 		return node_error(err, m->path, pn, "too many prices (or out of memory)");
 	c->prices[c->n_prices++] = p;
+	*slot = c->n_prices;
 	return 0;
 }
 
@@ -190,13 +308,17 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 	if (!attr_str(in, "type", type, sizeof(type)) || !type[0])
 		return node_error(err, m->path, in, "instance without a type");
 
-	struct catalog_instance *ci = (struct catalog_instance *)catalog_instance(c, type);
+	if (index_reserve(c, false, c->n_instances + 1) < 0)
+		return node_error(err, m->path, in, "out of memory");
+	size_t *slot = index_slot(c, false, type, NULL);
+	struct catalog_instance *ci = *slot ? &c->instances[*slot - 1] : NULL;
 	if (!ci) {
 		if (grow((void **)&c->instances, c->n_instances, &m->cap_instances, sizeof(*ci)) < 0)
 			return node_error(err, m->path, in, "too many instance types (or out of memory)");
 		ci = &c->instances[c->n_instances++];
 		memset(ci, 0, sizeof(*ci));
 		snprintf(ci->type, sizeof(ci->type), "%s", type);
+		*slot = c->n_instances;
 	}
 
 	char buf[64];
@@ -251,6 +373,67 @@ static xmlSchemaPtr load_schema(struct xml_errors *xe, struct ns_err *err)
 	return schema;
 }
 
+/* The whole file, if it is a regular file within the size limit. O_NONBLOCK: opening a FIFO
+ * must not wait for a writer before fstat can refuse it. */
+static int read_bounded(const char *path, char **text, size_t *len, struct ns_err *err)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return ns_err_sys(err, "%s: cannot read catalog", path);
+	if (fstat(fd, &sb) < 0) {
+		ns_err_sys(err, "%s", path);
+		goto err;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		ns_err_code(err, NS_E_INPUT, "%s: not a regular file (a catalog is read from a file)",
+			    path);
+		goto err;
+	}
+	if (sb.st_size > CATALOG_MAX_BYTES) {
+		ns_err_code(err, NS_E_LIMIT, "%s: %lld bytes, over the catalog limit of %u MiB", path,
+			    (long long)sb.st_size, CATALOG_MAX_BYTES >> 20);
+		goto err;
+	}
+	/* one byte more than the limit: a file that grew since fstat is still caught */
+	size_t cap = (size_t)sb.st_size + 1, n = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		ns_err_code(err, NS_E_NOMEM, "%s: out of memory", path);
+		goto err;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ns_err_sys(err, "%s: read", path);
+			free(buf);
+			goto err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			ns_err_code(err, NS_E_INPUT, "%s: the file changed while it was read", path);
+			free(buf);
+			goto err;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+err:
+	{
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return -1;
+}
+
 int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 {
 	struct xml_errors xe = {.have = false};
@@ -258,6 +441,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	xmlSchemaValidCtxtPtr vctx = NULL;
 	xmlParserCtxtPtr pctx = NULL;
 	xmlDocPtr doc = NULL;
+	char *text = NULL;
+	size_t text_len = 0;
 	/* Work on a copy so that a file failing half-way leaves c as it was. */
 	struct catalog work;
 	catalog_init(&work);
@@ -282,6 +467,13 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 		work.n_prices = m.cap_prices = c->n_prices;
 	}
 
+	if ((work.n_instances && index_reserve(&work, false, work.n_instances) < 0) ||
+	    (work.n_prices && index_reserve(&work, true, work.n_prices) < 0)) {
+		ns_err_set(err, "%s: out of memory", path);
+		goto err;
+	}
+	if (read_bounded(path, &text, &text_len, err) < 0)
+		goto err;
 	pctx = xmlNewParserCtxt();
 	if (!pctx) {
 		ns_err_set(err, "%s: cannot create XML parser", path);
@@ -290,7 +482,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	/* libxml2 2.9 has no per-context handler for parse errors: the structured handler is
 	 * per thread, set for this read only. NONET: a catalog never makes the parser fetch. */
 	xmlSetStructuredErrorFunc(&xe, collect_xml_error);
-	doc = xmlCtxtReadFile(pctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	doc = xmlCtxtReadMemory(pctx, text, (int)text_len, path, NULL,
+				XML_PARSE_NONET | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc) {
 		if (xe.have)
@@ -328,6 +521,7 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	xmlSchemaFree(schema);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(pctx);
+	free(text);
 	return 0;
 
 err:
@@ -336,5 +530,6 @@ err:
 	xmlSchemaFree(schema);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(pctx);
+	free(text);
 	return -1;
 }

@@ -26,22 +26,35 @@ struct catalog_price {
 	char source[256];
 };
 
+/* Files larger than this are refused before parsing: a price list of every instance type in
+ * every region is under 2 MB, and libxml2's tree takes about 10 times the file in memory. */
+#define CATALOG_MAX_BYTES (32u << 20)
+
+struct catalog_index;
+
 struct catalog {
 	struct catalog_instance *instances;
 	size_t n_instances;
 	struct catalog_price *prices;
 	size_t n_prices;
+	struct catalog_index *ix;   /* hash of instances by type, prices by type + region */
 };
 
 /* Default catalog: $NETSWEEP_CATALOG if set, else NETSWEEP_DATADIR "/catalog/aws.xml". */
 const char *catalog_default_path(void);
 
 void catalog_init(struct catalog *c);
-/* Loads and validates one file, merging it over what c holds. Errors name file and line. */
+/* Loads and validates one file, merging it over what c holds. Errors name file and line.
+ * Only regular files of at most CATALOG_MAX_BYTES are read (a FIFO is refused at once);
+ * loading and merging take time linear in the entries. */
 int catalog_load(struct catalog *c, const char *path, struct ns_err *err);
 const struct catalog_instance *catalog_instance(const struct catalog *c, const char *type);
 const struct catalog_price *catalog_price(const struct catalog *c, const char *type,
 					  const char *region);
 void catalog_free(struct catalog *c);
+
+/* The known instance type nearest to type by edit distance (for "did you mean"), NULL when
+ * none is within a few edits. */
+const char *catalog_nearest_type(const struct catalog *c, const char *type);
 
 #endif

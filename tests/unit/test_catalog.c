@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner/host/catalog.h"
@@ -178,6 +180,112 @@ static void default_path_follows_the_environment(void **state)
 	unsetenv("NETSWEEP_CATALOG");
 }
 
+/* A FIFO would block the parser until a writer came: it is refused at once, by kind. */
+static void fifo_is_refused_at_once(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/ns-test-catalog-fifo-XXXXXX";
+	assert_non_null(mkdtemp(path));
+	char fifo[64];
+	snprintf(fifo, sizeof(fifo), "%s/catalog.xml", path);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {0};
+	time_t t0 = time(NULL);
+	assert_int_equal(catalog_load(&c, fifo, &err), -1);
+	assert_true(time(NULL) - t0 < 5);
+	assert_non_null(strstr(err.msg, fifo));
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	assert_int_equal(catalog_load(&c, "/tmp", &err), -1);
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	unlink(fifo);
+	rmdir(path);
+}
+
+/* Over the size limit: refused before a byte is parsed (a sparse file costs no disk). */
+static void oversized_catalog_is_refused(void **state)
+{
+	(void)state;
+	char *path = write_temp("<catalog/>");
+	assert_int_equal(truncate(path, (off_t)CATALOG_MAX_BYTES + 1), 0);
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {0};
+	assert_int_equal(catalog_load(&c, path, &err), -1);
+	assert_int_equal(err.code, NS_E_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "32 MiB"));
+	drop_temp(path);
+}
+
+/* Thousands of types and prices: every one found again, and a later duplicate replaces the
+ * earlier entry instead of adding one (the hash index agrees with the arrays). */
+static void many_entries_load_and_merge(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	char *path = strdup("/tmp/ns-test-catalog-big-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "<catalog>\n");
+	for (int i = 0; i < N; i++)
+		fprintf(f, "<instance type=\"t%d.large\" vcpus=\"%d\"><price region=\"r-%d\" "
+			"usd-per-hour=\"%d.5\" as-of=\"2026-01-01\" source=\"s\"/></instance>\n",
+			i, i % 64 + 1, i % 7, i + 1);
+	fprintf(f, "</catalog>\n");
+	fclose(f);
+	/* a later file: the same type again, a second region and a new price for the first */
+	char *later = write_temp("<catalog><instance type=\"t7.large\"><price region=\"r-0\" usd-per-hour=\"9\" "
+		"as-of=\"2026-01-01\" source=\"s\"/><price region=\"r-9\" usd-per-hour=\"3\" "
+		"as-of=\"2026-01-01\" source=\"s\"/></instance></catalog>\n");
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {0};
+	if (catalog_load(&c, path, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.n_instances, N);
+	assert_int_equal(c.n_prices, N);
+	assert_int_equal(catalog_load(&c, later, &err), 0);
+	assert_int_equal(c.n_instances, N);
+	assert_int_equal(c.n_prices, N + 1);
+	for (int i = 0; i < N; i += 997) {
+		char type[32], region[16];
+		snprintf(type, sizeof(type), "t%d.large", i);
+		snprintf(region, sizeof(region), "r-%d", i % 7);
+		assert_int_equal(catalog_instance(&c, type)->vcpus, i % 64 + 1);
+		if (i != 7)
+			assert_true(catalog_price(&c, type, region)->usd_per_hour == i + 1.5);
+	}
+	assert_true(catalog_price(&c, "t7.large", "r-0")->usd_per_hour == 9);
+	assert_true(catalog_price(&c, "t7.large", "r-9")->usd_per_hour == 3);
+	assert_null(catalog_price(&c, "t7.large", "r-1"));
+	assert_null(catalog_instance(&c, "t7.larg"));
+	/* loading the files again over themselves changes no count */
+	assert_int_equal(catalog_load(&c, path, &err), 0);
+	assert_int_equal(catalog_load(&c, later, &err), 0);
+	assert_int_equal(c.n_prices, N + 1);
+	catalog_free(&c);
+	drop_temp(path);
+	drop_temp(later);
+}
+
+static void nearest_type_suggests_typos_only(void **state)
+{
+	(void)state;
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {0};
+	assert_int_equal(catalog_load(&c, AWS, &err), 0);
+	assert_string_equal(catalog_nearest_type(&c, "m4.xlarg"), "m4.xlarge");
+	assert_string_equal(catalog_nearest_type(&c, "m4.2xlareg"), "m4.2xlarge");
+	assert_string_equal(catalog_nearest_type(&c, "c5n.18xlarge"), "c5n.18xlarge");
+	assert_null(catalog_nearest_type(&c, "quantum.huge"));
+	assert_null(catalog_nearest_type(&c, "x"));
+	catalog_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +294,10 @@ int main(void)
 		cmocka_unit_test(malformed_catalog_names_file_and_line),
 		cmocka_unit_test(invalid_catalog_names_file_and_line),
 		cmocka_unit_test(default_path_follows_the_environment),
+		cmocka_unit_test(fifo_is_refused_at_once),
+		cmocka_unit_test(oversized_catalog_is_refused),
+		cmocka_unit_test(many_entries_load_and_merge),
+		cmocka_unit_test(nearest_type_suggests_typos_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
