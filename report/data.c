@@ -4,10 +4,12 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/store_version.h"
 #include "stats.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -28,21 +30,84 @@ static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *
 	return 0;
 }
 
+/* "file:" + path with the characters a URI gives meaning to escaped, + the query. */
+static int db_uri(const char *path, bool immutable, char *buf, size_t len)
+{
+	size_t n = 0;
+	const char *pre = "file:", *q = immutable ? "?mode=ro&immutable=1" : "?mode=ro";
+	if (strlen(pre) >= len)
+		return -1;
+	memcpy(buf, pre, strlen(pre));
+	n = strlen(pre);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (n + 4 >= len)
+			return -1;
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
+		else
+			buf[n++] = (char)*p;
+	}
+	if (n + strlen(q) + 1 > len)
+		return -1;
+	memcpy(buf + n, q, strlen(q) + 1);
+	return 0;
+}
+
+/* Whether the folder holding path can take new files (a WAL database's -shm, say). */
+static bool dir_writable(const char *path)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return access(dir, W_OK) == 0;
+}
+
 int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 {
 	*db = NULL;
+	char uri[8192];
 	if (access(path, R_OK) != 0)
 		return ns_err_set(err, "%s: no such database (run `netsweep run` first or pass --db)",
 				  path);
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	/* Read-only, never creating a file: on read-only media or in another user's folder a
+	 * WAL database cannot get its -shm, so it is read as immutable (the writer is not there
+	 * either: it could not have written the folder). */
+	if (db_uri(path, !dir_writable(path), uri, sizeof(uri)) < 0)
+		return ns_err_code(err, NS_E_INPUT, "%s: path too long", path);
+	if (sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		ns_err_set(err, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
 		goto err;
 	}
 	sqlite3_busy_timeout(*db, 5000);
 	sqlite3_stmt *st;
+	int version = -1;
+	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			version = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (version < 0) {
+		ns_err_code(err, NS_E_INPUT, "%s: cannot read the schema version (%s)", path,
+			    sqlite3_errmsg(*db));
+		goto err;
+	}
+	if (version > NS_STORE_SCHEMA_VERSION) {
+		ns_err_code(err, NS_E_INPUT, "%s: schema version %d is newer than this netsweep's "
+			    "(%d): use a newer netsweep to report it", path, version,
+			    NS_STORE_SCHEMA_VERSION);
+		goto err;
+	}
+	/* Older versions read as they are: every column and view the report uses is in v1. */
 	if (sqlite3_prepare_v2(*db, "SELECT count(*) FROM runs r JOIN results ON 0", -1, &st,
 			       NULL) != SQLITE_OK) {
-		ns_err_set(err, "%s: not a netsweep database (%s)", path, sqlite3_errmsg(*db));
+		ns_err_code(err, NS_E_INPUT, "%s: not a netsweep database (%s)", path,
+			    sqlite3_errmsg(*db));
 		goto err;
 	}
 	sqlite3_finalize(st);

@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 4; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 5; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -125,6 +125,17 @@ CREATE TABLE IF NOT EXISTS samples (
 	jitter_ms        REAL,
 	PRIMARY KEY (result_id, direction, stream, t_start)
 ) WITHOUT ROWID;
+
+-- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one
+-- run never measure the same case at once (version 5). Deleted when the result is stored; a
+-- claim past expires_at, or of a runner no longer alive on this host, is free to take.
+CREATE TABLE IF NOT EXISTS case_leases (
+	case_id          INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+	repeat           INTEGER NOT NULL,
+	holder           TEXT NOT NULL,            -- "host pid" of the runner
+	expires_at       TEXT NOT NULL,
+	PRIMARY KEY (case_id, repeat)
+);
 
 -- The instance catalog as it stood when the run started (prices change; a run keeps its own).
 CREATE TABLE IF NOT EXISTS run_instance_types (

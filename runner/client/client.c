@@ -599,7 +599,7 @@ fail:
 	}
 	res->status = -1;
 	snprintf(res->error, sizeof(res->error), "%s", e.msg[0] ? e.msg : "probe failed");
-	ns_err_set(err, "%s", res->error);
+	ns_err_code(err, e.code ? e.code : NS_E_FAIL, "%s", res->error); /* the runner acts on it */
 	client_free(&c);
 	return -1;
 }

@@ -119,7 +119,7 @@ client_fail:
 	else {
 		char m[NS_ERR_MAX];
 		snprintf(m, sizeof(m), "%s", e.msg);
-		ns_err_set(&e, "client %s", m);
+		ns_err_code(&e, NS_E_UNREACHABLE, "client %s", m);
 	}
 fail:
 	probe_result_free(res);
@@ -127,7 +127,7 @@ fail:
 	res->params = *p;
 	res->status = -1;
 	snprintf(res->error, sizeof(res->error), "%s", e.msg[0] ? e.msg : "delegated probe failed");
-	ns_err_set(err, "%s", res->error);
+	ns_err_code(err, e.code ? e.code : NS_E_FAIL, "%s", res->error);
 	rc = -1;
 out:
 	proto_buf_free(&b);

@@ -14,6 +14,7 @@
 #include "runner/host/catalog.h"
 #include "expand.h"
 #include "matrix.h"
+#include "pricecheck.h"
 #include "progress.h"
 #include "run.h"
 #include "store.h"
@@ -22,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
-		"                    [--jobs N] [--quiet] [--catalog FILE]...\n"
+		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
+		"                    [--retry-failed]\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
@@ -31,7 +33,12 @@ static void usage(FILE *f)
 		"  --resume        continue the newest unfinished run of the same matrix\n"
 		"  --jobs N        run cases of up to N different pairs at once (default 1)\n"
 		"  --quiet         no progress output\n"
-		"  --catalog FILE  an instance/price catalog over the default one (repeatable)\n");
+		"  --catalog FILE  an instance/price catalog over the default one (repeatable)\n"
+		"  --agent-wait TIME  wait this long for a pair's agent that went away before the\n"
+		"                  pair counts as down (default: the matrix's agent-wait, else 30s)\n"
+		"  --retry-failed  with --resume: continue the newest run of the matrix, finished or\n"
+		"                  not, and run its failed cases again\n"
+		"At most %d runs (cases x repeats) per matrix.\n", RUN_MAX_RUNS);
 }
 
 static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs)
@@ -62,6 +69,27 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 	}
 }
 
+static void warn_stderr(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "netsweep run: warning: %s\n", msg);
+}
+
+/* The catalogs load (a bad --catalog file is an input error) and every pair has its price. */
+static int check_prices(const struct matrix *m, const struct run_opts *o, struct ns_err *err)
+{
+	struct catalog cat;
+	catalog_init(&cat);
+	int rc = pricecheck_load(&cat, o->catalogs, o->n_catalogs, warn_stderr, NULL, err);
+	bool priced = false;
+	for (size_t i = 0; i < m->n_pairs; i++)
+		priced |= m->pairs[i].instance_type[0] != 0;
+	if (rc == 0 && priced)
+		rc = pricecheck_pairs(m, &cat, warn_stderr, NULL, err) < 0 ? -1 : 0;
+	catalog_free(&cat);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -69,9 +97,10 @@ int cmd_run(int argc, char **argv)
 		{"dry-run", no_argument, NULL, 'n'},    {"resume", no_argument, NULL, 'r'},
 		{"jobs", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
 		{"catalog", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+		{"agent-wait", required_argument, NULL, 'w'}, {"retry-failed", no_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
-	struct run_opts o = {.jobs = 1, .out = stdout};
+	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
 	const char *db = getenv("NETSWEEP_DB");
 	bool dry = false, quiet = false;
 	struct ns_err err = {0};
@@ -100,6 +129,13 @@ int cmd_run(int argc, char **argv)
 			}
 			o.catalogs[o.n_catalogs++] = optarg;
 			break;
+		case 'w':
+			if (units_parse_duration(optarg, 86400, &o.agent_wait_s, &err) < 0) {
+				fprintf(stderr, "netsweep run: --agent-wait: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
+		case 'R': o.retry_failed = true; break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
 		default: usage(stderr); return NS_EXIT_USAGE;
 		}
@@ -112,6 +148,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!db || !*db)
 		db = "netsweep.db";
+	if (o.retry_failed && !o.resume) {
+		fprintf(stderr, "netsweep run: --retry-failed goes with --resume\n");
+		return NS_EXIT_USAGE;
+	}
 
 	/* Everything that can be wrong with the input is found before the database is opened. */
 	struct matrix m;
@@ -126,15 +166,13 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
 	}
-	for (size_t i = 0; i < o.n_catalogs; i++) {
-		struct catalog cat;
-		catalog_init(&cat);
-		int bad = catalog_load(&cat, o.catalogs[i], &err);
-		catalog_free(&cat);
-		if (bad < 0) {
-			fprintf(stderr, "netsweep run: --catalog: %s\n", err.msg);
-			goto out;
-		}
+	if (run_check_size(&m, &cases, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		goto out;
+	}
+	if (check_prices(&m, &o, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		goto out;
 	}
 	if (dry) {
 		dry_run(&m, &cases, o.jobs);
@@ -145,7 +183,7 @@ int cmd_run(int argc, char **argv)
 	st = store_open(db, &err);
 	if (!st) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		rc = NS_EXIT_FAIL;
+		rc = err.code == NS_E_INPUT ? NS_EXIT_USAGE : NS_EXIT_FAIL; /* a newer database */
 		goto out;
 	}
 	struct run_summary sum;
@@ -158,6 +196,14 @@ int cmd_run(int argc, char **argv)
 		printf("run %lld%s: %zu ok, %zu failed, %zu stored before; results in %s\n",
 		       (long long)sum.run_id, sum.resumed ? " (resumed)" : "", sum.ok, sum.failed,
 		       sum.skipped, db);
+	if (sum.down_pairs[0])
+		fprintf(stderr, "netsweep run: down: %s; %zu case%s failed without being run "
+			"(continue with --resume --retry-failed)\n", sum.down_pairs, sum.down_failed,
+			sum.down_failed == 1 ? "" : "s");
+	if (sum.leased_elsewhere)
+		fprintf(stderr, "netsweep run: %zu case%s left to another runner continuing run %lld "
+			"at the same time\n", sum.leased_elsewhere, sum.leased_elsewhere == 1 ? "" : "s",
+			(long long)sum.run_id);
 	if (sum.interrupted) {
 		fprintf(stderr, "netsweep run: interrupted; continue with --resume\n");
 		rc = NS_EXIT_FAIL;

@@ -1,4 +1,5 @@
 #include "matrix.h"
+#include "retry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -523,6 +524,9 @@ static int load_settings(struct loader *L, xmlNodePtr root)
 	m->interval_s = 1.0;
 	if ((s = attr(root, "interval")) && parse_duration(s, false, &m->interval_s, L->err) < 0)
 		return fail_at(L, root, "interval");
+	m->agent_wait_s = RETRY_AGENT_WAIT_DEFAULT_S;
+	if ((s = attr(root, "agent-wait")) && parse_duration(s, false, &m->agent_wait_s, L->err) < 0)
+		return fail_at(L, root, "agent-wait");
 	bool b = false;
 	if ((s = attr(root, "strict")))
 		parse_bool(s, &b);

@@ -85,6 +85,7 @@ struct matrix {
 	double case_timeout_s;             /* 0 = probe default (omit + duration + 15 s) */
 	double interval_s;                 /* per-interval samples; default 1 s */
 	bool strict;                       /* instance-type mismatch fails cases instead of warning */
+	double agent_wait_s;               /* how long a lost agent is waited for (retry.h) */
 	bool loopback;                     /* no pairs: the runner serves one itself */
 	bool search;                       /* <search>: every UDP case is a rate search */
 	struct search_cfg search_cfg;

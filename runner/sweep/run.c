@@ -18,7 +18,10 @@
 #include "runner/host/hostinfo.h"
 #include "runner/client/client.h"
 #include "search_case.h"
+#include "runner/proto/proto.h"
+#include "lease.h"
 #include "loopback.h"
+#include "retry.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -44,6 +47,8 @@ struct pair_rt {
 	char fail[NS_ERR_MAX];             /* set: every case of the pair fails with this */
 	char warn[NS_ERR_MAX];             /* set: stored with every result of the pair */
 	bool busy;
+	bool down;                         /* its agent stayed away past agent-wait */
+	char down_why[NS_ERR_MAX];
 	bool remote;                       /* a client agent sends (the pair has a client) */
 	size_t next;                       /* next position in its queue */
 	size_t *queue;                     /* schedule positions of its pending slots */
@@ -69,6 +74,8 @@ struct runner {
 	struct ns_err fatal_err;
 	pid_t agent_pid;
 	int online_cpus;
+	double agent_wait_s;
+	char holder[LEASE_HOLDER_MAX];     /* this runner's name on its case leases */
 };
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */
@@ -416,7 +423,7 @@ static int find_done(struct runner *R, uint8_t *done, size_t *n_done, struct ns_
 	for (size_t i = 0; i < R->cases->n; i++)
 		d.order[i] = i;
 	qsort_r(d.order, R->cases->n, sizeof(size_t), cmp_by_key, (void *)R->cases);
-	int rc = store_results_done(R->st, R->run_id, mark_done, &d, err);
+	int rc = store_results_done(R->st, R->run_id, R->o->retry_failed, mark_done, &d, err);
 	free(d.order);
 	*n_done = d.n_done;
 	return rc;
@@ -474,6 +481,73 @@ static int run_probe(const struct matrix_pair *mp, const struct probe_params *pp
 	return probe_run(pp, res, e);
 }
 
+/* Tries the case again while its agent is away, for at most agent-wait; past that the pair
+ * is down and this case's error says so. Returns whether the case then succeeded. */
+static bool wait_for_agent(struct runner *R, const struct matrix_pair *mp, struct pair_rt *p,
+			   const struct probe_params *pp, struct probe_result *res, struct ns_err *e)
+{
+	struct retry_wait w;
+	double pause;
+	retry_wait_init(&w, R->agent_wait_s, proto_now());
+	progress_note(R->prog, "pair %s: agent %s: %s; waiting up to %g s for it", mp->name,
+		      p->addr, e->msg, R->agent_wait_s);
+	while (!atomic_load(&stop_requested) && (pause = retry_next_pause(&w, proto_now())) >= 0) {
+		sleep_s(pause);
+		probe_result_free(res);
+		memset(res, 0, sizeof(*res));
+		if (run_probe(mp, pp, res, e) == 0) {
+			progress_note(R->prog, "pair %s: agent %s is back", mp->name, p->addr);
+			return true;
+		}
+		if (!retry_agent_lost(e, res))
+			return false;
+	}
+	if (atomic_load(&stop_requested))
+		return false;
+	char why[NS_ERR_MAX + 512];
+	snprintf(why, sizeof(why), "pair %s is down: agent %s did not come back within %g s "
+		 "(agent-wait): %.200s", mp->name, p->addr, R->agent_wait_s, e->msg);
+	snprintf(e->msg, sizeof(e->msg), "%.*s", (int)sizeof(e->msg) - 1, why);
+	pthread_mutex_lock(&R->lock);
+	p->down = true;
+	snprintf(p->down_why, sizeof(p->down_why), "not run: %.*s", (int)sizeof(p->down_why) - 16,
+		 why);
+	char *list = R->sum->down_pairs;
+	size_t n = strlen(list);
+	snprintf(list + n, sizeof(R->sum->down_pairs) - n, "%s%s (%s)", n ? ", " : "", mp->name,
+		 p->addr);
+	pthread_mutex_unlock(&R->lock);
+	progress_note(R->prog, "pair %s is down: its remaining cases fail without being run",
+		      mp->name);
+	return false;
+}
+
+/* Claims the slot's case in the database: a case another live runner is measuring (two
+ * --resumes of one run) or that is stored already is left alone. */
+static int run_claim(struct runner *R, const struct sweep_slot *slot, double est, const char *what)
+{
+	char other[LEASE_HOLDER_MAX];
+	struct ns_err e = {0};
+	double ttl = 2 * est + R->agent_wait_s + (R->m->case_timeout_s > 0 ? R->m->case_timeout_s : 0) + 60;
+	int got = lease_claim(R->st, R->case_ids[slot->case_idx], slot->repeat, R->holder, ttl,
+			      R->o->retry_failed, other, sizeof(other), &e);
+	pthread_mutex_lock(&R->lock);
+	if (got < 0) {
+		if (!R->fatal)
+			R->fatal_err = e;
+		R->fatal = true;
+	} else if (got == LEASE_HELD) {
+		R->sum->leased_elsewhere++;
+	} else if (got == LEASE_STORED) {
+		R->sum->skipped++;
+	}
+	pthread_mutex_unlock(&R->lock);
+	if (got == LEASE_HELD)
+		progress_note(R->prog, "%s: being measured by another runner (%s): left to it", what,
+			      other);
+	return got;
+}
+
 static int run_slot(struct runner *R, const struct sweep_slot *slot)
 {
 	const struct matrix *m = R->m;
@@ -488,12 +562,15 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	char *json = NULL, *search_json = NULL;
 
 	describe(m, c, slot->repeat, what, sizeof(what));
+	int claim = run_claim(R, slot, est, what);
+	if (claim != LEASE_TAKEN)
+		return claim < 0 ? -1 : 0;
 	progress_start(R->prog, what, est);
 	store_now(started);
 	snprintf(warn, sizeof(warn), "%s", p->warn);
 	memset(&res, 0, sizeof(res));
-	if (p->fail[0]) {
-		snprintf(e.msg, sizeof(e.msg), "%s", p->fail);
+	if (p->fail[0] || p->down) {
+		snprintf(e.msg, sizeof(e.msg), "%s", p->fail[0] ? p->fail : p->down_why);
 	} else {
 		struct probe_params pp;
 		expand_params(m, c, &pp);
@@ -514,6 +591,8 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 			sleep_s(0.5);
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
+		if (!ok && retry_agent_lost(&e, &res))
+			ok = wait_for_agent(R, mp, p, &pp, &res, &e);
 		ran = true;
 		if (res.warnings[0])
 			append(warn, sizeof(warn), "%s", res.warnings);
@@ -529,6 +608,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		free(json);
 		free(search_json);
 		probe_result_free(&res);
+		lease_release(R->st, R->case_ids[slot->case_idx], slot->repeat, R->holder, NULL);
 		progress_done(R->prog, what, est, false, summary);
 		return 0;
 	}
@@ -544,6 +624,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		.probe_json = json,
 		.search_json = ok ? search_json : NULL,
 	};
+	sr.replace_failed = R->o->retry_failed;
 	struct ns_err se;
 	int rc = store_put_result(R->st, &sr, NULL, &se);
 	if (ok && res.n_dirs > 0)
@@ -556,21 +637,27 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		probe_result_free(&res);
 	if (rc == 1)
 		snprintf(summary, sizeof(summary), "already stored by another runner: kept that one");
+	lease_release(R->st, sr.case_id, slot->repeat, R->holder, NULL);
 	pthread_mutex_lock(&R->lock);
 	if (rc < 0) {
+		/* never "ok" for what the database does not hold */
+		ns_err_prefix(&se, "case %s not stored", what);
+		snprintf(summary, sizeof(summary), "%s", se.msg);
 		if (!R->fatal)
 			R->fatal_err = se;
 		R->fatal = true;
+		ok = false;
 	} else if (rc == 1) {
 		R->sum->skipped++;
 	} else if (ok) {
 		R->sum->ok++;
 	} else {
 		R->sum->failed++;
+		R->sum->down_failed += !ran && p->down;
 	}
 	pthread_mutex_unlock(&R->lock);
 	progress_done(R->prog, what, est, ok, summary);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* The next slot whose pair is free: among free pairs, the one whose next slot comes first in
@@ -614,7 +701,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&R->lock);
 		run_slot(R, &R->slots[pos]);
 		/* The cool-down keeps the pair reserved: the next case on it must not start early. */
-		if (R->m->cooldown_s > 0 && !atomic_load(&stop_requested)) {
+		if (R->m->cooldown_s > 0 && !atomic_load(&stop_requested) && !p->down) {
 			pthread_mutex_lock(&R->lock);
 			bool more = p->next < p->n_queue;
 			pthread_mutex_unlock(&R->lock);
@@ -663,6 +750,16 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		*err = R->fatal_err;
 		return -1;
 	}
+	return 0;
+}
+
+int run_check_size(const struct matrix *m, const struct sweep_cases *cases, struct ns_err *err)
+{
+	if ((uint64_t)cases->n * m->repeats > RUN_MAX_RUNS)
+		return ns_err_code(err, NS_E_LIMIT, "%s: %zu cases x %u repeats = %llu runs, over the "
+				   "limit of %d runs in one matrix: split it or exclude cases",
+				   m->path, cases->n, m->repeats,
+				   (unsigned long long)cases->n * m->repeats, RUN_MAX_RUNS);
 	return 0;
 }
 
@@ -724,9 +821,14 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 		ns_err_set(err, "out of memory");
 		goto out;
 	}
+	R.agent_wait_s = o->agent_wait_s >= 0 ? o->agent_wait_s : m->agent_wait_s;
+	lease_holder(R.holder);
+	if (run_check_size(m, cases, err) < 0)
+		goto out;
 	int found = 0;
 	if (o->resume) {
-		found = store_run_find_unfinished(st, m->hash, &R.run_id, &seed, err);
+		found = o->retry_failed ? store_run_find_latest(st, m->hash, &R.run_id, &seed, err)
+					: store_run_find_unfinished(st, m->hash, &R.run_id, &seed, err);
 		if (found < 0)
 			goto out;
 		if (!found && o->progress != PROGRESS_QUIET)
@@ -753,7 +855,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	}
 	sum->run_id = R.run_id;
 	if (expand_schedule(m, cases->n, (uint64_t)seed, &R.slots, &R.n_slots, err) < 0)
-		goto out;
+		goto fail_run;
 	sum->total = R.n_slots;
 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
@@ -777,14 +879,21 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	progress_finish(R.prog);
 	sum->interrupted = atomic_load(&stop_requested) != 0;
 	jsonw_arr_close(&warnings);
-	if (store_run_set_status(st, R.run_id, sum->interrupted ? "interrupted" : "done",
-				 found ? NULL : jsonw_finish(&warnings), err) < 0)
-		goto out;
+	/* A pair that was down leaves the run failed (--resume --retry-failed takes it up); cases
+	 * left to another runner leave the status to that runner. */
+	const char *status = sum->interrupted ? "interrupted" : sum->down_pairs[0] ? "failed" : "done";
+	if (sum->leased_elsewhere && !sum->interrupted)
+		status = "running";
+	if (store_run_set_status(st, R.run_id, status, found ? NULL : jsonw_finish(&warnings), err) < 0)
+		goto fail_run;
+	lease_release_all(st, R.holder, NULL);
 	rc = 0;
 	goto out;
 fail_run:
 	progress_finish(R.prog);
-	store_run_set_status(st, R.run_id, "failed", NULL, NULL);
+	store_run_set_status(st, R.run_id, atomic_load(&stop_requested) ? "interrupted" : "failed",
+			     NULL, NULL);
+	lease_release_all(st, R.holder, NULL);
 out:
 	loopback_stop(R.agent_pid);
 	progress_destroy(R.prog);

@@ -16,6 +16,9 @@
 #include "store.h"
 
 #define RUN_MAX_CATALOGS 16
+/* The most (case, repeat)s one run may schedule: refused before any row is written. A run
+ * of this size at the shortest case (1 s) already lasts 12 days. */
+#define RUN_MAX_RUNS 1000000
 
 struct run_opts {
 	const char *label;
@@ -23,6 +26,8 @@ struct run_opts {
 	unsigned jobs;                     /* pairs served at once, >= 1 */
 	const char *catalogs[RUN_MAX_CATALOGS]; /* --catalog files over the default one */
 	size_t n_catalogs;
+	double agent_wait_s;               /* < 0: the matrix's agent-wait */
+	bool retry_failed;                 /* with resume: failed results are run again */
 	enum progress_mode progress;
 	FILE *out;                         /* progress and notes */
 };
@@ -33,6 +38,9 @@ struct run_summary {
 	size_t total;                      /* (case, repeat)s of the matrix */
 	size_t skipped;                    /* already in the database (resume, or another runner) */
 	size_t ok, failed;
+	size_t down_failed;                /* failed without running: their pair was down */
+	char down_pairs[512];              /* "name (host:port)" of each pair found down */
+	size_t leased_elsewhere;           /* left to another runner measuring them now */
 	bool interrupted;
 };
 
@@ -40,6 +48,9 @@ struct run_summary {
  * see summary), -1 when it could not go on (database, agent start), err saying why. */
 int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct store *st,
 		const struct run_opts *o, struct run_summary *sum, struct ns_err *err);
+
+/* Refuses a schedule of more than RUN_MAX_RUNS (case, repeat)s, err naming the figures. */
+int run_check_size(const struct matrix *m, const struct sweep_cases *cases, struct ns_err *err);
 
 /* Expected seconds of the whole run with this many jobs (cases, repeats, cool-downs and a
  * per-case allowance for setup). */

@@ -31,11 +31,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
 	/* 4: rate searches (the searches table and its views come from the schema file) */
 	"SELECT 1;",
+	/* 5: case_leases, created by the schema file that runs after the steps */
+	"-- case_leases",
 };
 
 enum {
-	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
 	ST_SEARCH_INSERT,
 	ST_COUNT
 };
@@ -50,6 +52,8 @@ static const char *const sql_text[ST_COUNT] = {
 	 * behind a newer finished one is history, not work left. */
 	"SELECT id, seed FROM (SELECT id, seed, status FROM runs WHERE matrix_hash = ?1"
 	" ORDER BY started_at DESC, id DESC LIMIT 1) WHERE status <> 'done'",
+	[ST_RUN_FIND_ANY] =
+	"SELECT id, seed FROM runs WHERE matrix_hash = ?1 ORDER BY started_at DESC, id DESC LIMIT 1",
 	[ST_RUN_STATUS] =
 	"UPDATE runs SET status = ?2, finished_at = ?3, warnings = coalesce(?4, warnings)"
 	" WHERE id = ?1",
@@ -71,6 +75,11 @@ static const char *const sql_text[ST_COUNT] = {
 	[ST_DONE] =
 	"SELECT c.case_key, r.repeat FROM results r JOIN cases c ON c.id = r.case_id"
 	" WHERE c.run_id = ?1",
+	[ST_DONE_OK] =
+	"SELECT c.case_key, r.repeat FROM results r JOIN cases c ON c.id = r.case_id"
+	" WHERE c.run_id = ?1 AND r.status = 'ok'",
+	[ST_RESULT_FAILED_DROP] =
+	"DELETE FROM results WHERE case_id = ?1 AND repeat = ?2 AND status = 'failed'",
 	[ST_RESULT_INSERT] =
 	"INSERT INTO results (case_id, repeat, started_at, finished_at, status, error, warnings,"
 	" duration_s, gso_active,"
@@ -187,6 +196,26 @@ err:
 	return -1;
 }
 
+/* PRAGMA journal_mode takes the database's exclusive lock and answers SQLITE_BUSY at once,
+ * without the busy handler, while another connection holds any lock: retried here for as
+ * long as the busy timeout would have waited. */
+static int set_wal(struct store *s, struct ns_err *err)
+{
+	for (int waited_ms = 0;; waited_ms += 20) {
+		char *msg = NULL;
+		int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, &msg);
+		sqlite3_free(msg);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return db_err(s, err, "switching to WAL");
+		if (waited_ms >= STORE_BUSY_MS)
+			return ns_err_code(err, NS_E_BUSY, "database: locked by another process for %d s "
+					   "(switching to WAL)", STORE_BUSY_MS / 1000);
+		sqlite3_sleep(20);
+	}
+}
+
 struct store *store_open(const char *path, struct ns_err *err)
 {
 	struct store *s = calloc(1, sizeof(*s));
@@ -200,9 +229,21 @@ struct store *store_open(const char *path, struct ns_err *err)
 		ns_err_set(err, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
 		goto err;
 	}
-	sqlite3_busy_timeout(s->db, 10000);
-	if (exec(s, "PRAGMA journal_mode = WAL", err) < 0 ||
-	    exec(s, "PRAGMA foreign_keys = ON", err) < 0 || migrate(s, err) < 0) {
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	/* The version first: a newer database must not even be switched to WAL. */
+	int v = user_version(s);
+	if (v < 0) {
+		ns_err_code(err, NS_E_INPUT, "%s: cannot read the schema version (%s)", path,
+			    sqlite3_errmsg(s->db));
+		goto err;
+	}
+	if (v > STORE_SCHEMA_VERSION) {
+		ns_err_code(err, NS_E_INPUT, "%s: schema version %d is newer than this netsweep's (%d): "
+			    "left as it was; use a newer netsweep", path, v, STORE_SCHEMA_VERSION);
+		goto err;
+	}
+	if (set_wal(s, err) < 0 || exec(s, "PRAGMA foreign_keys = ON", err) < 0 ||
+	    migrate(s, err) < 0) {
 		ns_err_prefix(err, "%s", path);
 		goto err;
 	}
@@ -221,6 +262,21 @@ void store_close(struct store *s)
 	sqlite3_close(s->db);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+}
+
+struct sqlite3 *store_db(struct store *s)
+{
+	return s->db;
+}
+
+void store_lock(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+}
+
+void store_unlock(struct store *s)
+{
+	pthread_mutex_unlock(&s->lock);
 }
 
 int store_schema_version(struct store *s)
@@ -287,12 +343,12 @@ out:
 	return rc;
 }
 
-int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
-			      struct ns_err *err)
+static int find_run(struct store *s, int which, const char *hash, int64_t *run_id, int64_t *seed,
+		    struct ns_err *err)
 {
 	int rc = -1;
 	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = stmt(s, ST_RUN_FIND, err);
+	sqlite3_stmt *st = stmt(s, which, err);
 	if (!st)
 		goto out;
 	bind_text(st, 1, hash);
@@ -311,6 +367,18 @@ int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;
+}
+
+int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
+			      struct ns_err *err)
+{
+	return find_run(s, ST_RUN_FIND, hash, run_id, seed, err);
+}
+
+int store_run_find_latest(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
+			  struct ns_err *err)
+{
+	return find_run(s, ST_RUN_FIND_ANY, hash, run_id, seed, err);
 }
 
 int store_run_set_status(struct store *s, int64_t run_id, const char *status,
@@ -450,13 +518,13 @@ out:
 	return rc;
 }
 
-int store_results_done(struct store *s, int64_t run_id,
+int store_results_done(struct store *s, int64_t run_id, bool ok_only,
 		       void (*fn)(const char *case_key, int repeat, void *ctx), void *ctx,
 		       struct ns_err *err)
 {
 	int rc = -1, step;
 	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = stmt(s, ST_DONE, err);
+	sqlite3_stmt *st = stmt(s, ok_only ? ST_DONE_OK : ST_DONE, err);
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -559,7 +627,16 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	pthread_mutex_lock(&s->lock);
 	if (exec(s, "BEGIN IMMEDIATE", err) < 0)
 		goto out;
-	sqlite3_stmt *st = stmt(s, ST_RESULT_INSERT, err);
+	sqlite3_stmt *st;
+	if (r->replace_failed) {
+		if (!(st = stmt(s, ST_RESULT_FAILED_DROP, err)))
+			goto rollback;
+		sqlite3_bind_int64(st, 1, r->case_id);
+		sqlite3_bind_int64(st, 2, r->repeat);
+		if (step_done(s, st, err, "replacing a failed result") < 0)
+			goto rollback;
+	}
+	st = stmt(s, ST_RESULT_INSERT, err);
 	if (!st)
 		goto rollback;
 	sqlite3_bind_int64(st, 1, r->case_id);

@@ -14,10 +14,16 @@
 #include "runner/host/catalog.h"
 #include "runner/proto/probe.h"
 
-#define STORE_SCHEMA_VERSION 4
+#include "lib/store_version.h"
+
+#define STORE_SCHEMA_VERSION NS_STORE_SCHEMA_VERSION
 
 struct store;
 
+/* Reads user_version before anything else: a database from a newer netsweep is refused
+ * (NS_E_INPUT) and left byte for byte as it was. Every statement, the switch to WAL included,
+ * waits up to STORE_BUSY_MS for other writers. */
+#define STORE_BUSY_MS 30000
 struct store *store_open(const char *path, struct ns_err *err);
 void store_close(struct store *s);
 /* The user_version the database is at (after store_open: STORE_SCHEMA_VERSION). */
@@ -41,6 +47,9 @@ int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id
  * *run_id (and *seed, NULL-able, from the runs row), 0 when there is none, -1 on error. */
 int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
 			      struct ns_err *err);
+/* The newest run with this matrix hash whatever its status (--retry-failed): as above. */
+int store_run_find_latest(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
+			  struct ns_err *err);
 /* Sets status (running, done, failed, interrupted), finished_at (NULL for 'running') and,
  * when warnings_json is not NULL, the warnings array. */
 int store_run_set_status(struct store *s, int64_t run_id, const char *status,
@@ -75,8 +84,8 @@ void store_rollback(struct store *s);
 int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, int64_t *case_id,
 		   struct ns_err *err);
 
-/* Calls fn for every (case_key, repeat) of the run that has a result. */
-int store_results_done(struct store *s, int64_t run_id,
+/* Calls fn for every (case_key, repeat) of the run that has a result (ok_only: an ok one). */
+int store_results_done(struct store *s, int64_t run_id, bool ok_only,
 		       void (*fn)(const char *case_key, int repeat, void *ctx), void *ctx,
 		       struct ns_err *err);
 
@@ -89,6 +98,7 @@ struct store_result {
 	const char *error, *warnings;      /* NULL = none */
 	const char *probe_json;            /* NULL = none */
 	const char *search_json;           /* a rate search (schemas/search-result.md); NULL = none */
+	bool replace_failed;               /* a failed result of that (case, repeat) gives way */
 };
 
 /* The result row and its samples, in one transaction. Returns 0, or 1 when that (case,
@@ -102,6 +112,12 @@ int store_put_instance_type(struct store *s, int64_t run_id, const struct catalo
 			    struct ns_err *err);
 int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
 		    struct ns_err *err);
+
+/* For the store's companion modules (lease.c): the connection and the mutex that serialises
+ * every use of it. */
+struct sqlite3 *store_db(struct store *s);
+void store_lock(struct store *s);
+void store_unlock(struct store *s);
 
 /* SQLite's JSON1 reads hostinfo for the runner, so it needs no JSON parser of its own:
  * json_extract(json, path) as text into buf. Returns 1 when found and not null, 0 when

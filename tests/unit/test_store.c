@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner/sweep/lease.h"
+#include "runner/sweep/retry.h"
 #include "runner/sweep/store.h"
 
 static char path[64];
@@ -208,7 +210,7 @@ static void round_trip_and_resume(void **state)
 	assert_int_equal(store_run_find_unfinished(s, "abc", &found, NULL, &err), 0);
 	assert_int_equal(store_run_find_unfinished(s, "zzz", &found, NULL, &err), 0);
 	int n = 0;
-	assert_int_equal(store_results_done(s, run, count_done, &n, &err), 0);
+	assert_int_equal(store_results_done(s, run, false, count_done, &n, &err), 0);
 	assert_int_equal(n, 2);
 
 	/* hostinfo through JSON1 */
@@ -292,6 +294,148 @@ static void stale_samples_replaced(void **state)
 	store_close(s);
 }
 
+static char *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	assert_non_null(f);
+	char *buf = malloc(1 << 20);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+/* A newer database is refused before anything is changed: not even switched to WAL (its
+ * header bytes 18-19 would change). NS_E_INPUT, so that run exits 2. */
+static void newer_database_left_byte_identical(void **state)
+{
+	(void)state;
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE future (x); PRAGMA user_version = 99",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	size_t n0, n1;
+	char *before = slurp(path, &n0);
+	struct ns_err err = {0};
+	assert_null(store_open(path, &err));
+	assert_int_equal(err.code, NS_E_INPUT);
+	assert_non_null(strstr(err.msg, "schema version 99 is newer"));
+	char *after = slurp(path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	free(before);
+	free(after);
+	char wal[80];
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	assert_int_equal(access(wal, F_OK), -1);
+}
+
+/* Leases: a case claimed by one runner is refused to another live one, given back when its
+ * result is stored, and a stored case is never claimed again (unless failed, on request). */
+static void leases_keep_two_runners_apart(void **state)
+{
+	(void)state;
+	struct store *s = open_store();
+	struct ns_err err = {0};
+	int64_t run, ep, case_id;
+	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "h",
+			      .version = "0.1.0", .order = "as-written", .repeats = 1};
+	assert_int_equal(store_run_create(s, &r, &run, &err), 0);
+	struct store_endpoint e = {.name = "lo", .agent_addr = "127.0.0.1:1"};
+	assert_int_equal(store_endpoint_put(s, run, &e, &ep, &err), 0);
+	struct probe_params p;
+	memset(&p, 0, sizeof(p));
+	p.streams = 1;
+	p.duration_s = 1;
+	struct store_case c = {.endpoint_id = ep, .case_key = "k", .p = &p, .affinity = "none",
+			       .params_json = "{}"};
+	if (store_case_put(s, run, &c, &case_id, &err) < 0)
+		fail_msg("%s", err.msg);
+
+	char me[LEASE_HOLDER_MAX], other[LEASE_HOLDER_MAX] = "";
+	lease_holder(me);
+	/* pid 1 of this host: alive, and not us */
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	char init[LEASE_HOLDER_MAX];
+	snprintf(init, sizeof(init), "%s 1", host);
+	assert_int_equal(lease_claim(s, case_id, 0, init, 60, false, other, sizeof(other), &err),
+			 LEASE_TAKEN);
+	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
+			 LEASE_HELD);
+	assert_string_equal(other, init);
+	/* a holder of this host that no longer runs holds nothing */
+	char gone[LEASE_HOLDER_MAX];
+	snprintf(gone, sizeof(gone), "%s 2147483646", host);
+	assert_int_equal(lease_release(s, case_id, 0, init, &err), 0);
+	assert_int_equal(lease_claim(s, case_id, 0, gone, 60, false, other, sizeof(other), &err),
+			 LEASE_TAKEN);
+	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
+			 LEASE_TAKEN);
+	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 1);
+
+	struct store_result fail = {.case_id = case_id, .repeat = 0, .started_at = "a",
+				    .finished_at = "b", .ok = false, .error = "agent down"};
+	assert_int_equal(store_put_result(s, &fail, NULL, &err), 0);
+	assert_int_equal(lease_release(s, case_id, 0, me, &err), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 0);
+	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
+			 LEASE_STORED);
+	/* --retry-failed: the failed result is claimed again and replaced */
+	assert_int_equal(lease_claim(s, case_id, 0, me, 60, true, other, sizeof(other), &err),
+			 LEASE_TAKEN);
+	struct store_result ok = {.case_id = case_id, .repeat = 0, .started_at = "c",
+				  .finished_at = "d", .ok = true, .replace_failed = true};
+	assert_int_equal(store_put_result(s, &ok, NULL, &err), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'ok'"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM results"), 1);
+	assert_int_equal(lease_claim(s, case_id, 0, me, 60, true, other, sizeof(other), &err),
+			 LEASE_STORED);
+	assert_int_equal(lease_release_all(s, me, &err), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 0);
+	/* --retry-failed resumes the newest run even when it is done */
+	assert_int_equal(store_run_set_status(s, run, "done", NULL, &err), 0);
+	int64_t found = 0;
+	assert_int_equal(store_run_find_unfinished(s, "h", &found, NULL, &err), 0);
+	assert_int_equal(store_run_find_latest(s, "h", &found, NULL, &err), 1);
+	assert_int_equal(found, run);
+	store_close(s);
+}
+
+/* Agent-wait: pauses grow from 0.25 s to at most 2 s and stop once the budget (tries
+ * included) is spent; only a connection refused or unreachable before any figure counts. */
+static void agent_wait_is_bounded(void **state)
+{
+	(void)state;
+	struct retry_wait w;
+	retry_wait_init(&w, 5, 100);
+	double t = 100, want[] = {0.25, 0.5, 1, 2, 1.25};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		double pause = retry_next_pause(&w, t);
+		assert_true(pause > want[i] - 1e-9 && pause < want[i] + 1e-9);
+		t += pause;
+	}
+	assert_true(retry_next_pause(&w, t) < 0);
+	retry_wait_init(&w, 0, 0);
+	assert_true(retry_next_pause(&w, 0) < 0);
+	retry_wait_init(&w, 10, 0);
+	assert_true(retry_next_pause(&w, 9.9) <= 0.1 + 1e-9);
+
+	struct probe_result res;
+	memset(&res, 0, sizeof(res));
+	struct ns_err e = {.code = NS_E_UNREACHABLE};
+	assert_true(retry_agent_lost(&e, &res));
+	e.code = NS_E_REFUSED;
+	assert_true(retry_agent_lost(&e, &res));
+	e.code = NS_E_TIMEOUT;
+	assert_false(retry_agent_lost(&e, &res));
+	e.code = NS_E_PROTOCOL;
+	assert_false(retry_agent_lost(&e, &res));
+	e.code = NS_E_UNREACHABLE;
+	res.n_dirs = 1; /* figures measured: the case ran, it is not retried */
+	assert_false(retry_agent_lost(&e, &res));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +443,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(old_view_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(newer_database_left_byte_identical, setup, teardown),
+		cmocka_unit_test_setup_teardown(leases_keep_two_runners_apart, setup, teardown),
+		cmocka_unit_test(agent_wait_is_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

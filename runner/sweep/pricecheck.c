@@ -1,0 +1,53 @@
+#include "pricecheck.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int pricecheck_load(struct catalog *cat, const char *const *files, size_t n_files,
+		    void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err)
+{
+	struct ns_err e = {0};
+	if (catalog_load(cat, catalog_default_path(), &e) < 0) {
+		char msg[NS_ERR_MAX + 32];
+		snprintf(msg, sizeof(msg), "catalog: %s", e.msg);
+		warn(ctx, msg);
+	}
+	for (size_t i = 0; i < n_files; i++)
+		if (catalog_load(cat, files[i], err) < 0) {
+			ns_err_prefix(err, "--catalog");
+			return -1;
+		}
+	return 0;
+}
+
+int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
+		     void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err)
+{
+	int missing = 0;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		const struct matrix_pair *p = &m->pairs[i];
+		if (!p->instance_type[0])
+			continue; /* nothing to price: the report shows no cost for it */
+		if (p->region[0] && catalog_price(cat, p->instance_type, p->region))
+			continue;
+		char msg[NS_ERR_MAX], hint[MX_NAME_MAX + 32] = "";
+		const char *near = catalog_instance(cat, p->instance_type)
+					   ? NULL : catalog_nearest_type(cat, p->instance_type);
+		if (near)
+			snprintf(hint, sizeof(hint), " (did you mean %s?)", near);
+		if (!p->region[0])
+			snprintf(msg, sizeof(msg), "%s:%d: pair %s: no region, so no price for %s%s: "
+				 "its cost will be missing from the report", m->path, p->line, p->name,
+				 p->instance_type, hint);
+		else
+			snprintf(msg, sizeof(msg), "%s:%d: pair %s: the catalog has no price for %s in "
+				 "%s%s: its cost will be missing from the report", m->path, p->line,
+				 p->name, p->instance_type, p->region, hint);
+		if (m->strict)
+			return ns_err_code(err, NS_E_INPUT, "%s (strict=\"true\"; add the price with "
+					   "--catalog FILE)", msg);
+		warn(ctx, msg);
+		missing++;
+	}
+	return missing;
+}

@@ -1,0 +1,24 @@
+/* pricecheck: before a run (and in --dry-run), every pair with an instance type must have a
+ * price in the catalog for its region, or the report's cost figures are missing after a whole
+ * night on real instances. A missing price is a warning naming the pair (and the nearest known
+ * type, for a typo); with the matrix's strict="true" it is an error. */
+#ifndef NS_PRICECHECK_H
+#define NS_PRICECHECK_H
+
+#include <stddef.h>
+
+#include "lib/err.h"
+#include "matrix.h"
+#include "runner/host/catalog.h"
+
+/* Loads the default catalog (a missing or broken default is a warning) and the given
+ * files into cat (catalog_init'ed by the caller). A bad --catalog file is an error. */
+int pricecheck_load(struct catalog *cat, const char *const *files, size_t n_files,
+		    void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err);
+
+/* Calls warn once per pair without a price; returns the number of such pairs, or -1 when the
+ * matrix is strict and one is missing (err names the matrix file and line of the pair). */
+int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
+		     void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err);
+
+#endif
