@@ -4,3 +4,4 @@ LIB_SRC += runner/engine/udpseq.c runner/engine/pace.c runner/engine/engine_base
 	runner/engine/engine.c runner/engine/engine_tcp.c runner/engine/engine_udp.c \
 	runner/engine/sysstat.c
 UNIT_TESTS += test_udpseq test_engine
+ITESTS += tests/integration/probe_truth.sh

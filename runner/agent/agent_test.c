@@ -251,7 +251,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.n_streams = e->n,
 			.n_intervals = e->n_ivl,
 			.duration_s = dur,
-			.cpu_percent = sysstat_cpu_percent(&e->cpu_omit, &e->cpu_end),
+			.cpu_percent = session_end_cpu_percent(e),
 			.kernel_drops = e->drops_end > e->drops_omit ? e->drops_end - e->drops_omit : 0,
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
 		};

@@ -425,7 +425,7 @@ static int compute(struct client *c, struct ns_err *err)
 			return -1;
 		if (d == 0)
 			res->duration_s = dur;
-		double my_cpu = sysstat_cpu_percent(&me->cpu_omit, &me->cpu_end);
+		double my_cpu = session_end_cpu_percent(me);
 		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
 		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;
 		struct probe_figures *theirs = me_sender ? &pd->receiver : &pd->sender;

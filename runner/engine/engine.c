@@ -4,6 +4,7 @@
 #include "engine_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -220,10 +221,15 @@ static void run_sender(struct e_thread *t)
 		rate = 1;
 	/* from the engine's start, not the thread's: a thread that starts late catches up */
 	for (uint32_t i = 0; i < t->n; i++)
-		pace_init(&t->streams[i]->pace, rate, e->unit, e->t0_ns);
-	bool deadline = false;
+		pace_init(&t->streams[i]->pace, rate, e->unit, t->batch, e->t0_ns);
+	bool deadline = false, stalled = false;
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		now = engine_now_ns();
+		if (e->stall_ns && !stalled && now >= e->stall_at_ns) {
+			stalled = true;
+			sleep_ns(t, 0, now, e->stall_ns);
+			continue;
+		}
 		if (e->deadline_ns && now >= e->deadline_ns) {
 			deadline = true;
 			break;
@@ -292,8 +298,27 @@ static void *thread_main(void *arg)
 		run_sender(t);
 	else
 		run_receiver(t);
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+		atomic_store_explicit(&t->cpu_final_ns,
+				      (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
+				      memory_order_relaxed);
+	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
 	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
 	return NULL;
+}
+
+/* NETSWEEP_TEST_SEND_STALL=AT_MS:FOR_MS: every sender thread sleeps FOR_MS once, AT_MS after
+ * the start — a test hook that stands for a sender kept off the CPU (tests/integration). */
+static void stall_hook(struct engine *e)
+{
+	const char *v = getenv("NETSWEEP_TEST_SEND_STALL");
+	unsigned at, len;
+	if (e->cfg.role != ENGINE_SEND || !v || sscanf(v, "%u:%u", &at, &len) != 2 || !len ||
+	    len > 10000)
+		return;
+	e->stall_at_ns = e->t0_ns + at * 1000000ull;
+	e->stall_ns = len * 1000000ull;
 }
 
 int engine_start(struct engine *e, struct ns_err *err)
@@ -305,6 +330,8 @@ int engine_start(struct engine *e, struct ns_err *err)
 			return -1;
 	e->started = true;
 	e->t0_ns = engine_now_ns();
+	e->t0_real_ns = engine_real_ns();
+	stall_hook(e);
 	if (e->cfg.role == ENGINE_SEND && e->cfg.send_duration_s > 0)
 		e->deadline_ns = e->t0_ns + (uint64_t)(e->cfg.send_duration_s * 1e9);
 	atomic_store(&e->running, e->nthreads);
@@ -386,9 +413,35 @@ void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
 		o->highest_seq_plus1 = atomic_load_explicit(&s->highest_plus1, memory_order_relaxed);
 		uint64_t jb = atomic_load_explicit(&s->jitter_bits, memory_order_relaxed);
 		memcpy(&o->jitter_ms, &jb, sizeof(jb));
+		o->sock_drops = atomic_load_explicit(&s->sock_drops, memory_order_relaxed);
 		if (e->cfg.proto == NS_PROTO_TCP)
 			tcp_info_fill(e, s->fd, o);
 	}
+}
+
+/* A running thread's CPU clock is read through its clock id; one that has returned left its
+ * final figure (its clock id is gone with it, so a failed read means it just returned). */
+uint64_t engine_cpu_ns(const struct engine *e)
+{
+	uint64_t sum = 0;
+	if (!e->started)
+		return 0;
+	for (uint32_t i = 0; i < e->nthreads; i++) {
+		struct e_thread *t = &e->threads[i];
+		struct timespec ts;
+		clockid_t cid;
+		if (!t->created)
+			continue;
+		if (!atomic_load_explicit(&t->cpu_final, memory_order_acquire) && !e->joined &&
+		    pthread_getcpuclockid(t->tid, &cid) == 0 && clock_gettime(cid, &ts) == 0 &&
+		    !atomic_load_explicit(&t->cpu_final, memory_order_acquire)) {
+			sum += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+			continue;
+		}
+		if (atomic_load_explicit(&t->cpu_final, memory_order_acquire))
+			sum += atomic_load_explicit(&t->cpu_final_ns, memory_order_relaxed);
+	}
+	return sum;
 }
 
 uint32_t engine_nstreams(const struct engine *e)

@@ -13,8 +13,10 @@
 
 /* Every UDP datagram starts with this header, serialised big-endian field by field:
  *   u64 sequence number (per stream, from 0)
- *   u64 send time in nanoseconds of the sender's CLOCK_MONOTONIC. Jitter (RFC 3550) uses only
- *       differences of transit times, so the two hosts' clocks need not agree.
+ *   u64 send time of this datagram in nanoseconds since the sender engine's start
+ *       (CLOCK_MONOTONIC): the batch's start plus the datagram's offset in it. The receiver
+ *       takes arrival times on one clock relative to its own start; jitter (RFC 3550) uses
+ *       only differences of transit times, so the two hosts' clocks need not agree.
  * Hence the UDP minimum payload NS_UDP_MIN_LEN = 16 bytes. */
 #define ENGINE_UDP_HDR_LEN 16
 #define ENGINE_NOT_DATA_MAX 16
@@ -53,6 +55,8 @@ struct engine_stream_snap {
 	uint64_t duplicates;
 	uint64_t highest_seq_plus1; /* highest sequence seen + 1 (0 = nothing yet) */
 	double jitter_ms;       /* RFC 3550 running estimate */
+	uint64_t sock_drops;    /* datagrams this stream's socket dropped (SO_RXQ_OVFL, as of the
+	                           last datagram received): loss in our own receive buffer */
 	/* TCP, read with TCP_INFO at snapshot time (sender side meaningful) */
 	uint64_t retransmits;   /* tcpi_total_retrans */
 	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
@@ -78,6 +82,9 @@ void engine_join(struct engine *e);
 /* Fills snaps[0..nfds-1]; safe to call from another thread while the engine runs. */
 void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps);
 uint32_t engine_nstreams(const struct engine *e);
+/* CPU time (user + system) of the engine's own threads so far, summed; the final figure once
+ * they have returned. Another engine or program in the process does not count. */
+uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);

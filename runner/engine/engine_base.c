@@ -14,6 +14,13 @@ uint64_t engine_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t engine_real_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* SO_MAX_PACING_RATE takes bytes/s; TCP paces itself by it even without the fq qdisc. */
 int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err)
 {

@@ -34,11 +34,14 @@ struct e_stream {
 	struct pace pace;
 	uint64_t next_seq;     /* UDP sender */
 	uint32_t tcp_off;      /* TCP sender: bytes of the current write already sent */
+	uint64_t unit_ns;      /* UDP sender: time the last send call took per datagram, the
+	                          offset between the send times of a batch's datagrams */
 	struct udpseq *seq;    /* UDP receiver */
 	/* published */
 	_Atomic uint64_t bytes, packets;
 	_Atomic uint64_t lost, out_of_order, duplicates, highest_plus1;
 	_Atomic uint64_t jitter_bits;   /* double, as bits */
+	_Atomic uint64_t sock_drops;    /* UDP receiver: SO_RXQ_OVFL, the socket's own drops */
 	_Atomic bool finished;
 	_Atomic int error;
 } __attribute__((aligned(64)));
@@ -62,6 +65,9 @@ struct e_thread {
 	                          UDP receiver: messages per recvmmsg */
 	uint32_t gso_segs;     /* datagrams per GSO super-datagram */
 	uint32_t gso_msgs;     /* super-datagrams per sendmmsg */
+	/* CPU time of this thread, stored as it returns (its clock dies with it) */
+	_Atomic uint64_t cpu_final_ns;
+	_Atomic bool cpu_final;
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished
@@ -98,6 +104,8 @@ struct engine {
 	unsigned char *send_buf; /* TCP sender: one write's bytes, read-only, shared by threads */
 	size_t send_buf_len;
 	uint64_t t0_ns, deadline_ns;
+	uint64_t t0_real_ns;   /* CLOCK_REALTIME at the start: the receiver's zero of arrival times */
+	uint64_t stall_at_ns, stall_ns; /* test hook, see engine_start() */
 	bool started, joined;
 	_Atomic bool stop;
 	_Atomic uint32_t running;
@@ -108,6 +116,8 @@ extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
 extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_recv_ops;
 
 uint64_t engine_now_ns(void);
+/* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */
+uint64_t engine_real_ns(void);
 /* Zero-filled, page-backed buffers for the threads; NULL on failure. */
 void *engine_buf_alloc(size_t len);
 void engine_buf_free(void *p, size_t len);

@@ -28,7 +28,7 @@
 #define UDP_SHARE_MIN 65536          /* a whole datagram or GSO super-datagram */
 #define UDP_RECV_BUDGET (16u << 20)
 #define UDP_RCVBUF (4 << 20)        /* see udp_roomy_rcvbuf */
-#define UDP_CTRL_LEN 128             /* GRO size and a timestamp, with room to spare */
+#define UDP_CTRL_LEN 128             /* GRO size, a timestamp and the drop count, with room */
 
 static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
@@ -75,17 +75,31 @@ static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 	return 0;
 }
 
-/* Writes the header of n consecutive datagrams starting at the stream's next sequence. */
+/* Writes the header of n consecutive datagrams starting at the stream's next sequence. Each
+ * carries its own send time: the call's start plus its place in the batch times what the last
+ * call took per datagram (one stamp for a whole batch made its datagrams' spread look like
+ * jitter). Times count from the engine's start. */
 static void put_headers(struct e_thread *t, struct e_stream *s, uint32_t n, uint64_t now_ns)
 {
 	uint32_t len = t->e->unit;
-	uint64_t ts = htobe64(now_ns);
+	uint64_t start = now_ns - t->e->t0_ns;
 	unsigned char *p = t->buf;
 	for (uint32_t i = 0; i < n; i++, p += len) {
 		uint64_t seq = htobe64(s->next_seq + i);
+		uint64_t ts = htobe64(start + i * s->unit_ns);
 		memcpy(p, &seq, 8);
 		memcpy(p + 8, &ts, 8);
 	}
+}
+
+/* Bounded so that one call delayed by a preemption does not spread the next batch's stamps
+ * over milliseconds. */
+#define UDP_UNIT_NS_MAX 100000ull
+
+static void note_unit_ns(struct e_stream *s, uint64_t start_ns, uint32_t units)
+{
+	uint64_t per = units ? (engine_now_ns() - start_ns) / units : 0;
+	s->unit_ns = per > UDP_UNIT_NS_MAX ? UDP_UNIT_NS_MAX : per;
 }
 
 static int send_result(struct e_stream *s, uint32_t units, uint32_t len, uint64_t *bytes)
@@ -126,8 +140,10 @@ static int udp_send_mmsg(struct e_thread *t, struct e_stream *s, uint32_t max_un
 		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
 	}
 	int n = sendmmsg(s->fd, t->msgs, k, MSG_DONTWAIT);
-	if (n > 0)
+	if (n > 0) {
+		note_unit_ns(s, now_ns, (uint32_t)n);
 		return send_result(s, (uint32_t)n, len, bytes);
+	}
 	return send_error(s);
 }
 
@@ -150,6 +166,7 @@ static int udp_send_gso(struct e_thread *t, struct e_stream *s, uint32_t max_uni
 	int n = sendmmsg(s->fd, t->msgs, m, MSG_DONTWAIT);
 	if (n > 0) {
 		uint32_t units = (uint32_t)n * segs;
+		note_unit_ns(s, now_ns, units < total ? units : total);
 		return send_result(s, units < total ? units : total, len, bytes);
 	}
 	if (errno == EINVAL || errno == EIO || errno == EMSGSIZE) {
@@ -199,6 +216,9 @@ static int udp_recv_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 	 * waited different times, and one clock read per batch would count the gaps between
 	 * their send times as jitter. */
 	s->rx_stamp = setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) == 0;
+	/* the socket's own drop count with every datagram: loss in this test's receive buffer,
+	 * apart from the network's and from other sockets' on the host */
+	setsockopt(s->fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof(on));
 	return 0;
 }
 
@@ -218,9 +238,10 @@ static int udp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 	return 0;
 }
 
-/* The GRO segment size (0 = a single datagram) and the kernel's receive time (kept at
- * *arrival_ns when absent) from a message's control data. */
-static uint32_t parse_cmsgs(struct msghdr *h, uint64_t *arrival_ns)
+/* The GRO segment size (0 = a single datagram), the kernel's receive time (kept at
+ * *arrival_ns when absent) and the socket's drop count (SO_RXQ_OVFL, kept at *drops when
+ * absent) from a message's control data. */
+static uint32_t parse_cmsgs(struct msghdr *h, uint64_t *arrival_ns, uint32_t *drops)
 {
 	uint32_t seg = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c)) {
@@ -232,6 +253,8 @@ static uint32_t parse_cmsgs(struct msghdr *h, uint64_t *arrival_ns)
 			struct timespec ts;
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
 			*arrival_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+			memcpy(drops, CMSG_DATA(c), sizeof(*drops));
 		}
 	}
 	return seg;
@@ -246,10 +269,8 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 {
 	for (uint32_t i = 0; i < t->batch; i++) {
 		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
-		if (s->gro || s->rx_stamp) {
-			t->msgs[i].msg_hdr.msg_control = t->ctrl + (size_t)i * UDP_CTRL_LEN;
-			t->msgs[i].msg_hdr.msg_controllen = UDP_CTRL_LEN;
-		}
+		t->msgs[i].msg_hdr.msg_control = t->ctrl + (size_t)i * UDP_CTRL_LEN;
+		t->msgs[i].msg_hdr.msg_controllen = UDP_CTRL_LEN;
 	}
 	int n = recvmmsg(s->fd, t->msgs, t->batch, MSG_DONTWAIT, NULL);
 	if (n < 0) {
@@ -259,19 +280,22 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 		e_finish(s, errno);
 		return E_DONE;
 	}
-	/* Without kernel timestamps, one arrival time per batch. The kernel's are CLOCK_REALTIME
-	 * and the senders' CLOCK_MONOTONIC: only transit differences enter the jitter, so the
-	 * constant offset cancels. */
-	uint64_t batch_arrival = s->rx_stamp ? 0 : engine_now_ns();
+	/* All arrival times on one clock, the kernel stamps' CLOCK_REALTIME (a datagram without
+	 * its stamp falling back to CLOCK_MONOTONIC made a jitter spike), relative to the start.
+	 * Without kernel timestamps, one arrival time per batch. */
+	uint64_t t0 = t->e->t0_real_ns;
+	uint64_t batch_arrival = s->rx_stamp ? 0 : engine_real_ns();
 	uint64_t bytes = 0, pkts = 0;
+	uint32_t drops = (uint32_t)atomic_load_explicit(&s->sock_drops, memory_order_relaxed);
 	uint32_t unit = t->e->unit;
 	struct udpseq *u = s->seq;
 	for (int i = 0; i < n; i++) {
 		uint32_t len = t->msgs[i].msg_len;
 		uint64_t arrival = batch_arrival;
-		uint32_t seg = parse_cmsgs(&t->msgs[i].msg_hdr, &arrival);
+		uint32_t seg = parse_cmsgs(&t->msgs[i].msg_hdr, &arrival, &drops);
 		if (!arrival) /* a stamp missing (control data cut short) */
-			arrival = batch_arrival = engine_now_ns();
+			arrival = batch_arrival = engine_real_ns();
+		arrival -= t0;
 		if (!seg)
 			seg = len;
 		const unsigned char *p = t->iovs[i].iov_base;
@@ -294,6 +318,7 @@ static int udp_recv(struct e_thread *t, struct e_stream *s)
 	atomic_store_explicit(&s->out_of_order, u->out_of_order, memory_order_relaxed);
 	atomic_store_explicit(&s->duplicates, u->duplicates, memory_order_relaxed);
 	atomic_store_explicit(&s->highest_plus1, u->highest_plus1, memory_order_relaxed);
+	atomic_store_explicit(&s->sock_drops, drops, memory_order_relaxed);
 	double j = udpseq_jitter_ms(u);
 	uint64_t jb;
 	memcpy(&jb, &j, sizeof(jb));

@@ -1,18 +1,15 @@
 #include "pace.h"
 
-/* Credit kept across a late wake-up, as iperf does by pacing the average since the start:
- * timer slack and a sender kept off the CPU on a loaded machine are made up at once, in
- * batches. Stalls of 100-700 ms were seen on this shared 2-core machine (caps of 4, 10 and
- * 100 ms left -b 5-50 % short), so the cap is long; past it the sender is taken to have
- * been stopped and does not flood to catch up. */
-#define PACE_BURST_NS 1e9
-
-void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint64_t now_ns)
+/* A stall longer than the credit is time the sender lost, not rate it owes: a second of
+ * credit (as before) sent a second's bytes back to back after a stall, a line-rate burst
+ * that a shaped link drops or a credit-based one counts against the test. */
+void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t batch_units,
+	       uint64_t now_ns)
 {
 	p->ns_per_byte = rate_bps ? 8e9 / (double)rate_bps : 0.0;
 	p->next_ns = (double)now_ns;
-	double two_units = 2.0 * unit_bytes * p->ns_per_byte;
-	p->burst_ns = two_units > PACE_BURST_NS ? two_units : PACE_BURST_NS;
+	double batch = (double)(batch_units ? batch_units : 1) * unit_bytes * p->ns_per_byte;
+	p->burst_ns = batch > PACE_CREDIT_NS ? batch : PACE_CREDIT_NS;
 }
 
 uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units)

@@ -1,11 +1,16 @@
 /* pace: a token bucket for one sending stream, in nanoseconds of a monotonic clock.
  * The sender asks how many units (datagrams or writes) it may send now, sends them and
- * reports the bytes; credit left over from oversleeping is kept up to a small burst so
- * that the long-run rate stays exact while bursts stay short. Pure: the caller passes time. */
+ * reports the bytes; credit left over from oversleeping is kept up to one batch or
+ * PACE_CREDIT_NS, whichever is larger, so that a stalled sender never turns what it missed
+ * into a line-rate burst. Pure: the caller passes time. */
 #ifndef NS_PACE_H
 #define NS_PACE_H
 
 #include <stdint.h>
+
+/* Credit kept across a late wake-up when one batch is shorter: enough to ride out timer slack
+ * and a short preemption, far too little to flood a shaped link after a stall. */
+#define PACE_CREDIT_NS 4e6
 
 struct pace {
 	double ns_per_byte;  /* 0 = unlimited */
@@ -13,8 +18,9 @@ struct pace {
 	double burst_ns;     /* most credit kept from the past */
 };
 
-/* rate_bps 0 = unlimited. unit_bytes: the usual send size, so the burst holds at least two. */
-void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint64_t now_ns);
+/* rate_bps 0 = unlimited. unit_bytes x batch_units: one send call's worth, the credit floor. */
+void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t batch_units,
+	       uint64_t now_ns);
 /* Units of unit_bytes that may go now, at most max_units (0 = wait; see pace_wait_ns). */
 uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units);
 /* Records bytes actually sent. */

@@ -1,32 +1,9 @@
-/* sysstat: process CPU and kernel UDP drop counters (see sysstat.h). */
+/* sysstat: the host-wide kernel UDP drop counters (see sysstat.h). */
 #include "sysstat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
-
-void sysstat_cpu_now(struct sysstat_cpu *c)
-{
-	struct timespec ts;
-	struct rusage ru;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	c->wall_s = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	c->cpu_s = 0;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		c->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-double sysstat_cpu_percent(const struct sysstat_cpu *a, const struct sysstat_cpu *b)
-{
-	double wall = b->wall_s - a->wall_s;
-	if (!(wall > 0))
-		return 0;
-	double pct = 100.0 * (b->cpu_s - a->cpu_s) / wall;
-	return pct > 0 ? pct : 0;
-}
 
 /* Finds column `name` in a "Prefix: names..." line and returns its value from the following
  * "Prefix: values..." line. */

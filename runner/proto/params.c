@@ -10,7 +10,7 @@
 #define P2_MAX_WINDOW (1024u * 1024 * 1024)   /* SO_SNDBUF/SO_RCVBUF take an int */
 #define P2_MIN_MSS 88                         /* the kernel's TCP_MIN_MSS */
 #define P2_MAX_MSS 65495
-#define P2_MIN_INTERVAL_S 0.1
+#define P2_MIN_INTERVAL_S 0.01
 #define P2_MAX_CONNECT_TIMEOUT_S 600.0
 #define P2_MAX_INTERVALS 100000               /* = PROTO_MAX_INTERVALS */
 

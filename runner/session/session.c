@@ -113,7 +113,7 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		return -1; /* the fds are still ours */
 	/* the baseline of a test without omit: taken just before the first byte can move */
 	sysstat_udp_drops(&s->drops_omit, NULL);
-	sysstat_cpu_now(&s->cpu_omit);
+	s->cpu_omit_ns = 0;
 	s->prev_t = s->t_omit = proto_now();
 	return engine_start(s->eng, err);
 }
@@ -151,8 +151,16 @@ void session_end_finish(struct session_end *s, double max_drain_s)
 			shutdown(s->fds[i], SHUT_WR); /* still open: the engine closes them */
 	engine_snapshot(s->eng, s->cur);
 	s->t_end = s->t_stop > 0 ? s->t_stop : proto_now();
-	sysstat_cpu_now(&s->cpu_end);
+	s->cpu_end_ns = engine_cpu_ns(s->eng);
 	sysstat_udp_drops(&s->drops_end, NULL);
+}
+
+double session_end_cpu_percent(const struct session_end *s)
+{
+	double wall = s->t_end - s->t_omit;
+	if (!(wall > 0) || s->cpu_end_ns < s->cpu_omit_ns)
+		return 0;
+	return (double)(s->cpu_end_ns - s->cpu_omit_ns) / 1e9 / wall * 100.0;
 }
 
 bool session_end_watch(struct session_end *s, double now)
@@ -269,7 +277,7 @@ static void mark_omit(struct session_end *s, double omit_s, double now)
 	memcpy(s->prev, s->omit, s->n * sizeof(*s->omit));
 	s->prev_t = now;
 	s->t_omit = now;
-	sysstat_cpu_now(&s->cpu_omit);
+	s->cpu_omit_ns = engine_cpu_ns(s->eng);
 	sysstat_udp_drops(&s->drops_omit, NULL);
 }
 

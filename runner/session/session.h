@@ -27,8 +27,8 @@ struct session_end {
 	struct probe_interval *ivl;
 	uint32_t n_ivl, cap_ivl;
 	bool truncated;            /* interval storage hit its bound */
-	struct sysstat_cpu cpu_omit, cpu_end;
-	uint64_t drops_omit, drops_end;
+	uint64_t cpu_omit_ns, cpu_end_ns; /* CPU of this end's engine threads (engine_cpu_ns) */
+	uint64_t drops_omit, drops_end;   /* host-wide UDP receive errors (sysstat) */
 	double t_omit, t_end;      /* times of the baseline and final snapshots */
 	double t_stop;             /* a self-timed sender: when it was seen stopped (0 = not yet) */
 	const uint8_t *cookie;     /* UDP receiver: the test's cookie (PROTO_COOKIE_LEN bytes), so
@@ -49,6 +49,9 @@ void session_end_finish(struct session_end *s, double max_drain_s);
  * when the controller takes the final snapshot. Returns true once it has (or for a receiver). */
 bool session_end_watch(struct session_end *s, double now);
 void session_end_destroy(struct session_end *s);
+/* CPU of this end's own engine threads from the baseline to the end, % of one CPU: with
+ * --bidir each direction's, and never another test's in the same process. */
+double session_end_cpu_percent(const struct session_end *s);
 
 /* The boundaries of a test: omit period, intervals, end. */
 struct session_clock {

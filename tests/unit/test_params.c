@@ -104,8 +104,10 @@ static void times_are_bounded_and_never_nan(void **state)
 	p.omit_s = NS_MAX_DURATION_S;
 	refused(&p, "omit");
 	p = base();
-	p.interval_s = 0.01;
+	p.interval_s = 0.005;
 	refused(&p, "interval");
+	p.interval_s = 0.01; /* 10 ms intervals show pacing bursts and shaping knees */
+	assert_int_equal(probe_params_check(&p, NULL), 0);
 	p.interval_s = 0;
 	assert_int_equal(probe_params_check(&p, NULL), 0);
 	p.interval_s = 0.1;

@@ -218,21 +218,26 @@ static void pace_holds_the_rate(void **state)
 	(void)state;
 	struct pace p;
 	const uint64_t ms = 1000000;
-	pace_init(&p, 8000000, 1000, 0);
+	pace_init(&p, 8000000, 1000, 1, 0);
 	assert_int_equal(pace_ready(&p, 0, 1000, 64), 1);
 	pace_sent(&p, 1000);
 	assert_int_equal(pace_ready(&p, ms / 2, 1000, 64), 0);
 	assert_int_equal(pace_wait_ns(&p, ms / 2), ms / 2 + 1);
-	/* woken 3.5 ms late: the credit pays for the missed units */
-	assert_int_equal(pace_ready(&p, 4500000, 1000, 64), 4);
-	pace_sent(&p, 4000);
-	assert_int_equal(pace_ready(&p, 4600000, 1000, 64), 0);
-	/* a long stall: credit is capped at 1 s (1 + 1000 units), not a flood */
-	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 5000), 1001);
+	/* woken 1.5 ms late: the credit pays for the missed units */
+	assert_int_equal(pace_ready(&p, 2500000, 1000, 64), 2);
+	pace_sent(&p, 2000);
+	assert_int_equal(pace_ready(&p, 2600000, 1000, 64), 0);
+	/* a 200 ms stall: credit is capped at PACE_CREDIT_NS (4 ms: 1 + 4 units), not a flood */
+	assert_int_equal(pace_ready(&p, 203 * ms, 1000, 5000), 5);
+	pace_sent(&p, 5000);
+	assert_int_equal(pace_ready(&p, 203 * ms + 1, 1000, 64), 0);
+	/* when one batch is longer than PACE_CREDIT_NS, the cap is the batch (10 units = 10 ms) */
+	pace_init(&p, 8000000, 1000, 10, 0);
+	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 5000), 11);
 	/* and never more than the caller's batch */
-	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 64), 64);
+	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 4), 4);
 	/* unlimited */
-	pace_init(&p, 0, 1000, 0);
+	pace_init(&p, 0, 1000, 64, 0);
 	assert_int_equal(pace_ready(&p, 0, 1000, 64), 64);
 	assert_int_equal(pace_wait_ns(&p, 0), 0);
 }
