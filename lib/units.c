@@ -233,3 +233,32 @@ void units_format_bytes(double bytes, char *buf, size_t len)
 	static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", NULL};
 	format_scaled(bytes, 1024.0, names, buf, len);
 }
+
+int units_parse_hostport(const char *s, uint16_t default_port, char *host, size_t cap,
+			 uint16_t *port, struct ns_err *err)
+{
+	const char *colon = strrchr(s, ':'), *h = s;
+	size_t n;
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || (close[1] && close[1] != ':'))
+			return ns_err_set(err, "'%s' is not host:port", s);
+		h = s + 1;
+		n = (size_t)(close - h);
+		colon = close[1] ? close + 1 : NULL;
+	} else if (colon && strchr(s, ':') == colon) {
+		n = (size_t)(colon - s);
+	} else {
+		n = strlen(s); /* a bare name or IPv6 address */
+		colon = NULL;
+	}
+	if (n == 0 || n >= cap)
+		return ns_err_set(err, "'%s' is not host:port", s);
+	uint64_t p = default_port;
+	if (colon && units_parse_uint(colon + 1, 1, 65535, &p, err) < 0)
+		return -1;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = (uint16_t)p;
+	return 0;
+}

@@ -36,4 +36,9 @@ void units_format_rate(double bps, char *buf, size_t len);
 /* 1610612736 -> "1.50 GiB" (powers of 1024). */
 void units_format_bytes(double bytes, char *buf, size_t len);
 
+/* "host:port", "[v6]:port", "host" or a bare IPv6 address into host (cap bytes) and port
+ * (default_port when none is written). */
+int units_parse_hostport(const char *s, uint16_t default_port, char *host, size_t cap,
+			 uint16_t *port, struct ns_err *err);
+
 #endif

@@ -306,6 +306,39 @@ static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, co
 			      &p->agent_port);
 }
 
+/* Hooks run for a quarter of an hour at most unless the matrix says otherwise: long enough
+ * to launch and terminate instances, short enough that a hung command is noticed. */
+#define MX_HOOK_TIMEOUT_S 900.0
+#define MX_HOOK_WAIT_S 300.0
+
+static int load_hook(struct loader *L, xmlNodePtr n, const char *field, struct matrix_hook *h)
+{
+	xmlChar *t = xmlNodeGetContent(n);
+	const char *s;
+	int rc = copy_field(L, n, field, h->command, sizeof(h->command), t ? (const char *)t : "");
+	xmlFree(t);
+	h->line = line_of(n);
+	h->timeout_s = MX_HOOK_TIMEOUT_S;
+	h->wait_s = MX_HOOK_WAIT_S;
+	if (rc < 0)
+		return -1;
+	if ((s = attr(n, "timeout")) && parse_duration(s, true, &h->timeout_s, L->err) < 0)
+		return fail_at(L, n, "timeout");
+	if ((s = attr(n, "wait")) && parse_duration(s, true, &h->wait_s, L->err) < 0)
+		return fail_at(L, n, "wait");
+	return 0;
+}
+
+static int load_hooks(struct loader *L, xmlNodePtr parent, struct matrix_hook *setup,
+		      struct matrix_hook *teardown)
+{
+	for (xmlNodePtr c = parent->children; c; c = c->next)
+		if ((is_elem(c, "setup") && load_hook(L, c, "setup", setup) < 0) ||
+		    (is_elem(c, "teardown") && load_hook(L, c, "teardown", teardown) < 0))
+			return -1;
+	return 0;
+}
+
 static int load_pairs(struct loader *L, xmlNodePtr pairs)
 {
 	struct matrix *m = L->m;
@@ -333,8 +366,15 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 			return -1;
 		snprintf(p->price_basis, sizeof(p->price_basis), "%s",
 			 attr(n, "price-basis") ? attr(n, "price-basis") : "pair");
-		if (parse_agent(L, n, p, attr(n, "agent")) < 0)
+		if (load_hooks(L, n, &p->setup, &p->teardown) < 0)
 			return -1;
+		const char *agent = attr(n, "agent");
+		if (agent && parse_agent(L, n, p, agent) < 0)
+			return -1;
+		if (!agent && !p->setup.command[0] && !m->setup.command[0]) {
+			ns_err_set(L->err, "pair '%s' has no agent and no setup to name one", p->name);
+			return fail_at(L, n, "pair agent");
+		}
 		if (p->client[0] && parse_hostport(L, n, "pair client", p->client, p->client_host,
 						   sizeof(p->client_host), &p->client_port) < 0)
 			return -1;
@@ -564,7 +604,7 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 	struct matrix *m = L->m;
 	xmlNodePtr root = xmlDocGetRootElement(doc);
 	xmlNodePtr pairs = NULL, axes = NULL, rules = NULL, search = NULL;
-	if (load_settings(L, root) < 0)
+	if (load_settings(L, root) < 0 || load_hooks(L, root, &m->setup, &m->teardown) < 0)
 		return -1;
 	for (xmlNodePtr n = root->children; n; n = n->next) {
 		if (is_elem(n, "description")) {

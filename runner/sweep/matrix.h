@@ -40,6 +40,15 @@ struct matrix_axis {
 	struct matrix_value *v;
 };
 
+/* A provisioning hook (<setup>/<teardown>): run by hooks.c with /bin/sh -c. */
+#define MX_HOOK_MAX 2048
+struct matrix_hook {
+	char command[MX_HOOK_MAX];         /* "" = none */
+	double timeout_s;                  /* time limit of the command */
+	double wait_s;                     /* setup: how long its agents get to answer */
+	int line;
+};
+
 #define MX_NAME_MAX 64
 struct matrix_pair {
 	char name[MX_NAME_MAX];
@@ -53,6 +62,7 @@ struct matrix_pair {
 	char expected_driver[32];          /* "" = not checked */
 	char price_basis[8];               /* "pair" or "sender" */
 	uint64_t link_bps;                 /* 0 = not declared */
+	struct matrix_hook setup, teardown;
 	int line;
 };
 
@@ -89,6 +99,7 @@ struct matrix {
 	bool loopback;                     /* no pairs: the runner serves one itself */
 	bool search;                       /* <search>: every UDP case is a rate search */
 	struct search_cfg search_cfg;
+	struct matrix_hook setup, teardown; /* the run's own hooks */
 	struct matrix_pair *pairs;
 	size_t n_pairs;
 	struct matrix_axis axes[MX_AXIS_COUNT];

@@ -20,6 +20,7 @@
 #include "search_case.h"
 #include "runner/proto/proto.h"
 #include "lease.h"
+#include "hooks.h"
 #include "loopback.h"
 #include "retry.h"
 
@@ -76,6 +77,7 @@ struct runner {
 	int online_cpus;
 	double agent_wait_s;
 	char holder[LEASE_HOLDER_MAX];     /* this runner's name on its case leases */
+	struct hooks *hooks;               /* provisioning hooks; NULL = none */
 };
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */
@@ -206,6 +208,10 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 		}
 		snprintf(p->addr, sizeof(p->addr), strchr(p->host, ':') ? "[%s]:%u" : "%s:%u",
 			 p->host, p->port);
+		if (hooks_pair_failure(R->hooks, i)) { /* not provisioned: no agent to ask */
+			jsonw_str(warnings, strcpy(p->fail, hooks_pair_failure(R->hooks, i)));
+			goto record;
+		}
 
 		struct hostinfo_opts ho;
 		struct ns_err e;
@@ -253,7 +259,7 @@ static int setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *
 			}
 		}
 		check_pair(R, mp, p, warnings);
-
+record:;
 		struct store_endpoint ep = {
 			.name = mp->name,
 			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
@@ -859,6 +865,10 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	sum->total = R.n_slots;
 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
+	struct hooks_opts ho = {st, R.run_id, o->jobs, R.prog, &stop_requested};
+	if (hooks_setup(m, &ho, &R.hooks, err) < 0)
+		goto fail_run;
+	R.m = hooks_matrix(R.hooks, m); /* the pairs' agents as the setups named them */
 	if (setup_pairs(&R, &warnings, err) < 0)
 		goto fail_run;
 	if (snapshot_catalog(&R, &warnings, err) < 0) /* on resume: fills only what is missing */
@@ -876,6 +886,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 			      sum->skipped, R.n_slots);
 	if (execute(&R, done, err) < 0)
 		goto fail_run;
+	hooks_teardown(&R.hooks, R.prog); /* before the run is done: --resume owes what is left */
 	progress_finish(R.prog);
 	sum->interrupted = atomic_load(&stop_requested) != 0;
 	jsonw_arr_close(&warnings);
@@ -890,11 +901,13 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	rc = 0;
 	goto out;
 fail_run:
+	hooks_teardown(&R.hooks, R.prog);
 	progress_finish(R.prog);
 	store_run_set_status(st, R.run_id, atomic_load(&stop_requested) ? "interrupted" : "failed",
 			     NULL, NULL);
 	lease_release_all(st, R.holder, NULL);
 out:
+	hooks_teardown(&R.hooks, R.prog);
 	loopback_stop(R.agent_pid);
 	progress_destroy(R.prog);
 	for (size_t i = 0; R.pairs && i < m->n_pairs; i++) {

@@ -113,7 +113,7 @@ int store_put_instance_type(struct store *s, int64_t run_id, const struct catalo
 int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
 		    struct ns_err *err);
 
-/* For the store's companion modules (lease.c): the connection and the mutex that serialises
+/* For the store's companion modules (lease.c, hooks.c): the connection and the mutex that serialises
  * every use of it. */
 struct sqlite3 *store_db(struct store *s);
 void store_lock(struct store *s);

@@ -162,6 +162,33 @@ static void checks_beyond_schema_name_line(void **state)
 	refused("<matrix name=\"x\" cooldown=\"-1s\"/>", 1, "negative");
 }
 
+/* Hooks: a pair's or the run's setup may name the agent; their limits have defaults. */
+static void hooks_load(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err err = {0};
+	assert_int_equal(load(&m, "<matrix name=\"h\">\n"
+			       "<setup timeout=\"2m\">make-all</setup>\n"
+			       "<pairs><pair name=\"a\"><setup wait=\"30s\">up a</setup>"
+			       "<teardown timeout=\"90\">down a</teardown></pair>\n"
+			       "<pair name=\"b\"/></pairs>\n</matrix>", &err), 0);
+	assert_string_equal(m.setup.command, "make-all");
+	assert_true(m.setup.timeout_s == 120);
+	assert_false(m.teardown.command[0]);
+	assert_string_equal(m.pairs[0].setup.command, "up a");
+	assert_true(m.pairs[0].setup.wait_s == 30 && m.pairs[0].setup.timeout_s == 900);
+	assert_true(m.pairs[0].teardown.timeout_s == 90);
+	assert_int_equal(m.pairs[0].teardown.line, 3);
+	assert_false(m.pairs[1].agent_host[0]);  /* the run's setup names it */
+	matrix_free(&m);
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\"><teardown>t</teardown></pair>\n"
+		"</pairs>\n</matrix>", 3, "no agent and no setup");
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\">\n<setup timeout=\"0\">s</setup>"
+		"</pair>\n</pairs>\n</matrix>", 4, "timeout");
+	refused("<matrix name=\"x\">\n<setup></setup>\n</matrix>", 2, "setup");
+}
+
 static void missing_file_names_file(void **state)
 {
 	(void)state;
@@ -181,6 +208,7 @@ int main(void)
 		cmocka_unit_test(schema_violations_name_line),
 		cmocka_unit_test(checks_beyond_schema_name_line),
 		cmocka_unit_test(missing_file_names_file),
+		cmocka_unit_test(hooks_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
