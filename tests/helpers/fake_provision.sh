@@ -14,6 +14,7 @@ echo "$what ${NETSWEEP_PAIR:-} ${NETSWEEP_INSTANCE_TYPE:-} ${NETSWEEP_REGION:-} 
 case $what in
 setup)
 	ip netns add "$ns" || exit 1
+	echo "fake: made $ns" >&2
 	ip link add "${FAKE_PREFIX}r$n" type veth peer name "${FAKE_PREFIX}n$n" netns "$ns" || exit 1
 	ip addr add "10.212.$n.1/24" dev "${FAKE_PREFIX}r$n"
 	ip link set "${FAKE_PREFIX}r$n" up
@@ -33,6 +34,9 @@ teardown)
 	for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -TERM "$pid" 2>/dev/null; done
 	for _ in $(seq 50); do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.1; done
 	for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+	# the veth goes with the namespace, but only once the kernel gets to it: remove it now,
+	# so that a setup right after (a resumed run) can make it again
+	ip link del "${FAKE_PREFIX}r$n" 2>/dev/null
 	if ip netns list | grep -qw "$ns"; then ip netns del "$ns" || exit 1; fi
 	echo "fake: removed $ns" >&2
 	;;
