@@ -3,7 +3,8 @@
  * already holds is left as it is, so merging the same input again adds nothing. Inputs at an
  * older schema version are migrated on a private copy (never in place); a newer one is refused.
  * Row ids are renumbered through temporary maps (old id -> new id), table by table, in one
- * transaction per input. */
+ * transaction per input. Case leases are not merged: they are one runner's claims on work in
+ * flight, meaningless in another database. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -34,6 +35,7 @@ static const struct merge_table tables[] = {
 	{"cases", {"run_id", "endpoint_id"}, {"map_runs", "map_endpoints"}, "map_cases", "case_key"},
 	{"results", {"case_id"}, {"map_cases"}, "map_results", "repeat"},
 	{"samples", {"result_id"}, {"map_results"}, NULL, NULL},
+	{"searches", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
