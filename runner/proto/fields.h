@@ -98,7 +98,8 @@ enum field_type {
 	X(FT_U64, out_of_order, "out_of_order", F_JSON | F_UDP) \
 	X(FT_U64, duplicates, "duplicates", F_JSON | F_UDP) \
 	X(FT_F64, jitter_ms, "jitter_ms", F_JSON | F_UDP) \
-	X(FT_U64, kernel_drops, "kernel_drops", F_JSON | F_UDP)
+	X(FT_U64, kernel_drops, "kernel_drops", F_JSON | F_UDP) \
+	X(FT_U64, socket_drops, "socket_drops", F_JSON | F_UDP)
 
 /* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
  * follow as objects). */
@@ -137,7 +138,8 @@ enum field_type {
 	X(FT_F64, rtt_ms, NULL, F_WIRE) \
 	X(FT_U64, segs, NULL, F_WIRE) \
 	X(FT_BOOL, finished, NULL, F_WIRE) \
-	X(FT_ERRNO, error, NULL, F_WIRE)
+	X(FT_ERRNO, error, NULL, F_WIRE) \
+	X(FT_U64, sock_drops, NULL, F_WIRE)
 
 /* struct proto_dir_summary (proto.h): one direction of RESULTS. Ranges are checked by
  * proto_dec_results. */

@@ -66,7 +66,9 @@ struct probe_figures {
 	uint64_t out_of_order;
 	uint64_t duplicates;
 	double jitter_ms;
-	uint64_t kernel_drops;     /* RcvbufErrors + InErrors delta over the test (receiver host) */
+	uint64_t kernel_drops;     /* RcvbufErrors + InErrors delta over the test: host-wide */
+	uint64_t socket_drops;     /* datagrams this test's own receiving sockets dropped
+	                              (SO_RXQ_OVFL): loss in its receive buffers */
 };
 
 struct probe_stream_result {

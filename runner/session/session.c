@@ -381,6 +381,7 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 			}
 			rcv->out_of_order = delta(c->out_of_order, e->out_of_order);
 			rcv->duplicates = delta(c->duplicates, e->duplicates);
+			rcv->socket_drops = delta(c->sock_drops, e->sock_drops);
 			rcv->jitter_ms = e->jitter_ms;
 			uint64_t total = rcv->packets + rcv->lost;
 			rcv->lost_percent = total ? 100.0 * (double)rcv->lost / (double)total : 0;
@@ -407,6 +408,7 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		d->receiver.lost += rcv->lost;
 		d->receiver.out_of_order += rcv->out_of_order;
 		d->receiver.duplicates += rcv->duplicates;
+		d->receiver.socket_drops += rcv->socket_drops;
 	}
 	d->sender.rtt_ms = n_rtt ? rtt / n_rtt : 0;
 	d->receiver.jitter_ms = n_jit ? jit / n_jit : 0;

@@ -15,7 +15,8 @@ source "$HERE/../lib/netns.sh"
 netns_require
 
 CHECKS=("paced udp after a 200 ms stall stays within one batch per 10 ms"
-	"bidir reports each direction's own cpu")
+	"bidir reports each direction's own cpu"
+	"udp loss is the receiving socket's own drops, not the host's")
 netns_need_netsweep "${CHECKS[@]}"
 
 S=10.66.11.1 R=10.66.11.2 PORT=7111
@@ -24,6 +25,10 @@ netns_pair i11 ts tr "$S" "$R" >/dev/null || { fail "namespace setup" "netns_pai
 if ! NETSWEEP_TEST_SEND_STALL=1000:200 netns_agent tr "$R" "$PORT"; then
 	for c in "${CHECKS[@]}"; do fail "$c" "the agent did not start"; done
 	exit 1
+fi
+# A second agent: the other test whose socket drops at the same time.
+if ! netns_agent tr "$R" $((PORT + 1)); then
+	fail "${CHECKS[2]}" "the second agent did not start"
 fi
 OUT=$NETNS_TMP/probe.json
 f() { netns_json "$OUT" "$1"; }
@@ -71,5 +76,30 @@ bidir_cpu() {
 netns_shape ts 20mbit 200000 100000000
 netns_check_runs "${CHECKS[1]}" bidir_cpu
 netns_clear ts
+
+# Two unlimited UDP tests at once into receivers with a 64 KiB buffer, each dropping in its
+# own socket. The first's loss must be its socket's drops; the host-wide counter, which
+# counts the other's drops too, must be larger than its own socket's.
+socket_drops() {
+	local other=$NETNS_TMP/other.json lp sd sent pk lo kd
+	netns_probe ts "$other" "$R:$((PORT + 1))" --udp -l 1400 -w 64K -t 3 &
+	local opid=$!
+	netns_probe ts "$OUT" "$R:$PORT" --udp -l 1400 -w 64K -t 3
+	local rc=$?
+	wait "$opid"
+	[ "$rc" = 0 ] || { CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
+	lp=$(f '$.sum.receiver.lost_percent') sd=$(f '$.sum.receiver.socket_drops')
+	pk=$(f '$.sum.receiver.packets') lo=$(f '$.sum.receiver.lost')
+	kd=$(f '$.sum.receiver.kernel_drops')
+	local od
+	od=$(netns_json "$other" '$.sum.receiver.socket_drops')
+	sent=$(awk -v d="${sd:-0}" -v p="${pk:-0}" -v l="${lo:-0}" 'BEGIN { if (p + l > 0) printf "%.3f", d * 100 / (p + l) }')
+	CHECK_MSG="lost ${lp:-?} % ($lo), own socket dropped ${sd:-?} = ${sent:-?} %, the other test's socket ${od:-?}, host-wide ${kd:-?}"
+	[ "${lo:-0}" -ge 1000 ] || { CHECK_MSG="$CHECK_MSG: too little loss to compare"; return 1; }
+	[ "${od:-0}" -ge 1000 ] || { CHECK_MSG="$CHECK_MSG: the other socket did not drop"; return 1; }
+	awk -v l="$lp" -v s="$sent" -v k="$kd" -v d="$sd" -v o="$od" 'BEGIN {
+		x = l - s; if (x < 0) x = -x; exit !(l != "" && s != "" && x <= 0.5 && k >= d + o / 2) }'
+}
+netns_check_runs "${CHECKS[2]}" socket_drops
 
 finish

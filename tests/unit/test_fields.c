@@ -109,7 +109,7 @@ static void tables_are_well_formed(void **state)
 			}
 		}
 	}
-	assert_int_equal(PROTO_SNAP_WIRE_LEN, 93);
+	assert_int_equal(PROTO_SNAP_WIRE_LEN, 101);
 	assert_int_equal(PROTO_IVL_WIRE_LEN, 81);
 }
 
