@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,12 +153,23 @@ static void paced_run(struct engine_cfg *s, uint64_t rate, struct engine_stream_
 	struct engine_cfg r = *s;
 	r.role = ENGINE_RECV;
 	r.gso = false;
+	/* Real-time threads (the engine's inherit the policy) where allowed: the pacer does not
+	 * make up time a thread spent off the CPU, and a shared machine takes such time. */
+	struct sched_param rt = { .sched_priority = 1 }, old_param;
+	int old_policy = sched_getscheduler(0);
+	sched_getparam(0, &old_param);
+	bool rt_on = pthread_setschedparam(pthread_self(), SCHED_RR, &rt) == 0;
 	run_pair(s, &r, 2, ss, rs, gso);
+	if (rt_on)
+		pthread_setschedparam(pthread_self(), old_policy, &old_param);
 	if (gso && !*gso)
 		return;
 	uint64_t bytes = ss[0].bytes + ss[1].bytes;
 	double got = bytes * 8.0 / s->send_duration_s;
-	if (got < rate * 0.97 || got > rate * 1.03)
+	/* Never over by more than 3 %; short by up to 8 % when the threads could not run
+	 * real-time: the pacer's credit is capped at a batch or a few ms, so that a stall never
+	 * becomes a burst, and a loaded machine keeps a thread off the CPU for longer. */
+	if (got < rate * (rt_on ? 0.97 : 0.92) || got > rate * 1.03)
 		fail_msg("%s paced at %.2f Mbit/s, asked for %.2f",
 			 s->proto == NS_PROTO_TCP ? "TCP" : "UDP", got / 1e6, rate / 1e6);
 	/* each stream gets half */
