@@ -108,15 +108,17 @@ if netns_shape ha 1mbit 3000 6000 &&
 else
 	fail "netns_shape installs tbf at the rate asked" "$(netns_exec ha tc qdisc show dev "$dev_a")"
 fi
-d0=$(netns_tc_drops ha)
+# Counters as deltas over the burst, both from one snapshot with the queue empty.
+read -r s0 d0 <<<"$(netns_tc_stats ha)"
 send_udp ha "$SINK" 300 1400
-d1=$(netns_tc_drops ha)
-sent=$(netns_exec ha tc -s qdisc show dev "$dev_a" | awk '/^qdisc tbf/ { t = 1 } t && /Sent/ { print $4; exit }')
-drops=$(( d1 - d0 ))
-if [ "$d0" = 0 ] && [ "$drops" -ge 200 ] && [ "$(( drops + sent ))" = 300 ]; then
-	pass "netns_tc_drops reads tbf's drop counter ($drops dropped, $sent sent of 300)"
+read -r s1 d1 <<<"$(netns_tc_stats ha)"
+sent=$(( s1 - s0 )) drops=$(( d1 - d0 ))
+if [ -n "$s0" ] && [ -n "$s1" ] && [ "$drops" -ge 100 ] && [ "$(( drops + sent ))" = 300 ] &&
+	[ "$(netns_tc_drops ha)" = "$d1" ]; then
+	pass "netns_tc_stats / netns_tc_drops read tbf's counters ($drops dropped, $sent sent of 300)"
 else
-	fail "netns_tc_drops reads tbf's drop counter" "before '$d0', after '$d1', sent '$sent'"
+	fail "netns_tc_stats / netns_tc_drops read tbf's counters" \
+		"sent $s0 -> $s1, dropped $d0 -> $d1: $drops + $sent of 300"
 fi
 # Reshaping replaces the qdisc (no "File exists").
 if netns_shape ha 500mbit && netns_exec ha tc qdisc show dev "$dev_a" | grep -q 'rate 500Mbit'; then
@@ -131,7 +133,9 @@ if netns_wait_tcp hb "$B" 5999 1 2>/dev/null; then
 	fail "netns_wait_tcp fails when nothing listens"
 else
 	el=$(( ($(date +%s%N) - t0) / 1000000 ))
-	if [ "$el" -ge 900 ] && [ "$el" -le 3000 ]; then
+	# Never before its timeout; the upper bound only says it gives up at all (a loaded
+	# machine can take a while per ss poll).
+	if [ "$el" -ge 1000 ] && [ "$el" -le 20000 ]; then
 		pass "netns_wait_tcp fails after its timeout when nothing listens (${el} ms)"
 	else
 		fail "netns_wait_tcp fails after its timeout when nothing listens" "took $el ms"
@@ -143,16 +147,17 @@ if command -v iperf3 >/dev/null 2>&1; then
 	netns_exec hb $NETNS_NICE_CMD iperf3 -s -B "$B" -p 5299 >/dev/null 2>&1 &
 	if netns_wait_tcp hb "$B" 5299 5; then
 		pass "netns_wait_tcp sees iperf3 listening"
-		# TCP over tbf 500 mbit: 500 x 1448/1514 = 478.2 Mbit/s of goodput. Run again if
-		# off: a starved run on this shared machine says nothing about the harness.
+		# TCP over tbf 500 mbit: 500 x 1448/1514 = 478.2 Mbit/s of goodput. tbf is the cap, so
+		# above it by 2 % is a harness error; below it a sender starved on this shared machine
+		# (2 cores, builds running) is allowed 10 %. Run again if off.
 		iperf3_tcp() {
 			netns_exec ha $NETNS_NICE_CMD iperf3 -c "$B" -p 5299 -t 3 -O 1 -J >"$NETNS_TMP/tcp.json" 2>&1
 			local bps
 			bps=$(netns_json "$NETNS_TMP/tcp.json" '$.end.sum_received.bits_per_second')
 			CHECK_MSG="$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s"
-			netns_within "$bps" 478203000 2
+			awk -v b="$bps" 'BEGIN { exit !(b != "" && b <= 478203000 * 1.02 && b >= 478203000 * 0.90) }'
 		}
-		netns_check_runs "iperf3 TCP over netns_shape 500mbit gets 478 Mbit/s within 2 %" iperf3_tcp
+		netns_check_runs "iperf3 TCP over netns_shape 500mbit gets 478 Mbit/s (-10 %..+2 %)" iperf3_tcp
 		netns_exec ha tc qdisc del dev "$dev_a" root
 		# UDP through a 1 % drop, 100 Mbit/s for 2 s of 1448-byte datagrams (~17,000): loss on
 		# the link is what iperf3 sent minus what reached hb's veth. iperf3's own lost_percent
@@ -198,19 +203,27 @@ else
 	fail "netns_shape on the star's leaf shapes its link"
 fi
 
-# --- two runs of one test at once: the second waits for the first's namespaces to go.
-bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null; sleep 1.5' _ "$HERE/../lib/netns.sh" &
+# --- two runs of one test at once: the second waits for the first's namespaces to go. The
+# first holds them until told to let go, so the check is on order, not on how long it took.
+bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null; touch "$2/held"
+	while [ ! -e "$2/release" ]; do sleep 0.05; done' _ "$HERE/../lib/netns.sh" "$NETNS_TMP" &
 first=$!
-for i in $(seq 40); do ip netns list | grep -q '^h6-lm' && break; sleep 0.05; done
-t0=$(date +%s%N)
-bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null && ip netns pids h6-lk >/dev/null' \
-	_ "$HERE/../lib/netns.sh"
-rc=$? el=$(( ($(date +%s%N) - t0) / 1000000 ))
+for i in $(seq 400); do [ -e "$NETNS_TMP/held" ] && break; sleep 0.05; done
+bash -c 'source "$1"; netns_pair h6 lk lm 10.66.6.1 10.66.6.2 >/dev/null &&
+	ip netns pids h6-lk >/dev/null && touch "$2/second"' _ "$HERE/../lib/netns.sh" "$NETNS_TMP" &
+second=$!
+sleep 1
+early=no
+[ -e "$NETNS_TMP/second" ] && early=yes
+touch "$NETNS_TMP/release"
 wait "$first"
-if [ "$rc" = 0 ] && [ "$el" -ge 700 ]; then
-	pass "a second run of the same namespaces waits for the first (${el} ms)"
+wait "$second"
+rc=$?
+if [ -e "$NETNS_TMP/held" ] && [ "$early" = no ] && [ "$rc" = 0 ] && [ -e "$NETNS_TMP/second" ]; then
+	pass "a second run of the same namespaces waits for the first, then runs"
 else
-	fail "a second run of the same namespaces waits for the first" "rc $rc after $el ms"
+	fail "a second run of the same namespaces waits for the first, then runs" \
+		"first held: $([ -e "$NETNS_TMP/held" ] && echo yes || echo no), second done early: $early, rc $rc"
 fi
 
 # --- cleanup: a child script that creates namespaces and a process inside them, then ends by

@@ -12,7 +12,8 @@
 #   netns_dev NS [PEER]                  # the veth device inside NS (the one facing PEER)
 #   netns_shape NS RATE [BURST] [LIMIT]  # tbf on NS's veth egress (RATE as tc: 500mbit, 1gbit)
 #   netns_drop NS PERCENT                # clsact + BPF classifier dropping PERCENT % of IPv4
-#   netns_tc_drops NS                    # the tbf qdisc's "dropped" counter
+#   netns_tc_drops NS                    # the tbf qdisc's "dropped" counter (backlog drained)
+#   netns_tc_stats NS                    # "SENT DROPPED" packets of the tbf, one snapshot
 #   netns_wait_tcp NS ADDR PORT [SECS]   # waits (polling ss) until something listens
 #   netns_cleanup                        # kills what runs in our namespaces, deletes them
 #
@@ -252,15 +253,33 @@ netns_within() {
 		d = v - t; if (d < 0) d = -d; exit !(d <= p / 100 * t) }'
 }
 
-netns_tc_drops() {
-	local ns dev
+# netns_tc_stats NS: "SENT DROPPED" packets of NS's tbf, from one `tc -s` snapshot taken once
+# its backlog is empty (waits up to 5 s). tbf counts a drop when a packet is offered and Sent
+# when it leaves, so only with nothing queued has every packet offered so far been counted in
+# one or the other.
+netns_tc_stats() {
+	local ns dev i snap
 	ns=$(_netns_resolve "$1") || return 1
 	dev=$(netns_dev "$ns") || return 1
-	ip netns exec "$ns" tc -s qdisc show dev "$dev" | awk '
-		/^qdisc tbf/ { t = 1; next }
-		/^qdisc/ { t = 0 }
-		t && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; found = 1; exit }
-		END { if (!found) exit 1 }'
+	for i in $(seq 100); do
+		snap=$(ip netns exec "$ns" tc -s qdisc show dev "$dev" | awk '
+			/^qdisc tbf/ { t = 1; next }
+			/^qdisc/ { t = 0 }
+			t && /Sent/ { s = $4; d = $7; sub(/,.*/, "", d) }
+			t && /backlog/ { b = $3 }
+			END { if (s == "" || d == "" || b == "") exit 1; print s, d, b }') || return 1
+		[ "${snap##* }" = 0p ] && { echo "${snap% *}"; return 0; }
+		sleep 0.05
+	done
+	echo "netns: tbf on $dev in $ns still holds a backlog after 5 s" >&2
+	return 1
+}
+
+# netns_tc_drops NS: the tbf qdisc's "dropped" counter, once its backlog is empty.
+netns_tc_drops() {
+	local st
+	st=$(netns_tc_stats "$1") || return 1
+	echo "${st#* }"
 }
 
 netns_wait_tcp() {
