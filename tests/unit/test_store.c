@@ -92,31 +92,90 @@ static void schema_applied_once(void **state)
 	assert_non_null(strstr(err.msg, "newer"));
 }
 
-/* A version-1 database (its v_run_cost charged failed results too) is brought to the current
- * schema: the view is replaced, everything else kept. */
-extern const char NS_STORE_SQL[];
-static void old_view_migrated(void **state)
+/* The whole text of a file (the caller frees it). */
+static char *slurp(const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f)
+		fail_msg("cannot open %s", file);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	char *text = malloc((size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* Names of the tables, views and indexes of the database at db_path, one string. */
+static void schema_names(const char *db_path, char *out, size_t cap)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(type || ':' || name, ' ') FROM "
+					    "(SELECT type, name FROM sqlite_master WHERE name NOT LIKE "
+					    "'sqlite_%' ORDER BY type, name)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(out, cap, "%s", sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+/* A version-1 database, made with the version-1 schema as it shipped (frozen in
+ * tests/fixtures/store_v1.sql: its v_run_cost charged failed results too), holding a failed
+ * result of a priced pair, is brought to the current schema: the view is replaced, the data
+ * kept, and the database has every table, view and index a new one has. */
+static void version_1_database_migrated(void **state)
 {
 	(void)state;
 	sqlite3 *db;
+	char *v1 = slurp(NETSWEEP_SCHEMADIR "/../tests/fixtures/store_v1.sql");
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, NS_STORE_SQL, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+	free(v1);
 	assert_int_equal(sqlite3_exec(db,
-				      "DROP VIEW v_run_cost;"
-				      "CREATE VIEW v_run_cost AS SELECT 1 AS run_id, 99.0 AS usd,"
-				      " 0 AS results_without_price;"
+				      "INSERT INTO runs (id, matrix_name, matrix_text, matrix_hash,"
+				      " started_at, netsweep_version) VALUES (1, 'm', '<matrix/>', 'h',"
+				      " '2026-01-01T00:00:00Z', '0');"
+				      "INSERT INTO endpoints (id, run_id, name, instance_type, region,"
+				      " agent_addr) VALUES (1, 1, 'p', 'm4.large', 'us-east-1', 'a:1');"
+				      "INSERT INTO run_prices VALUES (1, 'm4.large', 'us-east-1', 0.1,"
+				      " '2026-01-01', 'test');"
+				      "INSERT INTO cases (id, run_id, endpoint_id, case_key, ordinal,"
+				      " protocol, streams, direction, duration_s, params) VALUES"
+				      " (1, 1, 1, 'k', 0, 'tcp', 1, 'forward', 3600, '{}');"
+				      "INSERT INTO results (case_id, repeat, started_at, finished_at, status,"
+				      " error) VALUES (1, 0, 'a', 'b', 'failed', 'x');"
 				      "PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost"), 1);
+	/* the old view charges the failed hour: 2 x $0.1 for the pair */
+	assert_true(query_double("SELECT usd FROM v_run_cost WHERE run_id = 1") > 0.19);
 	struct store *s = open_store();
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
-	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost"), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost WHERE usd > 0"), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'failed'"), 1);
 	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name = 'v_run_cost'"
 				   " AND sql LIKE '%status = ''ok''%'"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 10);
+	char migrated[8192], fresh[8192], fresh_path[80];
+	schema_names(path, migrated, sizeof(migrated));
+	snprintf(fresh_path, sizeof(fresh_path), "%s.fresh", path);
+	unlink(fresh_path);
+	struct ns_err err = {0};
+	struct store *f = store_open(fresh_path, &err);
+	if (!f)
+		fail_msg("store_open: %s", err.msg);
+	store_close(f);
+	schema_names(fresh_path, fresh, sizeof(fresh));
+	unlink(fresh_path);
+	if (strcmp(migrated, fresh) != 0)
+		fail_msg("migrated: %s\nfresh:    %s", migrated, fresh);
 }
 
 static void count_done(const char *key, int repeat, void *ctx)
@@ -440,7 +499,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(schema_applied_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(old_view_migrated, setup, teardown),
+		cmocka_unit_test_setup_teardown(version_1_database_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_database_left_byte_identical, setup, teardown),
