@@ -40,6 +40,17 @@ static void sleep_s(double s)
 
 static int family = AF_INET; /* of the loopback pairs below */
 
+/* Timing bounds. By default (make test) ones that hold on a loaded 2-core machine shared
+ * with builds: a starved thread makes rates low and stops late, never the other way round.
+ * NS_STRICT_TIMING=1 (make bench: tests/bench/engine_timing.sh) asks for the accuracy the
+ * engines are built for, on a quiet machine. */
+static bool strict_timing(void)
+{
+	const char *s = getenv("NS_STRICT_TIMING");
+	return s && !strcmp(s, "1");
+}
+#define TIMING(strict, loaded) (strict_timing() ? (strict) : (loaded))
+
 static socklen_t loopback(struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -143,7 +154,7 @@ static void run_pair(const struct engine_cfg *scfg, const struct engine_cfg *rcf
 	engine_destroy(r);
 }
 
-/* Sends at `rate` over 2 streams for 1.5 s and checks the total within 3 %. */
+/* Sends at `rate` over 2 streams for 1.5 s and checks the total (bounds below). */
 static void paced_run(struct engine_cfg *s, uint64_t rate, struct engine_stream_snap *ss,
 		      struct engine_stream_snap *rs, bool *gso)
 {
@@ -168,12 +179,15 @@ static void paced_run(struct engine_cfg *s, uint64_t rate, struct engine_stream_
 	double got = bytes * 8.0 / s->send_duration_s;
 	/* Never over by more than 3 %; short by up to 8 % when the threads could not run
 	 * real-time: the pacer's credit is capped at a batch or a few ms, so that a stall never
-	 * becomes a burst, and a loaded machine keeps a thread off the CPU for longer. */
-	if (got < rate * (rt_on ? 0.97 : 0.92) || got > rate * 1.03)
+	 * becomes a burst, and a loaded machine keeps a thread off the CPU for longer. Without
+	 * real-time and without NS_STRICT_TIMING, a starved sender may end at half the rate. */
+	if (got < rate * (rt_on ? 0.97 : TIMING(0.92, 0.50)) || got > rate * 1.03)
 		fail_msg("%s paced at %.2f Mbit/s, asked for %.2f",
 			 s->proto == NS_PROTO_TCP ? "TCP" : "UDP", got / 1e6, rate / 1e6);
 	/* each stream gets half */
-	assert_true(ss[0].bytes > bytes * 0.45 && ss[0].bytes < bytes * 0.55);
+	double share = (double)ss[0].bytes / (double)bytes;
+	if (share < TIMING(0.45, 0.30) || share > TIMING(0.55, 0.70))
+		fail_msg("stream 0 got %.0f %% of the bytes", share * 100);
 	assert_int_equal(rs[0].bytes + rs[1].bytes, bytes);
 }
 
@@ -343,7 +357,8 @@ static void full_queue_sender_does_not_spin(void **state)
 		skip(); /* cmocka prints SKIPPED: no network namespace or no tc without root */
 	if (rc > 200)
 		fail_msg("ENOBUFS child failed at step %d", 256 - rc);
-	if (rc > 15)
+	/* spinning costs about 0.5 s; a little more than 0.15 s shows on a loaded machine */
+	if (rc > TIMING(15, 30))
 		fail_msg("sender facing a full queue used %.2f s of CPU in 0.5 s", rc / 100.0);
 }
 
@@ -389,8 +404,10 @@ static void tcp_fq_rate_paces_each_socket(void **state)
 	run_pair(&s, &r, 2, ss, rs, NULL);
 	for (int i = 0; i < 2; i++) {
 		double got = ss[i].bytes * 8.0 / 1.5;
-		/* the socket buffer fills at once before pacing shows: allow for it on top */
-		if (got < 100e6 * 0.95 || got > 100e6 * 1.10)
+		/* the socket buffer fills at once before pacing shows: allow for it on top. Loaded,
+		 * the cap is what shows pacing (unpaced loopback runs at Gbit/s); below it a
+		 * starved sender was seen at 59 Mbit/s. */
+		if (got < 100e6 * TIMING(0.95, 0.30) || got > 100e6 * TIMING(1.10, 1.15))
 			fail_msg("stream %d at %.1f Mbit/s with fq-rate 100M", i, got / 1e6);
 		assert_int_equal(rs[i].bytes, ss[i].bytes);
 	}
@@ -583,7 +600,7 @@ static void stop_is_honoured_quickly(void **state)
 	assert_true(wait_done(e, 1));
 	assert_true(wait_done(u, 1));
 	double took = now_s() - t0;
-	if (took > 0.2)
+	if (took > TIMING(0.2, 1.0))
 		fail_msg("stop took %.0f ms", took * 1000);
 	engine_join(e);
 	engine_join(u);

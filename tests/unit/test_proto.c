@@ -121,7 +121,7 @@ static void silent_peer_times_out(void **state)
 	struct ns_err err = {0};
 	double t0 = proto_now();
 	assert_int_equal(proto_recv(sv[1], &type, buf, &len, t0 + 0.1, -1, NULL, &err), -1);
-	assert_true(proto_now() - t0 < 1.0);
+	assert_true(proto_now() - t0 < 5.0); /* 0.1 s asked; a loaded machine wakes late */
 	assert_non_null(strstr(err.msg, "timed out"));
 	close(sv[0]);
 	close(sv[1]);
@@ -719,7 +719,8 @@ static void silent_agent_times_out_within_the_connect_timeout(void **state)
 	double t0 = proto_now();
 	assert_int_equal(probe_run(&p, &res, &err), -1);
 	double took = proto_now() - t0;
-	if (!(took >= 0.45 && took < 2.0))
+	/* never before the timeout; after it by however long a loaded machine takes to wake */
+	if (!(took >= 0.45 && took < 10.0))
 		fail_msg("gave up after %.2f s (connect timeout 0.5 s): %s", took, err.msg);
 	assert_int_equal(res.status, -1);
 	assert_non_null(strstr(res.error, "timed out"));
