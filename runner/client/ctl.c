@@ -118,13 +118,42 @@ int client_ctl_connect(const char *host, uint16_t port, double deadline,
 	return fd;
 }
 
+/* "HOST:PORT" of the control connection's far end, for messages that must name it. */
+static void peer_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		snprintf(buf, len, "the agent");
+		return;
+	}
+	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+/* A timeout says whom it waited for and what for. */
+static int timed_out(int ctl, const char *what, struct ns_err *err)
+{
+	char peer[NI_MAXHOST + 16];
+	peer_name(ctl, peer, sizeof(peer));
+	return ns_err_code(err, NS_E_TIMEOUT, "timed out waiting for %s from %s", what, peer);
+}
+
 /* Receives the next message; ERROR and BUSY become errors with the agent's words. */
 int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
 		    struct ns_err *err)
 {
 	bool eof;
-	if (proto_recv(ctl, type, buf, len, deadline, -1, &eof, err) < 0)
+	struct ns_err e = {0};
+	if (proto_recv(ctl, type, buf, len, deadline, -1, &eof, &e) < 0) {
+		if (e.code == NS_E_TIMEOUT)
+			return timed_out(ctl, "the agent's next message", err);
+		if (err)
+			*err = e;
 		return -1;
+	}
 	if (*type == PROTO_BUSY)
 		return ns_err_code(err, NS_E_BUSY, "agent is busy with another test; try again later");
 	if (*type == PROTO_ERROR) {
@@ -141,12 +170,52 @@ int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, doubl
 		      struct ns_err *err)
 {
 	uint16_t type;
-	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0)
+	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0) {
+		if (err && err->code == NS_E_TIMEOUT) {
+			char what[64];
+			snprintf(what, sizeof(what), "%s", proto_type_name(want));
+			return timed_out(ctl, what, err);
+		}
 		return -1;
+	}
 	if (type != want)
 		return ns_err_code(err, NS_E_PROTOCOL, "protocol error: expected %s, got %s", proto_type_name(want),
 				  proto_type_name(type));
 	return 0;
+}
+
+/* The first bytes of the answer to HELLO, looked at before they are read as a frame: a web
+ * server or anything else on the port is named as such, not as an oversized frame. */
+static int check_agent_speaks(int ctl, double deadline, struct ns_err *err)
+{
+	uint8_t peek[PROTO_HDR_LEN + 24];
+	for (;;) {
+		double left = deadline - proto_now();
+		if (left <= 0)
+			return timed_out(ctl, "HELLO (is it a netsweep agent?)", err);
+		struct pollfd pfd = {.fd = ctl, .events = POLLIN};
+		int n = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (n < 0 && errno != EINTR)
+			return ns_err_sys(err, "poll");
+		if (n > 0)
+			break;
+	}
+	ssize_t got = recv(ctl, peek, sizeof(peek), MSG_PEEK | MSG_DONTWAIT);
+	uint16_t type;
+	uint32_t len;
+	if (got < (ssize_t)PROTO_HDR_LEN || proto_header_parse(peek, &type, &len, NULL) == 0)
+		return 0; /* a frame (or too little to tell): read it as one */
+	char peer[NI_MAXHOST + 16], text[sizeof(peek) + 1];
+	size_t shown = (size_t)got < 16 ? (size_t)got : 16;
+	memcpy(text, peek, shown);
+	text[shown] = '\0';
+	for (size_t i = 0; i < shown; i++)
+		if (!text[i])
+			text[i] = '?';
+	proto_printable(text);
+	peer_name(ctl, peer, sizeof(peer));
+	return ns_err_code(err, NS_E_PROTOCOL, "%s is not a netsweep agent (it sent \"%s%s\")", peer,
+			   text, (size_t)got > shown ? "..." : "");
 }
 
 int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err)
@@ -158,7 +227,8 @@ int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, str
 	proto_enc_hello(&b, &h);
 	int rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
 	proto_buf_free(&b);
-	if (rc < 0 || client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0)
+	if (rc < 0 || check_agent_speaks(ctl, deadline, err) < 0 ||
+	    client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0)
 		return -1;
 	if (proto_dec_hello(buf, len, &h, err) < 0)
 		return -1;
