@@ -25,6 +25,7 @@ EMBED      :=
 UNIT_TESTS :=
 ITESTS     :=
 BENCHES    :=
+LONG_TESTS :=
 EXTRA_TARGETS :=
 
 include mk/lib.mk
@@ -47,7 +48,7 @@ LIB      := $(BUILD)/libnetsweep.a
 BIN      := $(BUILD)/netsweep
 TEST_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit itest bench demo asan clean
+.PHONY: all deps test unit itest bench check-long demo asan clean
 all: $(BIN) $(EXTRA_TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -93,6 +94,10 @@ itest: all
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@for b in $(BENCHES); do echo "== $$b"; bash $$b || exit 1; done
+
+# Soaks too long for make test: the same scripts at full size (NETSWEEP_LONG=1).
+check-long: all
+	@NETSWEEP_LONG=1 sh tests/run.sh -- $(LONG_TESTS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

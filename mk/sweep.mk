@@ -9,6 +9,8 @@ UNIT_TESTS += test_matrix test_expand test_store test_hooks
 ITESTS += tests/integration/run_matrix_errors.sh tests/integration/run_loopback.sh tests/integration/run_resume.sh \
 	tests/integration/run_netns.sh tests/integration/run_checks.sh \
 	tests/integration/run_remote_client.sh tests/integration/runs_merge.sh \
-	tests/integration/run_hooks.sh tests/integration/provision_examples.sh
+	tests/integration/run_hooks.sh tests/integration/provision_examples.sh \
+	tests/integration/run_survive.sh tests/integration/store_storage.sh
 BENCHES += tests/bench/sweep_expand.sh tests/bench/sweep_overhead.sh
 
+LONG_TESTS += tests/integration/run_survive.sh

@@ -161,3 +161,26 @@ int lease_release_all(struct store *s, const char *holder, struct ns_err *err)
 {
 	return release(s, "DELETE FROM case_leases WHERE holder = ?1", 0, 0, holder, err);
 }
+
+int lease_run_results(struct store *s, int64_t run_id, size_t *n, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+	store_lock(s);
+	if (sqlite3_prepare_v2(store_db(s), "SELECT count(*) FROM results r JOIN cases c"
+			       " ON c.id = r.case_id WHERE c.run_id = ?1", -1, &st, NULL) != SQLITE_OK) {
+		lease_err(s, err, "counting results");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*n = (size_t)sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		lease_err(s, err, "counting results");
+	}
+	sqlite3_finalize(st);
+out:
+	store_unlock(s);
+	return rc;
+}

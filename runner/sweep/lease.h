@@ -32,4 +32,8 @@ int lease_release(struct store *s, int64_t case_id, uint32_t repeat, const char 
 /* Gives back every claim of holder (at the end of a run). */
 int lease_release_all(struct store *s, const char *holder, struct ns_err *err);
 
+/* How many (case, repeat)s of the run have a result: a runner that left cases to another
+ * finishes the run only when all of them are in. */
+int lease_run_results(struct store *s, int64_t run_id, size_t *n, struct ns_err *err);
+
 #endif

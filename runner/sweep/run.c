@@ -539,6 +539,7 @@ static int run_claim(struct runner *R, const struct sweep_slot *slot, double est
 			      R->o->retry_failed, other, sizeof(other), &e);
 	pthread_mutex_lock(&R->lock);
 	if (got < 0) {
+		ns_err_prefix(&e, "case %s not claimed", what);
 		if (!R->fatal)
 			R->fatal_err = e;
 		R->fatal = true;
@@ -893,9 +894,13 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	/* A pair that was down leaves the run failed (--resume --retry-failed takes it up); cases
 	 * left to another runner leave the status to that runner. */
 	const char *status = sum->interrupted ? "interrupted" : sum->down_pairs[0] ? "failed" : "done";
-	if (sum->leased_elsewhere && !sum->interrupted)
-		status = "running";
-	if (store_run_set_status(st, R.run_id, status, found ? NULL : jsonw_finish(&warnings), err) < 0)
+	size_t stored = 0;
+	bool others = sum->leased_elsewhere && !sum->interrupted &&
+		      (lease_run_results(st, R.run_id, &stored, err) < 0 || stored < R.n_slots);
+	/* with cases still with another runner the status stays 'running': that runner, storing
+	 * the last result, sets it */
+	if (!others &&
+	    store_run_set_status(st, R.run_id, status, found ? NULL : jsonw_finish(&warnings), err) < 0)
 		goto fail_run;
 	lease_release_all(st, R.holder, NULL);
 	rc = 0;
