@@ -20,6 +20,7 @@
 #include "findings.h"
 #include "html.h"
 #include "markdown.h"
+#include "news.h"
 #include "report.h"
 #include "lib/cli.h"
 
@@ -209,8 +210,9 @@ int cmd_report(int argc, char **argv)
 	sqlite3 *db = NULL;
 	struct rp_data d = {0}, base = {0};
 	struct rp_cmp cmp = {0};
-	struct rp_cost_row *cost = NULL;
-	size_t n_cost = 0;
+	struct rp_cost_row *cost = NULL, *base_cost = NULL;
+	size_t n_cost = 0, n_base_cost = 0;
+	struct rp_news news = {0};
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
 	struct rp_charts charts = {0};
@@ -233,7 +235,10 @@ int cmd_report(int argc, char **argv)
 	} else if (o.baseline) {
 		snprintf(baseline_note, sizeof(baseline_note), "none: no earlier run of this matrix");
 	}
-	if (rp_cost_build(&d, &cost, &n_cost, &err) < 0)
+	if (rp_cost_build(&d, &cost, &n_cost, &err) < 0 ||
+	    (have_base && rp_cost_build(&base, &base_cost, &n_base_cost, &err) < 0) ||
+	    rp_news_build(&d, cost, n_cost, have_base ? &base : NULL, base_cost, n_base_cost,
+			  have_cmp ? &cmp : NULL, &news, &err) < 0)
 		goto fail;
 	if (mkdir_p(o.outdir) < 0) {
 		fprintf(stderr, "netsweep report: %s: cannot create folder: %s\n", o.outdir,
@@ -250,7 +255,7 @@ int cmd_report(int argc, char **argv)
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
-			      &fnd, &err) < 0)
+			      &news, &fnd, &err) < 0)
 		goto fail;
 
 	char now[32];
@@ -264,7 +269,8 @@ int cmd_report(int argc, char **argv)
 	struct rp_report r = {
 		.title = title, .generated_at = now, .d = &d, .base = have_base ? &base : NULL,
 		.baseline_note = *baseline_note ? baseline_note : NULL,
-		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost, .findings = &fnd,
+		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost,
+		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
 		.search = &search,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 	};
@@ -315,6 +321,8 @@ out:
 	rp_findings_free(&fnd);
 	rp_search_free(&search);
 	free(cost);
+	free(base_cost);
+	rp_news_free(&news);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);
 	rp_data_free(&d);

@@ -545,6 +545,13 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 		d->results_without_price = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
+	double top = 0;
+	for (size_t i = 0; i < d->n_cases; i++)
+		for (int f = 0; f < RP_NFIG; f++)
+			if ((f == RP_RCV_BPS || f == RP_SND_BPS || f == RP_RET_BPS) &&
+			    d->cases[i].fig[f].max > top)
+				top = d->cases[i].fig[f].max;
+	d->unit = rp_unit_for(top);
 	return 0;
 err:
 	rp_data_free(d);

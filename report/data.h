@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "fmt.h"
 #include "lib/err.h"
 
 /* One side of an endpoint pair, from schemas/hostinfo.md. NULL / 0 = not known. */
@@ -74,6 +75,7 @@ struct rp_data {
 	struct rp_case *cases;       /* in ordinal order */
 	size_t n_cases;
 	double run_cost_usd;         /* NAN when no price was known */
+	struct rp_unit unit;         /* the page's throughput unit, from the largest median */
 	long long results_without_price;
 };
 

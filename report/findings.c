@@ -8,28 +8,59 @@
 
 #include "describe.h"
 #include "fmt.h"
+#include "news.h"
 #include "lib/cli.h"
 
 #define MAX_EXAMPLES 4
 
-static int add(struct rp_findings *f, struct rp_buf *b)
+int rp_findings_add(struct rp_findings *f, enum rp_finding_kind kind, const char *text)
 {
-	if (b->oom)
-		return -1;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
-		char **n = realloc(f->items, cap * sizeof(*n));
+		struct rp_finding *n = realloc(f->items, cap * sizeof(*n));
 		if (!n)
 			return -1;
 		f->items = n;
 		f->cap = cap;
 	}
-	f->items[f->n] = strdup(rp_buf_str(b));
-	if (!f->items[f->n])
+	f->items[f->n].kind = kind;
+	f->items[f->n].text = strdup(text);
+	if (!f->items[f->n].text)
 		return -1;
 	f->n++;
+	return 0;
+}
+
+static int add_kind(struct rp_findings *f, enum rp_finding_kind kind, struct rp_buf *b)
+{
+	if (b->oom || rp_findings_add(f, kind, rp_buf_str(b)) < 0)
+		return -1;
 	rp_buf_reset(b);
 	return 0;
+}
+
+void rp_findings_sort(struct rp_findings *f)
+{
+	/* Insertion sort: stable, and a report has tens of findings. */
+	for (size_t i = 1; i < f->n; i++) {
+		struct rp_finding x = f->items[i];
+		size_t j = i;
+		for (; j > 0 && f->items[j - 1].kind > x.kind; j--)
+			f->items[j] = f->items[j - 1];
+		f->items[j] = x;
+	}
+}
+
+const char *rp_finding_kind_name(enum rp_finding_kind k)
+{
+	static const char *const names[RP_FIND_NKINDS] = {
+		[RP_FIND_CHANGE] = "change", [RP_FIND_COST_CHANGE] = "cost-change",
+		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost",
+		[RP_FIND_FAILURE] = "failure", [RP_FIND_SATURATION] = "saturation",
+		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling",
+		[RP_FIND_UNSTABLE] = "unstable", [RP_FIND_PRICE] = "price",
+	};
+	return k < RP_FIND_NKINDS && names[k] ? names[k] : "other";
 }
 
 static void case_label(const struct rp_data *d, size_t i, struct rp_buf *b)
@@ -53,13 +84,13 @@ static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, si
 	if (missing)
 		rp_buf_printf(b, "No price was known for %zu of %zu endpoint pairs; they are left out "
 			      "of the per-dollar ranking rather than guessed.", missing, n);
-	if (missing && add(f, b) < 0)
+	if (missing && add_kind(f, RP_FIND_PRICE, b) < 0)
 		return -1;
 	if (!ranked)
 		return 0;
 	const struct rp_cost_row *best = &cost[0], *worst = &cost[ranked - 1];
 	char t[32];
-	rp_fmt_bps(t, sizeof(t), best->mbps * 1e6);
+	rp_fmt_in(t, sizeof(t), best->mbps * 1e6, d->unit);
 	rp_buf_printf(b, "%s gives the most throughput per dollar: %.0f Mbit/s per $/hour "
 		      "(%s at $%.4g/hour).", rp_ep_label(&d->eps[best->ep]),
 		      best->mbps_per_usd_hour, t, best->usd_per_hour);
@@ -68,14 +99,14 @@ static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, si
 			      "(%.0f Mbit/s per $/hour).", best->mbps_per_usd_hour /
 			      worst->mbps_per_usd_hour, rp_ep_label(&d->eps[worst->ep]),
 			      worst->mbps_per_usd_hour);
-	if (add(f, b) < 0)
+	if (add_kind(f, RP_FIND_COST, b) < 0)
 		return -1;
 	if (fastest < n && fastest != 0 && cost[fastest].rank > 1) {
-		rp_fmt_bps(t, sizeof(t), cost[fastest].mbps * 1e6);
+		rp_fmt_in(t, sizeof(t), cost[fastest].mbps * 1e6, d->unit);
 		rp_buf_printf(b, "The fastest, %s (%s), ranks %d per dollar: spreading the load over "
 			      "more, smaller instances may beat scaling up.",
 			      rp_ep_label(&d->eps[cost[fastest].ep]), t, cost[fastest].rank);
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_COST, b) < 0)
 			return -1;
 	}
 	return 0;
@@ -138,26 +169,26 @@ static int find_scaling(const struct rp_data *d, struct rp_findings *f, struct r
 		rp_case_label_series(d, grp[0], b);
 		rp_buf_puts(b, ": ");
 		if (k < n) {
-			rp_fmt_bps(t0, sizeof(t0), grp[k - 1]->fig[RP_RCV_BPS].med);
-			rp_fmt_bps(t1, sizeof(t1), grp[k]->fig[RP_RCV_BPS].med);
+			rp_fmt_in(t0, sizeof(t0), grp[k - 1]->fig[RP_RCV_BPS].med, d->unit);
+			rp_fmt_in(t1, sizeof(t1), grp[k]->fig[RP_RCV_BPS].med, d->unit);
 			rp_buf_printf(b, "throughput stops scaling with streams at %lld: going to %lld "
 				      "streams changes it by %+.1f %% (%s to %s).", grp[k - 1]->streams,
 				      grp[k]->streams, (grp[k]->fig[RP_RCV_BPS].med /
 				      grp[k - 1]->fig[RP_RCV_BPS].med - 1) * 100, t0, t1);
 		} else {
-			rp_fmt_bps(t0, sizeof(t0), grp[0]->fig[RP_RCV_BPS].med);
-			rp_fmt_bps(t1, sizeof(t1), grp[n - 1]->fig[RP_RCV_BPS].med);
+			rp_fmt_in(t0, sizeof(t0), grp[0]->fig[RP_RCV_BPS].med, d->unit);
+			rp_fmt_in(t1, sizeof(t1), grp[n - 1]->fig[RP_RCV_BPS].med, d->unit);
 			rp_buf_printf(b, "throughput still rises by at least %.0f %% per step up to %lld "
 				      "streams (%s at %lld to %s).", RP_SCALING_GAIN_PCT,
 				      grp[n - 1]->streams, t0, grp[0]->streams, t1);
 		}
 		said++;
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_SCALING, b) < 0)
 			goto out;
 	}
 	if (more) {
 		rp_buf_printf(b, "%zu more stream-count series are charted but not described here.", more);
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_SCALING, b) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -189,7 +220,7 @@ static int find_cpu(const struct rp_data *d, int sender, struct rp_findings *f, 
 	if (!hits)
 		return 0;
 	char t[32];
-	rp_fmt_bps(t, sizeof(t), d->cases[ex].fig[RP_RCV_BPS].med);
+	rp_fmt_in(t, sizeof(t), d->cases[ex].fig[RP_RCV_BPS].med, d->unit);
 	rp_buf_printf(b, "The %s's CPU was saturated (above %.0f %% of one core per thread) in %zu "
 		      "of %zu case%s, most in ", sender ? "sender" : "receiver",
 		      RP_CPU_SATURATED_PCT, hits, tested, NS_PLURAL(tested));
@@ -197,7 +228,7 @@ static int find_cpu(const struct rp_data *d, int sender, struct rp_findings *f, 
 	rp_buf_printf(b, " (%.0f %% per thread at %s): there the %s's CPU, not the network, "
 		      "limits throughput; more threads or processes (and IRQ affinity) are the lever.",
 		      ex_pct, t, sender ? "sender" : "receiver");
-	return add(f, b);
+	return add_kind(f, RP_FIND_SATURATION, b);
 }
 
 static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct rp_buf *b)
@@ -233,7 +264,7 @@ static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct 
 			      "buffer (-w) or pacing the sender would recover it; the network did not "
 			      "drop these.", c->fig[RP_LOST].med, c->fig[RP_KDROPS].med,
 			      c->fig[RP_LOST_PCT].med);
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_LOSS, b) < 0)
 			return -1;
 	}
 	if (net_n) {
@@ -244,13 +275,13 @@ static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct 
 		case_label(d, net_ex, b);
 		rp_buf_printf(b, ": %.0f lost, %.0f kernel drops, %.3g %% loss.", c->fig[RP_LOST].med,
 			      c->fig[RP_KDROPS].med, c->fig[RP_LOST_PCT].med);
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_LOSS, b) < 0)
 			return -1;
 	}
 	if (mixed_n) {
 		rp_buf_printf(b, "In %zu UDP case%s with loss, the receiver's buffer drops account for "
 			      "only part of it (or were not measured).", mixed_n, mixed_n == 1 ? "" : "s");
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_LOSS, b) < 0)
 			return -1;
 	}
 	return 0;
@@ -289,7 +320,7 @@ static int find_stability_failures(const struct rp_data *d, struct rp_findings *
 			      unstable == 1 ? "" : "s");
 		case_label(d, ex_u, b);
 		rp_buf_printf(b, " (%.0f %%): read their medians with care.", worst);
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_UNSTABLE, b) < 0)
 			return -1;
 	}
 	if (failed) {
@@ -298,46 +329,83 @@ static int find_stability_failures(const struct rp_data *d, struct rp_findings *
 			      d->n_cases, NS_PLURAL(d->n_cases), failed == 1 ? "has" : "have");
 		case_label(d, ex_f, b);
 		rp_buf_printf(b, ": %s.", c->first_error ? c->first_error : "no result stored");
-		if (add(f, b) < 0)
+		if (add_kind(f, RP_FIND_FAILURE, b) < 0)
 			return -1;
 	}
 	return 0;
 }
 
+static void cost_change(const struct rp_data *d, const struct rp_cmp *cmp,
+			const struct rp_cost_row *cost, const struct rp_cost_change *c,
+			struct rp_buf *b)
+{
+	rp_buf_printf(b, "Per dollar, %s ", rp_ep_label(&d->eps[cost[c->cur].ep]));
+	if (!isnan(c->change_pct))
+		rp_buf_printf(b, "went from %.0f to %.0f Mbit/s per $/hour (%+.1f %%)", c->base_mpd,
+			      c->cur_mpd, c->change_pct);
+	else
+		rp_buf_puts(b, "is no longer comparable");
+	if (c->base_rank != c->cur_rank)
+		rp_buf_printf(b, "; rank %d to %d", c->base_rank, c->cur_rank);
+	if (c->cmp_row >= 0 && c->same_case) {
+		const struct rp_cmp_row *w = &cmp->rows[c->cmp_row];
+		if (w->verdict == RP_UNTESTABLE || w->verdict == RP_NEW)
+			rp_buf_puts(b, " (its ranked case could not be tested)");
+		else
+			rp_buf_printf(b, " (its ranked case: %s, p = %.3g)", rp_verdict_name(w->verdict),
+				      w->test.p);
+	} else {
+		rp_buf_puts(b, " (the ranked case changed)");
+	}
+	rp_buf_puts(b, ".");
+}
+
+/* One sentence per significant change, worst regression first (news order), then the
+ * per-dollar figures and ranks that moved. */
 static int find_compare(const struct rp_data *d, const struct rp_cmp *cmp,
-			const struct rp_data *base, struct rp_findings *f, struct rp_buf *b)
+			const struct rp_data *base, const struct rp_news *news,
+			const struct rp_cost_row *cost, struct rp_findings *f, struct rp_buf *b)
 {
 	size_t matched = cmp->n - cmp->n_new;
 	if (!cmp->n_regressions && !cmp->n_improvements) {
-		rp_buf_printf(b, "Against baseline run %lld, none of the %zu matched cases changed "
+		rp_buf_printf(b, "Against baseline run %lld, none of the %zu matched case%s changed "
 			      "significantly (Welch's t-test, p < %g, and more than %g %%).",
-			      base->run.id, matched, cmp->alpha, cmp->min_change_pct);
-		return add(f, b);
+			      base->run.id, matched, NS_PLURAL(matched), cmp->alpha,
+			      cmp->min_change_pct);
+		if (add_kind(f, RP_FIND_CHANGE, b) < 0)
+			return -1;
 	}
-	rp_buf_printf(b, "Against baseline run %lld: %zu regression%s and %zu improvement%s among "
-		      "%zu matched cases.", base->run.id, cmp->n_regressions,
-		      cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,
-		      cmp->n_improvements == 1 ? "" : "s", matched);
-	size_t shown = 0;
-	for (size_t i = 0; i < cmp->n && shown < MAX_EXAMPLES; i++) {
-		const struct rp_cmp_row *r = &cmp->rows[i];
-		if (r->verdict != RP_REGRESSION)
-			continue;
+	for (size_t k = 0; news && k < news->n_changed; k++) {
+		const struct rp_cmp_row *r = &cmp->rows[news->changed[k]];
 		char t0[32], t1[32];
-		rp_fmt_bps(t0, sizeof(t0), r->base_med);
-		rp_fmt_bps(t1, sizeof(t1), r->cur_med);
-		rp_buf_puts(b, shown ? " " : " Regressed: ");
+		rp_fmt_in(t0, sizeof(t0), r->base_med, d->unit);
+		rp_fmt_in(t1, sizeof(t1), r->cur_med, d->unit);
+		rp_buf_puts(b, r->verdict == RP_REGRESSION ? "Regression: " : "Improvement: ");
 		case_label(d, r->cur, b);
-		rp_buf_printf(b, " fell %.1f %% (%s to %s, p = %.3g).", -r->change_pct, t0, t1,
-			      r->test.p);
-		shown++;
+		rp_buf_printf(b, " %s %.1f %% against run %lld (%s to %s, Welch's p = %.3g).",
+			      r->verdict == RP_REGRESSION ? "fell" : "rose", fabs(r->change_pct),
+			      base->run.id, t0, t1, r->test.p);
+		if (add_kind(f, RP_FIND_CHANGE, b) < 0)
+			return -1;
 	}
-	return add(f, b);
+	/* Pairs whose per-dollar figure moved first, then those that only changed rank. */
+	for (int pass = 0; news && pass < 2; pass++) {
+		for (size_t k = 0; k < news->n_cost; k++) {
+			const struct rp_cost_change *c = &news->cost[k];
+			int moved = !isnan(c->change_pct) && fabs(c->change_pct) > cmp->min_change_pct;
+			if (c->base < 0 || moved != (pass == 0) || (!moved && c->base_rank == c->cur_rank))
+				continue;
+			cost_change(d, cmp, cost, c, b);
+			if (add_kind(f, RP_FIND_COST_CHANGE, b) < 0)
+				return -1;
+		}
+	}
+	return 0;
 }
 
 int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
 		      const struct rp_cmp *cmp, const struct rp_data *base,
-		      struct rp_findings *f, struct ns_err *err)
+		      const struct rp_news *news, struct rp_findings *f, struct ns_err *err)
 {
 	memset(f, 0, sizeof(*f));
 	struct rp_buf b;
@@ -345,8 +413,9 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
 	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||
 	    find_udp_loss(d, f, &b) < 0 || find_stability_failures(d, f, &b) < 0 ||
-	    (cmp && base && find_compare(d, cmp, base, f, &b) < 0))
+	    (cmp && base && find_compare(d, cmp, base, news, cost, f, &b) < 0))
 		goto err;
+	rp_findings_sort(f);
 	rp_buf_free(&b);
 	return 0;
 err:
@@ -358,12 +427,13 @@ err:
 void rp_findings_free(struct rp_findings *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		free(f->items[i]);
+		free(f->items[i].text);
 	free(f->items);
 	memset(f, 0, sizeof(*f));
 }
 
 void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
+		 const struct rp_cmp *cmp, const struct rp_data *base, const struct rp_news *news,
 		 struct rp_buf *b)
 {
 	long fastest = -1;
@@ -376,17 +446,32 @@ void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t
 		    (fastest < 0 || c->fig[RP_RCV_BPS].med > d->cases[fastest].fig[RP_RCV_BPS].med))
 			fastest = (long)i;
 	}
-	rp_buf_printf(b, "%zu case%s on %zu endpoint pair%s, %zu of %zu results successful.",
-		      d->n_cases, d->n_cases == 1 ? "" : "s", d->n_eps, d->n_eps == 1 ? "" : "s",
-		      ok, results);
+	if (cmp && base) {
+		rp_buf_printf(b, "Against run %lld: %zu regression%s, %zu improvement%s.", base->run.id,
+			      cmp->n_regressions, NS_PLURAL(cmp->n_regressions), cmp->n_improvements,
+			      NS_PLURAL(cmp->n_improvements));
+		if (news && news->n_changed) {
+			const struct rp_cmp_row *r = &cmp->rows[news->changed[0]];
+			rp_buf_puts(b, r->verdict == RP_REGRESSION ? " Worst: " : " Largest: ");
+			rp_case_label(d, &d->cases[r->cur], b);
+			rp_buf_printf(b, " %+.1f %% (p = %.3g).", r->change_pct, r->test.p);
+		}
+		if (news && news->n_rank_moves)
+			rp_buf_printf(b, " %zu per-dollar rank%s changed.", news->n_rank_moves,
+				      NS_PLURAL(news->n_rank_moves));
+		rp_buf_puts(b, " ");
+	}
+	if (n_cost && cost[0].rank == 1)
+		rp_buf_printf(b, "Best per dollar: %s, %.0f Mbit/s per $/hour. ",
+			      rp_ep_label(&d->eps[cost[0].ep]), cost[0].mbps_per_usd_hour);
+	rp_buf_printf(b, "%zu case%s on %zu endpoint pair%s, %zu of %zu result%s successful.",
+		      d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
+		      NS_PLURAL(results));
 	if (fastest >= 0) {
 		char t[32];
-		rp_fmt_bps(t, sizeof(t), d->cases[fastest].fig[RP_RCV_BPS].med);
+		rp_fmt_in(t, sizeof(t), d->cases[fastest].fig[RP_RCV_BPS].med, d->unit);
 		rp_buf_printf(b, " Fastest: %s (", t);
 		rp_case_label(d, &d->cases[fastest], b);
 		rp_buf_puts(b, ").");
 	}
-	if (n_cost && cost[0].rank == 1)
-		rp_buf_printf(b, " Best per dollar: %s, %.0f Mbit/s per $/hour.",
-			      rp_ep_label(&d->eps[cost[0].ep]), cost[0].mbps_per_usd_hour);
 }

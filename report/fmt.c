@@ -170,6 +170,26 @@ void rp_fmt_bps(char *out, size_t n, double bps)
 	fmt_si(out, n, bps, units);
 }
 
+struct rp_unit rp_unit_for(double max_bps)
+{
+	if (max_bps >= 10e9)
+		return (struct rp_unit){1e9, "Gbit/s"};
+	return (struct rp_unit){1e6, "Mbit/s"};
+}
+
+void rp_fmt_in(char *out, size_t n, double bps, struct rp_unit u)
+{
+	double v = bps / u.div, a = fabs(v);
+	if (!isfinite(v))
+		snprintf(out, n, "n/a");
+	else if (a >= 100 || v == 0)
+		snprintf(out, n, "%.0f %s", v, u.name);
+	else if (a >= 10)
+		snprintf(out, n, "%.1f %s", v, u.name);
+	else
+		snprintf(out, n, "%.2f %s", v, u.name);
+}
+
 void rp_fmt_pps(char *out, size_t n, double pps)
 {
 	static const char *const units[4] = {"pps", "kpps", "Mpps", "Gpps"};

@@ -34,6 +34,16 @@ void rp_gp_quote(struct rp_buf *b, const char *s);
 
 /* "436 Mbit/s", "23.5 Gbit/s", "980 kbit/s"; three significant digits. */
 void rp_fmt_bps(char *out, size_t n, double bps);
+/* One throughput unit for a whole page, so that tables, findings and charts agree: Gbit/s
+ * when the largest figure shown reaches 10 Gbit/s, else Mbit/s. */
+struct rp_unit {
+	double div;               /* bits/s per unit */
+	const char *name;         /* "Mbit/s" or "Gbit/s" */
+};
+struct rp_unit rp_unit_for(double max_bps);
+/* bps in unit u: 3 significant figures, at least the units digit ("438 Mbit/s", "1400 Mbit/s",
+ * "9.50 Gbit/s"); "n/a" when not finite. */
+void rp_fmt_in(char *out, size_t n, double bps, struct rp_unit u);
 /* Like rp_fmt_bps for packets/s: "1.42 Mpps". */
 void rp_fmt_pps(char *out, size_t n, double pps);
 /* Bits/s as the CLI writes them in options: 800000000 -> "800M", 0 -> "0". */

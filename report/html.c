@@ -15,103 +15,56 @@
 #include <strings.h>
 
 #include "describe.h"
+#include "hdoc.h"
+#include "html_sections.h"
 #include "fmt.h"
 #include "lib/cli.h"
 
+/* Readable from a phone to a wide screen: the page itself never scrolls sideways; wide tables
+ * scroll inside their own box (div.scroll, which says so on narrow screens), charts scale to
+ * the column (their SVG has a viewBox and no fixed size). */
 static const char *css =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;"
-	"background:#fafafa}main{max-width:1180px;margin:0 auto;padding:24px}"
-	"h1{font-size:1.7em;margin:.2em 0}h2{border-bottom:2px solid #3b75af;padding-bottom:4px;"
-	"margin-top:1.8em}table{border-collapse:collapse;margin:.6em 0;font-size:.9em;background:#fff}"
+	"background:#fafafa;line-height:1.4}main{max-width:1180px;margin:0 auto;padding:16px}"
+	"h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #0072b2;padding-bottom:4px;"
+	"margin-top:1.6em}h1,h2,h3,p,li,figcaption,summary{overflow-wrap:break-word}"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em;background:#fff}"
 	"th,td{border:1px solid #d0d5dd;padding:4px 8px;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
 	"tr.missing td{color:#8a5a00}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
-	"border-left:4px solid #e0a800}figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;"
-	"padding:8px}figure svg{width:100%;height:auto;max-width:900px;display:block}"
+	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
+	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
+	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
 	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
-	"font-size:.85em}pre{background:#f3f4f6;padding:8px;overflow-x:auto;white-space:pre-wrap}"
-	"ul.findings li{margin:.3em 0}.summary td:first-child{font-weight:600}"
-	".scroll{overflow-x:auto}td.label{min-width:15em}.lead{font-size:1.1em}"
-	"#environment td{white-space:nowrap}#environment td:nth-child(7){white-space:normal}";
+	"font-size:.85em}pre{background:#f3f4f6;padding:8px;overflow-x:auto;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}ul.findings li{margin:.3em 0}.summary td{overflow-wrap:anywhere}"
+	".summary td:first-child{font-weight:600}.scroll{overflow-x:auto;max-width:100%}"
+	"td.label{min-width:12em}.lead{font-size:1.1em}"
+	"#environment-table td{white-space:nowrap}"
+	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
+	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
+	"font-size:.75em;color:#555}}";
 
-static xmlNodePtr el(xmlNodePtr parent, const char *name, const char *text)
-{
-	return xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
-}
-
-static xmlNodePtr el_class(xmlNodePtr parent, const char *name, const char *cls, const char *text)
-{
-	xmlNodePtr n = el(parent, name, text);
-	xmlNewProp(n, BAD_CAST "class", BAD_CAST cls);
-	return n;
-}
-
-static void text(xmlNodePtr parent, const char *s)
-{
-	xmlAddChild(parent, xmlNewText(BAD_CAST(s ? s : "")));
-}
-
-static xmlNodePtr section(xmlNodePtr main, const char *id, const char *title)
-{
-	xmlNodePtr s = el(main, "section", NULL);
-	xmlNewProp(s, BAD_CAST "id", BAD_CAST id);
-	el(s, "h2", title);
-	return s;
-}
-
-static xmlNodePtr row_kv(xmlNodePtr table, const char *k, const char *v)
-{
-	xmlNodePtr tr = el(table, "tr", NULL);
-	el(tr, "td", k);
-	return el(tr, "td", v ? v : "unknown");
-}
-
-/* A numeric cell: human text, and the exact value in data-value for machines and tests. */
-static xmlNodePtr td_num(xmlNodePtr tr, const char *shown, double v)
-{
-	xmlNodePtr td = el_class(tr, "td", "num", isnan(v) ? "–" : shown);
-	if (!isnan(v)) {
-		char b[48];
-		snprintf(b, sizeof(b), "%.17g", v);
-		xmlNewProp(td, BAD_CAST "data-value", BAD_CAST b);
-	}
-	return td;
-}
-
-static void td_fmt(xmlNodePtr tr, const char *fmt, double v)
-{
-	char b[64];
-	snprintf(b, sizeof(b), fmt, v);
-	td_num(tr, b, v);
-}
-
-static void td_bps(xmlNodePtr tr, double v)
+static void td_bps(xmlNodePtr tr, double v, struct rp_unit u)
 {
 	char b[32];
-	rp_fmt_bps(b, sizeof(b), v);
-	td_num(tr, b, v);
+	rp_fmt_in(b, sizeof(b), v, u);
+	hd_td_num(tr, b, v);
 }
 
 /* "9.40–9.60 Gbit/s" when both ends share a unit, else "800 Mbit/s–1.20 Gbit/s". */
-static void td_range(xmlNodePtr tr, double lo, double hi)
+static void td_range(xmlNodePtr tr, double lo, double hi, struct rp_unit u)
 {
 	char x[32], y[32], b[80];
-	rp_fmt_bps(x, sizeof(x), lo);
-	rp_fmt_bps(y, sizeof(y), hi);
+	rp_fmt_in(x, sizeof(x), lo, u);
+	rp_fmt_in(y, sizeof(y), hi, u);
 	const char *ux = strchr(x, ' '), *uy = strchr(y, ' ');
 	if (ux && uy && !strcmp(ux, uy))
 		snprintf(b, sizeof(b), "%.*s–%s", (int)(ux - x), x, y);
 	else
 		snprintf(b, sizeof(b), "%s–%s", x, y);
-	el_class(tr, "td", "num", isnan(lo) ? "–" : b);
-}
-
-static void header_row(xmlNodePtr table, const char *const *cols)
-{
-	xmlNodePtr tr = el(el(table, "thead", NULL), "tr", NULL);
-	for (; *cols; cols++)
-		el(tr, "th", *cols);
+	hd_el_class(tr, "td", "num", isnan(lo) ? "–" : b);
 }
 
 static void write_summary(const struct rp_report *r, xmlNodePtr main)
@@ -123,22 +76,22 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 		results += (size_t)d->cases[i].n_results;
 	}
 	char b[256];
-	xmlNodePtr s = section(main, "summary", "Summary");
-	xmlNodePtr t = el_class(s, "table", "summary", NULL);
+	xmlNodePtr s = hd_section(main, "summary", "Run");
+	xmlNodePtr t = hd_el_class(s, "table", "summary", NULL);
 	snprintf(b, sizeof(b), "%lld", d->run.id);
-	row_kv(t, "Run", b);
-	row_kv(t, "Matrix", d->run.matrix_name);
+	hd_row_kv(t, "Run", b);
+	hd_row_kv(t, "Matrix", d->run.matrix_name);
 	if (d->run.matrix_description)
-		row_kv(t, "Description", d->run.matrix_description);
+		hd_row_kv(t, "Description", d->run.matrix_description);
 	if (d->run.label)
-		row_kv(t, "Label", d->run.label);
-	row_kv(t, "Started", d->run.started_at);
-	row_kv(t, "Finished", d->run.finished_at ? d->run.finished_at : "not finished");
-	row_kv(t, "Status", d->run.status);
+		hd_row_kv(t, "Label", d->run.label);
+	hd_row_kv(t, "Started", d->run.started_at);
+	hd_row_kv(t, "Finished", d->run.finished_at ? d->run.finished_at : "not finished");
+	hd_row_kv(t, "Status", d->run.status);
 	snprintf(b, sizeof(b), "%zu case%s, %zu endpoint pair%s, %zu of %zu result%s ok",
 		 d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
 		 NS_PLURAL(results));
-	row_kv(t, "Size", b);
+	hd_row_kv(t, "Size", b);
 	if (!isnan(d->run_cost_usd)) {
 		if (d->results_without_price)
 			snprintf(b, sizeof(b), "at least $%.4f (%lld successful result%s of pairs "
@@ -146,157 +99,87 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 				 d->results_without_price, d->results_without_price == 1 ? "" : "s");
 		else
 			snprintf(b, sizeof(b), "$%.4f", d->run_cost_usd);
-		row_kv(t, "Run cost", b);
+		hd_row_kv(t, "Run cost", b);
 	} else {
-		row_kv(t, "Run cost", "unknown: no price for the run's instance types");
+		hd_row_kv(t, "Run cost", "unknown: no price for the run's instance types");
 	}
 	if (r->base) {
 		snprintf(b, sizeof(b), "run %lld (%s)", r->base->run.id,
 			 r->base->run.started_at ? r->base->run.started_at : "?");
-		row_kv(t, "Baseline", b);
+		hd_row_kv(t, "Baseline", b);
 	} else if (r->baseline_note) {
-		row_kv(t, "Baseline", r->baseline_note);
+		hd_row_kv(t, "Baseline", r->baseline_note);
 	}
 	if (d->run.warnings && strcmp(d->run.warnings, "[]") != 0)
-		row_kv(t, "Run warnings", d->run.warnings);
+		hd_row_kv(t, "Run warnings", d->run.warnings);
 }
 
 static void write_findings(const struct rp_report *r, xmlNodePtr main)
 {
-	xmlNodePtr s = section(main, "findings", "Findings");
+	xmlNodePtr s = hd_section(main, "findings", "Findings");
 	if (!r->findings->n) {
-		el_class(s, "p", "note", "Nothing stood out: no saturation, loss or regression found.");
+		hd_el_class(s, "p", "note", "Nothing stood out: no saturation, loss or regression found.");
 		return;
 	}
-	xmlNodePtr ul = el_class(s, "ul", "findings", NULL);
+	xmlNodePtr ul = hd_el_class(s, "ul", "findings", NULL);
 	for (size_t i = 0; i < r->findings->n; i++)
-		el(ul, "li", r->findings->items[i]);
-}
-
-static void host_cells(xmlNodePtr tr, const struct rp_host *h, const char *fallback_region)
-{
-	char b[256];
-	if (h->driver) {
-		snprintf(b, sizeof(b), "%s%s%s%s%s", h->driver_family ? h->driver_family : h->driver,
-			 h->driver_family && strcmp(h->driver_family, h->driver) ? " (" : "",
-			 h->driver_family && strcmp(h->driver_family, h->driver) ? h->driver : "",
-			 h->driver_family && strcmp(h->driver_family, h->driver) ? ")" : "",
-			 h->driver_version ? "" : "");
-		xmlNodePtr td = el(tr, "td", b);
-		if (h->driver_version) {
-			el(td, "br", NULL);
-			text(td, "version ");
-			text(td, h->driver_version);
-		}
-	} else {
-		el(tr, "td", h->present ? "unknown" : "not recorded");
-	}
-	el(tr, "td", h->kernel ? h->kernel : "–");
-	xmlNodePtr cpu = el(tr, "td", h->cpu_model ? h->cpu_model : "–");
-	if (h->online_cpus) {
-		snprintf(b, sizeof(b), " (%lld CPUs)", h->online_cpus);
-		text(cpu, b);
-	}
-	snprintf(b, sizeof(b), "%lld", h->mtu);
-	el_class(tr, "td", "num", h->mtu ? b : "–");
-	el(tr, "td", h->qdisc ? h->qdisc : "–");
-	el(tr, "td", h->cloud_region ? h->cloud_region : fallback_region ? fallback_region : "–");
-}
-
-static void write_environment(const struct rp_report *r, xmlNodePtr main)
-{
-	const struct rp_data *d = r->d;
-	xmlNodePtr s = section(main, "environment", "Environment");
-	el_class(s, "p", "note", "Each endpoint pair as its hosts described themselves "
-		 "(client = where netsweep ran the test's client side, agent = the far end).");
-	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
-	static const char *const cols[] = {"Endpoint", "Side", "Instance type", "Host", "Driver",
-					   "Kernel", "CPU", "MTU", "qdisc", "Region", NULL};
-	header_row(t, cols);
-	xmlNodePtr tb = el(t, "tbody", NULL);
-	for (size_t i = 0; i < d->n_eps; i++) {
-		const struct rp_endpoint *e = &d->eps[i];
-		for (int side = 0; side < 2; side++) {
-			const struct rp_host *h = side ? &e->agent : &e->client;
-			xmlNodePtr tr = el(tb, "tr", NULL);
-			el(tr, "td", e->name);
-			el(tr, "td", side ? "agent" : "client");
-			el(tr, "td", h->cloud_instance_type ? h->cloud_instance_type
-				     : e->instance_type ? e->instance_type : "–");
-			el(tr, "td", side ? (e->agent_addr ? e->agent_addr : "–")
-				     : (h->hostname ? h->hostname : e->client_host ? e->client_host
-				     : "runner host"));
-			host_cells(tr, h, e->region);
-		}
-		if (e->expected_driver && e->agent.driver_family &&
-		    strcmp(e->expected_driver, e->agent.driver_family) != 0 &&
-		    strcmp(e->expected_driver, e->agent.driver ? e->agent.driver : "") != 0) {
-			xmlNodePtr p = el_class(s, "p", "warn", NULL);
-			text(p, "Endpoint ");
-			text(p, e->name);
-			text(p, ": the matrix expected driver ");
-			text(p, e->expected_driver);
-			text(p, " but the agent reports ");
-			text(p, e->agent.driver_family);
-			text(p, ".");
-		}
-	}
+		hd_attr(hd_el(ul, "li", r->findings->items[i].text), "data-kind",
+			rp_finding_kind_name(r->findings->items[i].kind));
 }
 
 static void write_method(const struct rp_report *r, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
 	char b[512];
-	xmlNodePtr s = section(main, "method", "Method");
-	xmlNodePtr p = el(s, "p", NULL);
-	text(p, "Matrix ");
-	el(p, "strong", d->run.matrix_name);
+	xmlNodePtr s = hd_section(main, "method", "Method");
+	xmlNodePtr p = hd_el(s, "p", NULL);
+	hd_text(p, "Matrix ");
+	hd_el(p, "strong", d->run.matrix_name);
 	if (d->run.matrix_path) {
-		text(p, " from ");
-		el(p, "code", d->run.matrix_path);
+		hd_text(p, " from ");
+		hd_el(p, "code", d->run.matrix_path);
 	}
 	snprintf(b, sizeof(b), ", run by netsweep %s; cases in %s order", d->run.netsweep_version,
 		 d->run.order_mode ? d->run.order_mode : "as-written");
-	text(p, b);
+	hd_text(p, b);
 	if (d->run.has_seed) {
 		snprintf(b, sizeof(b), " (seed %lld)", d->run.seed);
-		text(p, b);
+		hd_text(p, b);
 	}
 	snprintf(b, sizeof(b), ", %lld repeat%s of each case. ", d->run.repeats,
 		 d->run.repeats == 1 ? "" : "s");
-	text(p, b);
-	text(p, "Throughput is the receiver's goodput; tables give the median over repeats with the "
+	hd_text(p, b);
+	hd_text(p, "Throughput is the receiver's goodput; tables give the median over repeats with the "
 		"minimum–maximum and interquartile range. CPU is the process's user+system time as % "
 		"of one core; a side counts as saturated above 90 % of one core per thread. Streams "
 		"stop scaling when more streams add less than 10 %. UDP loss counts as the receiver's "
 		"socket buffer when kernel drops (RcvbufErrors + InErrors) are at least 80 % of the "
 		"lost datagrams.");
-	xmlNodePtr det = el(s, "details", NULL);
-	el(det, "summary", "Matrix file as run");
-	el(det, "pre", d->run.matrix_text);
-	el(s, "h3", "Equivalent probe commands");
-	xmlNodePtr note = el_class(s, "p", "note", "Each case can be reproduced by hand with ");
-	el(note, "code", "netsweep probe");
-	text(note, " against an agent (");
-	el(note, "code", "netsweep agent");
-	text(note, ") on the far end:");
+	xmlNodePtr det = hd_el(s, "details", NULL);
+	hd_el(det, "summary", "Matrix file as run");
+	hd_el(det, "pre", d->run.matrix_text);
+	hd_el(s, "h3", "Equivalent probe commands");
+	xmlNodePtr note = hd_el_class(s, "p", "note", "Each case can be reproduced by hand with ");
+	hd_el(note, "code", "netsweep probe");
+	hd_text(note, " against an agent (");
+	hd_el(note, "code", "netsweep agent");
+	hd_text(note, ") on the far end:");
 	struct rp_buf cmd, lab;
 	rp_buf_init(&cmd);
 	rp_buf_init(&lab);
-	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
 	static const char *const cols[] = {"#", "Case", "Command", NULL};
-	header_row(t, cols);
-	xmlNodePtr tb = el(t, "tbody", NULL);
+	xmlNodePtr t = hd_scroll_table(s, NULL, cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	for (size_t i = 0; i < d->n_cases; i++) {
 		rp_buf_reset(&cmd);
 		rp_buf_reset(&lab);
 		rp_case_probe_cmd(d, &d->cases[i], &cmd);
 		rp_case_label(d, &d->cases[i], &lab);
-		xmlNodePtr tr = el(tb, "tr", NULL);
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		snprintf(b, sizeof(b), "%d", d->cases[i].ordinal);
-		el_class(tr, "td", "num", b);
-		el(tr, "td", rp_buf_str(&lab));
-		el(el(tr, "td", NULL), "code", rp_buf_str(&cmd));
+		hd_el_class(tr, "td", "num", b);
+		hd_el(tr, "td", rp_buf_str(&lab));
+		hd_el(hd_el(tr, "td", NULL), "code", rp_buf_str(&cmd));
 	}
 	rp_buf_free(&cmd);
 	rp_buf_free(&lab);
@@ -323,9 +206,7 @@ static const struct fig_col {
 static void write_results(const struct rp_report *r, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	xmlNodePtr s = section(main, "results", "Results");
-	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
-	xmlNewProp(t, BAD_CAST "id", BAD_CAST "results-table");
+	xmlNodePtr s = hd_section(main, "results", "Results");
 	int used[N_FIG_COLS] = {0};
 	const char *cols[6 + N_FIG_COLS + 1] = {"#", "Case", "Repeats ok", "Receiver (median)",
 						"Min–max", "IQR"};
@@ -337,8 +218,8 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 			cols[nc++] = fig_cols[k].name;
 	}
 	cols[nc] = NULL;
-	header_row(t, cols);
-	xmlNodePtr tb = el(t, "tbody", NULL);
+	xmlNodePtr t = hd_scroll_table(s, "results-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	struct rp_buf lab;
 	rp_buf_init(&lab);
 	char b[96];
@@ -347,79 +228,77 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
 		rp_buf_reset(&lab);
 		rp_case_label(d, c, &lab);
-		xmlNodePtr tr = el(tb, "tr", NULL);
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		xmlNewProp(tr, BAD_CAST "data-case-key", BAD_CAST(c->case_key ? c->case_key : ""));
 		snprintf(b, sizeof(b), "%d", c->ordinal);
-		el_class(tr, "td", "num", b);
-		xmlNodePtr lc = el_class(tr, "td", "label", rp_buf_str(&lab));
+		hd_el_class(tr, "td", "num", b);
+		xmlNodePtr lc = hd_el_class(tr, "td", "label", rp_buf_str(&lab));
 		if (c->first_error) {
-			el(lc, "br", NULL);
-			el_class(lc, "span", "note", c->first_error);
+			hd_el(lc, "br", NULL);
+			hd_el_class(lc, "span", "note", c->first_error);
 		}
 		snprintf(b, sizeof(b), "%d / %d", c->n_ok, c->n_results);
-		el_class(tr, "td", "num", b);
-		td_bps(tr, g->med);
-		td_range(tr, g->min, g->max);
-		td_range(tr, g->q1, g->q3);
+		hd_el_class(tr, "td", "num", b);
+		td_bps(tr, g->med, d->unit);
+		td_range(tr, g->min, g->max, d->unit);
+		td_range(tr, g->q1, g->q3, d->unit);
 		for (size_t k = 0; k < N_FIG_COLS; k++) {
 			double v = c->fig[fig_cols[k].fig].med;
 			if (!used[k])
 				continue;
 			if (!fig_cols[k].fmt) {
-				td_bps(tr, v);
+				td_bps(tr, v, d->unit);
 			} else if (!strcmp(fig_cols[k].fmt, "pps")) {
 				rp_fmt_pps(b, sizeof(b), v);
-				td_num(tr, b, v);
+				hd_td_num(tr, b, v);
 			} else {
-				td_fmt(tr, fig_cols[k].fmt, v);
+				hd_td_fmt(tr, fig_cols[k].fmt, v);
 			}
 		}
 	}
 	rp_buf_free(&lab);
-	el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
+	hd_el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
 		 "any value in this run are left out.");
 }
 
 static void write_cost(const struct rp_report *r, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	xmlNodePtr s = section(main, "cost", "Cost");
-	el_class(s, "p", "note", "Per endpoint pair: the best case's median receiver goodput per "
+	xmlNodePtr s = hd_section(main, "cost", "Best per dollar");
+	hd_el_class(s, "p", "note", "Per endpoint pair: the best case's median receiver goodput per "
 		 "hourly dollar of the pair (both instances) or of the sender alone, as the matrix "
 		 "declared (price basis). Prices are the ones recorded with the run.");
-	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
-	xmlNewProp(t, BAD_CAST "id", BAD_CAST "cost-table");
 	static const char *const cols[] = {"Rank", "Instance type", "Region", "Price basis",
 					   "$/hour", "Mbit/s", "Mbit/s per $/hour",
 					   "$ per Gbit/s-hour", "Best case", "Price as of", NULL};
-	header_row(t, cols);
-	xmlNodePtr tb = el(t, "tbody", NULL);
+	xmlNodePtr t = hd_scroll_table(s, "cost-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	struct rp_buf lab;
 	rp_buf_init(&lab);
 	char b[64];
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &d->eps[c->ep];
-		xmlNodePtr tr = el(tb, "tr", NULL);
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		if (isnan(c->usd_per_hour))
 			xmlNewProp(tr, BAD_CAST "class", BAD_CAST "missing");
 		snprintf(b, sizeof(b), "%d", c->rank);
-		el_class(tr, "td", "num", c->rank ? b : "–");
-		el(tr, "td", rp_ep_label(e));
-		el(tr, "td", e->region ? e->region : "–");
-		el(tr, "td", e->price_basis);
+		hd_el_class(tr, "td", "num", c->rank ? b : "–");
+		hd_el(tr, "td", rp_ep_label(e));
+		hd_el(tr, "td", e->region ? e->region : "–");
+		hd_el(tr, "td", e->price_basis);
 		if (isnan(c->usd_per_hour))
-			el(tr, "td", "missing");
+			hd_el(tr, "td", "missing");
 		else
-			td_fmt(tr, "%.4g", c->usd_per_hour);
-		td_fmt(tr, "%.0f", c->mbps);
-		td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
-		td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
+			hd_td_fmt(tr, "%.4g", c->usd_per_hour);
+		hd_td_fmt(tr, "%.0f", c->mbps);
+		hd_td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
+		hd_td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
 		rp_buf_reset(&lab);
 		if (c->best_case >= 0)
 			rp_case_label(d, &d->cases[c->best_case], &lab);
-		el(tr, "td", c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
-		el(tr, "td", e->price_as_of ? e->price_as_of : "–");
+		hd_el(tr, "td", c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
+		hd_el(tr, "td", e->price_as_of ? e->price_as_of : "–");
 	}
 	rp_buf_free(&lab);
 	char rc[256];
@@ -436,7 +315,7 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 			 d->run_cost_usd);
 	else
 		snprintf(rc, sizeof(rc), "The run's cost is unknown: no price was recorded.");
-	el(s, "p", rc);
+	hd_el(s, "p", rc);
 }
 
 static void write_comparison(const struct rp_report *r, xmlNodePtr main)
@@ -444,52 +323,28 @@ static void write_comparison(const struct rp_report *r, xmlNodePtr main)
 	if (!r->cmp)
 		return;
 	const struct rp_cmp *cmp = r->cmp;
-	char b[512], x[32], y[32];
-	xmlNodePtr s = section(main, "comparison", "Comparison with the baseline");
+	char b[512];
+	xmlNodePtr s = hd_section(main, "comparison", "Comparison with the baseline");
 	snprintf(b, sizeof(b), "Baseline: run %lld (%s). Test: Welch's two-sided t-test on the "
 		 "per-repeat receiver goodput; a case is a regression (or improvement) when p < %g "
 		 "and its median moved by more than %g %%. Cases with fewer than 2 successful "
 		 "repeats on either side cannot be tested.", r->base->run.id,
 		 r->base->run.started_at ? r->base->run.started_at : "?", cmp->alpha,
 		 cmp->min_change_pct);
-	el(s, "p", b);
-	el_class(s, "p", "note", RP_GATE_RULE);
+	hd_el(s, "p", b);
+	hd_el_class(s, "p", "note", RP_GATE_RULE);
 	snprintf(b, sizeof(b), "%zu regression%s, %zu improvement%s, %zu untestable, %zu new "
 		 "case%s, %zu baseline case%s not in this run.", cmp->n_regressions,
 		 cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,
 		 cmp->n_improvements == 1 ? "" : "s", cmp->n_untestable, cmp->n_new,
 		 cmp->n_new == 1 ? "" : "s", cmp->n_gone, cmp->n_gone == 1 ? "" : "s");
-	el_class(s, "p", cmp->n_regressions ? "warn" : "note", b);
-	xmlNodePtr t = el(el_class(s, "div", "scroll", NULL), "table", NULL);
-	xmlNewProp(t, BAD_CAST "id", BAD_CAST "comparison-table");
+	hd_el_class(s, "p", cmp->n_regressions ? "warn" : "note", b);
 	static const char *const cols[] = {"#", "Case", "Baseline", "Now", "Change", "p (Welch)",
 					   "Verdict", NULL};
-	header_row(t, cols);
-	xmlNodePtr tb = el(t, "tbody", NULL);
-	struct rp_buf lab;
-	rp_buf_init(&lab);
-	for (size_t i = 0; i < cmp->n; i++) {
-		const struct rp_cmp_row *w = &cmp->rows[i];
-		const struct rp_case *c = &r->d->cases[w->cur];
-		xmlNodePtr tr = el(tb, "tr", NULL);
-		if (w->verdict == RP_REGRESSION || w->verdict == RP_IMPROVEMENT)
-			xmlNewProp(tr, BAD_CAST "class", BAD_CAST rp_verdict_name(w->verdict));
-		xmlNewProp(tr, BAD_CAST "data-case-key", BAD_CAST(c->case_key ? c->case_key : ""));
-		snprintf(b, sizeof(b), "%d", c->ordinal);
-		el_class(tr, "td", "num", b);
-		rp_buf_reset(&lab);
-		rp_case_label(r->d, c, &lab);
-		el(tr, "td", rp_buf_str(&lab));
-		rp_fmt_bps(x, sizeof(x), w->base_med);
-		rp_fmt_bps(y, sizeof(y), w->cur_med);
-		td_num(tr, x, w->base_med);
-		td_num(tr, y, w->cur_med);
-		td_fmt(tr, "%+.1f %%", w->change_pct);
-		int tested = w->verdict != RP_UNTESTABLE && w->verdict != RP_NEW;
-		td_fmt(tr, "%.3g", tested ? w->test.p : NAN);
-		el(tr, "td", rp_verdict_name(w->verdict));
-	}
-	rp_buf_free(&lab);
+	xmlNodePtr t = hd_scroll_table(s, "comparison-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	for (size_t i = 0; i < cmp->n; i++)
+		rp_html_cmp_row(r, tb, &cmp->rows[i], 1);
 }
 
 /* Drops active content and rewrites ids/references with the chart's prefix. */
@@ -561,50 +416,50 @@ static int embed_svg(const struct rp_report *r, const struct rp_chart *c, xmlNod
 
 static void write_charts(const struct rp_report *r, xmlNodePtr main)
 {
-	xmlNodePtr s = section(main, "charts", "Charts");
+	xmlNodePtr s = hd_section(main, "charts", "Charts");
 	if (r->gnuplot_note) {
-		xmlNodePtr p = el_class(s, "p", "warn", NULL);
+		xmlNodePtr p = hd_el_class(s, "p", "warn", NULL);
 		xmlNewProp(p, BAD_CAST "id", BAD_CAST "charts-skipped");
-		text(p, "Charts were skipped: ");
-		text(p, r->gnuplot_note);
-		text(p, ". Their gnuplot scripts (.gp) and data (.dat) are written next to this page; "
+		hd_text(p, "Charts were skipped: ");
+		hd_text(p, r->gnuplot_note);
+		hd_text(p, ". Their gnuplot scripts (.gp) and data (.dat) are written next to this page; "
 			"install gnuplot (");
-		el(p, "code", RP_INSTALL_GNUPLOT);
-		text(p, ") and run netsweep report again, or run gnuplot NAME.gp in that folder.");
+		hd_el(p, "code", RP_INSTALL_GNUPLOT);
+		hd_text(p, ") and run netsweep report again, or run gnuplot NAME.gp in that folder.");
 	}
 	for (size_t i = 0; i < r->charts->n; i++) {
 		const struct rp_chart *c = &r->charts->items[i];
 		char id[64], b[320];
 		snprintf(id, sizeof(id), "chart-%s", c->name);
-		xmlNodePtr fig = el(s, "figure", NULL);
+		xmlNodePtr fig = hd_el(s, "figure", NULL);
 		xmlNewProp(fig, BAD_CAST "id", BAD_CAST id);
 		xmlNewProp(fig, BAD_CAST "data-status", BAD_CAST(c->status == RP_CHART_OK ? "ok"
 			   : c->status == RP_CHART_NODATA ? "nodata" : c->status == RP_CHART_FAILED
 			   ? "failed" : "skipped"));
-		el(fig, "h3", c->title);
+		hd_el(fig, "h3", c->title);
 		if (c->status == RP_CHART_OK && embed_svg(r, c, fig) < 0) {
 			snprintf(b, sizeof(b), "%s.svg could not be read back.", c->name);
-			el_class(fig, "p", "warn", b);
+			hd_el_class(fig, "p", "warn", b);
 		} else if (c->status == RP_CHART_NODATA) {
 			snprintf(b, sizeof(b), "Not drawn: %s.", c->reason);
-			el_class(fig, "p", "note", b);
+			hd_el_class(fig, "p", "note", b);
 			continue;
 		} else if (c->status == RP_CHART_FAILED) {
 			snprintf(b, sizeof(b), "Not rendered: %s.", c->reason);
-			el_class(fig, "p", "warn", b);
+			hd_el_class(fig, "p", "warn", b);
 		} else if (c->status == RP_CHART_NOGNUPLOT) {
-			el_class(fig, "p", "note", "Not rendered (no gnuplot).");
+			hd_el_class(fig, "p", "note", "Not rendered (no gnuplot).");
 		}
-		xmlNodePtr cap = el(fig, "figcaption", c->caption);
-		text(cap, " Data: ");
+		xmlNodePtr cap = hd_el(fig, "figcaption", c->caption);
+		hd_text(cap, " Data: ");
 		snprintf(b, sizeof(b), "%s.dat", c->name);
-		xmlNodePtr a = el(cap, "a", b);
+		xmlNodePtr a = hd_el(cap, "a", b);
 		xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
-		text(cap, ", script: ");
+		hd_text(cap, ", script: ");
 		snprintf(b, sizeof(b), "%s.gp", c->name);
-		a = el(cap, "a", b);
+		a = hd_el(cap, "a", b);
 		xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
-		text(cap, ".");
+		hd_text(cap, ".");
 	}
 }
 
@@ -617,35 +472,37 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	xmlNodePtr html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(doc, html);
 	xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
-	xmlNodePtr head = el(html, "head", NULL);
+	xmlNodePtr head = hd_el(html, "head", NULL);
 	/* The charset declaration is added by htmlSaveFileFormat (http-equiv, UTF-8); a second
 	 * <meta charset> would make the page invalid. */
-	xmlNodePtr vp = el(head, "meta", NULL);
+	xmlNodePtr vp = hd_el(head, "meta", NULL);
 	xmlNewProp(vp, BAD_CAST "name", BAD_CAST "viewport");
 	xmlNewProp(vp, BAD_CAST "content", BAD_CAST "width=device-width, initial-scale=1");
-	el(head, "title", r->title);
-	el(head, "style", css);
-	xmlNodePtr main = el(el(html, "body", NULL), "main", NULL);
-	el(main, "h1", r->title);
+	hd_el(head, "title", r->title);
+	hd_el(head, "style", css);
+	xmlNodePtr main = hd_el(hd_el(html, "body", NULL), "main", NULL);
+	hd_el(main, "h1", r->title);
 	struct rp_buf lead;
 	rp_buf_init(&lead);
-	rp_headline(r->d, r->cost, r->n_cost, &lead);
-	xmlNewProp(el_class(main, "p", "lead", rp_buf_str(&lead)), BAD_CAST "id", BAD_CAST "headline");
+	rp_headline(r->d, r->cost, r->n_cost, r->cmp, r->base, r->news, &lead);
+	xmlNewProp(hd_el_class(main, "p", "lead", rp_buf_str(&lead)), BAD_CAST "id", BAD_CAST "headline");
 	rp_buf_free(&lead);
 	char b[256];
 	snprintf(b, sizeof(b), "Generated by netsweep report at %s from run %lld.",
 		 r->generated_at, r->d->run.id);
-	el_class(main, "p", "note", b);
-	write_summary(r, main);
-	write_findings(r, main);
-	write_environment(r, main);
-	write_method(r, main);
-	write_results(r, main);
+	hd_el_class(main, "p", "note", b);
+	/* News first, then the best per dollar, then the rest by how often readers need it. */
+	rp_html_news(r, main);
 	write_cost(r, main);
-	write_comparison(r, main);
-	if (r->search && r->search->n)
-		rp_search_html(r->search, section(main, "search", "Zero-loss rate search"));
+	write_findings(r, main);
 	write_charts(r, main);
+	if (r->search && r->search->n)
+		rp_search_html(r->search, hd_section(main, "search", "Zero-loss rate search"));
+	write_comparison(r, main);
+	write_results(r, main);
+	rp_html_environment(r, main);
+	write_method(r, main);
+	write_summary(r, main);
 	int rc = htmlSaveFileFormat(path, doc, "UTF-8", 1);
 	xmlFreeDoc(doc);
 	if (rc < 0)
@@ -658,7 +515,7 @@ char *rp_html_text_fragment(const char *s)
 	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	xmlNodePtr p = xmlNewDocNode(doc, NULL, BAD_CAST "p", NULL);
 	xmlDocSetRootElement(doc, p);
-	text(p, s);
+	hd_text(p, s);
 	xmlBufferPtr buf = xmlBufferCreate();
 	htmlNodeDump(buf, doc, p);
 	char *out = strdup((const char *)xmlBufferContent(buf));

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "data.h"
 #include "findings.h"
+#include "news.h"
 #include "search.h"
 
 struct rp_report {
@@ -22,6 +23,9 @@ struct rp_report {
 	const struct rp_cmp *cmp;        /* NULL without a baseline */
 	const struct rp_cost_row *cost;
 	size_t n_cost;
+	const struct rp_cost_row *base_cost; /* the baseline's, NULL without one */
+	size_t n_base_cost;
+	const struct rp_news *news;      /* what changed, in order of importance */
 	const struct rp_findings *findings;
 	const struct rp_search *search;  /* rate searches of the run (n = 0: none) */
 	const struct rp_charts *charts;

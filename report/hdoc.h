@@ -1,0 +1,23 @@
+/* hdoc: the small vocabulary the HTML writers build their libxml2 tree with — elements with
+ * text (escaped by libxml2), sections with a heading, numeric cells that carry the exact
+ * value in data-value for machines and tests, and tables that scroll inside their own box
+ * on narrow screens. Shared by html.c and each section's writer (html_*.c). */
+#ifndef RP_HDOC_H
+#define RP_HDOC_H
+
+#include <libxml/tree.h>
+
+xmlNodePtr hd_el(xmlNodePtr parent, const char *name, const char *text);
+xmlNodePtr hd_el_class(xmlNodePtr parent, const char *name, const char *cls, const char *text);
+void hd_text(xmlNodePtr parent, const char *s);
+void hd_attr(xmlNodePtr n, const char *name, const char *value);
+xmlNodePtr hd_section(xmlNodePtr main, const char *id, const char *title);
+xmlNodePtr hd_row_kv(xmlNodePtr table, const char *k, const char *v);
+/* A numeric cell: shown text, and v in data-value (none, and "–" shown, when v is NAN). */
+xmlNodePtr hd_td_num(xmlNodePtr tr, const char *shown, double v);
+void hd_td_fmt(xmlNodePtr tr, const char *fmt, double v);
+/* A table inside <div class="scroll" data-scroll="x">: it scrolls sideways in its own box,
+ * never the page. id may be NULL. Returns the table. */
+xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const *cols);
+
+#endif
