@@ -40,6 +40,7 @@ include mk/sweep.mk
 include mk/host.mk
 include mk/report.mk
 include mk/harness.mk
+include mk/install.mk
 
 # Schemas compiled into the binary: EMBED += SYMBOL:path (see mk/embed.sh); declare them
 # in C as `extern const char SYMBOL[];`.

@@ -4,8 +4,10 @@
 set -u
 PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev
       gnuplot-nox iproute2 clang llvm iperf3 iperf ethtool procps"
-# `deps.sh test` adds what only the tests need: a headless browser for the report test.
+# `deps.sh test` adds what only the tests need: a headless browser for the report test;
+# `deps.sh deb` what `make deb` needs to build the package.
 [ "${1:-build}" = test ] && PKGS="$PKGS chromium"
+[ "${1:-build}" = deb ] && PKGS="$PKGS dpkg-dev fakeroot debhelper"
 
 missing=""
 for p in $PKGS; do

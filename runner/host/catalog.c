@@ -18,17 +18,29 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlschemas.h>
+#include <pthread.h>
+
+#include "lib/datadir.h"
 
 extern const char host_catalog_xsd[]; /* schemas/catalog.xsd, see mk/host.mk EMBED */
 
 #define CATALOG_MAX_ENTRIES 100000 /* bounds memory if a file is absurdly large */
+
+static char default_path[4096];
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static void find_default(void)
+{
+	snprintf(default_path, sizeof(default_path), "%s/catalog/aws.xml", ns_datadir());
+}
 
 const char *catalog_default_path(void)
 {
 	const char *env = getenv("NETSWEEP_CATALOG");
 	if (env && *env)
 		return env;
-	return NETSWEEP_DATADIR "/catalog/aws.xml";
+	pthread_once(&default_once, find_default); /* computed once, never changed after */
+	return default_path;
 }
 
 void catalog_init(struct catalog *c)

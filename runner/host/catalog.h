@@ -40,7 +40,7 @@ struct catalog {
 	struct catalog_index *ix;   /* hash of instances by type, prices by type + region */
 };
 
-/* Default catalog: $NETSWEEP_CATALOG if set, else NETSWEEP_DATADIR "/catalog/aws.xml". */
+/* Default catalog: $NETSWEEP_CATALOG if set, else ns_datadir() "/catalog/aws.xml". */
 const char *catalog_default_path(void);
 
 void catalog_init(struct catalog *c);
