@@ -124,8 +124,9 @@ static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
 	while (left > 0) {
 		double wait = deadline - proto_now();
 		if (wait <= 0) {
-			ns_err_set(err, "%u of %u data connections timed out", (unsigned)left,
-				   (unsigned)total);
+			ns_err_code(err, NS_E_TIMEOUT, "timed out connecting %u of %u data connections "
+				    "to %s port %u", (unsigned)left, (unsigned)total, c->p->host,
+				    (unsigned)c->ready.data_port);
 			goto out;
 		}
 		int n = poll(pfd, total, (int)(wait * 1000) + 1);
@@ -179,8 +180,9 @@ static int open_udp_streams(struct client *c, uint32_t total, double deadline,
 	uint32_t left = total;
 	while (left > 0) {
 		if (proto_now() >= deadline) {
-			ns_err_set(err, "agent did not answer the UDP greeting on %u of %u ports",
-				   (unsigned)left, (unsigned)total);
+			ns_err_code(err, NS_E_TIMEOUT, "timed out waiting for the UDP greeting's answer "
+				    "from %s on %u of %u ports", c->p->host, (unsigned)left,
+				    (unsigned)total);
 			goto out;
 		}
 		uint8_t h[PROTO_DATA_HELLO_LEN], in[PROTO_DATA_HELLO_LEN + 1];
@@ -322,7 +324,9 @@ static int run_loop(struct client *c, struct ns_err *err)
 					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
 						       c->on_interval_arg);
 		if (now >= c->deadline)
-			return ns_err_set(err, "test timed out after %g s", c->timeout_s);
+			return ns_err_code(err, NS_E_TIMEOUT, "timed out after %g s waiting for the test "
+					   "with %s port %u to end", c->timeout_s, c->p->host,
+					   (unsigned)c->p->port);
 		if (clk.ended) {
 			/* the senders stop by themselves at omit + duration; give them a moment */
 			bool done = true;
