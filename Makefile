@@ -38,6 +38,7 @@ include mk/client.mk
 include mk/search.mk
 include mk/sweep.mk
 include mk/host.mk
+include mk/lab.mk
 include mk/report.mk
 include mk/harness.mk
 include mk/install.mk

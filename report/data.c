@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab.h"
 #include "lib/store_version.h"
 #include "stats.h"
 
@@ -528,6 +529,7 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 	memset(d, 0, sizeof(*d));
 	d->run_cost_usd = NAN;
 	if (load_run(db, run_id, &d->run, err) < 0 || load_endpoints(db, d, err) < 0 ||
+	    rp_lab_load(db, d, err) < 0 ||
 	    load_cases(db, d, err) < 0)
 		goto err;
 	int rc = load_results(db, d, err);
@@ -583,6 +585,7 @@ void rp_data_free(struct rp_data *d)
 			free(es[j]);
 		host_free(&e->client);
 		host_free(&e->agent);
+		free(e->lab_scale);
 	}
 	free(d->eps);
 	for (size_t i = 0; i < d->n_cases; i++) {

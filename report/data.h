@@ -29,6 +29,7 @@ struct rp_endpoint {
 	double unit_usd_per_hour;    /* one instance; NAN = missing */
 	char *price_as_of, *price_source;
 	struct rp_host client, agent;
+	char *lab_scale;             /* emulated by `netsweep lab` at this scale; NULL = real */
 };
 
 /* Median and spread of one figure over a case's successful repeats; NAN when no repeat had it. */

@@ -17,6 +17,7 @@
 #include "describe.h"
 #include "hdoc.h"
 #include "html_sections.h"
+#include "lab.h"
 #include "fmt.h"
 #include "lib/cli.h"
 
@@ -414,6 +415,51 @@ static int embed_svg(const struct rp_report *r, const struct rp_chart *c, xmlNod
 	return 0;
 }
 
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
+static const struct rp_chart *lead_chart(const struct rp_report *r)
+{
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
+		    r->charts->items[i].status == RP_CHART_OK)
+			return &r->charts->items[i];
+	return NULL;
+}
+
+static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct rp_chart *c)
+{
+	char id[64], b[320];
+	snprintf(id, sizeof(id), "chart-%s", c->name);
+	xmlNodePtr fig = hd_el(s, "figure", NULL);
+	xmlNewProp(fig, BAD_CAST "id", BAD_CAST id);
+	xmlNewProp(fig, BAD_CAST "data-status", BAD_CAST(c->status == RP_CHART_OK ? "ok"
+		   : c->status == RP_CHART_NODATA ? "nodata" : c->status == RP_CHART_FAILED
+		   ? "failed" : "skipped"));
+	hd_el(fig, "h3", c->title);
+	if (c->status == RP_CHART_OK && embed_svg(r, c, fig) < 0) {
+		snprintf(b, sizeof(b), "%s.svg could not be read back.", c->name);
+		hd_el_class(fig, "p", "warn", b);
+	} else if (c->status == RP_CHART_NODATA) {
+		snprintf(b, sizeof(b), "Not drawn: %s.", c->reason);
+		hd_el_class(fig, "p", "note", b);
+		return;
+	} else if (c->status == RP_CHART_FAILED) {
+		snprintf(b, sizeof(b), "Not rendered: %s.", c->reason);
+		hd_el_class(fig, "p", "warn", b);
+	} else if (c->status == RP_CHART_NOGNUPLOT) {
+		hd_el_class(fig, "p", "note", "Not rendered (no gnuplot).");
+	}
+	xmlNodePtr cap = hd_el(fig, "figcaption", c->caption);
+	hd_text(cap, " Data: ");
+	snprintf(b, sizeof(b), "%s.dat", c->name);
+	xmlNodePtr a = hd_el(cap, "a", b);
+	xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
+	hd_text(cap, ", script: ");
+	snprintf(b, sizeof(b), "%s.gp", c->name);
+	a = hd_el(cap, "a", b);
+	xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
+	hd_text(cap, ".");
+}
+
 static void write_charts(const struct rp_report *r, xmlNodePtr main)
 {
 	xmlNodePtr s = hd_section(main, "charts", "Charts");
@@ -427,40 +473,9 @@ static void write_charts(const struct rp_report *r, xmlNodePtr main)
 		hd_el(p, "code", RP_INSTALL_GNUPLOT);
 		hd_text(p, ") and run netsweep report again, or run gnuplot NAME.gp in that folder.");
 	}
-	for (size_t i = 0; i < r->charts->n; i++) {
-		const struct rp_chart *c = &r->charts->items[i];
-		char id[64], b[320];
-		snprintf(id, sizeof(id), "chart-%s", c->name);
-		xmlNodePtr fig = hd_el(s, "figure", NULL);
-		xmlNewProp(fig, BAD_CAST "id", BAD_CAST id);
-		xmlNewProp(fig, BAD_CAST "data-status", BAD_CAST(c->status == RP_CHART_OK ? "ok"
-			   : c->status == RP_CHART_NODATA ? "nodata" : c->status == RP_CHART_FAILED
-			   ? "failed" : "skipped"));
-		hd_el(fig, "h3", c->title);
-		if (c->status == RP_CHART_OK && embed_svg(r, c, fig) < 0) {
-			snprintf(b, sizeof(b), "%s.svg could not be read back.", c->name);
-			hd_el_class(fig, "p", "warn", b);
-		} else if (c->status == RP_CHART_NODATA) {
-			snprintf(b, sizeof(b), "Not drawn: %s.", c->reason);
-			hd_el_class(fig, "p", "note", b);
-			continue;
-		} else if (c->status == RP_CHART_FAILED) {
-			snprintf(b, sizeof(b), "Not rendered: %s.", c->reason);
-			hd_el_class(fig, "p", "warn", b);
-		} else if (c->status == RP_CHART_NOGNUPLOT) {
-			hd_el_class(fig, "p", "note", "Not rendered (no gnuplot).");
-		}
-		xmlNodePtr cap = hd_el(fig, "figcaption", c->caption);
-		hd_text(cap, " Data: ");
-		snprintf(b, sizeof(b), "%s.dat", c->name);
-		xmlNodePtr a = hd_el(cap, "a", b);
-		xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
-		hd_text(cap, ", script: ");
-		snprintf(b, sizeof(b), "%s.gp", c->name);
-		a = hd_el(cap, "a", b);
-		xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
-		hd_text(cap, ".");
-	}
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (&r->charts->items[i] != lead_chart(r))
+			chart_figure(r, s, &r->charts->items[i]);
 }
 
 int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err)
@@ -484,6 +499,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	hd_el(main, "h1", r->title);
 	struct rp_buf lead;
 	rp_buf_init(&lead);
+	rp_lab_headline(r->d, r->base, &lead);
 	rp_headline(r->d, r->cost, r->n_cost, r->cmp, r->base, r->news, &lead);
 	xmlNewProp(hd_el_class(main, "p", "lead", rp_buf_str(&lead)), BAD_CAST "id", BAD_CAST "headline");
 	rp_buf_free(&lead);
@@ -493,6 +509,8 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	hd_el_class(main, "p", "note", b);
 	/* News first, then the best per dollar, then the rest by how often readers need it. */
 	rp_html_news(r, main);
+	if (lead_chart(r))
+		chart_figure(r, main, lead_chart(r));
 	write_cost(r, main);
 	write_findings(r, main);
 	write_charts(r, main);

@@ -9,6 +9,7 @@
 #include "describe.h"
 #include "fmt.h"
 #include "lib/cli.h"
+#include "lab.h"
 
 static void esc(struct rp_buf *b, const char *s)
 {
@@ -93,6 +94,7 @@ static void summary(const struct rp_report *r, struct rp_buf *b)
 	rp_buf_puts(b, "\n\n");
 	struct rp_buf lead;
 	rp_buf_init(&lead);
+	rp_lab_headline(d, r->base, &lead);
 	rp_headline(d, r->cost, r->n_cost, r->cmp, r->base, r->news, &lead);
 	esc(b, rp_buf_str(&lead));
 	rp_buf_free(&lead);

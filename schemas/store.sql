@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 5; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 6; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -48,6 +48,15 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	client_info      TEXT CHECK (client_info IS NULL OR json_valid(client_info)), -- hostinfo JSON
 	agent_info       TEXT CHECK (agent_info IS NULL OR json_valid(agent_info)),   -- hostinfo JSON
 	UNIQUE (run_id, name)
+);
+
+-- A pair that ran in `netsweep lab` (version 6): emulated instances, not real ones. emulation
+-- is the lab's JSON for the pair: {"lab": "netns", "scale": 0.01, "scale_text": "1/100",
+-- "source": "catalog" or "--rate", "goodput_bps", "peak_goodput_bps", "credit_s", "tbf": {...}}
+-- (every rate already times the scale). v_results shows emulated and lab_scale per result.
+CREATE TABLE IF NOT EXISTS endpoint_emulation (
+	endpoint_id      INTEGER PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+	emulation        TEXT NOT NULL CHECK (json_valid(emulation))
 );
 
 -- One expanded case of a run's matrix. case_key is derived from the parameters only, so the
@@ -274,11 +283,13 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
-       r.ret_retransmits, r.ret_lost_percent
+       r.ret_retransmits, r.ret_lost_percent,
+       em.endpoint_id IS NOT NULL AS emulated, json_extract(em.emulation, '$.scale') AS lab_scale
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id
-JOIN runs ru ON ru.id = c.run_id;
+JOIN runs ru ON ru.id = c.run_id
+LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id;
 
 -- Hourly price of each endpoint pair in its run: the pair (client + agent, both of the
 -- declared instance type) or the sender alone, as the matrix chose. NULL = no price known

@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge several runners' databases into one"},
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},
+	{"lab", cmd_lab, "emulate instance pairs in network namespaces (root)"},
 	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
 };
 

@@ -13,6 +13,7 @@
 #include "lib/units.h"
 #include "runner/host/catalog.h"
 #include "expand.h"
+#include "labpairs.h"
 #include "matrix.h"
 #include "pricecheck.h"
 #include "progress.h"
@@ -24,7 +25,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
 		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
-		"                    [--retry-failed]\n"
+		"                    [--retry-failed] [--lab FILE]\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 		"                  pair counts as down (default: the matrix's agent-wait, else 30s)\n"
 		"  --retry-failed  with --resume: continue the newest run of the matrix, finished or\n"
 		"                  not, and run its failed cases again\n"
+		"  --lab FILE      run against the emulated pairs `netsweep lab up` printed into FILE\n"
+		"                  (each pair by its name, else its instance type; results say emulated)\n"
 		"At most %d runs (cases x repeats) per matrix.\n", RUN_MAX_RUNS);
 }
 
@@ -98,10 +101,13 @@ int cmd_run(int argc, char **argv)
 		{"jobs", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
 		{"catalog", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
 		{"agent-wait", required_argument, NULL, 'w'}, {"retry-failed", no_argument, NULL, 'R'},
+		{"lab", required_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
 	const char *db = getenv("NETSWEEP_DB");
+	const char *lab = NULL;
+	char **emulation = NULL;
 	bool dry = false, quiet = false;
 	struct ns_err err = {0};
 	uint64_t u;
@@ -115,6 +121,7 @@ int cmd_run(int argc, char **argv)
 		case 'n': dry = true; break;
 		case 'r': o.resume = true; break;
 		case 'q': quiet = true; break;
+		case 'L': lab = optarg; break;
 		case 'j':
 			if (units_parse_uint(optarg, 1, 64, &u, &err) < 0) {
 				fprintf(stderr, "netsweep run: --jobs: %s\n", err.msg);
@@ -162,6 +169,14 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		return NS_EXIT_USAGE;
 	}
+	if (lab && labpairs_apply(&m, lab, &emulation, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		goto out;
+	}
+	o.emulation = emulation;
+	/* emulated instances: this host's metadata service (if any) is not theirs */
+	if (lab)
+		setenv("NETSWEEP_IMDS", "0", 1);
 	if (expand_matrix(&m, &cases, &err) < 0 || expand_check(&m, &cases, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
@@ -213,6 +228,7 @@ int cmd_run(int argc, char **argv)
 out:
 	store_close(st);
 	expand_free(&cases);
+	labpairs_free(emulation, m.n_pairs);
 	matrix_free(&m);
 	return rc;
 }

@@ -39,6 +39,7 @@ static const struct merge_table tables[] = {
 	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"endpoint_emulation", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
 };
 
 struct sbuf {

@@ -271,6 +271,7 @@ record:;
 			.link_bps = mp->link_bps,
 			.client_info = p->client_info,
 			.agent_info = p->agent_info,
+			.emulation = R->o->emulation ? R->o->emulation[i] : NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;

@@ -29,6 +29,7 @@ struct run_opts {
 	double agent_wait_s;               /* < 0: the matrix's agent-wait */
 	bool retry_failed;                 /* with resume: failed results are run again */
 	enum progress_mode progress;
+	char *const *emulation;            /* --lab: per pair its emulation JSON; NULL = real */
 	FILE *out;                         /* progress and notes */
 };
 

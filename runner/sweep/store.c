@@ -33,11 +33,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"SELECT 1;",
 	/* 5: case_leases, created by the schema file that runs after the steps */
 	"-- case_leases",
+	/* 6: lab pairs (table endpoint_emulation, from the schema file); v_results says so */
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
 	ST_SEARCH_INSERT,
 	ST_COUNT
 };
@@ -65,6 +67,8 @@ static const char *const sql_text[ST_COUNT] = {
 	" client_info = coalesce(excluded.client_info, client_info),"
 	" agent_info = coalesce(excluded.agent_info, agent_info)",
 	[ST_EP_UPDATE] = "SELECT id FROM endpoints WHERE run_id = ?1 AND name = ?2",
+	[ST_EP_EMULATION] =
+	"INSERT OR REPLACE INTO endpoint_emulation (endpoint_id, emulation) VALUES (?1, ?2)",
 	[ST_CASE_INSERT] =
 	"INSERT INTO cases (run_id, endpoint_id, case_key, ordinal, protocol, streams, threads,"
 	" length, rate_bps, fq_rate_bps, direction, duration_s, omit_s, affinity, window, mss,"
@@ -435,6 +439,16 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		db_err(s, err, "finding an endpoint");
 	}
 	sqlite3_reset(st);
+	if (rc == 0 && e->emulation) {
+		rc = -1;
+		if (!(st = stmt(s, ST_EP_EMULATION, err)))
+			goto out;
+		sqlite3_bind_int64(st, 1, *endpoint_id);
+		bind_text(st, 2, e->emulation);
+		if (step_done(s, st, err, "recording a lab pair") < 0)
+			goto out;
+		rc = 0;
+	}
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;

@@ -60,6 +60,7 @@ struct store_endpoint {
 	const char *price_basis;
 	uint64_t link_bps;                 /* 0 = NULL */
 	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
+	const char *emulation;             /* a lab pair's emulation JSON; NULL = real instances */
 };
 
 /* Inserts the endpoint, or on a resumed run refreshes its host information. */

@@ -1,0 +1,19 @@
+/* lab: whether a run's pairs were emulated by `netsweep lab` (table endpoint_emulation, store
+ * version 4) and the headline words that say so — also when a lab run is compared with a run
+ * on real instances, which the report then must not leave unsaid. */
+#ifndef RP_LAB_H
+#define RP_LAB_H
+
+#include <sqlite3.h>
+
+#include "data.h"
+#include "fmt.h"
+
+/* Fills each endpoint's lab_scale; a database from before version 4 has no lab pairs. */
+int rp_lab_load(sqlite3 *db, struct rp_data *d, struct ns_err *err);
+/* The scale of the run's lab pairs as written ("1/100"), or NULL for real instances. */
+const char *rp_lab_scale(const struct rp_data *d);
+/* The headline's opening words for a lab run, and for a baseline of the other kind. */
+void rp_lab_headline(const struct rp_data *d, const struct rp_data *base, struct rp_buf *b);
+
+#endif

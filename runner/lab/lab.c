@@ -1,0 +1,322 @@
+#include "lab.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STATE_MAX (64 * 1024) /* a state file is one pair object of a few hundred bytes */
+
+int lab_open(struct lab *lab, const char *dir, const char *prefix, struct ns_err *err)
+{
+	memset(lab, 0, sizeof(*lab));
+	lab->lock_fd = -1;
+	if (!dir || !*dir)
+		dir = getenv("NETSWEEP_LAB_DIR");
+	if (!dir || !*dir)
+		dir = LAB_DEFAULT_DIR;
+	size_t plen = strlen(prefix);
+	if (!plen || plen > LAB_PREFIX_MAX || strspn(prefix, "abcdefghijklmnopqrstuvwxyz0123456789") != plen)
+		return ns_err_code(err, NS_E_USAGE, "--prefix '%s': 1 to %d lower-case letters and "
+				   "digits", prefix, LAB_PREFIX_MAX);
+	if (strlen(dir) >= sizeof(lab->dir) - 32)
+		return ns_err_code(err, NS_E_USAGE, "state directory name too long");
+	snprintf(lab->dir, sizeof(lab->dir), "%s", dir);
+	snprintf(lab->prefix, sizeof(lab->prefix), "%s", prefix);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return ns_err_sys(err, "%s", dir);
+	char path[300];
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	lab->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lab->lock_fd < 0)
+		return ns_err_sys(err, "%s", path);
+	if (flock(lab->lock_fd, LOCK_EX) < 0) {
+		ns_err_sys(err, "locking %s", path);
+		lab_close(lab);
+		return -1;
+	}
+	return 0;
+}
+
+void lab_close(struct lab *lab)
+{
+	if (lab->lock_fd >= 0)
+		close(lab->lock_fd); /* releases the flock */
+	lab->lock_fd = -1;
+}
+
+static void state_path(const struct lab *lab, const char *ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.json", lab->dir, ns);
+}
+
+/* A slot no state file of any prefix holds: the 198.18.SLOT.0/24 routes of two prefixes'
+ * links would otherwise collide on this host. */
+static unsigned free_slot(const struct lab *lab)
+{
+	bool used[LAB_MAX_SLOTS + 1] = {false};
+	DIR *d = opendir(lab->dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			const char *dash = strrchr(de->d_name, '-');
+			char *end;
+			unsigned long s = dash ? strtoul(dash + 1, &end, 10) : 0;
+			if (dash && !strcmp(end, ".json") && s >= 1 && s <= LAB_MAX_SLOTS)
+				used[s] = true;
+		}
+		closedir(d);
+	}
+	for (unsigned s = 1; s <= LAB_MAX_SLOTS; s++) {
+		char ns[LAB_NAME_MAX];
+		snprintf(ns, sizeof(ns), "%s-%u", lab->prefix, s);
+		if (!used[s] && !labnet_exists(ns) && !labnet_slot_in_use(s))
+			return s;
+	}
+	return 0;
+}
+
+void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
+{
+	char agent[64];
+	snprintf(agent, sizeof(agent), "%s:%d", p->link.agent_addr, LAB_AGENT_PORT);
+	const struct lab_shape *s = &p->shape;
+	jsonw_obj_open(w);
+	jsonw_kv_str(w, "pair", p->pair);
+	jsonw_kv_str(w, "instance_type", p->type);
+	jsonw_kv_str(w, "agent", agent);
+	jsonw_kv_str(w, "client", NULL);
+	jsonw_kv_str(w, "namespace", p->link.ns);
+	jsonw_kv_int(w, "agent_pid", p->agent_pid);
+	jsonw_key(w, "emulation");
+	jsonw_obj_open(w);
+	jsonw_kv_str(w, "lab", "netns");
+	jsonw_kv_double(w, "scale", s->scale);
+	jsonw_kv_str(w, "scale_text", p->scale_text);
+	jsonw_kv_str(w, "source", s->source);
+	jsonw_kv_uint(w, "goodput_bps", s->goodput_bps);
+	jsonw_kv_uint(w, "peak_goodput_bps", s->peak_goodput_bps);
+	jsonw_kv_double(w, "credit_s", s->credit_s);
+	jsonw_key(w, "tbf");
+	jsonw_obj_open(w);
+	jsonw_kv_uint(w, "rate_bps", s->tbf_rate_bps);
+	jsonw_kv_uint(w, "peak_bps", s->tbf_peak_bps);
+	jsonw_kv_uint(w, "burst_bytes", s->burst_bytes);
+	jsonw_kv_uint(w, "limit_bytes", s->limit_bytes);
+	jsonw_kv_uint(w, "mtu_bytes", s->mtu_bytes);
+	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+}
+
+static int write_state(const struct lab *lab, const struct lab_pair *p, bool create,
+		       struct ns_err *err)
+{
+	char path[300], tmp[310];
+	state_path(lab, p->link.ns, path, sizeof(path));
+	struct jsonw w;
+	jsonw_init(&w, false);
+	lab_pair_json(&w, p);
+	const char *text = jsonw_finish(&w);
+	int rc = -1;
+	if (!text) {
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+		goto out;
+	}
+	/* created exclusively (the reservation), then replaced whole (never half written) */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	int fd = open(create ? path : tmp, O_WRONLY | O_CREAT | O_CLOEXEC | (create ? O_EXCL : O_TRUNC),
+		      0600);
+	if (fd < 0) {
+		ns_err_sys(err, "%s", create ? path : tmp);
+		goto out;
+	}
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd) < 0) {
+		ns_err_sys(err, "writing %s", path);
+		close(fd);
+		goto out;
+	}
+	close(fd);
+	if (!create && rename(tmp, path) < 0) {
+		ns_err_sys(err, "%s", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	jsonw_free(&w);
+	return rc;
+}
+
+int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const char *psk_file,
+		struct ns_err *err)
+{
+	unsigned slot = free_slot(lab);
+	if (!slot)
+		return ns_err_code(err, NS_E_LIMIT, "no free lab slot (%d in use)", LAB_MAX_SLOTS);
+	labnet_link_init(&p->link, lab->prefix, slot);
+	p->agent_pid = 0;
+	char path[300], log[300];
+	state_path(lab, p->link.ns, path, sizeof(path));
+	snprintf(log, sizeof(log), "%s/%s.log", lab->dir, p->link.ns);
+	if (write_state(lab, p, true, err) < 0)
+		return -1;
+	if (labnet_create(&p->link, &p->shape, err) < 0)
+		goto err;
+	if (labnet_start_agent(&p->link, self, log, psk_file, &p->agent_pid, err) < 0 ||
+	    write_state(lab, p, false, err) < 0) {
+		struct ns_err ignored;
+		labnet_destroy(p->link.ns, &ignored);
+		goto err;
+	}
+	return 0;
+err:;
+	int e = errno;
+	unlink(path);
+	errno = e;
+	return -1;
+}
+
+static char *read_small(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	char *buf = malloc(STATE_MAX + 1);
+	size_t n = buf ? fread(buf, 1, STATE_MAX, f) : 0;
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* Whether a state file is JSON and (pair not NULL) names that pair: SQLite's JSON functions,
+ * as result_parse.c reads JSON. */
+static bool state_names_pair(const char *text, const char *pair)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	bool match = false;
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1) AND (?2 IS NULL OR json_extract(?1, '$.pair') = ?2)", -1,
+			       &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	if (pair)
+		sqlite3_bind_text(st, 2, pair, -1, SQLITE_STATIC);
+	match = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return match;
+}
+
+#define MAX_FOUND LAB_MAX_SLOTS
+
+/* Namespaces of this prefix: the state files' and any left without one. */
+static size_t our_namespaces(const struct lab *lab, char (*ns)[LAB_NAME_MAX], size_t cap)
+{
+	size_t n = labnet_list(lab->prefix, ns, cap), plen = strlen(lab->prefix);
+	DIR *d = opendir(lab->dir);
+	if (!d)
+		return n;
+	struct dirent *de;
+	while ((de = readdir(d)) && n < cap) {
+		size_t len = strlen(de->d_name);
+		if (len < 6 || strcmp(de->d_name + len - 5, ".json") || len - 5 >= LAB_NAME_MAX ||
+		    strncmp(de->d_name, lab->prefix, plen) || de->d_name[plen] != '-')
+			continue;
+		char name[LAB_NAME_MAX];
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 5), de->d_name);
+		if (strspn(name + plen + 1, "0123456789") != strlen(name + plen + 1))
+			continue;
+		bool dup = false;
+		for (size_t i = 0; i < n && !dup; i++)
+			dup = !strcmp(ns[i], name);
+		if (!dup)
+			snprintf(ns[n++], LAB_NAME_MAX, "%s", name);
+	}
+	closedir(d);
+	return n;
+}
+
+static bool ns_is_pair(const struct lab *lab, const char *ns, const char *pair)
+{
+	char path[300];
+	state_path(lab, ns, path, sizeof(path));
+	char *text = read_small(path);
+	bool yes = text && state_names_pair(text, pair);
+	free(text);
+	return yes;
+}
+
+bool lab_has_pair(struct lab *lab, const char *pair)
+{
+	char (*ns)[LAB_NAME_MAX] = calloc(MAX_FOUND, LAB_NAME_MAX);
+	if (!ns)
+		return false;
+	size_t n = our_namespaces(lab, ns, MAX_FOUND);
+	bool found = false;
+	for (size_t i = 0; i < n && !found; i++)
+		found = ns_is_pair(lab, ns[i], pair);
+	free(ns);
+	return found;
+}
+
+int lab_down(struct lab *lab, const char *pair, struct ns_err *err)
+{
+	char (*ns)[LAB_NAME_MAX] = calloc(MAX_FOUND, LAB_NAME_MAX);
+	if (!ns)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	size_t n = our_namespaces(lab, ns, MAX_FOUND);
+	int removed = 0, rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (pair && !ns_is_pair(lab, ns[i], pair))
+			continue;
+		struct ns_err e = {0};
+		if (labnet_destroy(ns[i], &e) < 0) {
+			if (!rc)
+				*err = e;
+			rc = -1;
+			continue;
+		}
+		char path[300];
+		state_path(lab, ns[i], path, sizeof(path));
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s.log", lab->dir, ns[i]);
+		unlink(path);
+		removed++;
+	}
+	free(ns);
+	return rc < 0 ? -1 : removed;
+}
+
+int lab_status(struct lab *lab, struct jsonw *w, struct ns_err *err)
+{
+	char (*ns)[LAB_NAME_MAX] = calloc(MAX_FOUND, LAB_NAME_MAX);
+	if (!ns)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	size_t n = our_namespaces(lab, ns, MAX_FOUND);
+	jsonw_arr_open(w);
+	for (size_t i = 0; i < n; i++) {
+		char path[300];
+		state_path(lab, ns[i], path, sizeof(path));
+		char *text = read_small(path);
+		if (text && state_names_pair(text, NULL)) {
+			text[strcspn(text, "\n")] = '\0';
+			jsonw_raw(w, text);
+		}
+		free(text);
+	}
+	jsonw_arr_close(w);
+	free(ns);
+	return 0;
+}

@@ -1,0 +1,202 @@
+#include "labpairs.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lab_row {
+	char pair[MX_NAME_MAX], type[MX_NAME_MAX], agent[256];
+	char *emulation;
+	bool used;
+};
+
+#define LAB_ROWS_MAX 1024
+
+static char *read_file(const char *path, struct ns_err *err)
+{
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		ns_err_sys(err, "%s", path);
+		err->code = NS_E_INPUT;
+		return NULL;
+	}
+	char *buf = malloc(LABPAIRS_MAX_FILE + 1);
+	size_t n = buf ? fread(buf, 1, LABPAIRS_MAX_FILE + 1, f) : 0;
+	fclose(f);
+	if (!buf) {
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (n > LABPAIRS_MAX_FILE) {
+		free(buf);
+		ns_err_code(err, NS_E_INPUT, "%s: more than %d bytes", path, LABPAIRS_MAX_FILE);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void copy_col(char *dst, size_t cap, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+/* The pairs of `lab up`'s {"pairs": [...]} or of one hook's pair object, read with SQLite's
+ * JSON functions (as result_parse.c does). */
+static int read_rows(const char *path, const char *text, struct lab_row **rows, size_t *n,
+		     struct ns_err *err)
+{
+	static const char sql[] =
+		"WITH p AS (SELECT value FROM json_each(?1, '$.pairs') WHERE json_type(?1, '$.pairs') = 'array'"
+		" UNION ALL SELECT json(?1) WHERE json_type(?1, '$.pairs') IS NULL)"
+		" SELECT json_extract(value, '$.pair'), json_extract(value, '$.instance_type'),"
+		" json_extract(value, '$.agent'), json(json_extract(value, '$.emulation')),"
+		" json_type(value, '$.emulation') FROM p";
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	*rows = NULL;
+	*n = 0;
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) != SQLITE_OK) {
+		ns_err_code(err, NS_E_FAIL, "%s: SQLite: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1) {
+		ns_err_code(err, NS_E_INPUT, "%s: not JSON (want what `netsweep lab up` prints)", path);
+		goto out;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		ns_err_code(err, NS_E_FAIL, "%s: SQLite: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	int r;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n >= LAB_ROWS_MAX) {
+			ns_err_code(err, NS_E_INPUT, "%s: more than %d pairs", path, LAB_ROWS_MAX);
+			goto out;
+		}
+		struct lab_row *grown = realloc(*rows, (*n + 1) * sizeof(**rows));
+		if (!grown) {
+			ns_err_code(err, NS_E_NOMEM, "out of memory");
+			goto out;
+		}
+		*rows = grown;
+		struct lab_row *row = &(*rows)[(*n)++];
+		memset(row, 0, sizeof(*row));
+		copy_col(row->pair, sizeof(row->pair), st, 0);
+		copy_col(row->type, sizeof(row->type), st, 1);
+		copy_col(row->agent, sizeof(row->agent), st, 2);
+		const unsigned char *em = sqlite3_column_text(st, 3), *em_type = sqlite3_column_text(st, 4);
+		if (!row->agent[0] || !em || !em_type || strcmp((const char *)em_type, "object")) {
+			ns_err_code(err, NS_E_INPUT, "%s: pair %zu: needs \"agent\" and an \"emulation\" "
+				    "object", path, *n);
+			goto out;
+		}
+		if (!(row->emulation = strdup((const char *)em))) {
+			ns_err_code(err, NS_E_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (r != SQLITE_DONE) {
+		ns_err_code(err, NS_E_INPUT, "%s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* "198.18.1.2:5301" (or "[::1]:5301") into the pair's agent. */
+static int set_agent(struct matrix_pair *mp, const char *path, const char *addr, struct ns_err *err)
+{
+	const char *colon = strrchr(addr, ':');
+	char *end;
+	unsigned long port = colon ? strtoul(colon + 1, &end, 10) : 0;
+	if (!colon || colon == addr || *end || port == 0 || port > 65535)
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: bad agent address '%s'", path,
+				   mp->name, addr);
+	const char *host = addr;
+	size_t len = (size_t)(colon - addr);
+	if (host[0] == '[' && len >= 2 && host[len - 1] == ']') {
+		host++;
+		len -= 2;
+	}
+	if (len >= sizeof(mp->agent_host))
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: agent address too long", path, mp->name);
+	memcpy(mp->agent_host, host, len);
+	mp->agent_host[len] = '\0';
+	mp->agent_port = (uint16_t)port;
+	mp->client[0] = mp->client_host[0] = '\0';
+	mp->client_port = 0;
+	mp->expected_driver[0] = '\0'; /* a lab's NIC is a veth, whatever the instance would have */
+	return 0;
+}
+
+int labpairs_apply(struct matrix *m, const char *path, char ***emulation, struct ns_err *err)
+{
+	struct lab_row *rows = NULL;
+	size_t n = 0;
+	int rc = -1;
+	*emulation = NULL;
+	if (m->loopback || !m->n_pairs)
+		return ns_err_code(err, NS_E_USAGE, "--lab: the matrix %s has no pairs to emulate",
+				   m->path);
+	char *text = read_file(path, err);
+	if (!text)
+		return -1;
+	if (read_rows(path, text, &rows, &n, err) < 0)
+		goto out;
+	if (!(*emulation = calloc(m->n_pairs, sizeof(char *)))) {
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		struct matrix_pair *mp = &m->pairs[i];
+		struct lab_row *hit = NULL;
+		for (size_t k = 0; k < n && !hit; k++)
+			if (!rows[k].used && !strcmp(rows[k].pair, mp->name))
+				hit = &rows[k];
+		for (size_t k = 0; k < n && !hit && mp->instance_type[0]; k++)
+			if (!rows[k].used && !strcmp(rows[k].type, mp->instance_type))
+				hit = &rows[k];
+		if (!hit) {
+			ns_err_code(err, NS_E_INPUT, "%s: no lab pair for pair %s (instance type %s): "
+				    "netsweep lab up --matrix %s", path, mp->name,
+				    mp->instance_type[0] ? mp->instance_type : "none", m->path);
+			goto out;
+		}
+		hit->used = true;
+		if (set_agent(mp, path, hit->agent, err) < 0)
+			goto out;
+		(*emulation)[i] = hit->emulation;
+		hit->emulation = NULL;
+	}
+	rc = 0;
+out:
+	for (size_t k = 0; k < n; k++)
+		free(rows[k].emulation);
+	free(rows);
+	free(text);
+	if (rc < 0 && *emulation) {
+		labpairs_free(*emulation, m->n_pairs);
+		*emulation = NULL;
+	}
+	return rc;
+}
+
+void labpairs_free(char **emulation, size_t n)
+{
+	if (!emulation)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(emulation[i]);
+	free(emulation);
+}

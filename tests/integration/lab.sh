@@ -1,0 +1,152 @@
+#!/bin/bash
+# netsweep lab: the m4 family emulated with the seed's measured rates (shared SEEDS 002:
+# 436/730/965 Mbit/s) and a matrix written for real instances run against it with --lab —
+# the ranking per dollar is m4.large, m4.xlarge, m4.2xlarge, each within 5 % of the post's
+# 2383/1995/1318 Mbit/s per $/hour, and every result says it was emulated and at what
+# scale. An "up to" type (m5.large at 1/100: 100 Mbit/s peak, 7.5 baseline) has tbf's
+# peakrate and a credit bucket, and a long case shows the burst, then the baseline. `lab down`
+# — also after a kill -9 of the runner mid-case — leaves no namespace, veth, qdisc, process or
+# state file. Rates are goodputs: tbf runs 1514/1448 faster for the TCP/IP headers.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+source "$HERE/../lib/netns.sh"
+netns_require
+CHECKS=("lab: m4 family per dollar" "lab: burst and baseline" "lab down after kill -9")
+netns_need_netsweep "${CHECKS[@]}"
+export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab
+P=nstlab
+lab() { "$NETNS_NETSWEEP" lab "$1" --prefix "$P" "${@:2}"; }
+trap 'lab down >/dev/null 2>&1; netns_cleanup' EXIT
+
+# --- input errors: exit 2 before anything is made
+expect_exit "lab up: a type without a network figure needs --rate" 2 lab up m4.large
+expect_exit "lab up: a scale above 1" 2 lab up --scale 3 m4.10xlarge
+expect_exit "lab up: a bad --rate" 2 lab up --rate m4.large m4.large
+if [ -z "$(ip netns list | grep "^$P-")" ]; then pass "input errors made no namespace"
+else fail "input errors made no namespace" "$(ip netns list | grep "^$P-" | tr '\n' ' ')"; fi
+
+# nothing_left LABEL JSON...: no namespace, veth, qdisc, agent or state file of the labs
+nothing_left() {
+	local label=$1 left="" pid
+	shift
+	ip netns list | grep -q "^$P-" && left="$left namespaces:$(ip netns list | grep "^$P-" | cut -d' ' -f1 | tr '\n' ,)"
+	ip -o link show | grep -q " $P-[0-9]*[@:]" && left="$left veths"
+	tc qdisc show | grep -q "dev $P-" && left="$left qdiscs"
+	for pid in $(sed -n 's/.*"agent_pid": *\([0-9]*\).*/\1/p' "$@"); do
+		# a zombie is gone, only not yet reaped by init
+		kill -0 "$pid" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ] &&
+			left="$left agent:$pid"
+	done
+	ls "$NETSWEEP_LAB_DIR" 2>/dev/null | grep -q "^$P-" && left="$left state-files"
+	if [ -z "$left" ]; then pass "$label: nothing left"; else fail "$label: nothing left" "$left"; fi
+}
+
+# --- the m4 family: the pairs of data/matrices/m4-family.xml as written for real instances
+# (placeholder agents, expected driver ixgbevf), 3 s instead of 300 s, no cool-down
+M4=$NETNS_TMP/m4.xml DB=$NETNS_TMP/m4.db LABJSON=$NETNS_TMP/m4-lab.json
+sed -e '/<pair name="m4\.\(4\|10\)xlarge"/,/\/>/d' -e 's|<value>300s</value>|<value>3s</value>|' \
+	-e 's|cooldown="5s"|cooldown="0s"|' \
+	-e 's|</axes>|<axis name="omit"><value>0.5s</value></axis></axes>|' \
+	"$NETNS_ROOT/data/matrices/m4-family.xml" >"$M4"
+if ! lab up --matrix "$M4" --rate m4.large=436M,m4.xlarge=730M,m4.2xlarge=965M >"$LABJSON" 2>"$LABJSON.err"; then
+	fail "lab up m4 family" "$(head -2 "$LABJSON.err")"
+	finish; exit
+fi
+pass "lab up m4 family"
+dev=$(netns_json "$LABJSON" '$.pairs[0].namespace')
+if tc qdisc show dev "$dev" | grep -q 'tbf.*rate 455872Kbit' &&
+   ip netns exec "$dev" tc qdisc show dev eth0 | grep -q 'tbf.*rate 455872Kbit'; then
+	pass "m4.large: tbf both ways at 436M x 1514/1448"
+else
+	fail "m4.large: tbf both ways at 436M x 1514/1448" "$(tc qdisc show dev "$dev")"
+fi
+m4_per_dollar() {
+	rm -f "$DB"*
+	if ! "$NETNS_NETSWEEP" run "$M4" --lab "$LABJSON" --db "$DB" --quiet 2>"$DB.err"; then
+		CHECK_MSG="run failed: $(head -2 "$DB.err")"
+		return 1
+	fi
+	local got want="m4.large 2383 m4.xlarge 1995 m4.2xlarge 1318" it per ok=0
+	got=$(sqlite3 "$DB" "select instance_type, round(mean_mbps_per_usd_hour) from v_cost_ranking order by rank" | tr '|\n' '  ')
+	CHECK_MSG="ranked: $got(want $want)"
+	set -- $got
+	[ "$1 $3 $5" = "m4.large m4.xlarge m4.2xlarge" ] || return 1
+	netns_within "$2" 2383 5 && netns_within "$4" 1995 5 && netns_within "$6" 1318 5
+}
+netns_check_runs "lab: m4 family per dollar" m4_per_dollar
+labelled=$(sqlite3 "$DB" "select count(*) || ' ' || sum(emulated) || ' ' || group_concat(distinct lab_scale) from v_results")
+if [ "$labelled" = "3 3 1" ]; then pass "every result says emulated, scale 1"
+else fail "every result says emulated, scale 1" "results, emulated, scales: $labelled"; fi
+out=$NETNS_TMP/report
+if "$NETNS_NETSWEEP" report --db "$DB" -o "$out" >/dev/null 2>&1 &&
+   grep -q '^Emulated lab run (netsweep lab: .* at scale 1)' "$out/report.md"; then
+	pass "report headline says emulated, at scale 1"
+else
+	fail "report headline says emulated, at scale 1" "$(sed -n 3p "$out/report.md" 2>/dev/null | head -c 200)"
+fi
+if command -v gnuplot >/dev/null; then
+	# the page's first figure, with nothing before it but the headline and what changed
+	first=$(xmllint --html --xpath 'string((//main//figure)[1]/@id)' "$out/index.html" 2>/dev/null)
+	before=$(xmllint --html --xpath "count(//main/figure[@id='chart-per_dollar']/preceding-sibling::section[@id!='news'])" "$out/index.html" 2>/dev/null)
+	if [ "$first" = "chart-per_dollar" ] && [ "$before" = 0 ]; then pass "report opens with the per-dollar chart"
+	else fail "report opens with the per-dollar chart" "first figure '$first', $before sections before it"; fi
+else
+	skip "report opens with the per-dollar chart" "gnuplot is not installed"
+fi
+lab down >/dev/null 2>&1
+nothing_left "lab down" "$LABJSON"
+
+# --- an "up to" type with credits: peak for ~3 s, then the baseline
+BJSON=$NETNS_TMP/burst.json BM=$NETNS_TMP/burst.xml BDB=$NETNS_TMP/burst.db
+cat >"$BM" <<X
+<matrix name="lab-burst" case-timeout="30s">
+  <pairs><pair name="m5.large" instance-type="m5.large" region="us-east-1" agent="192.0.2.30:5301"/></pairs>
+  <axes><axis name="duration"><value>8s</value></axis></axes>
+</matrix>
+X
+if lab up --scale 1/100 --credit 3 m5.large >"$BJSON" 2>"$BJSON.err"; then
+	dev=$(netns_json "$BJSON" '$.pairs[0].namespace')
+	if tc qdisc show dev "$dev" | grep -q 'tbf.*rate 7841Kbit burst 36268559b peakrate 104558Kbit'; then
+		pass "m5.large at 1/100: tbf rate 7.5M, peakrate 100M, a 3 s bucket"
+	else
+		fail "m5.large at 1/100: tbf rate 7.5M, peakrate 100M, a 3 s bucket" "$(tc qdisc show dev "$dev")"
+	fi
+	if "$NETNS_NETSWEEP" run "$BM" --lab "$BJSON" --db "$BDB" --quiet 2>"$BDB.err"; then
+		series=$(sqlite3 "$BDB" "select group_concat(round(bps / 1e6, 1), ' ') from (select bps from samples where stream = -1 and direction = 'fwd' order by t_start)")
+		# first two seconds near the peak, the last three near the baseline
+		if echo "$series" | awk '{ if (NF < 7) exit 1; p = ($1 + $2) / 2; b = ($(NF-2) + $(NF-1) + $NF) / 3;
+			exit !(p > 60 && p < 115 && b > 5 && b < 10.5) }'; then
+			pass "lab: burst and baseline: Mbit/s per second $series"
+		else
+			fail "lab: burst and baseline" "Mbit/s per second: $series"
+		fi
+	else
+		fail "lab: burst and baseline" "run: $(head -2 "$BDB.err")"
+	fi
+else
+	fail "lab up m5.large" "$(head -2 "$BJSON.err")"
+fi
+lab down >/dev/null 2>&1
+nothing_left "lab down (burst)" "$BJSON"
+
+# --- a runner killed with -9 mid-case, then lab down
+KJSON=$NETNS_TMP/kill.json KM=$NETNS_TMP/kill.xml KDB=$NETNS_TMP/kill.db
+sed -e 's|<value>8s</value>|<value>20s</value>|' -e 's|lab-burst|lab-kill|' "$BM" >"$KM"
+if lab up --scale 1/100 m5.large m4.10xlarge >"$KJSON" 2>"$KJSON.err"; then
+	"$NETNS_NETSWEEP" run "$KM" --lab "$KJSON" --db "$KDB" --quiet >/dev/null 2>&1 &
+	runner=$!
+	# until the case is under way: its agent holds an established data connection
+	agent_ns=$(netns_json "$KJSON" '$.pairs[0].namespace')
+	for _ in $(seq 100); do
+		[ "$(ip netns exec "$agent_ns" ss -Htn state established | wc -l)" -ge 2 ] && break
+		sleep 0.05
+	done
+	kill -9 "$runner"
+	wait "$runner" 2>/dev/null
+	if lab down >"$KJSON.down" 2>&1; then pass "lab down after kill -9 exits 0"
+	else fail "lab down after kill -9 exits 0" "$(head -2 "$KJSON.down")"; fi
+	nothing_left "lab down after kill -9" "$KJSON"
+else
+	fail "lab down after kill -9" "lab up: $(head -2 "$KJSON.err")"
+fi
+finish

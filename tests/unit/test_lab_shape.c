@@ -1,0 +1,123 @@
+/* lab shape: scales and --rate lists parse (and bad ones say why), a fixed-rate type gets its
+ * goodput plus the 1514/1448 header share as the tbf rate, an "up to" type gets baseline as
+ * rate, burst as peakrate and a bucket that lasts the credit, and a type without a figure
+ * asks for --rate. Expected figures are computed by hand from the catalog's numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "runner/lab/shape.h"
+
+static void scales(void **state)
+{
+	(void)state;
+	struct ns_err err = {0};
+	double s;
+	assert_int_equal(lab_scale_parse("1/100", &s, &err), 0);
+	assert_true(s > 0.00999999 && s < 0.01000001);
+	assert_int_equal(lab_scale_parse("0.25", &s, &err), 0);
+	assert_true(s == 0.25);
+	assert_int_equal(lab_scale_parse("1", &s, &err), 0);
+	assert_true(s == 1);
+	const char *bad[] = {"", "0", "2", "1/0", "x", "1/", "/3", "-1/10", "1/100x", "nan"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(lab_scale_parse(bad[i], &s, &err), -1);
+		assert_int_equal(err.code, NS_E_USAGE);
+	}
+}
+
+static void rates(void **state)
+{
+	(void)state;
+	struct ns_err err = {0};
+	struct lab_rate v[4];
+	size_t n = 0;
+	assert_int_equal(lab_rates_parse("m4.large=436M,m4.xlarge=730M", v, 4, &n, &err), 0);
+	assert_int_equal(lab_rates_parse("m4.large=500M", v, 4, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(lab_rate_find(v, n, "m4.large")->bps, 500000000); /* the last wins */
+	assert_int_equal(lab_rate_find(v, n, "m4.xlarge")->bps, 730000000);
+	assert_null(lab_rate_find(v, n, "m4.2xlarge"));
+	const char *bad[] = {"m4.large", "=436M", "m4.large=", "m4.large=fast", "a=1M,", "a=10k"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t m = 0;
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(lab_rates_parse(bad[i], v, 4, &m, &err), -1);
+		assert_int_equal(err.code, NS_E_USAGE);
+	}
+	size_t m = 0;
+	assert_int_equal(lab_rates_parse("a=1M,b=1M,c=1M", v, 2, &m, &err), -1);
+}
+
+static void fixed_rate_type(void **state)
+{
+	(void)state;
+	struct ns_err err = {0};
+	struct catalog_instance ci = {.type = "m4.10xlarge", .network_label = "10 Gigabit",
+				      .network_gbps = 10};
+	struct lab_shape s;
+	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 0, 0.01, 10, &s, &err), 0);
+	assert_string_equal(s.source, "catalog");
+	assert_int_equal(s.goodput_bps, 100000000);
+	/* 100 Mbit/s of payload in 1448-byte segments is 100e6 * 1514 / 1448 on the link */
+	assert_int_equal(s.tbf_rate_bps, 104558011);
+	assert_int_equal(s.tbf_peak_bps, 0);
+	assert_int_equal(s.burst_bytes, 200000);
+	/* a --rate wins over the catalog and is scaled too */
+	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 436000000, 1, 10, &s, &err), 0);
+	assert_string_equal(s.source, "--rate");
+	assert_int_equal(s.goodput_bps, 436000000);
+	assert_int_equal(s.tbf_rate_bps, 455872928);
+	assert_int_equal(s.burst_bytes, 227936);   /* 4 ms at the tbf rate */
+}
+
+static void up_to_type(void **state)
+{
+	(void)state;
+	struct ns_err err = {0};
+	struct catalog_instance ci = {.type = "m5.large", .network_label = "Up to 10 Gigabit",
+				      .network_gbps = 10, .baseline_gbps = 0.75};
+	struct lab_shape s;
+	assert_int_equal(lab_shape_for("m5.large", &ci, 0, 0.01, 8, &s, &err), 0);
+	assert_int_equal(s.goodput_bps, 7500000);
+	assert_int_equal(s.peak_goodput_bps, 100000000);
+	assert_int_equal(s.tbf_peak_bps, 104558011);
+	assert_true(s.mtu_bytes >= 65536);
+	/* the bucket drains at (peak - rate) for the credit: (104558011 - 7841851) / 8 * 8 */
+	assert_int_equal(s.burst_bytes, 96716160);
+	/* no credit: the baseline alone */
+	assert_int_equal(lab_shape_for("m5.large", &ci, 0, 0.01, 0, &s, &err), 0);
+	assert_int_equal(s.tbf_peak_bps, 0);
+	assert_int_equal(s.goodput_bps, 7500000);
+	/* more credit than tbf's bucket holds */
+	assert_int_equal(lab_shape_for("m5.large", &ci, 0, 0.01, 3000, &s, &err), -1);
+}
+
+static void no_figure(void **state)
+{
+	(void)state;
+	struct ns_err err = {0};
+	struct catalog_instance ci = {.type = "m4.large", .network_label = "Moderate"};
+	struct lab_shape s;
+	assert_int_equal(lab_shape_for("m4.large", &ci, 0, 1, 10, &s, &err), -1);
+	assert_int_equal(err.code, NS_E_INPUT);
+	assert_non_null(strstr(err.msg, "--rate m4.large=RATE"));
+	assert_int_equal(lab_shape_for("x9.huge", NULL, 0, 1, 10, &s, &err), -1);
+	assert_int_equal(lab_shape_for("x9.huge", NULL, 1000000, 1, 10, &s, &err), 0);
+	/* below the lab's floor once scaled */
+	assert_int_equal(lab_shape_for("x9.huge", NULL, 1000000, 0.01, 10, &s, &err), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(scales),         cmocka_unit_test(rates),
+		cmocka_unit_test(fixed_rate_type), cmocka_unit_test(up_to_type),
+		cmocka_unit_test(no_figure),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
