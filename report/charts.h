@@ -40,12 +40,20 @@ struct rp_chart_opts {
 	double timeout_s;         /* per chart */
 	size_t trend_runs;        /* 0 = no trend chart */
 	const struct rp_cmp *cmp; /* NULL without a baseline */
+	const char *rank_rule;    /* how each pair's ranked case is chosen; NULL = its best */
 	const struct rp_search *search; /* the run's rate searches; NULL = none */
 };
 
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
 		   size_t n_cost, const struct rp_chart_opts *o, struct rp_charts *out,
 		   struct ns_err *err);
+
+/* The charts over time (charts_series.c): each pair's interval series as small multiples,
+ * and each case's history over the last trend_runs runs. */
+int rp_chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
+		    struct rp_charts *cs, struct ns_err *err);
+int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
+		   struct rp_charts *cs, struct ns_err *err);
 
 /* Finds gnuplot: NETSWEEP_GNUPLOT (a path, or "none" to disable) or `gnuplot` on PATH.
  * Returns a malloc'd path or NULL, with why in reason (e.g. "not found on PATH"). */

@@ -11,12 +11,13 @@ const char *rp_ep_label(const struct rp_endpoint *e)
 	return e->name ? e->name : "?";
 }
 
-static void label(const struct rp_data *d, const struct rp_case *c, int streams,
+static void label(const struct rp_data *d, const struct rp_case *c, int streams, int with_ep,
 		  struct rp_buf *b)
 {
 	char r[32];
-	rp_buf_printf(b, "%s %s %s", rp_ep_label(&d->eps[c->ep]), c->protocol ? c->protocol : "?",
-		      c->direction ? c->direction : "?");
+	if (with_ep)
+		rp_buf_printf(b, "%s ", rp_ep_label(&d->eps[c->ep]));
+	rp_buf_printf(b, "%s %s", c->protocol ? c->protocol : "?", c->direction ? c->direction : "?");
 	if (streams)
 		rp_buf_printf(b, " %lld stream%s", c->streams, c->streams == 1 ? "" : "s");
 	if (c->threads)
@@ -43,12 +44,17 @@ static void label(const struct rp_data *d, const struct rp_case *c, int streams,
 
 void rp_case_label(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b)
 {
-	label(d, c, 1, b);
+	label(d, c, 1, 1, b);
+}
+
+void rp_case_label_short(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b)
+{
+	label(d, c, 1, 0, b);
 }
 
 void rp_case_label_series(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b)
 {
-	label(d, c, 0, b);
+	label(d, c, 0, 1, b);
 }
 
 static void shell_arg(struct rp_buf *b, const char *s)

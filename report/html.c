@@ -44,6 +44,7 @@ static const char *css =
 	"td.label{min-width:12em}.lead{font-size:1.1em}"
 	"#environment-table td{white-space:nowrap}"
 	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
+	"figure{padding:2px;margin:.6em 0}"
 	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
 	"font-size:.75em;color:#555}}";
 
@@ -353,9 +354,12 @@ static void svg_sanitize(xmlNodePtr n, const char *prefix)
 {
 	for (xmlNodePtr c = n->children, next; c; c = next) {
 		next = c->next;
+		/* gnuplot's <title> elements are hover tooltips quoting its own plot commands
+		 * ("'per_dollar.dat' using 0:2:xtic(1)"): the figure has a heading instead. */
 		if (c->type == XML_ELEMENT_NODE &&
 		    (!strcasecmp((const char *)c->name, "script") ||
-		     !strcasecmp((const char *)c->name, "foreignObject"))) {
+		     !strcasecmp((const char *)c->name, "foreignObject") ||
+		     !strcasecmp((const char *)c->name, "title"))) {
 			xmlUnlinkNode(c);
 			xmlFreeNode(c);
 			continue;
@@ -405,6 +409,9 @@ static int embed_svg(const struct rp_report *r, const struct rp_chart *c, xmlNod
 		return -1;
 	}
 	svg_sanitize(root, prefix);
+	/* Scale to the column: the viewBox gives the shape, CSS the size. */
+	xmlUnsetProp(root, BAD_CAST "width");
+	xmlUnsetProp(root, BAD_CAST "height");
 	xmlNodePtr copy = xmlDocCopyNode(root, fig->doc, 1);
 	xmlFreeDoc(svg);
 	if (!copy)
