@@ -1,0 +1,260 @@
+/* run_pairs: a run's pairs before its first case — agents (the loopback one forked), the host
+ * information of both ends, driver / instance-type checks, endpoint rows, the catalog snapshot. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/units.h"
+#include "runner/client/client.h"
+#include "runner/host/catalog.h"
+#include "runner/host/hostinfo.h"
+#include "hooks.h"
+#include "loopback.h"
+#include "run_int.h"
+
+/* ---- run start: endpoints, host information, catalog --------------------------------------- */
+
+/* A hostinfo's "$.interface.irq_cpus" array ([0,1,...,95]) as a compact CPU list ("0-95")
+ * in buf, which then fits the probe's affinity. Returns 1 when set, 0 when absent or empty,
+ * -1 when unusable (too long, not a CPU list): buf = "" and why says why; never a cut list. */
+static int irq_cpulist(struct store *st, const char *info, char *buf, size_t len, char *why,
+		       size_t wlen)
+{
+	enum { JSON_MAX = UNITS_MAX_CPUS * 5 + 2 }; /* "[0,...,4095]" */
+	char *json = malloc(JSON_MAX), *list = malloc(JSON_MAX);
+	int *cpus = malloc(UNITS_MAX_CPUS * sizeof(int));
+	int rc = -1, got = json && list && cpus ? store_json_get(st, info, "$.interface.irq_cpus",
+								 json, JSON_MAX) : -2;
+	buf[0] = '\0';
+	if (got == -2 || got == 2) {
+		snprintf(why, wlen, got == 2 ? "the list is too long" : "out of memory");
+		goto out;
+	}
+	rc = 0;
+	if (got != 1)
+		goto out;
+	size_t w = 0; /* "[0,1,2]" -> "0,1,2"; never longer than the JSON */
+	for (const char *p = json; *p; p++)
+		if ((*p >= '0' && *p <= '9') || (*p == ',' && w > 0))
+			list[w++] = *p;
+	list[w] = '\0';
+	if (!list[0])
+		goto out;
+	size_t n;
+	struct ns_err e = {0};
+	rc = -1;
+	if (units_parse_cpulist(list, cpus, UNITS_MAX_CPUS, &n, &e) < 0) {
+		snprintf(why, wlen, "%s", e.msg);
+		goto out;
+	}
+	units_format_cpulist(cpus, n, list, JSON_MAX);
+	if (strlen(list) >= len) {
+		snprintf(why, wlen, "the CPU list %.40s... is longer than %zu bytes", list, len - 1);
+		goto out;
+	}
+	memcpy(buf, list, strlen(list) + 1);
+	rc = 1;
+out:
+	free(json);
+	free(list);
+	free(cpus);
+	return rc;
+}
+
+/* Appends "; "-separated text to a fixed buffer. */
+void run_append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	if (n && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static void check_pair(struct runner *R, const struct matrix_pair *mp, struct pair_rt *p,
+		       struct jsonw *warnings)
+{
+	char drv[64], fam[64], itype[64];
+	/* The agent's NIC is the one the matrix means; when the agent could not name it (no
+	 * route back from its side), this host's NIC on the route to the agent stands in. */
+	if (mp->expected_driver[0]) {
+		const char *side = "agent", *info = p->agent_info;
+		store_json_get(R->st, info, "$.interface.driver", drv, sizeof(drv));
+		if (!drv[0]) {
+			side = "client";
+			info = p->client_info;
+			store_json_get(R->st, info, "$.interface.driver", drv, sizeof(drv));
+		}
+		store_json_get(R->st, info, "$.interface.driver_family", fam, sizeof(fam));
+		if (!drv[0] && p->agent_info) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "pair '%s': the NIC driver is unknown, %s not checked",
+				 mp->name, mp->expected_driver);
+			run_append(p->warn, sizeof(p->warn), "%s", msg);
+			jsonw_str(warnings, msg);
+		} else if (drv[0] && strcmp(drv, mp->expected_driver) &&
+			   strcmp(fam, mp->expected_driver)) {
+			snprintf(p->fail, sizeof(p->fail),
+				 "driver mismatch: pair '%s' expects %s, the %s's interface has %s (%s)",
+				 mp->name, mp->expected_driver, side, drv, fam[0] ? fam : "no family");
+		}
+	}
+	if (mp->instance_type[0] && p->agent_info &&
+	    store_json_get(R->st, p->agent_info, "$.cloud.instance_type", itype, sizeof(itype)) == 1 &&
+	    strcmp(itype, mp->instance_type) != 0) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "instance type mismatch: pair '%s' declares %s, the agent runs on %s",
+			 mp->name, mp->instance_type, itype);
+		if (R->m->strict)
+			snprintf(p->fail, sizeof(p->fail), "%s", msg);
+		else {
+			run_append(p->warn, sizeof(p->warn), "%s", msg);
+			jsonw_str(warnings, msg);
+			progress_note(R->prog, "warning: %s", msg);
+		}
+	}
+	if (p->fail[0]) {
+		jsonw_str(warnings, p->fail);
+		progress_note(R->prog, "warning: %s: its cases will fail", p->fail);
+	}
+}
+
+int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err)
+{
+	const struct matrix *m = R->m;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		const struct matrix_pair *mp = &m->pairs[i];
+		struct pair_rt *p = &R->pairs[i];
+		if (m->loopback) {
+			if (loopback_start(&R->agent_pid, &p->port, err) < 0)
+				return -1;
+			snprintf(p->host, sizeof(p->host), "127.0.0.1");
+		} else {
+			snprintf(p->host, sizeof(p->host), "%s", mp->agent_host);
+			p->port = mp->agent_port;
+		}
+		snprintf(p->addr, sizeof(p->addr), strchr(p->host, ':') ? "[%s]:%u" : "%s:%u",
+			 p->host, p->port);
+		if (hooks_pair_failure(R->hooks, i)) { /* not provisioned: no agent to ask */
+			jsonw_str(warnings, strcpy(p->fail, hooks_pair_failure(R->hooks, i)));
+			goto record;
+		}
+
+		struct hostinfo_opts ho;
+		struct ns_err e;
+		double hi_timeout = m->case_timeout_s > 0 && m->case_timeout_s < 5 ? m->case_timeout_s : 5;
+		hostinfo_opts_init(&ho);
+		ho.peer = p->host;
+		ho.imds = ho.imds && mp->region[0]; /* only cloud pairs ask the metadata service */
+		p->remote = mp->client_host[0] != 0;
+		if (p->remote) {
+			/* the client agent sends: its interface towards the target is the one to know */
+			if (probe_hostinfo_peer(mp->client_host, mp->client_port, p->host, hi_timeout,
+						&p->client_info, &e) < 0) {
+				p->client_info = NULL;
+				char msg[NS_ERR_MAX + 400];
+				snprintf(msg, sizeof(msg), "pair %s: client agent %s: %s", mp->name,
+					 mp->client, e.msg);
+				jsonw_str(warnings, msg);
+				progress_note(R->prog, "warning: %s", msg);
+			}
+		} else if (hostinfo_collect_json(&ho, &p->client_info, &e) < 0) {
+			p->client_info = NULL;
+			progress_note(R->prog, "warning: pair %s: this host's information: %s", mp->name,
+				      e.msg);
+		}
+		if (probe_hostinfo(p->host, p->port, hi_timeout, &p->agent_info, &e) < 0) {
+			p->agent_info = NULL;
+			char msg[NS_ERR_MAX + 400];
+			snprintf(msg, sizeof(msg), "pair %s: agent %s: %s", mp->name, p->addr, e.msg);
+			jsonw_str(warnings, msg);
+			progress_note(R->prog, "warning: %s", msg);
+		}
+		/* The sender's NIC interrupts are this host's; the agent's list stands in when this
+		 * host has none to show (a virtual device). */
+		const char *const infos[2] = {p->client_info, p->agent_info};
+		for (int k = 0; k < 2 && !p->irq_cpus[0]; k++) {
+			char why[NS_ERR_MAX];
+			if (irq_cpulist(R->st, infos[k], p->irq_cpus, sizeof(p->irq_cpus), why,
+					sizeof(why)) < 0) {
+				char msg[NS_ERR_MAX + 400];
+				snprintf(msg, sizeof(msg), "pair %s: %s IRQ CPUs unknown (affinity irq does not "
+					 "pin): %s", mp->name, k ? "the agent's" : "this host's", why);
+				jsonw_str(warnings, msg);
+				progress_note(R->prog, "warning: %s", msg);
+				break; /* a list this host has but cannot use: the agent's is no stand-in */
+			}
+		}
+		check_pair(R, mp, p, warnings);
+record:;
+		struct store_endpoint ep = {
+			.name = mp->name,
+			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
+			.region = mp->region[0] ? mp->region : NULL,
+			.client_host = mp->client[0] ? mp->client : NULL,
+			.agent_addr = p->addr,
+			.expected_driver = mp->expected_driver[0] ? mp->expected_driver : NULL,
+			.price_basis = mp->price_basis,
+			.link_bps = mp->link_bps,
+			.client_info = p->client_info,
+			.agent_info = p->agent_info,
+			.emulation = R->o->emulation ? R->o->emulation[i] : NULL,
+		};
+		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The catalog as it stands now, for the instance types this run uses. A missing default
+ * catalog is a warning (prices then show as unknown); --catalog files were checked already. */
+int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err *err)
+{
+	const struct matrix *m = R->m;
+	struct catalog cat;
+	struct ns_err e;
+	int rc = -1;
+	bool any = false;
+	for (size_t i = 0; i < m->n_pairs; i++)
+		any |= m->pairs[i].instance_type[0] != 0;
+	if (!any)
+		return 0;
+	catalog_init(&cat);
+	if (catalog_load(&cat, catalog_default_path(), &e) < 0) {
+		char msg[NS_ERR_MAX + 32];
+		snprintf(msg, sizeof(msg), "catalog: %s", e.msg);
+		jsonw_str(warnings, msg);
+		progress_note(R->prog, "warning: %s", msg);
+	}
+	for (size_t i = 0; i < R->o->n_catalogs; i++)
+		if (catalog_load(&cat, R->o->catalogs[i], err) < 0)
+			goto out;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		const struct matrix_pair *mp = &m->pairs[i];
+		if (!mp->instance_type[0])
+			continue;
+		const struct catalog_instance *ci = catalog_instance(&cat, mp->instance_type);
+		if (ci && store_put_instance_type(R->st, R->run_id, ci, err) < 0)
+			goto out;
+		const struct catalog_price *cp =
+			mp->region[0] ? catalog_price(&cat, mp->instance_type, mp->region) : NULL;
+		if (cp && store_put_price(R->st, R->run_id, cp, err) < 0)
+			goto out;
+		if (!ci || (mp->region[0] && !cp)) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "catalog: no %s for %s%s%s", ci ? "price" : "entry",
+				 mp->instance_type, mp->region[0] ? " in " : "", mp->region);
+			jsonw_str(warnings, msg);
+		}
+	}
+	rc = 0;
+out:
+	catalog_free(&cat);
+	return rc;
+}
+
