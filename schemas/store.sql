@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 6; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 7; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -133,6 +133,20 @@ CREATE TABLE IF NOT EXISTS samples (
 	lost             INTEGER,
 	jitter_ms        REAL,
 	PRIMARY KEY (result_id, direction, stream, t_start)
+) WITHOUT ROWID;
+
+-- The phases of a result's direction when its receiver's interval series stepped down and
+-- stayed down (version 7): a burst on credits, then the sustained rate — the figure to buy on.
+-- No row: no step was found. Version 7 also adds results.fwd_socket_drops INTEGER: UDP
+-- datagrams the test's own receiving sockets dropped (SO_RXQ_OVFL), as against the host-wide
+-- fwd_kernel_drops.
+CREATE TABLE IF NOT EXISTS result_phases (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	direction        TEXT NOT NULL CHECK (direction IN ('fwd', 'ret')),
+	burst_bps        REAL NOT NULL,            -- mean receive rate before the step
+	burst_s          REAL NOT NULL,            -- from the start of the measured time to the knee
+	sustained_bps    REAL NOT NULL,            -- mean receive rate after it
+	PRIMARY KEY (result_id, direction)
 ) WITHOUT ROWID;
 
 -- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one

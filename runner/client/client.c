@@ -19,6 +19,7 @@
 #include "runner/proto/proto.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
+#include "runner/session/shaping.h"
 
 #define CLIENT_DRAIN_S 2.0        /* receiver drain after the sender stopped, at most */
 #define CLIENT_RESULTS_S 10.0     /* agent's drain + results, at most */
@@ -450,6 +451,11 @@ static int compute(struct client *c, struct ns_err *err)
 			me->n_ivl = me->cap_ivl = 0;
 			merge_agent_intervals(c, d, pd);
 		}
+		/* the receiver's series: what the link delivered, where a shaper's knee shows */
+		if (me_sender)
+			shaping_from_intervals(c->agent_ivl[d], c->agent_n_ivl[d], &pd->shaping);
+		else
+			shaping_from_intervals(pd->intervals, pd->n_intervals, &pd->shaping);
 		if (me->truncated)
 			add_warning(res, "interval series truncated at its bound");
 	}

@@ -101,6 +101,12 @@ enum field_type {
 	X(FT_U64, kernel_drops, "kernel_drops", F_JSON | F_UDP) \
 	X(FT_U64, socket_drops, "socket_drops", F_JSON | F_UDP)
 
+/* struct probe_shaping: "shaping" in the receiver sum (null when not found). */
+#define PROBE_SHAPING_FIELDS(X) \
+	X(FT_F64, burst_bps, "burst_bps", F_JSON) \
+	X(FT_F64, burst_s, "burst_s", F_JSON) \
+	X(FT_F64, sustained_bps, "sustained_bps", F_JSON)
+
 /* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
  * follow as objects). */
 #define PROBE_STREAM_FIELDS(X) \
@@ -171,7 +177,7 @@ struct field_table {
 };
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
-	fields_interval, fields_snap, fields_dir_summary;
+	fields_interval, fields_snap, fields_dir_summary, fields_shaping;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

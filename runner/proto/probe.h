@@ -92,10 +92,21 @@ struct probe_interval {
 	bool omitted;
 };
 
+/* A burst followed by a lower sustained rate in the receiver's interval series (lib/phases.h,
+ * credit-based shaping); found = false when the series shows no sustained step down. JSON:
+ * "shaping" in the receiver sum, an object or null. */
+struct probe_shaping {
+	bool found;
+	double burst_bps;          /* mean receive rate before the step */
+	double burst_s;            /* from the start of the measured time to the step */
+	double sustained_bps;      /* mean receive rate after it */
+};
+
 /* One direction of a test: forward (client sends) or reverse (agent sends). */
 struct probe_direction {
 	enum ns_dir dir;           /* NS_DIR_FORWARD or NS_DIR_REVERSE */
 	struct probe_figures sender, receiver;
+	struct probe_shaping shaping;
 	struct probe_stream_result *streams;  /* params.streams entries */
 	struct probe_interval *intervals;     /* n_intervals entries, sums and per stream */
 	uint32_t n_streams;

@@ -54,7 +54,18 @@ static void sum_json(struct jsonw *w, const char *key, const struct probe_direct
 	jsonw_obj_open(w);
 	jsonw_kv_str(w, "direction", ns_dir_name(d->dir));
 	figures_json(w, "sender", &d->sender, proto);
-	figures_json(w, "receiver", &d->receiver, proto);
+	jsonw_key(w, "receiver");
+	jsonw_obj_open(w);
+	fields_json(w, &fields_figures, &d->receiver, proto);
+	jsonw_key(w, "shaping");
+	if (d->shaping.found) {
+		jsonw_obj_open(w);
+		fields_json(w, &fields_shaping, &d->shaping, proto);
+		jsonw_obj_close(w);
+	} else {
+		jsonw_null(w);
+	}
+	jsonw_obj_close(w);
 	jsonw_obj_close(w);
 }
 

@@ -310,6 +310,28 @@ static int warnings(struct rp *r, struct probe_result *res)
 	return 0;
 }
 
+/* The receiver sum's "shaping" object text (NULL or "null": none found). */
+static int shaping(struct rp *r, const char *obj, struct probe_shaping *s)
+{
+	sqlite3_stmt *st = NULL;
+	struct cols c = {.count = 0};
+	int col = 0, rc = -1;
+	memset(s, 0, sizeof(*s));
+	if (!obj || !strcmp(obj, "null"))
+		return 0;
+	cols_fields(&c, "?1", "$.", &fields_shaping);
+	if (cols_prep(r, &c, "", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, obj, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		ns_err_set(r->err, "reading the shaping object: %s", sqlite3_errmsg(r->db));
+	else if (row_fields(r, st, &col, &fields_shaping, s) == 0)
+		rc = 0;
+	s->found = rc == 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Sums: dirs[0] from "sum", dirs[1] from "sum_reverse". */
 static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 {
@@ -317,7 +339,7 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 	int rc = -1;
 	static const char *const keys[2] = {"$.sum", "$.sum_reverse"};
 	if (prep(r, "SELECT ?1 -> ?2 ->> '$.direction', ?1 -> ?2 -> '$.sender', "
-		    "?1 -> ?2 -> '$.receiver'", &st) < 0)
+		    "?1 -> ?2 -> '$.receiver', ?1 -> ?2 -> '$.receiver' -> '$.shaping'", &st) < 0)
 		return -1;
 	for (uint32_t d = 0; d < res->n_dirs; d++) {
 		struct probe_direction *pd = &res->dirs[d];
@@ -330,7 +352,8 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 			goto out;
 		}
 		if (figures(r, fig, col_text(st, 1), &pd->sender) < 0 ||
-		    figures(r, fig, col_text(st, 2), &pd->receiver) < 0)
+		    figures(r, fig, col_text(st, 2), &pd->receiver) < 0 ||
+		    shaping(r, col_text(st, 3), &pd->shaping) < 0)
 			goto out;
 	}
 	rc = 0;

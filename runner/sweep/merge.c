@@ -36,6 +36,7 @@ static const struct merge_table tables[] = {
 	{"results", {"case_id"}, {"map_cases"}, "map_results", "repeat"},
 	{"samples", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"searches", {"result_id"}, {"map_results"}, NULL, NULL},
+	{"result_phases", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},

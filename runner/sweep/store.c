@@ -35,12 +35,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"-- case_leases",
 	/* 6: lab pairs (table endpoint_emulation, from the schema file); v_results says so */
 	"DROP VIEW IF EXISTS v_results;",
+	/* 7: the receiving sockets' own drops; result_phases comes from the schema file */
+	"ALTER TABLE results ADD COLUMN fwd_socket_drops INTEGER;",
 };
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
 	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
-	ST_SEARCH_INSERT,
+	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
 
@@ -112,6 +114,10 @@ static const char *const sql_text[ST_COUNT] = {
 	[ST_JSON] = "SELECT json_extract(?1, ?2)",
 	[ST_SEARCH_INSERT] =
 	"INSERT OR REPLACE INTO searches (result_id, search_json) VALUES (?1, ?2)",
+	[ST_RESULT_TRUTH] = "UPDATE results SET fwd_socket_drops = ?2 WHERE id = ?1",
+	[ST_PHASE_INSERT] =
+	"INSERT OR REPLACE INTO result_phases (result_id, direction, burst_bps, burst_s,"
+	" sustained_bps) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 struct store {
@@ -634,6 +640,37 @@ static int put_samples(struct store *s, int64_t result_id, const struct probe_re
 	return 0;
 }
 
+/* What is this test's own: its receiving sockets' drops (UDP) and the phases found in each
+ * direction's receiver series. */
+static int put_truth(struct store *s, int64_t result_id, const struct probe_result *res,
+		     struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (res->n_dirs > 0 && res->params.proto == NS_PROTO_UDP) {
+		if (!(st = stmt(s, ST_RESULT_TRUTH, err)))
+			return -1;
+		sqlite3_bind_int64(st, 1, result_id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)res->dirs[0].receiver.socket_drops);
+		if (step_done(s, st, err, "recording socket drops") < 0)
+			return -1;
+	}
+	for (uint32_t d = 0; d < res->n_dirs && d < 2; d++) {
+		const struct probe_shaping *ph = &res->dirs[d].shaping;
+		if (!ph->found)
+			continue;
+		if (!(st = stmt(s, ST_PHASE_INSERT, err)))
+			return -1;
+		sqlite3_bind_int64(st, 1, result_id);
+		bind_text(st, 2, d == 0 ? "fwd" : "ret");
+		sqlite3_bind_double(st, 3, ph->burst_bps);
+		sqlite3_bind_double(st, 4, ph->burst_s);
+		sqlite3_bind_double(st, 5, ph->sustained_bps);
+		if (step_done(s, st, err, "recording phases") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
 		     struct ns_err *err)
 {
@@ -678,7 +715,7 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	sqlite3_bind_int64(clear, 1, id);
 	if (step_done(s, clear, err, "clearing stale samples") < 0)
 		goto rollback;
-	if (r->res && put_samples(s, id, r->res, err) < 0)
+	if (r->res && (put_samples(s, id, r->res, err) < 0 || put_truth(s, id, r->res, err) < 0))
 		goto rollback;
 	if (r->search_json) {
 		sqlite3_stmt *ss = stmt(s, ST_SEARCH_INSERT, err);

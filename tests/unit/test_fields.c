@@ -15,7 +15,7 @@
 #include "runner/proto/proto.h"
 
 static const struct field_table *const all_tables[] = {
-	&fields_params, &fields_result, &fields_figures, &fields_stream,
+	&fields_params, &fields_result, &fields_figures, &fields_stream, &fields_shaping,
 	&fields_interval, &fields_snap, &fields_dir_summary,
 };
 #define N_TABLES (sizeof(all_tables) / sizeof(all_tables[0]))
@@ -206,6 +206,8 @@ static void json_round_trip(enum ns_proto proto)
 	d->dir = res.params.dir;
 	fill(&fields_figures, &d->sender, 3);
 	fill(&fields_figures, &d->receiver, 4);
+	fill(&fields_shaping, &d->shaping, 9);
+	d->shaping.found = true;
 	memset(&st, 0, sizeof(st));
 	fill(&fields_stream, &st, 5);
 	fill(&fields_figures, &st.sender, 6);
@@ -234,6 +236,9 @@ static void json_round_trip(enum ns_proto proto)
 		proto, how);
 	compare(&fields_figures, &d->receiver, &back.dirs[0].receiver, &dflt.dirs[0].receiver,
 		false, proto, how);
+	assert_true(back.dirs[0].shaping.found);
+	compare(&fields_shaping, &d->shaping, &back.dirs[0].shaping, &dflt.dirs[0].shaping, false,
+		proto, how);
 	assert_int_equal(back.dirs[0].n_streams, 1);
 	compare(&fields_stream, &st, &back.dirs[0].streams[0], &st0, false, proto, how);
 	compare(&fields_figures, &st.sender, &back.dirs[0].streams[0].sender, &st0.sender, false,

@@ -351,6 +351,48 @@ static void stale_samples_replaced(void **state)
 	store_close(s);
 }
 
+/* Phases and socket drops are stored per result (version 7): a row per direction whose
+ * series stepped down, none for one that did not. */
+static void phases_and_socket_drops_stored(void **state)
+{
+	(void)state;
+	struct store *s = open_store();
+	struct ns_err err = {0};
+	int64_t run, ep, case_id, rid = 0;
+	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abd",
+			      .version = "0.1.0", .order = "as-written", .repeats = 1};
+	assert_int_equal(store_run_create(s, &r, &run, &err), 0);
+	struct store_endpoint e = {.name = "loopback", .agent_addr = "127.0.0.1:5301"};
+	assert_int_equal(store_endpoint_put(s, run, &e, &ep, &err), 0);
+	struct probe_params p;
+	memset(&p, 0, sizeof(p));
+	p.proto = NS_PROTO_UDP;
+	p.streams = 1;
+	p.duration_s = 20;
+	p.dir = NS_DIR_BIDIR;
+	struct store_case c = {.endpoint_id = ep, .case_key = "00112233aabbccee", .p = &p,
+			       .affinity = "none", .params_json = "{}"};
+	assert_int_equal(store_case_put(s, run, &c, &case_id, &err), 0);
+	struct probe_result res;
+	memset(&res, 0, sizeof(res));
+	res.params = p;
+	res.duration_s = 20;
+	res.n_dirs = 2;
+	res.dirs[0].receiver.socket_drops = 4321;
+	res.dirs[0].shaping = (struct probe_shaping){true, 150e6, 7.25, 38e6};
+	struct store_result sr = {.case_id = case_id, .repeat = 0, .started_at = "a",
+				  .finished_at = "b", .res = &res, .ok = true};
+	if (store_put_result(s, &sr, &rid, &err) != 0)
+		fail_msg("store_put_result: %s", err.msg);
+	assert_int_equal(query_int("PRAGMA user_version"), 7);
+	assert_int_equal(query_int("SELECT fwd_socket_drops FROM results"), 4321);
+	assert_int_equal(query_int("SELECT count(*) FROM result_phases"), 1);
+	assert_true(query_double("SELECT burst_s FROM result_phases WHERE direction = 'fwd'") == 7.25);
+	assert_true(query_double("SELECT sustained_bps FROM result_phases") == 38e6);
+	assert_true(query_double("SELECT burst_bps FROM result_phases") == 150e6);
+	store_close(s);
+}
+
 /* A newer database is refused before anything is changed: not even switched to WAL (its
  * header bytes 18-19 would change). NS_E_INPUT, so that run exits 2. */
 static void newer_database_left_byte_identical(void **state)
@@ -490,6 +532,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(version_1_database_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(round_trip_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(phases_and_socket_drops_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_database_left_byte_identical, setup, teardown),
 		cmocka_unit_test_setup_teardown(leases_keep_two_runners_apart, setup, teardown),
 		cmocka_unit_test(agent_wait_is_bounded),
