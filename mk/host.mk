@@ -1,9 +1,9 @@
 # runner/host: host and NIC discovery, IMDSv2, instance catalog, cost, wire rate.
-LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c
+LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c runner/host/cmd_nicstats.c
 LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/host/catalog.c
-LIB_SRC += runner/host/cost.c runner/host/wire.c
+LIB_SRC += runner/host/cost.c runner/host/wire.c runner/host/ethstats.c
 EMBED += host_catalog_xsd:schemas/catalog.xsd
-UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo
+UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo test_ethstats
 ITESTS += tests/integration/hostinfo_catalog.sh tests/integration/hostinfo_imds.sh
 ITESTS += tests/integration/hostinfo_netns.sh
 
@@ -14,3 +14,4 @@ $(FAKE_IMDS): tests/helpers/fake_imds.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 BENCHES += tests/bench/catalog_load.sh
+ITESTS += tests/integration/nicstats_veth.sh

@@ -12,5 +12,6 @@ int cmd_db(int argc, char **argv);       /* runner/sweep/merge.c: db merge */
 int cmd_hostinfo(int argc, char **argv); /* runner/host/cmd_hostinfo.c */
 int cmd_cost(int argc, char **argv);     /* runner/host/cmd_cost.c: catalog and wire-rate lookups */
 int cmd_lab(int argc, char **argv);      /* runner/lab/cmd_lab.c: emulated instance pairs */
+int cmd_nicstats(int argc, char **argv); /* runner/host/cmd_nicstats.c: ethtool counters */
 
 #endif

@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},
 	{"lab", cmd_lab, "emulate instance pairs in network namespaces (root)"},
 	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
+	{"nicstats", cmd_nicstats, "an interface's own counters (ethtool ioctl): drops, allowances"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,155 @@
+/* ethstats on fixture data: ENA's own string set (as `ethtool -S` lists it on an m5/c5
+ * instance, trimmed to two queues) with its allowance counters picked up and the case flagged
+ * as shaped by the provider when one moved; drop counters of other drivers; and on a real
+ * interface when there is one with statistics (veth), the ioctl path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "runner/host/ethstats.h"
+
+static const char *const ena_names[] = {
+	"tx_timeout", "suspend", "resume", "wd_expired", "interface_up", "interface_down",
+	"admin_q_pause", "bw_in_allowance_exceeded", "bw_out_allowance_exceeded",
+	"pps_allowance_exceeded", "conntrack_allowance_exceeded", "linklocal_allowance_exceeded",
+	"conntrack_allowance_available",
+	"queue_0_tx_cnt", "queue_0_tx_bytes", "queue_0_tx_queue_stop", "queue_0_tx_queue_wakeup",
+	"queue_0_tx_dma_mapping_err", "queue_0_tx_linearize", "queue_0_tx_linearize_failed",
+	"queue_0_tx_napi_comp", "queue_0_tx_tx_poll", "queue_0_tx_doorbells",
+	"queue_0_tx_prepare_ctx_err", "queue_0_tx_bad_req_id", "queue_0_tx_llq_buffer_copy",
+	"queue_0_tx_missed_tx", "queue_0_tx_unmask_interrupt", "queue_0_rx_cnt",
+	"queue_0_rx_bytes", "queue_0_rx_rx_copybreak_pkt", "queue_0_rx_csum_good",
+	"queue_0_rx_refil_partial", "queue_0_rx_csum_bad", "queue_0_rx_page_alloc_fail",
+	"queue_0_rx_skb_alloc_fail", "queue_0_rx_dma_mapping_err", "queue_0_rx_bad_desc_num",
+	"queue_0_rx_bad_req_id", "queue_0_rx_empty_rx_ring", "queue_0_rx_csum_unchecked",
+	"queue_1_tx_cnt", "queue_1_rx_cnt", "queue_1_rx_page_alloc_fail",
+	"ena_admin_q_aborted_cmd", "ena_admin_q_submitted_cmd", "ena_admin_q_completed_cmd",
+	"ena_admin_q_out_of_space", "ena_admin_q_no_completion",
+};
+#define ENA_N (sizeof(ena_names) / sizeof(ena_names[0]))
+
+static uint64_t idx_of(const char *name)
+{
+	for (size_t i = 0; i < ENA_N; i++)
+		if (!strcmp(ena_names[i], name))
+			return i;
+	fail_msg("no %s in the fixture", name);
+	return 0;
+}
+
+static void ena_allowance_counters_flag_the_case(void **state)
+{
+	(void)state;
+	uint64_t v0[ENA_N], v1[ENA_N];
+	struct ethstats a, b;
+	struct ethstats_delta d[64];
+	bool shaped = true;
+	for (size_t i = 0; i < ENA_N; i++)
+		v0[i] = v1[i] = 1000 + i;
+	/* traffic moves packet counters and the available-conntrack gauge: not shaping */
+	v1[idx_of("queue_0_tx_cnt")] += 500000;
+	v1[idx_of("queue_0_rx_cnt")] += 400000;
+	v1[idx_of("conntrack_allowance_available")] -= 20;
+	assert_int_equal(ethstats_from(&a, ena_names, v0, ENA_N, NULL), 0);
+	assert_int_equal(ethstats_from(&b, ena_names, v1, ENA_N, NULL), 0);
+	uint32_t n = ethstats_deltas(&a, &b, d, 64, &shaped);
+	assert_false(shaped);
+	/* the five allowance counters, always, at zero; no drop counter moved */
+	assert_int_equal(n, 5);
+	const char *five[] = {"bw_in_allowance_exceeded", "bw_out_allowance_exceeded",
+			      "pps_allowance_exceeded", "conntrack_allowance_exceeded",
+			      "linklocal_allowance_exceeded"};
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(d[i].name, five[i]);
+		assert_int_equal(d[i].kind, ETHSTATS_ALLOWANCE);
+		assert_int_equal(d[i].delta, 0);
+	}
+	ethstats_free(&b);
+
+	/* the provider held packets back, and a queue ran out of pages */
+	v1[idx_of("bw_out_allowance_exceeded")] += 1234;
+	v1[idx_of("queue_1_rx_page_alloc_fail")] += 7;
+	assert_int_equal(ethstats_from(&b, ena_names, v1, ENA_N, NULL), 0);
+	n = ethstats_deltas(&a, &b, d, 64, &shaped);
+	assert_true(shaped);
+	assert_int_equal(n, 6);
+	assert_string_equal(d[1].name, "bw_out_allowance_exceeded");
+	assert_int_equal(d[1].delta, 1234);
+	assert_string_equal(d[5].name, "queue_1_rx_page_alloc_fail");
+	assert_int_equal(d[5].kind, ETHSTATS_DROP);
+	assert_int_equal(d[5].delta, 7);
+	/* a bound smaller than the set: allowance counters come first */
+	assert_int_equal(ethstats_deltas(&a, &b, d, 2, &shaped), 2);
+	assert_string_equal(d[1].name, "bw_out_allowance_exceeded");
+	ethstats_free(&a);
+	ethstats_free(&b);
+}
+
+/* Drop and error counters of the other drivers the tool meets, and what is not one. */
+static void kinds_of_other_drivers(void **state)
+{
+	(void)state;
+	/* veth and virtio_net */
+	assert_int_equal(ethstats_kind("rx_queue_0_drops"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("rx_queue_0_xdp_drops"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("tx_queue_0_xdp_xmit_errors"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("rx_queue_0_xdp_packets"), ETHSTATS_OTHER);
+	assert_int_equal(ethstats_kind("peer_ifindex"), ETHSTATS_OTHER);
+	/* ixgbevf */
+	assert_int_equal(ethstats_kind("tx_timeout_count"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("alloc_rx_buff_failed"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("rx_csum_offload_errors"), ETHSTATS_DROP);
+	assert_int_equal(ethstats_kind("rx_packets"), ETHSTATS_OTHER);
+	/* a name that merely holds the word is not an allowance counter */
+	assert_int_equal(ethstats_kind("conntrack_allowance_available"), ETHSTATS_OTHER);
+	assert_int_equal(ethstats_kind("_allowance_exceeded"), ETHSTATS_OTHER);
+}
+
+/* A counter that went backwards (driver reset) is 0, and one without a baseline is left out. */
+static void resets_and_new_counters(void **state)
+{
+	(void)state;
+	const char *n0[] = {"rx_queue_0_drops", "pps_allowance_exceeded"};
+	const char *n1[] = {"rx_queue_0_drops", "pps_allowance_exceeded", "rx_queue_1_drops"};
+	uint64_t v0[] = {50, 10}, v1[] = {3, 10, 99};
+	struct ethstats a, b;
+	struct ethstats_delta d[8];
+	bool shaped;
+	assert_int_equal(ethstats_from(&a, n0, v0, 2, NULL), 0);
+	assert_int_equal(ethstats_from(&b, n1, v1, 3, NULL), 0);
+	assert_int_equal(ethstats_deltas(&a, &b, d, 8, &shaped), 1);
+	assert_string_equal(d[0].name, "pps_allowance_exceeded");
+	assert_false(shaped);
+	ethstats_free(&a);
+	ethstats_free(&b);
+}
+
+static void bad_input(void **state)
+{
+	(void)state;
+	struct ethstats s;
+	struct ns_err err = {0};
+	assert_int_equal(ethstats_read("", &s, &err), -1);
+	assert_int_equal(err.code, NS_E_INPUT);
+	assert_int_equal(ethstats_read("a-name-far-too-long-for-ifnamsiz", &s, &err), -1);
+	/* loopback has no driver statistics: an error, not an empty set taken as zeros */
+	int rc = ethstats_read("lo", &s, &err);
+	if (rc == 0)
+		ethstats_free(&s);
+	assert_int_equal(rc, -1);
+	assert_int_equal(ethstats_read("netsweep-none0", &s, &err), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ena_allowance_counters_flag_the_case),
+		cmocka_unit_test(kinds_of_other_drivers),
+		cmocka_unit_test(resets_and_new_counters),
+		cmocka_unit_test(bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
