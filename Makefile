@@ -42,6 +42,7 @@ include mk/lab.mk
 include mk/report.mk
 include mk/harness.mk
 include mk/install.mk
+include mk/xdp.mk
 
 # Schemas compiled into the binary: EMBED += SYMBOL:path (see mk/embed.sh); declare them
 # in C as `extern const char SYMBOL[];`.

@@ -3,10 +3,10 @@
 # As root it runs apt-get; otherwise it names the packages to install and fails.
 set -u
 PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev
-      gnuplot-nox iproute2 clang llvm iperf3 iperf ethtool procps"
-# `deps.sh test` adds what only the tests need: a headless browser for the report test;
+      gnuplot-nox iproute2 clang llvm iperf3 iperf ethtool procps libxdp-dev libbpf-dev"
+# `deps.sh test` adds what only the tests need: a headless browser for the report test, ping;
 # `deps.sh deb` what `make deb` needs to build the package.
-[ "${1:-build}" = test ] && PKGS="$PKGS chromium"
+[ "${1:-build}" = test ] && PKGS="$PKGS chromium iputils-ping"
 [ "${1:-build}" = deb ] && PKGS="$PKGS dpkg-dev fakeroot debhelper"
 
 missing=""

@@ -7,3 +7,4 @@ printf '/* Generated from %s by mk/embed.sh; do not edit. */\n' "$file"
 printf 'const char %s[] = {\n' "$sym"
 od -An -v -tx1 "$file" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'
 printf '0x00};\n'
+printf 'const unsigned long %s_len = sizeof(%s) - 1;\n' "$sym" "$sym"

@@ -386,6 +386,7 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 		*n[i] = sqlite3_column_int64(st, 8 + i);
 	c->duration_s = sqlite3_column_double(st, 17);
 	c->omit_s = sqlite3_column_double(st, 18);
+	c->engine = col_dup(st, 19);
 	for (int f = 0; f < RP_NFIG; f++)
 		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
 	return 0;
@@ -397,7 +398,8 @@ static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	return each_row(db,
 			"SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, "
 			"congestion, streams, threads, length, rate_bps, fq_rate_bps, window, mss, "
-			"nodelay, gso, duration_s, omit_s FROM cases WHERE run_id = ?1 "
+			"nodelay, gso, duration_s, omit_s, json_extract(params, '$.engine') "
+			"FROM cases WHERE run_id = ?1 "
 			"ORDER BY ordinal, id",
 			d->run.id, case_row, &x, err);
 }
@@ -595,6 +597,7 @@ void rp_data_free(struct rp_data *d)
 		free(c->direction);
 		free(c->affinity);
 		free(c->congestion);
+		free(c->engine);
 		free(c->goodput);
 		free(c->first_error);
 	}

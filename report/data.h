@@ -51,6 +51,7 @@ struct rp_case {
 	int ordinal;
 	size_t ep;                   /* index into rp_data.eps */
 	char *protocol, *direction, *affinity, *congestion;
+	char *engine;                  /* "socket" or "xdp" (params.engine; NULL = socket) */
 	long long streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso;
 	double duration_s, omit_s;
 	int n_results, n_ok;

@@ -36,6 +36,8 @@ static void label(const struct rp_data *d, const struct rp_case *c, int streams,
 		rp_buf_printf(b, " win %lld", c->window);
 	if (c->gso)
 		rp_buf_puts(b, " gso");
+	if (c->engine && !strcmp(c->engine, "xdp"))
+		rp_buf_puts(b, " xdp");
 	if (c->affinity && strcmp(c->affinity, "none") != 0) {
 		rp_buf_puts(b, " aff ");
 		rp_buf_puts(b, c->affinity);
@@ -127,6 +129,8 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 	}
 	if (c->gso)
 		rp_buf_puts(b, " --gso");
+	if (c->engine && !strcmp(c->engine, "xdp"))
+		rp_buf_puts(b, " --engine xdp");
 	const char *aff = c->affinity ? c->affinity : "none";
 	if (strcmp(aff, "irq") == 0 || strcmp(aff, "spread") == 0) {
 		rp_buf_printf(b, "  # affinity policy '%s': the runner chose the CPUs", aff);

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -255,6 +256,8 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.kernel_drops = e->drops_end > e->drops_omit ? e->drops_end - e->drops_omit : 0,
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
 		};
+		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s",
+			 e->eng ? engine_mode(e->eng) : "socket");
 	}
 	struct proto_buf b;
 	proto_buf_init(&b);

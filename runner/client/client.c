@@ -444,6 +444,16 @@ static int compute(struct client *c, struct ns_err *err)
 			res->gso_active = true;
 		if (as && !me_sender && as->gso_active)
 			res->gso_active = true;
+		if (d == 0) {
+			const char *mine_mode = me->eng ? engine_mode(me->eng) : "socket";
+			const char *their_mode = as && as->mode[0] ? as->mode : "socket";
+			if (!strcmp(mine_mode, "socket") && !strcmp(their_mode, "socket"))
+				snprintf(res->engine_mode, sizeof(res->engine_mode), "socket");
+			else
+				snprintf(res->engine_mode, sizeof(res->engine_mode),
+					 "sender %s, receiver %s", me_sender ? mine_mode : their_mode,
+					 me_sender ? their_mode : mine_mode);
+		}
 		if (me->n_ivl) {
 			pd->intervals = me->ivl;
 			pd->n_intervals = me->n_ivl;

@@ -19,7 +19,7 @@
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
-	OPT_TIMEOUT, OPT_FROM,
+	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE,
 };
 
 static void usage(FILE *f)
@@ -46,6 +46,8 @@ static void usage(FILE *f)
 		"  -N, --no-delay           TCP_NODELAY\n"
 		"  -C, --congestion ALGO    TCP congestion control\n"
 		"      --gso                UDP segmentation offload (UDP_SEGMENT)\n"
+		"      --engine NAME        socket (default) or xdp: AF_XDP frames, counted by an\n"
+		"                           XDP program at the receiver (UDP, IPv4, root both ends)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout\n",
@@ -108,6 +110,7 @@ static int apply_opt(int c, const char *arg, struct probe_params *p, bool *json,
 	case 'N': p->nodelay = true; return 0;
 	case 'C': return copy_str(p->congestion, sizeof(p->congestion), arg, "congestion", err);
 	case OPT_GSO: p->gso = true; return 0;
+	case OPT_ENGINE: return copy_str(p->engine, sizeof(p->engine), arg, "engine", err);
 	case 'J': case OPT_JSON: *json = true; return 0;
 	case OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
@@ -190,6 +193,8 @@ static void print_text(const struct probe_result *r)
 	}
 	if (r->gso_active)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
+	if (r->engine_mode[0] && strcmp(r->engine_mode, "socket"))
+		printf("engine: %s\n", r->engine_mode);
 	if (r->warnings[0])
 		printf("warning: %s\n", r->warnings);
 }
@@ -218,6 +223,7 @@ int cmd_probe(int argc, char **argv)
 		{"no-delay", no_argument, NULL, 'N'},
 		{"congestion", required_argument, NULL, 'C'},
 		{"gso", no_argument, NULL, OPT_GSO},
+		{"engine", required_argument, NULL, OPT_ENGINE},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},

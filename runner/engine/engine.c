@@ -19,6 +19,8 @@ static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 {
 	if (cfg->proto == NS_PROTO_TCP)
 		return cfg->role == ENGINE_SEND ? &engine_tcp_send_ops : &engine_tcp_recv_ops;
+	if (cfg->kind == ENGINE_XDP)
+		return cfg->role == ENGINE_SEND ? &engine_xdp_send_ops : &engine_xdp_recv_ops;
 	if (cfg->role == ENGINE_RECV)
 		return &engine_udp_recv_ops;
 	return cfg->gso ? &engine_udp_gso_ops : &engine_udp_mmsg_ops;
@@ -42,6 +44,8 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 	if (cfg->proto == NS_PROTO_TCP && cfg->length > NS_TCP_MAX_LEN)
 		return ns_err_set(err, "engine: TCP length %u, at most %d", cfg->length,
 				  NS_TCP_MAX_LEN);
+	if (cfg->kind == ENGINE_XDP && cfg->proto != NS_PROTO_UDP)
+		return ns_err_code(err, NS_E_USAGE, "engine: the XDP engine sends UDP only");
 	if (cfg->not_data_len > ENGINE_NOT_DATA_MAX)
 		return ns_err_set(err, "engine: %u bytes of not-data prefix, at most %d",
 				  cfg->not_data_len, ENGINE_NOT_DATA_MAX);
@@ -117,6 +121,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	for (uint32_t i = 0; i < nfds; i++) {
 		struct e_stream *s = &e->streams[i];
 		s->fd = -1;
+		s->wait_fd = -1;
 		s->id = i;
 		s->t = &e->threads[i % e->nthreads];
 		s->t->streams[s->t->n++] = s;
@@ -126,6 +131,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	for (uint32_t i = 0; i < nfds; i++) {
 		struct e_stream *s = &e->streams[i];
 		s->fd = fds[i];
+		s->wait_fd = fds[i];
 		if (e->ops->setup(e, s, err) < 0) /* fds[] still belong to the caller on failure */
 			goto err;
 		s->active = true;
@@ -169,7 +175,7 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		if (rc == E_PROGRESS)
 			progress = true;
 		else if (rc == E_BLOCKED)
-			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->fd, .events = POLLOUT };
+			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->wait_fd, .events = POLLOUT };
 		else if (rc == E_BACKOFF && ++*nbackoff && *wait > E_BACKOFF_NS)
 			*wait = E_BACKOFF_NS;
 	}
@@ -272,7 +278,7 @@ static void run_receiver(struct e_thread *t)
 			if (rc == E_PROGRESS)
 				progress = true;
 			else if (rc == E_BLOCKED)
-				t->pfds[np++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+				t->pfds[np++] = (struct pollfd){ .fd = s->wait_fd, .events = POLLIN };
 		}
 		if (progress)
 			continue;
@@ -461,6 +467,11 @@ int engine_stream_cpu(const struct engine *e, uint32_t stream)
 	return e->streams[stream].t->cpu;
 }
 
+const char *engine_mode(const struct engine *e)
+{
+	return e->mode[0] ? e->mode : "socket";
+}
+
 void engine_destroy(struct engine *e)
 {
 	if (!e)
@@ -480,6 +491,8 @@ void engine_destroy(struct engine *e)
 	if (e->threads) {
 		for (uint32_t i = 0; i < e->nthreads; i++) {
 			struct e_thread *t = &e->threads[i];
+			if (e->ops && e->ops->thread_fini)
+				e->ops->thread_fini(t);
 			free(t->streams);
 			free(t->pfds);
 			engine_buf_free(t->buf, t->buf_len);
@@ -488,6 +501,8 @@ void engine_destroy(struct engine *e)
 			free(t->ctrl);
 		}
 	}
+	if (e->ops && e->ops->fini)
+		e->ops->fini(e); /* after the streams: frees their priv too */
 	engine_buf_free(e->send_buf, e->send_buf_len);
 	free(e->threads);
 	free(e->streams);

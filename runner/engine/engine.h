@@ -6,6 +6,7 @@
 #define NS_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/err.h"
@@ -23,8 +24,14 @@
 
 enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
 
+/* How datagrams move: kernel sockets, or AF_XDP (UDP over IPv4 only: the sender writes whole
+ * frames into an AF_XDP socket's UMEM; the receiver counts the test's flow in an XDP program
+ * and drops it there). engine_xdp_available() says whether this build has it. */
+enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1 };
+
 struct engine_cfg {
 	enum ns_proto proto;
+	enum engine_kind kind;
 	enum engine_role role;
 	uint32_t length;        /* bytes per write / UDP payload */
 	uint64_t rate_bps;      /* application pacing of the total over all streams, 0 = unlimited */
@@ -89,5 +96,9 @@ bool engine_gso_active(const struct engine *e);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
 void engine_destroy(struct engine *e);
+/* What ran, e.g. "socket", "xdp tx copy", "xdp rx count-only native". */
+const char *engine_mode(const struct engine *e);
+/* Whether AF_XDP was built in; if not, why not (one line) in why. */
+bool engine_xdp_available(char *why, size_t n);
 
 #endif

@@ -24,6 +24,8 @@ struct e_thread;
  * are atomics so that engine_snapshot() reads them from another thread without locks. */
 struct e_stream {
 	int fd;
+	int wait_fd;           /* what a blocked stream polls: fd, or the AF_XDP socket */
+	void *priv;            /* the ops' per-stream state (AF_XDP: the frame header) */
 	uint32_t id;
 	struct e_thread *t;
 	/* private to the owning thread */
@@ -68,6 +70,7 @@ struct e_thread {
 	/* CPU time of this thread, stored as it returns (its clock dies with it) */
 	_Atomic uint64_t cpu_final_ns;
 	_Atomic bool cpu_final;
+	void *priv;            /* the ops' per-thread state (AF_XDP: socket and UMEM) */
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished
@@ -90,6 +93,9 @@ struct engine_ops {
 	void (*end)(struct e_stream *s);
 	/* receiver: one batch */
 	int (*recv)(struct e_thread *t, struct e_stream *s);
+	/* optional: per thread and per engine, at engine_destroy() */
+	void (*thread_fini)(struct e_thread *t);
+	void (*fini)(struct engine *e);
 };
 
 struct engine {
@@ -110,10 +116,13 @@ struct engine {
 	_Atomic bool stop;
 	_Atomic uint32_t running;
 	_Atomic bool gso_active;
+	void *priv;            /* the ops' engine state (AF_XDP receiver: program and map) */
+	char mode[64];         /* engine_mode(); set by setup and thread_init */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
 extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_recv_ops;
+extern const struct engine_ops engine_xdp_send_ops, engine_xdp_recv_ops;
 
 uint64_t engine_now_ns(void);
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */

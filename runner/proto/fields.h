@@ -75,12 +75,14 @@ enum field_type {
 	X(FT_BOOL, gso, "gso", F_WJ) \
 	X(FT_F64, connect_timeout_s, "connect_timeout_s", F_WJ) \
 	X(FT_F64, timeout_s, "timeout_s", F_WJ) \
-	X(FT_STR, psk_file, NULL, F_WIRE)
+	X(FT_STR, psk_file, NULL, F_WIRE) \
+	X(FT_STR, engine, "engine", F_WJ)
 
 /* struct probe_result: the top-level figures of the result JSON (after "streams"). */
 #define PROBE_RESULT_FIELDS(X) \
 	X(FT_F64, duration_s, "duration_s", F_JSON) \
-	X(FT_BOOL, gso_active, "gso_active", F_JSON)
+	X(FT_BOOL, gso_active, "gso_active", F_JSON) \
+	X(FT_STR, engine_mode, "engine_mode", F_JSON)
 
 /* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
  * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */
@@ -157,7 +159,8 @@ enum field_type {
 	X(FT_F64, duration_s, NULL, F_WIRE) \
 	X(FT_F64, cpu_percent, NULL, F_WIRE) \
 	X(FT_U64, kernel_drops, NULL, F_WIRE) \
-	X(FT_U8, gso_active, NULL, F_WIRE)
+	X(FT_U8, gso_active, NULL, F_WIRE) \
+	X(FT_STR, mode, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

@@ -58,6 +58,13 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_set(err, "a text parameter is not terminated");
 	if (p->port == 0)
 		return ns_err_set(err, "port must be 1..65535");
+	if (!terminated(p->engine, sizeof(p->engine)) ||
+	    (p->engine[0] && strcmp(p->engine, "socket") && strcmp(p->engine, "xdp")))
+		return ns_err_code(err, NS_E_USAGE, "engine '%.8s': expected socket or xdp", p->engine);
+	if (!strcmp(p->engine, "xdp") && p->proto != NS_PROTO_UDP)
+		return ns_err_code(err, NS_E_USAGE, "the xdp engine sends UDP: add -u");
+	if (!strcmp(p->engine, "xdp") && p->gso)
+		return ns_err_code(err, NS_E_USAGE, "--gso is a socket engine option: not with --engine xdp");
 	if (p->streams < 1 || p->streams > NS_MAX_STREAMS)
 		return ns_err_set(err, "streams %u out of range: must be 1..%d", (unsigned)p->streams,
 				  NS_MAX_STREAMS);

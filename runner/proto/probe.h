@@ -39,6 +39,7 @@ struct probe_params {
 	double timeout_s;         /* whole test; 0 = omit + duration + 15 s. probe_run never
 	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
+	char engine[8];         /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP, UDP) */
 };
 
 void probe_params_init(struct probe_params *p);
@@ -117,6 +118,8 @@ struct probe_result {
 	struct probe_params params;
 	double duration_s;         /* measured time actually covered */
 	bool gso_active;           /* UDP_SEGMENT was really used */
+	char engine_mode[96];      /* what carried the data: "socket", or e.g. "sender xdp tx
+	                              copy, receiver xdp rx count-only native" */
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */

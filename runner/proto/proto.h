@@ -128,6 +128,7 @@ struct proto_results {
 		double cpu_percent;
 		uint64_t kernel_drops; /* receiver: UDP RcvbufErrors + InErrors delta */
 		uint8_t gso_active;
+		char mode[32];       /* engine_mode() of the agent's end */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -97,6 +97,7 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.rate_bps = p->rate_bps,
 		.fq_rate_bps = p->fq_rate_bps,
 		.gso = p->gso,
+		.kind = !strcmp(p->engine, "xdp") ? ENGINE_XDP : ENGINE_SOCKET,
 		.threads = threads,
 		.cpus = n_cpus ? cpus : NULL,
 		.n_cpus = n_cpus,

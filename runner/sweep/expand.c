@@ -41,6 +41,8 @@ int expand_canonical(const struct matrix *m, const struct sweep_case *c, char *b
 	size_t w = 0;
 	for (int a = 0; a < MX_AXIS_COUNT; a++) {
 		const char *name = matrix_axis_name(a), *val = m->axes[a].v[c->idx[a]].text;
+		if (a >= MX_V1_AXES && !strcmp(val, matrix_axis_default(a)))
+			continue;
 		size_t nl = strlen(name), vl = strlen(val);
 		if (w + nl + vl + 3 <= len) {
 			memcpy(buf + w, name, nl);
@@ -260,6 +262,7 @@ static void apply_axis(struct probe_params *p, int a, const struct matrix_value 
 	case MX_MSS: p->mss = (uint32_t)v->u; break;
 	case MX_NODELAY: p->nodelay = v->u != 0; break;
 	case MX_GSO: p->gso = v->u != 0; break;
+	case MX_ENGINE: snprintf(p->engine, sizeof(p->engine), "%s", v->text); break;
 	case MX_CONGESTION:
 		snprintf(p->congestion, sizeof(p->congestion), "%s", v->text);
 		break;

@@ -25,13 +25,20 @@ extern const char NS_MATRIX_XSD[]; /* schemas/matrix.xsd, compiled in (mk/sweep.
 static const char *const axis_names[MX_AXIS_COUNT] = {
 	"pair", "protocol", "direction", "streams", "threads", "length", "rate", "fq-rate",
 	"duration", "omit", "affinity", "window", "mss", "nodelay", "congestion", "gso",
+	"engine",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
 static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	NULL, "tcp", "forward", "1", "0", "0", "0", "0",
 	"10", "0", "none", "0", "0", "0", "", "0",
+	"socket",
 };
+
+const char *matrix_axis_default(enum matrix_axis_id a)
+{
+	return (unsigned)a < MX_AXIS_COUNT && axis_defaults[a] ? axis_defaults[a] : "";
+}
 
 const char *matrix_axis_name(enum matrix_axis_id a)
 {
@@ -158,6 +165,10 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			return ns_err_set(err, "'%s': expected true or false", text);
 		u = b;
 		break;
+	case MX_ENGINE:
+		if (strcmp(text, "socket") && strcmp(text, "xdp"))
+			return ns_err_set(err, "'%s': expected socket or xdp", text);
+		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
 	case MX_AFFINITY:
 		if (!strcmp(text, "none") || !strcmp(text, "irq") || !strcmp(text, "spread")) {
 			return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;

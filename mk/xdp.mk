@@ -1,0 +1,18 @@
+# The AF_XDP engine (runner/engine/engine_xdp.c) and its XDP counting program
+# (runner/engine/bpf/xdp_count.c, built with clang and compiled into the binary). Built when
+# libxdp, libbpf and clang are there; otherwise engine_xdp_none.c says, at use, what is
+# missing, and everything else builds and works as before.
+XDP_OK := $(shell pkg-config --exists libxdp libbpf 2>/dev/null && command -v $(BPF_CC) >/dev/null 2>&1 && echo yes)
+ifeq ($(XDP_OK),yes)
+LIB_SRC += runner/engine/engine_xdp.c
+EMBED += NS_XDP_COUNT_OBJ:$(BUILD)/bpf/xdp_count.o
+LDLIBS += $(shell pkg-config --libs libxdp libbpf)
+$(BUILD)/bpf/xdp_count.o: runner/engine/bpf/xdp_count.c
+	@mkdir -p $(dir $@)
+	$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<
+else
+LIB_SRC += runner/engine/engine_xdp_none.c
+$(info netsweep: libxdp/libbpf (pkg-config) or $(BPF_CC) missing: the AF_XDP engine is not built)
+endif
+BENCHES += tests/bench/xdp.sh
+ITESTS += tests/integration/xdp_netns.sh

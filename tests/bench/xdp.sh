@@ -1,0 +1,61 @@
+#!/bin/bash
+# AF_XDP benchmark (make bench; not a test): 64-byte UDP over a veth pair between two
+# namespaces, received datagrams/s of netsweep --engine xdp, of netsweep's socket engine and
+# of iperf3 -u -b 0 -l 64, side by side in one invocation, with the 10GbE wire rate at 64-byte
+# frames (14.88 Mpps) for reference. Target (issue 15): xdp >= 3x iperf3 and >= 3x the socket
+# engine. BENCH_XDP_SECS (default 5) and BENCH_ROUNDS (default 2, alternating order).
+HERE=$(cd "$(dirname "$0")" && pwd)
+NETNS_NICE=
+source "$HERE/../lib/netns.sh"
+netns_require
+
+SECS=${BENCH_XDP_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-2}
+S=10.66.18.1 R=10.66.18.2 P_NS=5301 P_IPERF3=5321
+netns_pair bx s r "$S" "$R" >/dev/null || { echo "bench: namespace setup failed" >&2; exit 1; }
+J=$NETNS_TMP/out.json
+have() { command -v "$1" >/dev/null 2>&1; }
+
+netns_netsweep_ready && netns_agent bx-r "$R" "$P_NS" || { echo "bench: netsweep agent did not start" >&2; exit 1; }
+if have iperf3; then
+	netns_exec bx-r iperf3 -s -p "$P_IPERF3" >/dev/null 2>&1 &
+	netns_wait_tcp bx-r "$R" "$P_IPERF3" 5 || { echo "bench: iperf3 -s did not start" >&2; exit 1; }
+fi
+
+run_ns() { # run_ns ENGINE: received datagrams/s
+	netns_probe bx-s "$J" "$R:$P_NS" -u -l 64 -b 0 -t "$SECS" -i 0 --engine "$1" >/dev/null 2>&1 ||
+		{ echo ""; return; }
+	netns_json "$J" '$.sum.receiver.packets_per_second'
+}
+run_iperf3() { # received datagrams/s: packets minus lost over the time
+	have iperf3 || { echo ""; return; }
+	netns_exec bx-s iperf3 -c "$R" -p "$P_IPERF3" -u -b 0 -l 64 -t "$SECS" -J >"$J" 2>/dev/null ||
+		{ echo ""; return; }
+	sqlite3 :memory: "select (json_extract(j, '\$.end.sum.packets') - json_extract(j, '\$.end.sum.lost_packets'))
+		/ json_extract(j, '\$.end.sum.seconds') from (select readfile('$J') as j)" 2>/dev/null
+}
+mean() { awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }'; }
+
+: >"$NETNS_TMP/xdp" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3"
+for ((r = 1; r <= ROUNDS; r++)); do
+	if ((r % 2)); then order="xdp socket iperf3"; else order="iperf3 socket xdp"; fi
+	for t in $order; do
+		case $t in
+		xdp) run_ns xdp >>"$NETNS_TMP/xdp" ;;
+		socket) run_ns socket >>"$NETNS_TMP/sock" ;;
+		iperf3) run_iperf3 >>"$NETNS_TMP/iperf3" ;;
+		esac
+	done
+done
+X=$(grep . "$NETNS_TMP/xdp" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
+kpps() { awk -v p="$1" 'BEGIN { if (p == "") print "n/a"; else printf "%.0f k/s", p / 1e3 }'; }
+ratio() {
+	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN {
+		if (a == "" || b == "" || b + 0 == 0) { printf "  %-40s n/a\n", n; exit }
+		r = a / b; printf "  %-40s %.2fx (target >= %.1fx: %s)\n", n, r, t, (r >= t) ? "met" : "NOT met" }'
+}
+echo "64-byte UDP over a veth pair, received datagrams/s, $SECS s x $ROUNDS rounds (load $(cut -d' ' -f1 /proc/loadavg)):"
+printf "  %-40s %s\n" "netsweep --engine xdp" "$(kpps "$X")" "netsweep socket engine" "$(kpps "$K")" \
+	"iperf3 -u -b 0 -l 64" "$(kpps "$I")" "10GbE wire rate, 64-byte frames" "14881 k/s"
+ratio "xdp / iperf3" "$X" "$I" 3
+ratio "xdp / socket engine" "$X" "$K" 3
