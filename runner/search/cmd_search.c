@@ -20,7 +20,7 @@
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_GOALS, OPT_EXCEED, OPT_WIDTH, OPT_INITIAL, OPT_FINAL,
-	OPT_SUM, OPT_MIN, OPT_MAX, OPT_DRY, OPT_JSON, OPT_CONNECT_TIMEOUT,
+	OPT_SUM, OPT_MIN, OPT_MAX, OPT_DRY, OPT_JSON, OPT_CONNECT_TIMEOUT, OPT_ENGINE,
 };
 
 static void usage(FILE *f)
@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"  -A, --affinity CPULIST     pin threads on both ends\n"
 		"  -w, --window BYTES         socket buffers\n"
 		"  -R, --reverse              the agent sends\n"
+		"      --engine NAME          socket (default) or xdp (AF_XDP; root on both ends)\n"
 		"      --goals LIST           loss ratios, e.g. 0,0.5%% (default; 0 = NDR)\n"
 		"      --exceed-ratio R       share of a load's trial time that may exceed the goal\n"
 		"                             and the load still count as meeting it (default 0.5)\n"
@@ -132,6 +133,11 @@ static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 	case OPT_MIN: return parse_pps(arg, &o->c.min_load, err);
 	case OPT_MAX: return parse_pps(arg, &o->c.max_load, err);
 	case OPT_DRY: o->dry_run = true; return 0;
+	case OPT_ENGINE:
+		if (strlen(arg) >= sizeof(p->engine))
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected socket or xdp", arg);
+		snprintf(p->engine, sizeof(p->engine), "%s", arg);
+		return 0;
 	case 'J': case OPT_JSON: o->json = true; return 0;
 	case OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
@@ -221,6 +227,7 @@ int cmd_search(int argc, char **argv)
 		{"min-pps", required_argument, NULL, OPT_MIN},
 		{"max-pps", required_argument, NULL, OPT_MAX},
 		{"dry-run", no_argument, NULL, OPT_DRY},
+		{"engine", required_argument, NULL, OPT_ENGINE},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 		{"help", no_argument, NULL, 'h'},
