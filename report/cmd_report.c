@@ -20,6 +20,7 @@
 #include "findings.h"
 #include "html.h"
 #include "markdown.h"
+#include "reprice.h"
 #include "news.h"
 #include "report.h"
 #include "lib/cli.h"
@@ -27,7 +28,7 @@
 enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
 
 struct report_opts {
-	const char *db, *run, *baseline, *outdir, *title;
+	const char *db, *run, *baseline, *outdir, *title, *catalog;
 	double fail_pct;           /* < 0 = off */
 	long trend;                /* -1 = default */
 	double alpha, min_change, gnuplot_timeout;
@@ -58,7 +59,10 @@ static void usage(FILE *f)
 		"                     a baseline, otherwise none)\n"
 		"  --alpha P          significance level (default 0.05)\n"
 		"  --min-change PCT   smallest change flagged as regression/improvement (default 5)\n"
-		"  --gnuplot-timeout S  time limit per chart (default 20)\n\n"
+		"  --gnuplot-timeout S  time limit per chart (default 20)\n"
+		"  --catalog FILE     price the pairs (and the baseline's) from this catalog\n"
+		"                     (schemas/catalog.xsd) instead of the prices the run stored;\n"
+		"                     the report says which prices it used\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -89,6 +93,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		{"alpha", required_argument, NULL, 'a'},
 		{"min-change", required_argument, NULL, 'm'},
 		{"gnuplot-timeout", required_argument, NULL, 'g'},
+		{"catalog", required_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -124,6 +129,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			if (parse_num("--min-change", optarg, 0, 100, &o->min_change) < 0)
 				return -1;
 			break;
+		case 'C': o->catalog = optarg; break;
 		case 'g':
 			if (parse_num("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout) < 0)
 				return -1;
@@ -218,15 +224,23 @@ int cmd_report(int argc, char **argv)
 	struct rp_charts charts = {0};
 	char *gnuplot = NULL;
 	int have_base = 0, have_cmp = 0;
-	char baseline_note[256] = "", gp_reason[256] = "", path[4096];
+	char baseline_note[256] = "", gp_reason[256] = "", path[4096], price_note[4200] = "";
+	size_t n_repriced = 0;
 	long long run_id = 0, base_id = 0;
 
 	if (rp_db_open(o.db, &db, &err) < 0 || rp_run_resolve(db, o.run, &run_id, &err) < 0 ||
 	    (o.baseline && rp_baseline_resolve(db, o.baseline, run_id, &base_id, &err) < 0) ||
-	    rp_data_load(db, run_id, &d, &err) < 0)
+	    rp_data_load(db, run_id, &d, &err) < 0 ||
+	    (o.catalog && rp_reprice(&d, o.catalog, &n_repriced, &err) < 0))
 		goto fail;
+	if (o.catalog)
+		snprintf(price_note, sizeof(price_note), "from --catalog %s for %zu of %zu pair%s%s",
+			 o.catalog, n_repriced, d.n_eps, d.n_eps == 1 ? "" : "s",
+			 n_repriced < d.n_eps ? ", the run's own for the rest" : "");
 	if (o.baseline && base_id) {
-		if (rp_data_load(db, base_id, &base, &err) < 0)
+		size_t n_base_priced;
+		if (rp_data_load(db, base_id, &base, &err) < 0 ||
+		    (o.catalog && rp_reprice(&base, o.catalog, &n_base_priced, &err) < 0))
 			goto fail;
 		have_base = 1;
 		if (rp_compare(&d, &base, o.alpha, o.min_change, &cmp, &err) < 0)
@@ -273,6 +287,7 @@ int cmd_report(int argc, char **argv)
 		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
 		.search = &search,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
+		.price_note = *price_note ? price_note : NULL,
 	};
 	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
 	if (rp_html_write(&r, path, &err) < 0)
@@ -305,6 +320,8 @@ int cmd_report(int argc, char **argv)
 		       "Install gnuplot: %s\n", gp_reason, RP_INSTALL_GNUPLOT);
 	if (*baseline_note)
 		printf("netsweep report: baseline %s\n", baseline_note);
+	if (*price_note)
+		printf("netsweep report: prices %s\n", price_note);
 	rc = EXIT_OK;
 	if (have_cmp) {
 		printf("netsweep report: against run %lld: %zu regressions, %zu improvements "

@@ -526,6 +526,52 @@ static int cmp_case_ordinal(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Per endpoint: the measured seconds of its successful results and, from store version 3
+ * on, its instances' billed seconds (an older database has no v_endpoint_billed: unknown). */
+static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	for (size_t i = 0; i < d->n_eps; i++)
+		d->eps[i].billed_s = NAN;
+	if (prep(db, "SELECT c.endpoint_id, sum(c.duration_s + c.omit_s), count(*) FROM results r"
+		 " JOIN cases c ON c.id = r.case_id WHERE c.run_id = ?1 AND r.status = 'ok'"
+		 " GROUP BY 1", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (size_t i = 0; i < d->n_eps; i++)
+			if (d->eps[i].id == sqlite3_column_int64(st, 0)) {
+				d->eps[i].measured_s = sqlite3_column_double(st, 1);
+				d->eps[i].ok_results = sqlite3_column_int64(st, 2);
+			}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT endpoint_id, billed_s FROM v_endpoint_billed WHERE run_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (size_t i = 0; i < d->n_eps; i++)
+			if (d->eps[i].id == sqlite3_column_int64(st, 0))
+				d->eps[i].billed_s = col_num(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void rp_data_billed(struct rp_data *d)
+{
+	d->run_billed_usd = NAN;
+	d->run_billed_s = 0;
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		if (isnan(e->billed_s))
+			continue;
+		d->run_billed_s += e->billed_s;
+		if (!isnan(e->usd_per_hour))
+			d->run_billed_usd = (isnan(d->run_billed_usd) ? 0 : d->run_billed_usd) +
+					    e->usd_per_hour * e->billed_s / 3600.0;
+	}
+}
+
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err)
 {
 	memset(d, 0, sizeof(*d));
@@ -549,6 +595,9 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 		d->results_without_price = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
+	if (load_endpoint_times(db, d, err) < 0)
+		goto err;
+	rp_data_billed(d);
 	double top = 0;
 	for (size_t i = 0; i < d->n_cases; i++)
 		for (int f = 0; f < RP_NFIG; f++)

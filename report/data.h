@@ -27,6 +27,10 @@ struct rp_endpoint {
 	long long link_bps;          /* 0 = not declared */
 	double usd_per_hour;         /* of the pair or the sender, per price_basis; NAN = missing */
 	double unit_usd_per_hour;    /* one instance; NAN = missing */
+	double measured_s;           /* duration + warm-up of its successful results */
+	long long ok_results;
+	double billed_s;             /* its instances' billed time (v_endpoint_billed); NAN = unknown */
+	int repriced;                /* its price comes from report --catalog */
 	char *price_as_of, *price_source;
 	struct rp_host client, agent;
 	char *lab_scale;             /* emulated by `netsweep lab` at this scale; NULL = real */
@@ -77,6 +81,8 @@ struct rp_data {
 	struct rp_case *cases;       /* in ordinal order */
 	size_t n_cases;
 	double run_cost_usd;         /* NAN when no price was known */
+	double run_billed_usd;       /* billed time at the prices; NAN when unknown */
+	double run_billed_s;         /* billed seconds of all pairs' instances */
 	struct rp_unit unit;         /* the page's throughput unit, from the largest median */
 	long long results_without_price;
 };
@@ -94,6 +100,8 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 			struct ns_err *err);
 
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err);
+/* run_billed_usd and run_billed_s from the endpoints' billed seconds and prices. */
+void rp_data_billed(struct rp_data *d);
 void rp_data_free(struct rp_data *d);
 
 /* Effective sender / receiver thread count of a case, for "% of one core per thread". */

@@ -105,6 +105,14 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 	} else {
 		hd_row_kv(t, "Run cost", "unknown: no price for the run's instance types");
 	}
+	if (!isnan(d->run_billed_usd)) {
+		snprintf(b, sizeof(b), "$%.4f for %.0f s of instance time (setup to teardown, or the "
+			 "run's wall time without hooks); the run cost above counts measured time only",
+			 d->run_billed_usd, d->run_billed_s);
+		hd_row_kv(t, "Billed cost", b);
+	}
+	if (r->price_note)
+		hd_row_kv(t, "Prices", r->price_note);
 	if (r->base) {
 		snprintf(b, sizeof(b), "run %lld (%s)", r->base->run.id,
 			 r->base->run.started_at ? r->base->run.started_at : "?");

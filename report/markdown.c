@@ -124,6 +124,14 @@ static void summary(const struct rp_report *r, struct rp_buf *b)
 		rp_buf_printf(b, "| Run cost | $%.4f |\n", d->run_cost_usd);
 	else
 		rp_buf_puts(b, "| Run cost | unknown: no price recorded |\n");
+	if (!isnan(d->run_billed_usd))
+		rp_buf_printf(b, "| Billed cost | $%.4f for %.0f s of instance time (setup to teardown, "
+			      "or the run's wall time) |\n", d->run_billed_usd, d->run_billed_s);
+	if (r->price_note) {
+		rp_buf_puts(b, "| Prices | ");
+		esc(b, r->price_note);
+		rp_buf_puts(b, " |\n");
+	}
 	if (r->base)
 		rp_buf_printf(b, "| Baseline | run %lld |\n", r->base->run.id);
 	else if (r->baseline_note) {

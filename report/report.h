@@ -31,6 +31,7 @@ struct rp_report {
 	const struct rp_charts *charts;
 	const char *gnuplot_note;        /* why charts were not rendered, or NULL */
 	const char *outdir;
+	const char *price_note;          /* report --catalog: which prices were used, or NULL */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

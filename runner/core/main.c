@@ -26,6 +26,7 @@ static const struct subcommand subcommands[] = {
 	{"lab", cmd_lab, "emulate instance pairs in network namespaces (root)"},
 	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
 	{"nicstats", cmd_nicstats, "an interface's own counters (ethtool ioctl): drops, allowances"},
+	{"catalog", cmd_catalog, "catalog import: a catalog from AWS's price list and instance types"},
 };
 
 static void usage(FILE *f)

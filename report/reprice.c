@@ -1,0 +1,114 @@
+#include "reprice.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+extern const char host_catalog_xsd[]; /* schemas/catalog.xsd, compiled in */
+
+static int valid(xmlDocPtr doc)
+{
+	xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(host_catalog_xsd,
+							     (int)strlen(host_catalog_xsd));
+	xmlSchemaPtr schema = pc ? xmlSchemaParse(pc) : NULL;
+	xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
+	int ok = vc && xmlSchemaValidateDoc(vc, doc) == 0;
+	xmlSchemaFreeValidCtxt(vc);
+	xmlSchemaFree(schema);
+	xmlSchemaFreeParserCtxt(pc);
+	return ok;
+}
+
+static int is_elem(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
+}
+
+static int attr_is(xmlNodePtr n, const char *name, const char *want)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	int eq = v && want && strcmp((const char *)v, want) == 0;
+	xmlFree(v);
+	return eq;
+}
+
+static char *attr_dup(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	char *s = v ? strdup((const char *)v) : NULL;
+	xmlFree(v);
+	return s;
+}
+
+/* The price node for type/region; the last one wins, as later catalog entries override. */
+static xmlNodePtr find_price(xmlNodePtr root, const char *type, const char *region)
+{
+	xmlNodePtr found = NULL;
+	for (xmlNodePtr in = root->children; in; in = in->next) {
+		if (!is_elem(in, "instance") || !attr_is(in, "type", type))
+			continue;
+		for (xmlNodePtr p = in->children; p; p = p->next)
+			if (is_elem(p, "price") && attr_is(p, "region", region))
+				found = p;
+	}
+	return found;
+}
+
+int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_err *err)
+{
+	*n_priced = 0;
+	xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+					      XML_PARSE_NOWARNING);
+	if (!doc)
+		return ns_err_code(err, NS_E_INPUT, "--catalog %s: not a readable XML file", path);
+	if (!valid(doc)) {
+		xmlFreeDoc(doc);
+		return ns_err_code(err, NS_E_INPUT, "--catalog %s: not valid against "
+				   "schemas/catalog.xsd (netsweep cost --catalog says where)", path);
+	}
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	for (size_t i = 0; i < d->n_eps; i++) {
+		struct rp_endpoint *e = &d->eps[i];
+		xmlNodePtr p = e->instance_type && e->region
+				       ? find_price(root, e->instance_type, e->region) : NULL;
+		char *usd = p ? attr_dup(p, "usd-per-hour") : NULL;
+		if (!usd)
+			continue;
+		char *src = attr_dup(p, "source");
+		size_t len = strlen(base) + (src ? strlen(src) : 0) + 32;
+		char *label = malloc(len);
+		if (label)
+			snprintf(label, len, "--catalog %s: %s", base, src ? src : "");
+		free(e->price_source);
+		free(e->price_as_of);
+		e->price_source = label;
+		e->price_as_of = attr_dup(p, "as-of");
+		e->unit_usd_per_hour = strtod(usd, NULL);
+		e->usd_per_hour = e->unit_usd_per_hour *
+				  (e->price_basis && strcmp(e->price_basis, "sender") == 0 ? 1 : 2);
+		e->repriced = 1;
+		free(src);
+		free(usd);
+		(*n_priced)++;
+	}
+	xmlFreeDoc(doc);
+	/* the run's costs at the prices now in force */
+	d->run_cost_usd = NAN;
+	d->results_without_price = 0;
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		if (isnan(e->usd_per_hour)) {
+			d->results_without_price += e->ok_results;
+			continue;
+		}
+		d->run_cost_usd = (isnan(d->run_cost_usd) ? 0 : d->run_cost_usd) +
+				  e->usd_per_hour * e->measured_s / 3600.0;
+	}
+	rp_data_billed(d);
+	return 0;
+}
