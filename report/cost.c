@@ -1,6 +1,8 @@
 /* cost: see cost.h. */
 #include "cost.h"
 
+#include "phases.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,10 +20,12 @@ int rp_cost_build(const struct rp_data *d, struct rp_cost_row **rows, size_t *n,
 		r->mbps = NAN;
 		for (size_t c = 0; c < d->n_cases; c++) {
 			const struct rp_case *k = &d->cases[c];
-			double m = k->fig[RP_RCV_BPS].med / 1e6;
+			/* shaped on credits: the rate after the burst is what the money buys */
+			double m = rp_phases_rank_bps(k) / 1e6;
 			if (k->ep == i && !isnan(m) && (r->best_case < 0 || m > r->mbps)) {
 				r->best_case = (long)c;
 				r->mbps = m;
+				r->sustained = k->n_shaped > 0;
 			}
 		}
 		r->usd_per_hour = d->eps[i].usd_per_hour;

@@ -4,6 +4,7 @@
 #ifndef RP_COST_H
 #define RP_COST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "data.h"
@@ -11,7 +12,9 @@
 struct rp_cost_row {
 	size_t ep;                 /* index into rp_data.eps */
 	long best_case;            /* index into rp_data.cases; -1 = no successful case */
-	double mbps;               /* median receiver goodput of the best case */
+	double mbps;               /* median receiver goodput of the best case; its sustained rate
+	                              when it was shaped (report/phases.h) */
+	bool sustained;            /* mbps is the sustained rate after a burst */
 	double usd_per_hour;       /* NAN = price missing */
 	double mbps_per_usd_hour;  /* NAN when price or throughput missing */
 	double usd_per_gbps_hour;

@@ -11,6 +11,7 @@
 
 #include "lab.h"
 #include "lib/store_version.h"
+#include "phases.h"
 #include "stats.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -581,6 +582,8 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 	    load_cases(db, d, err) < 0)
 		goto err;
 	int rc = load_results(db, d, err);
+	if (rc == 0)
+		rc = rp_phases_load(db, d, err);
 	if (d->n_cases)
 		qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
 	if (rc < 0)

@@ -63,6 +63,10 @@ struct rp_case {
 	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */
 	long long series_result_id;  /* an ok result whose samples can be charted; 0 = none */
 	char *first_error;           /* of the first failed repeat, or NULL */
+	/* shaped on credits (report/phases.c): repeats whose series stepped down, and the means
+	 * of their burst rate, burst length and sustained rate */
+	int n_shaped;
+	double burst_bps, burst_s, sustained_bps;
 };
 
 struct rp_run {

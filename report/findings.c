@@ -9,6 +9,7 @@
 #include "describe.h"
 #include "fmt.h"
 #include "news.h"
+#include "phases.h"
 #include "lib/cli.h"
 
 #define MAX_EXAMPLES 4
@@ -410,7 +411,9 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	memset(f, 0, sizeof(*f));
 	struct rp_buf b;
 	rp_buf_init(&b);
-	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
+	rp_phases_finding(d, &b); /* shaped on credits: burst, sustained, ranked on sustained */
+	if ((b.len && add_kind(f, RP_FIND_COST, &b) < 0) ||
+	    find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
 	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||
 	    find_udp_loss(d, f, &b) < 0 || find_stability_failures(d, f, &b) < 0 ||
 	    (cmp && base && find_compare(d, cmp, base, news, cost, f, &b) < 0))

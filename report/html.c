@@ -301,7 +301,10 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 			hd_el(tr, "td", "missing");
 		else
 			hd_td_fmt(tr, "%.4g", c->usd_per_hour);
-		hd_td_fmt(tr, "%.0f", c->mbps);
+		if (c->sustained) /* shaped on credits: ranked on the rate after the burst */
+			hd_td_fmt(tr, "%.0f sustained", c->mbps);
+		else
+			hd_td_fmt(tr, "%.0f", c->mbps);
 		hd_td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
 		hd_td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
 		rp_buf_reset(&lab);

@@ -307,6 +307,8 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 			rp_buf_printf(b, "%.4g", c->usd_per_hour);
 		rp_buf_puts(b, " | ");
 		num(b, "%.0f", c->mbps);
+		if (c->sustained) /* shaped on credits: ranked on the rate after the burst */
+			rp_buf_puts(b, " sustained");
 		rp_buf_puts(b, " | ");
 		num(b, "%.0f", c->mbps_per_usd_hour);
 		rp_buf_puts(b, " | ");
