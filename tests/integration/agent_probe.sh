@@ -137,7 +137,9 @@ fi
 LOSS_CHECK="udp loss equals the kernel's count of datagrams that never reached the agent"
 if [ "$(id -u)" = 0 ] && command -v tc >/dev/null 2>&1 && ip netns list >/dev/null 2>&1; then
 	NETSWEEP=$NS source "$(dirname "$0")/../lib/netns.sh"
-	trap 'cleanup; netns_cleanup' EXIT
+	# netns_cleanup first: it ends the agent in the namespace, which cleanup's wait (for
+	# every child) would otherwise wait for forever.
+	trap 'netns_cleanup; cleanup' EXIT
 	# udp_stat NS FIELD: a field of the namespace's Udp: counters (/proc/net/snmp).
 	udp_stat() {
 		netns_exec "$1" cat /proc/net/snmp | awk -v f="$2" '
