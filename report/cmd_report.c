@@ -19,6 +19,7 @@
 #include "data.h"
 #include "findings.h"
 #include "html.h"
+#include "json_out.h"
 #include "markdown.h"
 #include "reprice.h"
 #include "news.h"
@@ -28,7 +29,7 @@
 enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
 
 struct report_opts {
-	const char *db, *run, *baseline, *outdir, *title, *catalog;
+	const char *db, *run, *baseline, *outdir, *title, *catalog, *rank_by;
 	double fail_pct;           /* < 0 = off */
 	long trend;                /* -1 = default */
 	double alpha, min_change, gnuplot_timeout;
@@ -40,8 +41,9 @@ static void usage(FILE *f)
 		"usage: netsweep report [--db FILE] [--run RUN] [--baseline RUN]\n"
 		"                       [-o DIR] [--title T] [--fail-on-regression PCT] [--trend N]\n"
 		"                       [--alpha P] [--min-change PCT] [--gnuplot-timeout S]\n\n"
-		"Writes DIR/index.html (self-contained, charts inline), DIR/report.md, DIR/results.csv\n"
-		"and each chart's .gp/.dat/.svg from the results database.\n\n"
+		"Writes DIR/index.html (self-contained, charts inline), DIR/report.md, DIR/results.csv,\n"
+		"DIR/ranking.csv, DIR/report.json (schemas/report-json.md) and each chart's\n"
+		".gp/.dat/.svg from the results database.\n\n"
 		"  --db FILE          database (default $NETSWEEP_DB or ./netsweep.db)\n"
 		"  --run RUN          run to report: an id, a label (its newest run), latest (the\n"
 		"                     default) or previous; `netsweep runs` lists them\n"
@@ -62,7 +64,11 @@ static void usage(FILE *f)
 		"  --gnuplot-timeout S  time limit per chart (default 20)\n"
 		"  --catalog FILE     price the pairs (and the baseline's) from this catalog\n"
 		"                     (schemas/catalog.xsd) instead of the prices the run stored;\n"
-		"                     the report says which prices it used\n\n"
+		"                     the report says which prices it used\n"
+		"  --rank-by RULE     the case each pair is ranked on per dollar: best (its\n"
+		"                     highest median) or KEY=VALUE[,KEY=VALUE] over the cases\n"
+		"                     table's columns, e.g. streams=1 (default: the matrix's\n"
+		"                     rank-by, else best); stated on the page\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -94,6 +100,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		{"min-change", required_argument, NULL, 'm'},
 		{"gnuplot-timeout", required_argument, NULL, 'g'},
 		{"catalog", required_argument, NULL, 'C'},
+		{"rank-by", required_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -112,6 +119,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'b': o->baseline = optarg; break;
 		case 'o': o->outdir = optarg; break;
 		case 'T': o->title = optarg; break;
+		case 'R': o->rank_by = optarg; break;
 		case 'F':
 			if (parse_num("--fail-on-regression", optarg, 0, 100, &o->fail_pct) < 0)
 				return -1;
@@ -249,8 +257,15 @@ int cmd_report(int argc, char **argv)
 	} else if (o.baseline) {
 		snprintf(baseline_note, sizeof(baseline_note), "none: no earlier run of this matrix");
 	}
-	if (rp_cost_build(&d, &cost, &n_cost, &err) < 0 ||
-	    (have_base && rp_cost_build(&base, &base_cost, &n_base_cost, &err) < 0) ||
+	/* The baseline is ranked by the same rule, so that per-dollar changes compare like
+	 * with like. */
+	const char *rule_text = o.rank_by ? o.rank_by : d.run.rank_by ? d.run.rank_by
+				: RP_RANK_BEST_RULE;
+	struct rp_rank_rule rule;
+	if (rp_rank_parse(rule_text, &rule, &err) < 0)
+		goto fail;
+	if (rp_cost_build(&d, &rule, &cost, &n_cost, &err) < 0 ||
+	    (have_base && rp_cost_build(&base, &rule, &base_cost, &n_base_cost, &err) < 0) ||
 	    rp_news_build(&d, cost, n_cost, have_base ? &base : NULL, base_cost, n_base_cost,
 			  have_cmp ? &cmp : NULL, &news, &err) < 0)
 		goto fail;
@@ -266,6 +281,7 @@ int cmd_report(int argc, char **argv)
 		.outdir = o.outdir, .gnuplot = gnuplot, .timeout_s = o.gnuplot_timeout,
 		.trend_runs = o.trend >= 0 ? (size_t)o.trend : (have_base ? 10 : 0),
 		.cmp = have_cmp ? &cmp : NULL, .search = &search,
+		.rank_rule = rule.n ? rule_text : NULL,
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
@@ -285,7 +301,7 @@ int cmd_report(int argc, char **argv)
 		.baseline_note = *baseline_note ? baseline_note : NULL,
 		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost,
 		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
-		.search = &search,
+		.search = &search, .rank_rule = rule_text,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 		.price_note = *price_note ? price_note : NULL,
 	};
@@ -297,6 +313,12 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/results.csv", o.outdir);
 	if (rp_csv_write(db, d.run.id, path, &err) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/ranking.csv", o.outdir);
+	if (rp_csv_ranking(&r, path, &err) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/report.json", o.outdir);
+	if (rp_json_write(&r, path, &err) < 0)
 		goto fail;
 
 	size_t ok = 0, nodata = 0, failed = 0;

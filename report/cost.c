@@ -4,10 +4,78 @@
 #include "phases.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-int rp_cost_build(const struct rp_data *d, struct rp_cost_row **rows, size_t *n,
-		  struct ns_err *err)
+static const char *const rank_keys[] = {"streams", "threads", "length", "rate_bps",
+					"fq_rate_bps", "protocol", "direction", "affinity", "window",
+					"mss", "nodelay", "congestion", "gso"};
+
+int rp_rank_parse(const char *s, struct rp_rank_rule *r, struct ns_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (!s || !strcmp(s, RP_RANK_BEST_RULE))
+		return 0;
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *eq = memchr(p, '=', len);
+		if (r->n == RP_RANK_MAX_TERMS || !eq || eq == p || eq + 1 == p + len ||
+		    (size_t)(eq - p) >= sizeof(r->key[0]) ||
+		    (size_t)(p + len - eq - 1) >= sizeof(r->value[0]))
+			return ns_err_code(err, NS_E_INPUT, "rank-by %s: '%.*s' is not KEY=VALUE "
+					   "(or too many terms)", s, (int)len, p);
+		char *k = r->key[r->n];
+		memcpy(k, p, (size_t)(eq - p));
+		for (char *c = k; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		memcpy(r->value[r->n], eq + 1, (size_t)(p + len - eq - 1));
+		size_t i = 0;
+		while (i < sizeof(rank_keys) / sizeof(rank_keys[0]) && strcmp(k, rank_keys[i]))
+			i++;
+		if (i == sizeof(rank_keys) / sizeof(rank_keys[0]))
+			return ns_err_code(err, NS_E_INPUT, "rank-by %s: unknown key '%s' (a column "
+					   "of the cases table: streams, protocol, direction, ...)",
+					   s, k);
+		r->n++;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* The case's value of a rule key as the store's column holds it, in text. */
+static void case_value(const struct rp_case *c, const char *k, char *b, size_t n)
+{
+	const struct { const char *k; long long v; } nums[] = {
+		{"streams", c->streams}, {"threads", c->threads}, {"length", c->length},
+		{"rate_bps", c->rate_bps}, {"fq_rate_bps", c->fq_rate_bps}, {"window", c->window},
+		{"mss", c->mss}, {"nodelay", c->nodelay}, {"gso", c->gso},
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(k, nums[i].k)) {
+			snprintf(b, n, "%lld", nums[i].v);
+			return;
+		}
+	const char *s = !strcmp(k, "protocol") ? c->protocol : !strcmp(k, "direction") ?
+			c->direction : !strcmp(k, "affinity") ? c->affinity : !strcmp(k, "congestion")
+			? c->congestion : NULL;
+	snprintf(b, n, "%s", s ? s : "");
+}
+
+int rp_rank_matches(const struct rp_rank_rule *r, const struct rp_case *c)
+{
+	char b[64];
+	for (size_t i = 0; r && i < r->n; i++) {
+		case_value(c, r->key[i], b, sizeof(b));
+		if (strcmp(b, r->value[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
+		  struct rp_cost_row **rows, size_t *n, struct ns_err *err)
 {
 	*n = 0;
 	*rows = calloc(d->n_eps ? d->n_eps : 1, sizeof(**rows));
@@ -22,7 +90,8 @@ int rp_cost_build(const struct rp_data *d, struct rp_cost_row **rows, size_t *n,
 			const struct rp_case *k = &d->cases[c];
 			/* shaped on credits: the rate after the burst is what the money buys */
 			double m = rp_phases_rank_bps(k) / 1e6;
-			if (k->ep == i && !isnan(m) && (r->best_case < 0 || m > r->mbps)) {
+			if (k->ep == i && !isnan(m) && rp_rank_matches(rule, k) &&
+			    (r->best_case < 0 || m > r->mbps)) {
 				r->best_case = (long)c;
 				r->mbps = m;
 				r->sustained = k->n_shaped > 0;

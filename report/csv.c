@@ -3,10 +3,13 @@
 #include "csv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "describe.h"
 #include "fmt.h"
+#include "report.h"
 
 static const char *sql =
 	"SELECT v.run_id, v.case_key, v.ordinal, v.endpoint, v.instance_type, v.region, "
@@ -71,4 +74,52 @@ err:
 	if (f)
 		fclose(f);
 	return -1;
+}
+
+int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *err)
+{
+	struct rp_buf b;
+	rp_buf_init(&b);
+	rp_buf_puts(&b, "rule,rank,endpoint,instance_type,region,price_basis,usd_per_hour,case_key,"
+		    "mbps,mbps_per_usd_hour\n");
+	for (size_t i = 0; i < r->n_cost; i++) {
+		const struct rp_cost_row *c = &r->cost[i];
+		const struct rp_endpoint *e = &r->d->eps[c->ep];
+		rp_csv_field(&b, r->rank_rule ? r->rank_rule : "best");
+		if (c->rank)
+			rp_buf_printf(&b, ",%d,", c->rank);
+		else
+			rp_buf_puts(&b, ",,");
+		rp_csv_field(&b, e->name);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->instance_type);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->region);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->price_basis);
+		rp_buf_puts(&b, ",");
+		if (!isnan(c->usd_per_hour))
+			rp_buf_printf(&b, "%.17g", c->usd_per_hour);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, c->best_case >= 0 ? r->d->cases[c->best_case].case_key : NULL);
+		rp_buf_puts(&b, ",");
+		if (!isnan(c->mbps))
+			rp_buf_printf(&b, "%.17g", c->mbps);
+		rp_buf_puts(&b, ",");
+		if (!isnan(c->mbps_per_usd_hour))
+			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);
+		rp_buf_puts(&b, "\n");
+	}
+	int rc = -1;
+	FILE *f = b.oom ? NULL : fopen(path, "w");
+	if (b.oom)
+		ns_err_set(err, "out of memory");
+	else if (!f || fwrite(rp_buf_str(&b), 1, b.len, f) != b.len)
+		ns_err_set(err, "%s: %s", path, strerror(errno));
+	else
+		rc = 0;
+	if (f && fclose(f) != 0 && rc == 0)
+		rc = ns_err_set(err, "%s: %s", path, strerror(errno));
+	rp_buf_free(&b);
+	return rc;
 }

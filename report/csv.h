@@ -9,4 +9,9 @@
 
 int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err *err);
 
+/* ranking.csv: the per-dollar ranking as the page shows it (rule, rank, pair, ranked case,
+ * median Mbit/s, $/hour, Mbit/s per $/hour), the same columns as v_cost_ranking. */
+struct rp_report;
+int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *err);
+
 #endif

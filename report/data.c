@@ -264,6 +264,14 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 	r->seed = sqlite3_column_int64(st, 14);
 	r->repeats = sqlite3_column_int64(st, 15);
 	sqlite3_finalize(st);
+	/* run_rank came with schema version 8: an older database has no rule (best case). */
+	if (sqlite3_prepare_v2(db, "SELECT rank_by FROM run_rank WHERE run_id = ?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			r->rank_by = col_dup(st, 0);
+		sqlite3_finalize(st);
+	}
 	return 0;
 }
 
@@ -628,7 +636,7 @@ void rp_data_free(struct rp_data *d)
 	struct rp_run *r = &d->run;
 	char *s[] = {r->matrix_name, r->matrix_description, r->matrix_path, r->matrix_text,
 		     r->matrix_hash, r->label, r->started_at, r->finished_at, r->netsweep_version,
-		     r->runner_host, r->order_mode, r->status, r->warnings};
+		     r->runner_host, r->order_mode, r->status, r->warnings, r->rank_by};
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(s[i]);
 	for (size_t i = 0; i < d->n_eps; i++) {

@@ -74,6 +74,7 @@ struct rp_run {
 	char *matrix_name, *matrix_description, *matrix_path, *matrix_text, *matrix_hash, *label;
 	char *started_at, *finished_at, *netsweep_version, *runner_host, *order_mode, *status;
 	char *warnings;              /* JSON array text */
+	char *rank_by;               /* the matrix's rank-by rule (run_rank), NULL = best */
 	long long seed, repeats;
 	int has_seed;
 };

@@ -275,12 +275,21 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
 	xmlNodePtr s = hd_section(main, "cost", "Best per dollar");
-	hd_el_class(s, "p", "note", "Per endpoint pair: the best case's median receiver goodput per "
-		 "hourly dollar of the pair (both instances) or of the sender alone, as the matrix "
-		 "declared (price basis). Prices are the ones recorded with the run.");
+	char rule[512];
+	if (r->rank_rule && strcmp(r->rank_rule, RP_RANK_BEST_RULE) != 0)
+		snprintf(rule, sizeof(rule), "Ranked on: %s — each pair's highest-median case among "
+			 "those matching it.", r->rank_rule);
+	else
+		snprintf(rule, sizeof(rule), "Ranked on: best — each pair's highest-median case.");
+	hd_attr(hd_el_class(s, "p", "lead", rule), "id", "rank-rule");
+	hd_el_class(s, "p", "note", "Per endpoint pair: the ranked case's median receiver goodput "
+		    "per hourly dollar of the pair (both instances) or of the sender alone, as the "
+		    "matrix declared (price basis). Prices are the ones recorded with the run. "
+		    "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
+		    "rule (the matrix's rank-by attribute, or report --rank-by).");
 	static const char *const cols[] = {"Rank", "Instance type", "Region", "Price basis",
 					   "$/hour", "Mbit/s", "Mbit/s per $/hour",
-					   "$ per Gbit/s-hour", "Best case", "Price as of", NULL};
+					   "$ per Gbit/s-hour", "Ranked case", "Price as of", NULL};
 	xmlNodePtr t = hd_scroll_table(s, "cost-table", cols);
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	struct rp_buf lab;

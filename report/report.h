@@ -26,6 +26,7 @@ struct rp_report {
 	const struct rp_cost_row *base_cost; /* the baseline's, NULL without one */
 	size_t n_base_cost;
 	const struct rp_news *news;      /* what changed, in order of importance */
+	const char *rank_rule;           /* the per-dollar ranking rule as stated ("best", ...) */
 	const struct rp_findings *findings;
 	const struct rp_search *search;  /* rate searches of the run (n = 0: none) */
 	const struct rp_charts *charts;

@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 7; the ladder is in runner/sweep/store.c).
+-- netsweep results store (PRAGMA user_version = 8; the ladder is in runner/sweep/store.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by runner/sweep/store.c inside one transaction; later versions add
@@ -31,6 +31,14 @@ CREATE TABLE IF NOT EXISTS runs (
 	-- databases are merged (`netsweep db merge`); see runner/sweep/store.c
 );
 CREATE INDEX IF NOT EXISTS runs_by_matrix ON runs(matrix_name, started_at);
+
+-- The case each pair of a run is ranked on per dollar (the matrix's rank-by attribute):
+-- KEY=VALUE[,KEY=VALUE] over the cases table's columns, or "best". No row = best case per
+-- pair. Version 8; v_cost_ranking applies it.
+CREATE TABLE IF NOT EXISTS run_rank (
+	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	rank_by          TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS runs_by_hash ON runs(matrix_hash, started_at);
 
 -- An endpoint pair of a run: the client (this host or a named one) and the agent.
@@ -327,16 +335,62 @@ FROM v_results v
 JOIN v_endpoint_prices ep ON ep.endpoint_id = v.endpoint_id
 WHERE v.status = 'ok';
 
--- Instance types of a run ranked by mean throughput per dollar (reports compute medians
--- themselves; this view is the quick ad-hoc answer).
+-- Median receiver goodput of each case over its successful repeats (the middle value, or the
+-- mean of the two middle ones: the report's median).
+CREATE VIEW IF NOT EXISTS v_case_median AS
+WITH o AS (
+	SELECT case_id, fwd_rcv_bps AS g,
+	       row_number() OVER (PARTITION BY case_id ORDER BY fwd_rcv_bps) AS rn,
+	       count(*) OVER (PARTITION BY case_id) AS n
+	FROM results WHERE status = 'ok' AND fwd_rcv_bps IS NOT NULL
+)
+SELECT case_id, avg(g) AS median_bps, max(n) AS repeats_ok
+FROM o WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY case_id;
+
+-- The run's rank-by rule (run_rank) split into KEY=VALUE terms; "best" has none.
+CREATE VIEW IF NOT EXISTS v_rank_terms AS
+WITH RECURSIVE split(run_id, rest, item) AS (
+	SELECT run_id, rank_by || ',', NULL FROM run_rank WHERE rank_by <> 'best'
+	UNION ALL
+	SELECT run_id, substr(rest, instr(rest, ',') + 1), substr(rest, 1, instr(rest, ',') - 1)
+	FROM split WHERE rest <> ''
+)
+SELECT run_id, replace(trim(substr(item, 1, instr(item, '=') - 1)), '-', '_') AS key,
+       trim(substr(item, instr(item, '=') + 1)) AS value
+FROM split WHERE item IS NOT NULL AND item <> '';
+
+-- The per-dollar ranking, one definition with the report's: each pair's ranked case is its
+-- highest-median case among those matching every term of the run's rank-by rule (all its
+-- cases when there is none), its median in Mbit/s per hourly dollar of the pair or the
+-- sender (price basis); pairs without a price are left out. rank: 1 = most per dollar.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
-SELECT run_id, instance_type, region, price_basis, usd_per_hour,
-       avg(goodput_mbps) AS mean_mbps, avg(mbps_per_usd_hour) AS mean_mbps_per_usd_hour,
-       count(*) AS results,
-       rank() OVER (PARTITION BY run_id ORDER BY avg(mbps_per_usd_hour) DESC) AS rank
-FROM v_cost
-WHERE usd_per_hour IS NOT NULL
-GROUP BY run_id, instance_type, region, price_basis, usd_per_hour;
+WITH eligible AS (
+	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key, m.median_bps
+	FROM cases c JOIN v_case_median m ON m.case_id = c.id
+	WHERE NOT EXISTS (
+		SELECT 1 FROM v_rank_terms t WHERE t.run_id = c.run_id AND coalesce(CASE t.key
+			WHEN 'protocol' THEN c.protocol WHEN 'direction' THEN c.direction
+			WHEN 'streams' THEN CAST(c.streams AS TEXT)
+			WHEN 'threads' THEN CAST(c.threads AS TEXT)
+			WHEN 'length' THEN CAST(c.length AS TEXT)
+			WHEN 'rate_bps' THEN CAST(c.rate_bps AS TEXT)
+			WHEN 'fq_rate_bps' THEN CAST(c.fq_rate_bps AS TEXT)
+			WHEN 'affinity' THEN c.affinity WHEN 'window' THEN CAST(c.window AS TEXT)
+			WHEN 'mss' THEN CAST(c.mss AS TEXT) WHEN 'nodelay' THEN CAST(c.nodelay AS TEXT)
+			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
+			'') <> t.value)
+),
+picked AS (
+	SELECT e.*, row_number() OVER (PARTITION BY e.endpoint_id
+	                               ORDER BY e.median_bps DESC, e.case_id) AS k
+	FROM eligible e
+)
+SELECT p.run_id, ep.endpoint_id, ep.endpoint, ep.instance_type, ep.region, ep.price_basis,
+       ep.usd_per_hour, p.case_id, p.case_key, p.median_bps / 1e6 AS mbps,
+       p.median_bps / 1e6 / ep.usd_per_hour AS mbps_per_usd_hour,
+       rank() OVER (PARTITION BY p.run_id ORDER BY p.median_bps / ep.usd_per_hour DESC) AS rank
+FROM picked p JOIN v_endpoint_prices ep ON ep.endpoint_id = p.endpoint_id
+WHERE p.k = 1 AND ep.usd_per_hour IS NOT NULL;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:

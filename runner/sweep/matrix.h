@@ -92,6 +92,7 @@ struct matrix {
 	char hash[SHA256_HEX_LEN + 1];     /* sha256 of text: the resume key */
 	char name[128];
 	char *description;                 /* may be NULL */
+	char *rank_by;                     /* rank-by attribute, NULL = best (the report's rule) */
 	uint32_t repeats;
 	enum matrix_order order;
 	bool has_seed;

@@ -37,6 +37,9 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"DROP VIEW IF EXISTS v_results;",
 	/* 7: the receiving sockets' own drops; result_phases comes from the schema file */
 	"ALTER TABLE results ADD COLUMN fwd_socket_drops INTEGER;",
+	/* 8: the matrix's rank-by rule (table run_rank, from the schema file); v_cost_ranking
+	 * ranks each pair's ranked case, as the report does */
+	"DROP VIEW IF EXISTS v_cost_ranking;",
 };
 
 enum {
@@ -321,6 +324,21 @@ static int step_done(struct store *s, sqlite3_stmt *st, struct ns_err *err, cons
 	return rc == SQLITE_DONE ? 0 : db_err(s, err, what);
 }
 
+/* The matrix's rank-by rule, beside the run (table run_rank, version 7). */
+static int run_rank_insert(struct store *s, int64_t run_id, const char *rank_by,
+			   struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO run_rank (run_id, rank_by) VALUES (?1, ?2)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "recording the run's rank-by rule");
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, rank_by);
+	int rc = step_done(s, st, err, "recording the run's rank-by rule");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,
 		     struct ns_err *err)
 {
@@ -347,6 +365,8 @@ int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id
 	if (step_done(s, st, err, "recording the run") < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
+	if (r->rank_by && run_rank_insert(s, *run_id, r->rank_by, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	pthread_mutex_unlock(&s->lock);

@@ -39,6 +39,7 @@ struct store_run {
 	bool has_seed;
 	int64_t seed;
 	uint32_t repeats;
+	const char *rank_by;               /* NULL = best case per pair */
 };
 
 int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,

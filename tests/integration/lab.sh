@@ -67,7 +67,7 @@ m4_per_dollar() {
 		return 1
 	fi
 	local got want="m4.large 2383 m4.xlarge 1995 m4.2xlarge 1318" it per ok=0
-	got=$(sqlite3 "$DB" "select instance_type, round(mean_mbps_per_usd_hour) from v_cost_ranking order by rank" | tr '|\n' '  ')
+	got=$(sqlite3 "$DB" "select instance_type, round(mbps_per_usd_hour) from v_cost_ranking order by rank" | tr '|\n' '  ')
 	CHECK_MSG="ranked: $got(want $want)"
 	set -- $got
 	[ "$1 $3 $5" = "m4.large m4.xlarge m4.2xlarge" ] || return 1

@@ -137,7 +137,7 @@ static void test_medians_and_spread(void **state)
 	assert_true(rp_case_threads(&d, a, 0) == 4);   /* client side: no hostinfo */
 	struct rp_cost_row *rows;
 	size_t n;
-	assert_int_equal(rp_cost_build(&d, &rows, &n, &err), 0);
+	assert_int_equal(rp_cost_build(&d, NULL, &rows, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(rows[0].ep, 0);
 	assert_int_equal(rows[0].rank, 1);
