@@ -8,6 +8,7 @@
 #include "charts_gp.h"
 #include "describe.h"
 #include "fmt.h"
+#include "history.h"
 
 #define MAX_PANELS 8
 
@@ -126,15 +127,29 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 	char caption[512];
 	snprintf(caption, sizeof(caption), "Median receiver goodput of up to 6 cases over the last "
 		 "%zu runs of this matrix, as %% of each case's value in the oldest run shown "
-		 "(regressed cases first, then the fastest).", o->trend_runs);
+		 "(cases with a step change first, marked where the new level starts, then "
+		 "regressed cases, then the fastest).", o->trend_runs);
 	struct rp_chart *c = cg_chart_new(cs, "trend", "Trend over recent runs", caption);
 	/* Pick the keys: regressions first, then the highest medians. */
 	const char *keys[6];
 	size_t idx[6], nk = 0;
+	const struct rp_history *h = o->history;
+	for (size_t i = 0; h && i < h->n_steps && nk < 6; i++) {
+		int taken = 0;
+		for (size_t k = 0; k < nk; k++)
+			taken |= idx[k] == h->steps[i].case_idx;
+		if (!taken)
+			idx[nk++] = h->steps[i].case_idx;
+	}
 	if (o->cmp)
 		for (size_t i = 0; i < o->cmp->n && nk < 6; i++)
-			if (o->cmp->rows[i].verdict == RP_REGRESSION)
-				idx[nk++] = o->cmp->rows[i].cur;
+			if (o->cmp->rows[i].verdict == RP_REGRESSION) {
+				int taken = 0;
+				for (size_t k = 0; k < nk; k++)
+					taken |= idx[k] == o->cmp->rows[i].cur;
+				if (!taken)
+					idx[nk++] = o->cmp->rows[i].cur;
+			}
 	while (nk < 6) {
 		long best = -1;
 		for (size_t i = 0; i < d->n_cases; i++) {
@@ -163,13 +178,15 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 	 * 30 Gbit/s one share an axis and a drop in either is visible. */
 	rp_buf_puts(&gp, "set xlabel 'run started'\nset ylabel '% of the oldest run shown'\n"
 		    "set yrange [0:*]\nset xtics rotate by -30\nset offsets 0.3, 0.3, 0, 0\n");
-	cg_gp_key_margin(&gp, t.n_runs >= 2 ? nk : 0);
+	/* + 3: the rotated run dates under the axis. */
+	cg_gp_key_margin(&gp, t.n_runs >= 2 ? nk + (h && h->n_steps) + 3 : 0);
 	size_t blocks = 0;
 	for (size_t k = 0; t.n_runs >= 2 && k < nk; k++) {
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[idx[k]], &lab);
 		cg_dat_comment(&dat, rp_buf_str(&lab));
-		rp_buf_puts(&dat, "# ordinal run_label Gbps percent_of_oldest\n");
+		rp_buf_printf(&dat, "# ordinal run_label %s percent_of_oldest step_marker\n",
+			      d->unit.name);
 		double ref = NAN;
 		for (size_t r = 0; r < t.n_runs && isnan(ref); r++)
 			ref = t.vals[k * t.n_runs + r];
@@ -178,8 +195,13 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 			/* NaN keeps the x position but draws no point. */
 			rp_buf_printf(&dat, "%zu ", r);
 			run_tic(&t, r, &dat);
-			cg_dat_num(&dat, v / 1e9, " ");
-			cg_dat_num(&dat, ref > 0 ? v / ref * 100 : NAN, "\n");
+			cg_dat_num(&dat, v / d->unit.div, " ");
+			cg_dat_num(&dat, ref > 0 ? v / ref * 100 : NAN, " ");
+			int step = 0;
+			for (size_t i = 0; h && i < h->n_steps; i++)
+				step |= h->steps[i].case_idx == idx[k] &&
+					h->t.run_ids[h->steps[i].s.at] == t.run_ids[r];
+			cg_dat_num(&dat, step && ref > 0 ? v / ref * 100 : NAN, "\n");
 		}
 		rp_buf_puts(&dat, "\n\n");
 		rp_buf_printf(&gp, "%s'%s.dat' index %zu using 1:4:xtic(2) with linespoints title ",
@@ -187,6 +209,11 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 		rp_gp_quote(&gp, rp_buf_str(&lab));
 		blocks++;
 	}
+	/* The step marks over the lines: one key entry for all of them. */
+	for (size_t k = 0; h && h->n_steps && k < blocks; k++)
+		rp_buf_printf(&gp, ", \\\n     '%s.dat' index %zu using 1:5 with points pt 6 ps 3 "
+			      "lw 3 lc rgb '#D55E00' %s", c->name, k, k ? "notitle" :
+			      "title 'step change starts'");
 	rp_buf_puts(&gp, "\n");
 	int rc = cg_chart_finish(o, c, &dat, &gp, blocks ? NULL : "fewer than 2 runs of this matrix",
 			      err);

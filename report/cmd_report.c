@@ -58,7 +58,8 @@ static void usage(FILE *f)
 		"                     in the baseline has no successful repeat now, or when a\n"
 		"                     baseline case is missing from the run\n"
 		"  --trend N          trend chart over the last N runs of the matrix (default 10 with\n"
-		"                     a baseline, otherwise none)\n"
+		"                     a baseline, otherwise none); the History table and its step\n"
+		"                     changes cover the same N runs (default 10)\n"
 		"  --alpha P          significance level (default 0.05)\n"
 		"  --min-change PCT   smallest change flagged as regression/improvement (default 5)\n"
 		"  --gnuplot-timeout S  time limit per chart (default 20)\n"
@@ -227,6 +228,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_cost_row *cost = NULL, *base_cost = NULL;
 	size_t n_cost = 0, n_base_cost = 0;
 	struct rp_news news = {0};
+	struct rp_history hist = {0};
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
 	struct rp_charts charts = {0};
@@ -276,16 +278,19 @@ int cmd_report(int argc, char **argv)
 	}
 	if (rp_search_load(db, d.run.id, &search, &err) < 0)
 		goto fail;
+	if (rp_history_build(db, &d, o.trend >= 0 ? (size_t)o.trend : 10, o.alpha, o.min_change,
+			     &hist, &err) < 0)
+		goto fail;
 	gnuplot = rp_gnuplot_find(gp_reason, sizeof(gp_reason));
 	struct rp_chart_opts co = {
 		.outdir = o.outdir, .gnuplot = gnuplot, .timeout_s = o.gnuplot_timeout,
-		.trend_runs = o.trend >= 0 ? (size_t)o.trend : (have_base ? 10 : 0),
+		.trend_runs = o.trend >= 0 ? (size_t)o.trend : hist.t.n_runs >= 2 ? 10 : 0,
 		.cmp = have_cmp ? &cmp : NULL, .search = &search,
-		.rank_rule = rule.n ? rule_text : NULL,
+		.rank_rule = rule.n ? rule_text : NULL, .history = &hist,
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
-			      &news, &fnd, &err) < 0)
+			      &news, &fnd, &err) < 0 || rp_history_findings(&d, &hist, &fnd) < 0)
 		goto fail;
 
 	char now[32];
@@ -301,7 +306,7 @@ int cmd_report(int argc, char **argv)
 		.baseline_note = *baseline_note ? baseline_note : NULL,
 		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost,
 		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
-		.search = &search, .rank_rule = rule_text,
+		.search = &search, .rank_rule = rule_text, .history = &hist,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 		.price_note = *price_note ? price_note : NULL,
 	};
@@ -362,6 +367,7 @@ out:
 	free(cost);
 	free(base_cost);
 	rp_news_free(&news);
+	rp_history_free(&hist);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);
 	rp_data_free(&d);

@@ -692,7 +692,7 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 	const char **sorted = NULL;
 	double *acc = NULL;
 	if (prep(db,
-		 "SELECT id, started_at FROM (SELECT p.id, p.started_at FROM runs p JOIN runs c "
+		 "SELECT id, started_at, label FROM (SELECT p.id, p.started_at, p.label FROM runs p JOIN runs c "
 		 "ON c.id = ?1 WHERE p.matrix_name = c.matrix_name AND (p.started_at < c.started_at "
 		 "OR (p.started_at = c.started_at AND p.id <= c.id)) "
 		 "ORDER BY p.started_at DESC, p.id DESC LIMIT ?2) ORDER BY started_at, id",
@@ -702,10 +702,12 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 	sqlite3_bind_int64(runs, 2, (sqlite3_int64)n);
 	t->run_ids = calloc(n ? n : 1, sizeof(*t->run_ids));
 	t->run_started = calloc(n ? n : 1, sizeof(*t->run_started));
-	if (!t->run_ids || !t->run_started)
+	t->run_label = calloc(n ? n : 1, sizeof(*t->run_label));
+	if (!t->run_ids || !t->run_started || !t->run_label)
 		goto oom;
 	while (t->n_runs < n && sqlite3_step(runs) == SQLITE_ROW) {
 		t->run_ids[t->n_runs] = sqlite3_column_int64(runs, 0);
+		t->run_label[t->n_runs] = col_dup(runs, 2);
 		t->run_started[t->n_runs++] = col_dup(runs, 1);
 	}
 	t->n_keys = n_keys;
@@ -773,7 +775,10 @@ void rp_trend_free(struct rp_trend *t)
 {
 	for (size_t i = 0; i < t->n_runs && t->run_started; i++)
 		free(t->run_started[i]);
+	for (size_t i = 0; i < t->n_runs && t->run_label; i++)
+		free(t->run_label[i]);
 	free(t->run_started);
+	free(t->run_label);
 	free(t->run_ids);
 	free(t->vals);
 	memset(t, 0, sizeof(*t));

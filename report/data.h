@@ -118,6 +118,7 @@ struct rp_trend {
 	size_t n_runs, n_keys;
 	long long *run_ids;
 	char **run_started;
+	char **run_label;            /* NULL entries for runs without a label */
 	double *vals;                /* vals[k * n_runs + r] */
 };
 int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys, size_t n_keys,

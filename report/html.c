@@ -42,7 +42,7 @@ static const char *css =
 	"overflow-wrap:anywhere}ul.findings li{margin:.3em 0}.summary td{overflow-wrap:anywhere}"
 	".summary td:first-child{font-weight:600}.scroll{overflow-x:auto;max-width:100%}"
 	"td.label{min-width:12em}.lead{font-size:1.1em}"
-	"#environment-table td{white-space:nowrap}"
+	"#environment-table td{white-space:nowrap}td.step{background:#fde2e1;font-weight:600}"
 	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
 	"figure{padding:2px;margin:.6em 0}"
 	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
@@ -541,6 +541,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	write_cost(r, main);
 	write_findings(r, main);
 	write_charts(r, main);
+	rp_html_history(r, main);
 	if (r->search && r->search->n)
 		rp_search_html(r->search, hd_section(main, "search", "Zero-loss rate search"));
 	write_comparison(r, main);

@@ -18,4 +18,7 @@ void rp_html_cmp_row(const struct rp_report *r, xmlNodePtr tbody, const struct r
  * expected driver) beside what the host reported, mismatches marked (html_env.c). */
 void rp_html_environment(const struct rp_report *r, xmlNodePtr main);
 
+/* "History": each case's medians over the last runs, step changes marked (html_history.c). */
+void rp_html_history(const struct rp_report *r, xmlNodePtr main);
+
 #endif
