@@ -229,6 +229,7 @@ int cmd_report(int argc, char **argv)
 	size_t n_cost = 0, n_base_cost = 0;
 	struct rp_news news = {0};
 	struct rp_history hist = {0};
+	struct rp_ab ab = {0};
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
 	struct rp_charts charts = {0};
@@ -290,8 +291,12 @@ int cmd_report(int argc, char **argv)
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
-			      &news, &fnd, &err) < 0 || rp_history_findings(&d, &hist, &fnd) < 0)
+			      &news, &fnd, &err) < 0 || rp_ab_build(&d, o.alpha, &ab, &err) < 0)
 		goto fail;
+	if (rp_history_findings(&d, &hist, &fnd) < 0 || rp_ab_findings(&d, &ab, &fnd) < 0) {
+		ns_err_set(&err, "out of memory");
+		goto fail;
+	}
 
 	char now[32];
 	time_t t = time(NULL);
@@ -306,7 +311,7 @@ int cmd_report(int argc, char **argv)
 		.baseline_note = *baseline_note ? baseline_note : NULL,
 		.cmp = have_cmp ? &cmp : NULL, .cost = cost, .n_cost = n_cost,
 		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
-		.search = &search, .rank_rule = rule_text, .history = &hist,
+		.search = &search, .rank_rule = rule_text, .history = &hist, .ab = &ab,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 		.price_note = *price_note ? price_note : NULL,
 	};
@@ -368,6 +373,7 @@ out:
 	free(base_cost);
 	rp_news_free(&news);
 	rp_history_free(&hist);
+	rp_ab_free(&ab);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);
 	rp_data_free(&d);

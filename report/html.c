@@ -33,7 +33,7 @@ static const char *css =
 	"th,td{border:1px solid #d0d5dd;padding:4px 8px;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
-	"tr.missing td{color:#8a5a00}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
+	"tr.missing td{color:#8a5a00}tr.significant td{font-weight:600}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
 	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
 	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
 	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
@@ -540,6 +540,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 		chart_figure(r, main, lead_chart(r));
 	write_cost(r, main);
 	write_findings(r, main);
+	rp_html_ab(r, main);
 	write_charts(r, main);
 	rp_html_history(r, main);
 	if (r->search && r->search->n)

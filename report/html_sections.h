@@ -21,4 +21,7 @@ void rp_html_environment(const struct rp_report *r, xmlNodePtr main);
 /* "History": each case's medians over the last runs, step changes marked (html_history.c). */
 void rp_html_history(const struct rp_report *r, xmlNodePtr main);
 
+/* "A/B between pairs": pairs differing in one attribute, side by side (html_ab.c). */
+void rp_html_ab(const struct rp_report *r, xmlNodePtr main);
+
 #endif

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "data.h"
 #include "findings.h"
+#include "ab.h"
 #include "history.h"
 #include "news.h"
 #include "search.h"
@@ -27,6 +28,7 @@ struct rp_report {
 	const struct rp_cost_row *base_cost; /* the baseline's, NULL without one */
 	size_t n_base_cost;
 	const struct rp_news *news;      /* what changed, in order of importance */
+	const struct rp_ab *ab;          /* pairs differing in one attribute; NULL = none */
 	const struct rp_history *history; /* the cases over the last runs; NULL = none */
 	const char *rank_rule;           /* the per-dollar ranking rule as stated ("best", ...) */
 	const struct rp_findings *findings;

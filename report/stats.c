@@ -1,10 +1,10 @@
-/* stats: see stats.h. The t distribution goes through the regularized incomplete beta
- * function, evaluated by its continued fraction (Lentz's method), which converges for every
- * argument after the usual symmetry swap. */
+/* stats: see stats.h. The t distribution is GSL's (gsl_cdf_tdist_*). */
 #include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -52,65 +52,20 @@ double rp_variance(const double *v, size_t n)
 	return s / (double)(n - 1);
 }
 
-static double betacf(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap;
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	double h = d;
-	for (int m = 1; m <= 300; m++) {
-		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		double del = d * c;
-		h *= del;
-		if (fabs(del - 1) < eps)
-			break;
-	}
-	return h;
-}
-
-/* Regularized incomplete beta I_x(a, b). */
-static double ibeta(double a, double b, double x)
-{
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-	double bt = exp(lbt);
-	if (x < (a + 1) / (a + b + 2))
-		return bt * betacf(a, b, x) / a;
-	return 1 - bt * betacf(b, a, 1 - x) / b;
-}
-
 double rp_student_t_sf(double t, double df)
 {
 	if (isnan(t) || df <= 0)
 		return NAN;
 	if (isinf(t))
 		return t > 0 ? 0 : 1;
-	double x = df / (df + t * t);
-	double tail = 0.5 * ibeta(df / 2, 0.5, x); /* P(T > |t|) */
-	return t >= 0 ? tail : 1 - tail;
+	return gsl_cdf_tdist_Q(t, df);
+}
+
+double rp_student_t_quantile(double p, double df)
+{
+	if (!(p > 0 && p < 1) || df <= 0)
+		return NAN;
+	return gsl_cdf_tdist_Pinv(p, df);
 }
 
 int rp_welch_test(const double *a, size_t na, const double *b, size_t nb, struct rp_welch *out)

@@ -27,4 +27,7 @@ struct rp_welch {
  * -1 otherwise. When both variances are 0, p is 1 for equal means and 0 otherwise. */
 int rp_welch_test(const double *a, size_t na, const double *b, size_t nb, struct rp_welch *out);
 
+/* The t quantile: x with P(T <= x) = p (GSL's gsl_cdf_tdist_Pinv); NAN outside (0, 1). */
+double rp_student_t_quantile(double p, double df);
+
 #endif

@@ -50,7 +50,7 @@ else
 	fail "per dollar then and now: m4.xlarge" "page '$got' rank $(xp "$html" "string($row/td[5])")->$(xp "$html" "string($row/td[6])"), database '$want'"
 fi
 kinds=$(xp "$html" "//section[@id='findings']//li/@data-kind" | sed 's/.*="\(.*\)"/\1/' | tr -d ' ' | tr '\n' ' ')
-if [[ $kinds == "change change cost-change cost-change cost-change cost "* ]]; then
+if [[ $kinds == "change change cost-change cost-change cost-change "* ]] && [[ $kinds == *" cost scaling "* ]]; then
 	pass "findings in order of importance"
 else
 	fail "findings in order of importance" "$kinds"
