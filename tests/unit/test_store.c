@@ -384,7 +384,7 @@ static void phases_and_socket_drops_stored(void **state)
 				  .finished_at = "b", .res = &res, .ok = true};
 	if (store_put_result(s, &sr, &rid, &err) != 0)
 		fail_msg("store_put_result: %s", err.msg);
-	assert_int_equal(query_int("PRAGMA user_version"), 7);
+	assert_int_equal(query_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	assert_int_equal(query_int("SELECT fwd_socket_drops FROM results"), 4321);
 	assert_int_equal(query_int("SELECT count(*) FROM result_phases"), 1);
 	assert_true(query_double("SELECT burst_s FROM result_phases WHERE direction = 'fwd'") == 7.25);
