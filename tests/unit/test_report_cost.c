@@ -88,7 +88,7 @@ static void test_rank_on_sustained(void **state)
 	d.unit = rp_unit_for(10.04e9);
 	struct rp_cost_row *rows = NULL;
 	size_t n = 0;
-	assert_int_equal(rp_cost_build(&d, &rows, &n, NULL), 0);
+	assert_int_equal(rp_cost_build(&d, NULL, &rows, &n, NULL), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(rows[0].ep, 1);
 	assert_false(rows[0].sustained);
