@@ -1,14 +1,30 @@
 #!/bin/sh
-# make demo: the main job on the loopback default — data/matrices/quick.xml against an agent
-# the runner forks on 127.0.0.1 — into ./netsweep.db (or $NETSWEEP_DB), then says where the
-# results went and how to look at them.
+# make demo: the main job. As root (with ip and tc): data/matrices/lab-demo.xml — three priced
+# instance types emulated in network namespaces by `netsweep lab` at 1/100 scale — ranked per
+# dollar. Otherwise data/matrices/quick.xml on the loopback default, against an agent the
+# runner forks on 127.0.0.1, and how to get the full demo. Results go to ./netsweep.db (or
+# $NETSWEEP_DB), the report to netsweep-report/.
 set -eu
 B=build/netsweep
 DB=${NETSWEEP_DB:-netsweep.db}
 # The demo runs on this host only: keep away from any cloud metadata service.
-NETSWEEP_IMDS=${NETSWEEP_IMDS:-0} "$B" run data/matrices/quick.xml --db "$DB" --label demo
+export NETSWEEP_IMDS="${NETSWEEP_IMDS:-0}"
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 &&
+	ip netns list >/dev/null 2>&1; then
+	matrix=data/matrices/lab-demo.xml
+	export NETSWEEP_LAB_PREFIX=nsdemo NETSWEEP_LAB_SCALE="${NETSWEEP_LAB_SCALE:-1/100}"
+	"$B" lab down --prefix nsdemo 2>/dev/null || true # what a killed demo left
+	echo "demo: three instance types emulated on this host (netsweep lab, scale $NETSWEEP_LAB_SCALE)"
+	"$B" run "$matrix" --provision lab --db "$DB" --label demo-lab
+else
+	matrix=data/matrices/quick.xml
+	"$B" run "$matrix" --db "$DB" --label demo
+	echo
+	echo "This was the loopback demo. The full one — three priced instance types emulated in"
+	echo "network namespaces and ranked per dollar — needs root and iproute2: sudo make demo"
+fi
 echo
 echo "results: $DB (run: sqlite3 $DB 'select endpoint, protocol, streams, direction, round(goodput_mbps) from v_results')"
-# The report of that run against the previous demo run (if any), in netsweep-report/.
+# The report of that run against the previous run of the same matrix (if any).
 "$B" report --db "$DB" --baseline previous -o netsweep-report
 echo "report: netsweep-report/index.html (also report.md, results.csv and the charts' .gp/.dat)"

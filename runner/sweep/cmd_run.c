@@ -9,6 +9,7 @@
 
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
+#include "lib/datadir.h"
 #include "lib/err.h"
 #include "lib/units.h"
 #include "runner/host/catalog.h"
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
 		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
-		"                    [--retry-failed] [--lab FILE]\n"
+		"                    [--retry-failed] [--lab FILE | --provision lab]\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 		"                  not, and run its failed cases again\n"
 		"  --lab FILE      run against the emulated pairs `netsweep lab up` printed into FILE\n"
 		"                  (each pair by its name, else its instance type; results say emulated)\n"
+		"  --provision lab every pair set up and torn down by data/provision/lab.sh (netsweep\n"
+		"                  lab, root) instead of its own hooks; NETSWEEP_LAB_SCALE, _RATE and\n"
+		"                  _CREDIT pass lab up's --scale, --rate and --credit\n"
 		"At most %d runs (cases x repeats) per matrix.\n", RUN_MAX_RUNS);
 }
 
@@ -101,12 +105,13 @@ int cmd_run(int argc, char **argv)
 		{"jobs", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
 		{"catalog", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
 		{"agent-wait", required_argument, NULL, 'w'}, {"retry-failed", no_argument, NULL, 'R'},
-		{"lab", required_argument, NULL, 'L'},
+		{"lab", required_argument, NULL, 'L'}, {"provision", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
 	const char *db = getenv("NETSWEEP_DB");
 	const char *lab = NULL;
+	bool provision_lab = false;
 	char **emulation = NULL;
 	bool dry = false, quiet = false;
 	struct ns_err err = {0};
@@ -122,6 +127,14 @@ int cmd_run(int argc, char **argv)
 		case 'r': o.resume = true; break;
 		case 'q': quiet = true; break;
 		case 'L': lab = optarg; break;
+		case 'P':
+			if (strcmp(optarg, "lab")) {
+				fprintf(stderr, "netsweep run: --provision %s: the one built-in provisioner "
+					"is lab\n", optarg);
+				return NS_EXIT_USAGE;
+			}
+			provision_lab = true;
+			break;
 		case 'j':
 			if (units_parse_uint(optarg, 1, 64, &u, &err) < 0) {
 				fprintf(stderr, "netsweep run: --jobs: %s\n", err.msg);
@@ -173,9 +186,27 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
 	}
+	if (provision_lab) {
+		int dropped = lab ? ns_err_code(&err, NS_E_USAGE, "--lab or --provision lab, not both")
+				  : labpairs_hooks(&m, ns_datadir(), &err);
+		if (dropped < 0) {
+			fprintf(stderr, "netsweep run: %s\n", err.msg);
+			goto out;
+		}
+		if (dropped)
+			fprintf(stderr, "netsweep run: --provision lab: the matrix's own run setup and "
+				"teardown are not run\n");
+		/* lab.sh runs this very binary */
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n > 0) {
+			self[n] = '\0';
+			setenv("NETSWEEP_BIN", self, 1);
+		}
+	}
 	o.emulation = emulation;
 	/* emulated instances: this host's metadata service (if any) is not theirs */
-	if (lab)
+	if (lab || provision_lab)
 		setenv("NETSWEEP_IMDS", "0", 1);
 	if (expand_matrix(&m, &cases, &err) < 0 || expand_check(&m, &cases, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);

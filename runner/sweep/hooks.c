@@ -579,6 +579,11 @@ const struct matrix *hooks_matrix(const struct hooks *h, const struct matrix *m)
 	return h ? &h->m : m;
 }
 
+const char *hooks_setup_output(const struct hooks *h, size_t i)
+{
+	return h && i < h->m.n_pairs ? h->setup_out[i] : NULL;
+}
+
 const char *hooks_pair_failure(const struct hooks *h, size_t i)
 {
 	return h && i < h->m.n_pairs ? h->fail[i] : NULL;

@@ -37,6 +37,8 @@ int hooks_setup(const struct matrix *m, const struct hooks_opts *o, struct hooks
 /* The matrix as the setups left it (each pair's agent and client from its setup); m itself
  * when h is NULL. */
 const struct matrix *hooks_matrix(const struct hooks *h, const struct matrix *m);
+/* What pair i's setup printed (JSON), or NULL. */
+const char *hooks_setup_output(const struct hooks *h, size_t i);
 /* Why pair i's cases cannot run (its setup or the run's failed), or NULL. */
 const char *hooks_pair_failure(const struct hooks *h, size_t i);
 /* Runs every teardown owed (pairs in parallel, then the run's), noting on prog, and frees

@@ -200,3 +200,55 @@ void labpairs_free(char **emulation, size_t n)
 		free(emulation[i]);
 	free(emulation);
 }
+
+#define LAB_HOOK_TIMEOUT_S 120.0 /* lab up or down of one pair: well under a second here */
+#define LAB_HOOK_WAIT_S 10.0     /* its agent listens before lab up returns */
+
+/* The command line of lab.sh, its path single-quoted for /bin/sh. */
+static int hook_command(char *buf, size_t len, const char *datadir, const char *what,
+			struct ns_err *err)
+{
+	size_t o = 0;
+	buf[o++] = '\'';
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/provision/lab.sh", datadir);
+	for (const char *c = path; *c; c++) {
+		if (o + 8 >= len)
+			return ns_err_code(err, NS_E_USAGE, "--provision lab: data folder path too long");
+		if (*c == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *c;
+		}
+	}
+	if ((size_t)snprintf(buf + o, len - o, "' %s", what) >= len - o)
+		return ns_err_code(err, NS_E_USAGE, "--provision lab: data folder path too long");
+	return 0;
+}
+
+int labpairs_hooks(struct matrix *m, const char *datadir, struct ns_err *err)
+{
+	if (m->loopback || !m->n_pairs)
+		return ns_err_code(err, NS_E_USAGE, "--provision lab: the matrix %s has no pairs to "
+				   "emulate", m->path);
+	struct matrix_hook setup = {.timeout_s = LAB_HOOK_TIMEOUT_S, .wait_s = LAB_HOOK_WAIT_S};
+	struct matrix_hook teardown = {.timeout_s = LAB_HOOK_TIMEOUT_S};
+	if (hook_command(setup.command, sizeof(setup.command), datadir, "setup", err) < 0 ||
+	    hook_command(teardown.command, sizeof(teardown.command), datadir, "teardown", err) < 0)
+		return -1;
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		struct matrix_pair *mp = &m->pairs[i];
+		setup.line = mp->setup.line ? mp->setup.line : mp->line;
+		teardown.line = mp->teardown.line ? mp->teardown.line : mp->line;
+		mp->setup = setup;
+		mp->teardown = teardown;
+		mp->client[0] = mp->client_host[0] = '\0';
+		mp->client_port = 0;
+		mp->expected_driver[0] = '\0';
+	}
+	int dropped = (m->setup.command[0] != 0) + (m->teardown.command[0] != 0);
+	memset(&m->setup, 0, sizeof(m->setup));
+	memset(&m->teardown, 0, sizeof(m->teardown));
+	return dropped;
+}

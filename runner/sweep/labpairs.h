@@ -15,4 +15,10 @@
 int labpairs_apply(struct matrix *m, const char *path, char ***emulation, struct ns_err *err);
 void labpairs_free(char **emulation, size_t n);
 
+/* `run --provision lab`: every pair's setup and teardown become data/provision/lab.sh's (its
+ * lab made by `netsweep lab up --hook` and removed by `lab down --hook`), its client this
+ * host; the run's own hooks are dropped (they would provision real instances). Returns how
+ * many run hooks were dropped. */
+int labpairs_hooks(struct matrix *m, const char *datadir, struct ns_err *err);
+
 #endif

@@ -192,6 +192,13 @@ int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err
 		}
 		check_pair(R, mp, p, warnings);
 record:;
+		/* --lab, or a setup that says what it emulates (netsweep lab up --hook) */
+		char emulated[4096] = "";
+		if (R->o->emulation && R->o->emulation[i])
+			snprintf(emulated, sizeof(emulated), "%s", R->o->emulation[i]);
+		else if (store_json_get(R->st, hooks_setup_output(R->hooks, i), "$.emulation",
+					emulated, sizeof(emulated)) != 1 || emulated[0] != '{')
+			emulated[0] = '\0';
 		struct store_endpoint ep = {
 			.name = mp->name,
 			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
@@ -203,7 +210,7 @@ record:;
 			.link_bps = mp->link_bps,
 			.client_info = p->client_info,
 			.agent_info = p->agent_info,
-			.emulation = R->o->emulation ? R->o->emulation[i] : NULL,
+			.emulation = emulated[0] ? emulated : NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;

@@ -96,6 +96,37 @@ fi
 lab down >/dev/null 2>&1
 nothing_left "lab down" "$LABJSON"
 
+# --- the lab as the provisioning hook: a matrix whose pairs launch EC2 instances (and send
+# from a client agent) runs unchanged with --provision lab; the hooks are stored, the results
+# say emulated at 1/10, and the teardowns leave nothing
+PM=$NETNS_TMP/hooked.xml PDB=$NETNS_TMP/hooked.db
+cat >"$PM" <<X
+<matrix name="lab-hooked" case-timeout="20s">
+  <pairs>
+    <pair name="big" instance-type="m4.10xlarge" region="ap-northeast-1" client="192.0.2.1:5301"
+          expected-driver="ixgbevf">
+      <setup timeout="15m" wait="10m">data/provision/aws-ec2.sh setup</setup>
+      <teardown timeout="15m">data/provision/aws-ec2.sh teardown</teardown>
+    </pair>
+    <pair name="small" instance-type="m4.large" region="ap-northeast-1" agent="192.0.2.9:5301"/>
+  </pairs>
+  <axes><axis name="duration"><value>1s</value></axis></axes>
+</matrix>
+X
+if NETSWEEP_LAB_PREFIX=$P NETSWEEP_LAB_SCALE=1/10 NETSWEEP_LAB_RATE=m4.large=436M \
+	"$NETNS_NETSWEEP" run "$PM" --provision lab --db "$PDB" --quiet 2>"$PDB.err"; then
+	got=$(sqlite3 "$PDB" "select group_concat(endpoint || ':' || status || ':' || emulated || ':' || lab_scale, ' ') from v_results;
+		select group_concat(pair || ':' || kind || ':' || status, ' ') from hooks")
+	want="big:ok:1:0.1 small:ok:1:0.1
+big:setup:ok small:setup:ok big:teardown:ok small:teardown:ok"
+	if [ "$got" = "$want" ]; then pass "run --provision lab: hooks ran, results say emulated at 0.1"
+	else fail "run --provision lab: hooks ran, results say emulated at 0.1" "$(echo $got)"; fi
+else
+	fail "run --provision lab" "$(head -3 "$PDB.err")"
+fi
+sqlite3 "$PDB" "select output from hooks where kind = 'setup'" >"$PDB.json" 2>/dev/null
+nothing_left "run --provision lab" "$PDB.json"
+
 # --- an "up to" type with credits: peak for ~3 s, then the baseline
 BJSON=$NETNS_TMP/burst.json BM=$NETNS_TMP/burst.xml BDB=$NETNS_TMP/burst.db
 cat >"$BM" <<X
