@@ -17,6 +17,7 @@
 #include "ctl.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "runner/session/amount.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
 #include "runner/session/shaping.h"
@@ -56,7 +57,7 @@ static int connect_ctl(struct client *c, const char *host, uint16_t port, double
 		       struct ns_err *err)
 {
 	c->peer_len = sizeof(c->peer);
-	return client_ctl_connect(host, port, deadline, &c->peer, &c->peer_len, err);
+	return client_ctl_connect_from(host, port, c->p, deadline, &c->peer, &c->peer_len, err);
 }
 
 static int hello(struct client *c, double deadline, struct ns_err *err)
@@ -90,6 +91,13 @@ static int *stream_fd(struct client *c, uint32_t k)
 	return &e->fds[k];
 }
 
+/* Data stream k's source: -B's address, --cport + k. */
+static struct client_src stream_src(const struct client *c, uint32_t k)
+{
+	return (struct client_src){.addr = c->p->bind,
+				   .port = c->p->cport ? (uint16_t)(c->p->cport + k) : 0};
+}
+
 static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
 {
 	uint8_t h[PROTO_DATA_HELLO_LEN];
@@ -116,7 +124,9 @@ static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
 	if (!pfd)
 		return ns_err_set(err, "out of memory");
 	for (k = 0; k < total; k++, left++) {
-		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p, err);
+		struct client_src src = stream_src(c, k);
+		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p,
+					      &src, err);
 		if (fd < 0)
 			goto fail;
 		*stream_fd(c, k) = fd; /* closed with the session on failure */
@@ -170,8 +180,9 @@ static int open_udp_streams(struct client *c, uint32_t total, double deadline,
 	for (uint32_t k = 0; k < total; k++) {
 		struct sockaddr_storage sa = c->peer;
 		sa_set_port(&sa, c->ready.udp_ports[k]);
-		int fd = client_connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_DGRAM, c->p, deadline,
-				    err);
+		struct client_src src = stream_src(c, k);
+		int fd = client_connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_DGRAM, c->p, &src,
+					   deadline, err);
 		if (fd < 0)
 			goto out;
 		*stream_fd(c, k) = fd;
@@ -309,16 +320,59 @@ static int start_exchange(struct client *c, struct ns_err *err)
 		      min_d(c->deadline, proto_now() + c->p->connect_timeout_s + 5), err);
 }
 
+/* -n / -k: every end of this client is over. */
+static bool amount_done(struct client *c, struct amount_watch *w, double now)
+{
+	uint64_t amount = probe_params_amount(c->p);
+	uint32_t unit = c->p->length ? c->p->length : NS_UDP_DEFAULT_LEN;
+	bool done = amount > 0;
+	for (uint32_t i = 0; done && i < c->n_ends; i++)
+		done = amount_end_done(&c->ends[i], &w[i], amount, unit, now);
+	return done;
+}
+
+/* A data stream's error in words; EMSGSIZE (--dont-fragment) names the path MTU. */
+static int stream_error(const struct client *c, const struct session_end *e, uint32_t k,
+			int error, struct ns_err *err)
+{
+	int mtu = error == EMSGSIZE ? sockopt_path_mtu(e->fds[k]) : -1;
+	if (mtu > 0)
+		return ns_err_set(err, "data stream %u failed: a %u-byte datagram does not fit the "
+				  "path MTU of %d bytes (--dont-fragment)", (unsigned)k,
+				  (unsigned)(c->p->length ? c->p->length : NS_UDP_DEFAULT_LEN), mtu);
+	return ns_err_set(err, "data stream %u failed: %s", (unsigned)k, strerror(error));
+}
+
+/* A sender that stopped before the end lost its data connections. */
+static int check_senders(struct client *c, const struct session_clock *clk, struct ns_err *err)
+{
+	for (uint32_t i = 0; i < c->n_ends; i++) {
+		struct session_end *e = &c->ends[i];
+		if (e->role != ENGINE_SEND || clk->ended || !engine_done(e->eng))
+			continue;
+		engine_snapshot(e->eng, e->cur);
+		for (uint32_t k = 0; k < e->n; k++)
+			if (e->cur[k].error)
+				return stream_error(c, e, k, e->cur[k].error, err);
+	}
+	return 0;
+}
+
 /* The measured run: interval boundaries until the end, watching the control connection.
  * Returns 0 at the normal end, -1 (err set) when the agent went away or time ran out. */
 static int run_loop(struct client *c, struct ns_err *err)
 {
 	struct session_clock clk;
+	struct amount_watch aw[2] = {{0}};
 	session_clock_init(&clk, proto_now(), c->p);
 	double grace_until = 0;
 	for (;;) {
 		double now = proto_now();
 		double next = session_tick(&clk, c->ends, c->n_ends, now);
+		if (check_senders(c, &clk, err) < 0)
+			return -1;
+		if (amount_done(c, aw, now))
+			return 0;
 		for (uint32_t i = 0; c->on_interval && i < c->n_ends; i++)
 			for (; c->shown[i] < c->ends[i].n_ivl; c->shown[i]++)
 				if (c->ends[i].ivl[c->shown[i]].stream == -1)
@@ -338,17 +392,6 @@ static int run_loop(struct client *c, struct ns_err *err)
 			if (done || now >= grace_until)
 				return 0;
 			next = now + 0.005;
-		}
-		for (uint32_t i = 0; i < c->n_ends; i++) {
-			struct session_end *e = &c->ends[i];
-			if (e->role != ENGINE_SEND || clk.ended || !engine_done(e->eng))
-				continue;
-			/* a sender that stopped early lost its data connections */
-			engine_snapshot(e->eng, e->cur);
-			for (uint32_t k = 0; k < e->n; k++)
-				if (e->cur[k].error)
-					return ns_err_set(err, "data stream %u failed: %s", (unsigned)k,
-							  strerror(e->cur[k].error));
 		}
 		double wait = min_d(next - now, 0.1);
 		struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
@@ -385,6 +428,50 @@ static void merge_agent_intervals(struct client *c, uint32_t d, struct probe_dir
 		}
 		k++;
 	}
+}
+
+static void note_zerocopy(struct probe_result *res, const struct engine *eng)
+{
+	struct engine_zc z;
+	engine_zerocopy(eng, &z);
+	res->zerocopy_active = z.active && z.sends > 0;
+	res->zerocopy_sends += z.sends;
+	res->zerocopy_completions += z.completions;
+	res->zerocopy_copied += z.copied;
+}
+
+static void zerocopy_warnings(const struct probe_params *p, struct probe_result *res)
+{
+	if (!p->zerocopy)
+		return;
+	if (p->proto == NS_PROTO_UDP)
+		add_warning(res, "-Z: zero-copy is not implemented for UDP here; sends were copied");
+	else if (!res->zerocopy_active)
+		add_warning(res, "-Z: the kernel refused SO_ZEROCOPY; sends were copied");
+	else if (res->zerocopy_copied && res->zerocopy_copied == res->zerocopy_completions)
+		add_warning(res, "-Z: the kernel copied every zero-copy send after all (delivery "
+				 "to a local socket, or a device without scatter-gather)");
+}
+
+/* --dont-fragment on UDP: a datagram over the path MTU is refused before the test. */
+static int check_path_mtu(const struct client *c, struct ns_err *err)
+{
+	if (!c->p->dont_fragment || c->p->proto != NS_PROTO_UDP)
+		return 0;
+	for (uint32_t i = 0; i < c->n_ends; i++) {
+		const struct session_end *e = &c->ends[i];
+		if (e->role != ENGINE_SEND)
+			continue;
+		int mtu = sockopt_path_mtu(e->fds[0]);
+		uint32_t len = c->p->length ? c->p->length : NS_UDP_DEFAULT_LEN;
+		uint32_t hdr = c->peer.ss_family == AF_INET6 ? 48 : 28; /* IP + UDP headers */
+		if (mtu > 0 && len + hdr > (uint32_t)mtu)
+			return ns_err_code(err, NS_E_USAGE, "a %u-byte datagram (%u with IP and UDP "
+					   "headers) does not fit the path MTU of %d bytes "
+					   "(--dont-fragment)", (unsigned)len, (unsigned)(len + hdr),
+					   mtu);
+	}
+	return 0;
 }
 
 /* Turns both ends' snapshots into res->dirs. */
@@ -442,6 +529,8 @@ static int compute(struct client *c, struct ns_err *err)
 			pd->streams[i].cpu = engine_stream_cpu(me->eng, i);
 		if (me->eng && me_sender && engine_gso_active(me->eng))
 			res->gso_active = true;
+		if (me->eng && me_sender && c->p->zerocopy)
+			note_zerocopy(res, me->eng);
 		if (as && !me_sender && as->gso_active)
 			res->gso_active = true;
 		if (d == 0) {
@@ -472,6 +561,9 @@ static int compute(struct client *c, struct ns_err *err)
 	res->n_dirs = c->n_ends;
 	if (c->p->gso && !res->gso_active)
 		add_warning(res, "--gso requested but UDP_SEGMENT was not used");
+	if (c->n_ends && c->ends[0].fds && c->ends[0].fds[0] >= 0)
+		res->tos_applied = sockopt_tos_applied(c->ends[0].fds[0]);
+	zerocopy_warnings(c->p, res);
 	return 0;
 }
 
@@ -516,6 +608,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	memset(res, 0, sizeof(*res));
 	res->params = *p;
 	res->status = -1;
+	res->tos_applied = -1;
 	c.p = &res->params;
 	c.res = res;
 	c.ctl = -1;
@@ -574,6 +667,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	double data_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s);
 	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_deadline, &e) < 0
 				     : open_udp_streams(&c, total, data_deadline, &e) < 0)
+		goto fail;
+	if (check_path_mtu(&c, &e) < 0)
 		goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)

@@ -14,12 +14,13 @@
 #include "lib/jsonw.h"
 #include "lib/units.h"
 #include "client.h"
+#include "runner/proto/dscp.h"
 #include "runner/proto/probe.h"
 #include "runner/session/session.h"
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
-	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE,
+	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT,
 };
 
 static void usage(FILE *f)
@@ -48,6 +49,18 @@ static void usage(FILE *f)
 		"      --gso                UDP segmentation offload (UDP_SEGMENT)\n"
 		"      --engine NAME        socket (default) or xdp: AF_XDP frames, counted by an\n"
 		"                           XDP program at the receiver (UDP, IPv4, root both ends)\n"
+		"  -B, --bind ADDR          source address of control and data (reverse data\n"
+		"                           comes back to it)\n"
+		"      --cport PORT         first data stream's client port, the next count up\n"
+		"  -4, --version4 / -6, --version6   IPv4 / IPv6 only\n"
+		"  -S, --tos TOS            IP TOS / IPv6 traffic class byte of the data (0..255)\n"
+		"      --dscp NAME|VALUE    DSCP of the data: CS0-CS7, AF11-AF43, EF, VA or 0..63\n"
+		"  -Z, --zerocopy           MSG_ZEROCOPY sends (TCP; falls back with a warning)\n"
+		"      --dont-fragment      set DF (IP_PMTUDISC_DO): a datagram over the path MTU\n"
+		"                           is an error\n"
+		"  -n, --bytes BYTES        end when this much was sent, all streams (-t is then a\n"
+		"                           time limit, default none)\n"
+		"  -k, --blockcount N       end after N writes/datagrams of --length, all streams\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout\n",
@@ -111,6 +124,20 @@ static int apply_opt(int c, const char *arg, struct probe_params *p, bool *json,
 	case 'C': return copy_str(p->congestion, sizeof(p->congestion), arg, "congestion", err);
 	case OPT_GSO: p->gso = true; return 0;
 	case OPT_ENGINE: return copy_str(p->engine, sizeof(p->engine), arg, "engine", err);
+	case 'B': return copy_str(p->bind, sizeof(p->bind), arg, "bind address", err);
+	case OPT_CPORT:
+		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
+			return -1;
+		p->cport = (uint32_t)v;
+		return 0;
+	case '4': p->family = 4; return 0;
+	case '6': p->family = 6; return 0;
+	case 'S': return dscp_parse_tos(arg, &p->tos, err);
+	case OPT_DSCP: return dscp_parse(arg, &p->tos, err);
+	case 'Z': p->zerocopy = true; return 0;
+	case OPT_DONT_FRAGMENT: p->dont_fragment = true; return 0;
+	case 'n': return units_parse_bytes(arg, UINT64_MAX, &p->bytes, err);
+	case 'k': return units_parse_uint(arg, 1, UINT64_MAX, &p->blocks, err);
 	case 'J': case OPT_JSON: *json = true; return 0;
 	case OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
@@ -177,8 +204,14 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 
 static void print_header(const struct probe_params *p)
 {
-	printf("netsweep probe: %s %s, %s port %u, %u stream(s), %g s\n", ns_proto_name(p->proto),
-	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams, p->duration_s);
+	char amount[32];
+	units_format_bytes((double)probe_params_amount(p), amount, sizeof(amount));
+	printf("netsweep probe: %s %s, %s port %u, %u stream(s), ", ns_proto_name(p->proto),
+	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams);
+	if (probe_params_amount(p))
+		printf("%s\n", amount);
+	else
+		printf("%g s\n", p->duration_s);
 	fflush(stdout);
 }
 
@@ -195,6 +228,16 @@ static void print_text(const struct probe_result *r)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
 	if (r->engine_mode[0] && strcmp(r->engine_mode, "socket"))
 		printf("engine: %s\n", r->engine_mode);
+	if (p->tos && r->tos_applied >= 0) {
+		char name[16];
+		dscp_name((uint32_t)r->tos_applied >> 2, name, sizeof(name));
+		printf("TOS 0x%02x (DSCP %s) set on the data sockets\n", (unsigned)r->tos_applied, name);
+	}
+	if (r->zerocopy_active)
+		printf("zero-copy: %llu sends, %llu completions, %llu of them copied\n",
+		       (unsigned long long)r->zerocopy_sends,
+		       (unsigned long long)r->zerocopy_completions,
+		       (unsigned long long)r->zerocopy_copied);
 	if (r->warnings[0])
 		printf("warning: %s\n", r->warnings);
 }
@@ -228,13 +271,23 @@ int cmd_probe(int argc, char **argv)
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"from", required_argument, NULL, OPT_FROM},
+		{"bind", required_argument, NULL, 'B'},
+		{"cport", required_argument, NULL, OPT_CPORT},
+		{"version4", no_argument, NULL, '4'},
+		{"version6", no_argument, NULL, '6'},
+		{"tos", required_argument, NULL, 'S'},
+		{"dscp", required_argument, NULL, OPT_DSCP},
+		{"zerocopy", no_argument, NULL, 'Z'},
+		{"dont-fragment", no_argument, NULL, OPT_DONT_FRAGMENT},
+		{"bytes", required_argument, NULL, 'n'},
+		{"blockcount", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_params p, from;
 	struct ns_err err = {0};
 	const char *from_arg = NULL;
-	bool json = false;
+	bool json = false, time_given = false;
 	const char *target = NULL;
 	int c;
 	probe_params_init(&p);
@@ -244,7 +297,7 @@ int cmd_probe(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* "+" would stop at HOST; permuting lets HOST come anywhere, as iperf3 allows */
-	while ((c = getopt_long(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:Jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return NS_EXIT_OK;
@@ -257,6 +310,8 @@ int cmd_probe(int argc, char **argv)
 			from_arg = optarg;
 			continue;
 		}
+		if (c == 't')
+			time_given = true;
 		if (apply_opt(c, optarg, &p, &json, &err) < 0) {
 			const struct option *o = longopts;
 			while (o->name && o->val != c)
@@ -273,6 +328,9 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
+	/* by amount, as iperf3's -n/-k: the time is only a limit, and none unless given */
+	if ((p.bytes || p.blocks) && !time_given)
+		p.duration_s = NS_MAX_DURATION_S - p.omit_s;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
 	probe_params_init(&from);

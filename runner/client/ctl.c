@@ -1,6 +1,7 @@
 /* ctl: connections to an agent — a non-blocking connect bounded by a deadline (control and
  * data sockets alike) and the control connection's first steps (HELLO, the next message, the
  * agent's refusals as errors). The client, delegated runs and host-info queries build on it. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -29,15 +30,54 @@ int client_close_failed(int fd)
 	return -1;
 }
 
-/* Starts a non-blocking connect, opts (may be NULL) applied before it: poll the socket for
- * POLLOUT, then client_connect_result() says how it went. */
+/* -B / --cport: binds fd (of family fam) to src->addr ("" = any) and src->port (0 = any). */
+static int bind_source(int fd, int fam, const struct client_src *src, struct ns_err *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	memset(&ss, 0, sizeof(ss));
+	if (fam == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		a->sin_family = AF_INET;
+		a->sin_port = htons(src->port);
+		len = sizeof(*a);
+		if (src->addr[0] && inet_pton(AF_INET, src->addr, &a->sin_addr) != 1)
+			return ns_err_code(err, NS_E_USAGE, "bind address %s is not IPv4, the agent's "
+					   "address is", src->addr);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(src->port);
+		len = sizeof(*a);
+		if (src->addr[0] && inet_pton(AF_INET6, src->addr, &a->sin6_addr) != 1)
+			return ns_err_code(err, NS_E_USAGE, "bind address %s is not IPv6, the agent's "
+					   "address is", src->addr);
+	}
+	int one = 1;
+	/* a fixed port of the previous test may still be in TIME_WAIT */
+	if (src->port)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
+		if (src->port)
+			return ns_err_sys(err, "binding to %s port %u", src->addr[0] ? src->addr : "any",
+					  (unsigned)src->port);
+		return ns_err_sys(err, "binding to %s", src->addr);
+	}
+	return 0;
+}
+
+/* Starts a non-blocking connect, opts (may be NULL) applied and src (may be NULL) bound before
+ * it: poll the socket for POLLOUT, then client_connect_result() says how it went. */
 int client_connect_start(const struct sockaddr *sa, socklen_t len, int type,
-			 const struct probe_params *opts, struct ns_err *err)
+			 const struct probe_params *opts, const struct client_src *src,
+			 struct ns_err *err)
 {
 	int fd = socket(sa->sa_family, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return ns_err_sys(err, "socket");
 	if (opts && sockopt_apply(fd, opts, err) < 0)
+		goto err;
+	if (src && (src->addr[0] || src->port) && bind_source(fd, sa->sa_family, src, err) < 0)
 		goto err;
 	client_set_nonblock(fd, true);
 	if (connect(fd, sa, len) < 0 && errno != EINPROGRESS) {
@@ -63,9 +103,10 @@ int client_connect_result(int fd, struct ns_err *err)
 
 /* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
 int client_connect_to(const struct sockaddr *sa, socklen_t len, int type,
-		      const struct probe_params *opts, double deadline, struct ns_err *err)
+		      const struct probe_params *opts, const struct client_src *src, double deadline,
+		      struct ns_err *err)
 {
-	int fd = client_connect_start(sa, len, type, opts, err);
+	int fd = client_connect_start(sa, len, type, opts, src, err);
 	if (fd < 0)
 		return -1;
 	for (;;) {
@@ -92,7 +133,20 @@ err:
 int client_ctl_connect(const char *host, uint16_t port, double deadline,
 		       struct sockaddr_storage *peer, socklen_t *peer_len, struct ns_err *err)
 {
+	return client_ctl_connect_from(host, port, NULL, deadline, peer, peer_len, err);
+}
+
+int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_params *p,
+			    double deadline, struct sockaddr_storage *peer, socklen_t *peer_len,
+			    struct ns_err *err)
+{
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai, *a;
+	struct client_src src = {.addr = p ? p->bind : ""};
+	unsigned char any[sizeof(struct in6_addr)];
+	if (p && (p->family == 4 || inet_pton(AF_INET, p->bind, any) == 1))
+		hints.ai_family = AF_INET;
+	else if (p && (p->family == 6 || inet_pton(AF_INET6, p->bind, any) == 1))
+		hints.ai_family = AF_INET6;
 	char ports[8];
 	snprintf(ports, sizeof(ports), "%u", (unsigned)port);
 	int rc = getaddrinfo(host, ports, &hints, &ai);
@@ -101,7 +155,8 @@ int client_ctl_connect(const char *host, uint16_t port, double deadline,
 				   gai_strerror(rc));
 	int fd = -1;
 	for (a = ai; a && fd < 0; a = a->ai_next) {
-		fd = client_connect_to(a->ai_addr, a->ai_addrlen, SOCK_STREAM, NULL, deadline, err);
+		fd = client_connect_to(a->ai_addr, a->ai_addrlen, SOCK_STREAM, NULL, &src, deadline,
+				       err);
 		if (fd >= 0 && peer && a->ai_addrlen <= *peer_len) {
 			memcpy(peer, a->ai_addr, a->ai_addrlen);
 			*peer_len = a->ai_addrlen;

@@ -13,19 +13,30 @@
 void client_set_nonblock(int fd, bool on);
 /* Closes the socket of a failed connect, keeping its errno; returns -1. */
 int client_close_failed(int fd);
-/* Starts a non-blocking connect, opts (may be NULL) applied before it: poll the socket for
- * POLLOUT, then client_connect_result() says how it went. */
+/* A connection's source: numeric address ("" = any) and port (0 = any), -B and --cport. */
+struct client_src {
+	const char *addr;
+	uint16_t port;
+};
+/* Starts a non-blocking connect, opts (may be NULL) applied and src (may be NULL) bound before
+ * it: poll the socket for POLLOUT, then client_connect_result() says how it went. */
 int client_connect_start(const struct sockaddr *sa, socklen_t len, int type,
-			 const struct probe_params *opts, struct ns_err *err);
+			 const struct probe_params *opts, const struct client_src *src,
+			 struct ns_err *err);
 /* The outcome of a connect that poll reported done: 0, or -1 with err set. */
 int client_connect_result(int fd, struct ns_err *err);
-/* Non-blocking connect bounded by deadline; opts (may be NULL) applied before connect. */
+/* Non-blocking connect bounded by deadline; opts and src (may be NULL) as above. */
 int client_connect_to(const struct sockaddr *sa, socklen_t len, int type,
-		      const struct probe_params *opts, double deadline, struct ns_err *err);
+		      const struct probe_params *opts, const struct client_src *src, double deadline,
+		      struct ns_err *err);
 /* Connects to an agent's control port, trying each address until deadline; the address
  * that answered goes to peer (may be NULL). Returns the fd or -1. */
 int client_ctl_connect(const char *host, uint16_t port, double deadline,
 		       struct sockaddr_storage *peer, socklen_t *peer_len, struct ns_err *err);
+/* The same from p's -B address and -4/-6 family (p may be NULL: any). */
+int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_params *p,
+			    double deadline, struct sockaddr_storage *peer, socklen_t *peer_len,
+			    struct ns_err *err);
 /* HELLO both ways; flags as in proto.h (PROTO_HELLO_DELEGATED). buf: PROTO_MAX_PAYLOAD. */
 int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err);
 /* The next message; BUSY and ERROR become errors carrying the agent's words. */

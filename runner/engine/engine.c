@@ -92,6 +92,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	atomic_init(&e->running, 0);
 	atomic_init(&e->gso_active, cfg->proto == NS_PROTO_UDP && cfg->role == ENGINE_SEND &&
 					    cfg->gso);
+	atomic_init(&e->zc_active, cfg->role == ENGINE_SEND && cfg->zerocopy);
 	if (cfg->n_cpus) {
 		e->cpus = calloc(cfg->n_cpus, sizeof(*e->cpus));
 		if (!e->cpus)
@@ -123,6 +124,8 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		s->fd = -1;
 		s->wait_fd = -1;
 		s->id = i;
+		s->left = cfg->send_bytes ? cfg->send_bytes / nfds + (i < cfg->send_bytes % nfds)
+					  : UINT64_MAX;
 		s->t = &e->threads[i % e->nthreads];
 		s->t->streams[s->t->n++] = s;
 		atomic_init(&s->finished, false);
@@ -161,8 +164,16 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		struct e_stream *s = t->streams[i];
 		if (!s->active)
 			continue;
+		if (!s->left) { /* -n / -k: this stream sent its share */
+			if (e->ops->end)
+				e->ops->end(s);
+			e_finish(s, 0);
+			continue;
+		}
 		(*nactive)++;
 		uint32_t units = pace_ready(&s->pace, pace_ns, e->unit, t->batch);
+		if (s->left != UINT64_MAX && units > (s->left + e->unit - 1) / e->unit)
+			units = (uint32_t)((s->left + e->unit - 1) / e->unit);
 		if (!units) {
 			uint64_t w = pace_wait_ns(&s->pace, pace_ns);
 			if (w < *wait)
@@ -172,6 +183,8 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		uint64_t bytes = 0;
 		int rc = e->ops->send(t, s, units, now, &bytes);
 		pace_sent(&s->pace, bytes);
+		if (s->left != UINT64_MAX)
+			s->left = bytes < s->left ? s->left - bytes : 0;
 		if (rc == E_PROGRESS)
 			progress = true;
 		else if (rc == E_BLOCKED)
@@ -254,7 +267,7 @@ static void run_sender(struct e_thread *t)
 		send_owed(t);
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct e_stream *s = t->streams[i];
-		if (e->ops->end)
+		if (s->active && e->ops->end)
 			e->ops->end(s);
 		if (s->active)
 			e_finish(s, 0);
@@ -458,6 +471,17 @@ uint32_t engine_nstreams(const struct engine *e)
 bool engine_gso_active(const struct engine *e)
 {
 	return atomic_load(&e->gso_active);
+}
+
+void engine_zerocopy(const struct engine *e, struct engine_zc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->active = atomic_load(&e->zc_active);
+	for (uint32_t i = 0; e->cfg.role == ENGINE_SEND && i < e->n; i++) {
+		out->sends += e->streams[i].zc_sends;
+		out->completions += e->streams[i].zc_done;
+		out->copied += e->streams[i].zc_copied;
+	}
 }
 
 int engine_stream_cpu(const struct engine *e, uint32_t stream)

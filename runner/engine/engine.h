@@ -37,6 +37,9 @@ struct engine_cfg {
 	uint64_t rate_bps;      /* application pacing of the total over all streams, 0 = unlimited */
 	uint64_t fq_rate_bps;   /* SO_MAX_PACING_RATE per socket, 0 = none */
 	bool gso;               /* UDP_SEGMENT on send; engine_gso_active() tells if it took */
+	bool zerocopy;          /* MSG_ZEROCOPY on send (TCP); engine_zerocopy() tells if it took */
+	uint64_t send_bytes;    /* sender: stop after this many bytes over all streams (split
+	                           evenly; a UDP stream rounds up to whole datagrams); 0 = no limit */
 	uint32_t threads;       /* worker threads, 1..NS_MAX_THREADS, streams spread round-robin */
 	const int *cpus;        /* pin thread i to cpus[i % n_cpus]; NULL/0 = no pinning */
 	uint32_t n_cpus;
@@ -93,6 +96,14 @@ uint32_t engine_nstreams(const struct engine *e);
  * they have returned. Another engine or program in the process does not count. */
 uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
+/* -Z: whether MSG_ZEROCOPY was in use on every stream, the sends made with it, the completions
+ * the kernel reported for them and how many of those it copied after all. Read after
+ * engine_join (the senders reap the last completions as they end). */
+struct engine_zc {
+	bool active;
+	uint64_t sends, completions, copied;
+};
+void engine_zerocopy(const struct engine *e, struct engine_zc *out);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
 void engine_destroy(struct engine *e);

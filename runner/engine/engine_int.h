@@ -33,6 +33,9 @@ struct e_stream {
 	bool gro;              /* receiver: UDP_GRO is on, split by the gso_size cmsg */
 	bool rx_stamp;         /* receiver: SO_TIMESTAMPNS is on */
 	bool gso_off;          /* UDP_SEGMENT failed at send time: plain sendmmsg from now on */
+	bool zc;               /* sender: SO_ZEROCOPY is on, sends carry MSG_ZEROCOPY */
+	uint64_t left;         /* sender: bytes still to send (cfg.send_bytes), UINT64_MAX = no
+	                          limit */
 	struct pace pace;
 	uint64_t next_seq;     /* UDP sender */
 	uint32_t tcp_off;      /* TCP sender: bytes of the current write already sent */
@@ -46,6 +49,8 @@ struct e_stream {
 	_Atomic uint64_t sock_drops;    /* UDP receiver: SO_RXQ_OVFL, the socket's own drops */
 	_Atomic bool finished;
 	_Atomic int error;
+	/* MSG_ZEROCOPY: sends made with it, completions reaped, of which copied (read after join) */
+	uint64_t zc_sends, zc_done, zc_copied;
 } __attribute__((aligned(64)));
 
 struct e_thread {
@@ -118,6 +123,7 @@ struct engine {
 	_Atomic bool gso_active;
 	void *priv;            /* the ops' engine state (AF_XDP receiver: program and map) */
 	char mode[64];         /* engine_mode(); set by setup and thread_init */
+	_Atomic bool zc_active;
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;

@@ -2,6 +2,7 @@
  * bytes per call without ever blocking (MSG_DONTWAIT; the thread polls when the socket is
  * full) and shuts its half down at the end so that the receiver sees EOF. */
 #include "engine_int.h"
+#include "zerocopy.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,11 @@
 #define TCP_LOWAT_LINK (1 << 20)
 #define TCP_LOWAT_MAX (16 << 20)
 #define TCP_BACKLOG_S 0.1
+/* MSG_ZEROCOPY: reap completions once this many sends are outstanding (each pins option
+ * memory until reaped, and net.core.optmem_max is as small as 20 KiB on older kernels), and
+ * wait at most this long for the last ones at the end. */
+#define TCP_ZC_REAP_AT 16
+#define TCP_ZC_DRAIN_MS 200
 
 /* True when both ends of the connection have the same address: the traffic stays on this
  * host's loopback. */
@@ -63,6 +69,9 @@ static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 	if (e->cfg.role == ENGINE_SEND) {
 		int lowat = notsent_lowat(&e->cfg, e->n, s->fd);
 		setsockopt(s->fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
+		/* not fatal: the stream copies and the engine says zero-copy did not take */
+		if (e->cfg.zerocopy && !(s->zc = zc_enable(s->fd)))
+			atomic_store(&e->zc_active, false);
 	}
 	return engine_sock_pacing(e, s->fd, err);
 }
@@ -98,9 +107,17 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 		    uint64_t *bytes)
 {
 	uint32_t len = t->e->unit;
-	ssize_t n = send(s->fd, t->e->send_buf + s->tcp_off, len - s->tcp_off,
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
+	size_t want = len - s->tcp_off;
+	if (want > s->left)
+		want = (size_t)s->left;
+	if (s->zc && s->zc_sends - s->zc_done >= TCP_ZC_REAP_AT)
+		s->zc_done += zc_reap(s->fd, &s->zc_copied);
+	/* the send buffer is never written after start, so the kernel may keep its pages */
+	ssize_t n = send(s->fd, t->e->send_buf + s->tcp_off, want,
+			 MSG_DONTWAIT | MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0));
 	if (n > 0) {
+		if (s->zc)
+			s->zc_sends++;
 		*bytes = (uint64_t)n;
 		e_add(&s->bytes, (uint64_t)n);
 		s->tcp_off += (uint32_t)n;
@@ -114,8 +131,12 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 		return E_BLOCKED;
 	if (n < 0 && errno == EINTR)
 		return E_PROGRESS; /* try again at once */
-	if (n < 0 && errno == ENOBUFS)
-		return E_BACKOFF;
+	if (n < 0 && errno == ENOBUFS) {
+		/* zero-copy: option memory full until completions are reaped */
+		uint64_t k = s->zc ? zc_reap(s->fd, &s->zc_copied) : 0;
+		s->zc_done += k;
+		return k ? E_PROGRESS : E_BACKOFF;
+	}
 	e_finish(s, n < 0 ? errno : EPIPE);
 	return E_DONE;
 }
@@ -123,6 +144,9 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 static void tcp_end(struct e_stream *s)
 {
 	shutdown(s->fd, SHUT_WR);
+	if (s->zc && s->zc_sends > s->zc_done)
+		s->zc_done += zc_drain(s->fd, s->zc_sends - s->zc_done, TCP_ZC_DRAIN_MS,
+				       &s->zc_copied);
 }
 
 static int tcp_recv(struct e_thread *t, struct e_stream *s)

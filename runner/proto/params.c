@@ -1,6 +1,7 @@
 /* params: defaults and the one validation pass of struct probe_params (see probe.h).
  * The CLI, the matrix loader and the agent (on every TEST_REQUEST) all go through
  * probe_params_check, so a value the agent accepts is a value the probe could have sent. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #define P2_MIN_INTERVAL_S 0.01
 #define P2_MAX_CONNECT_TIMEOUT_S 600.0
 #define P2_MAX_INTERVALS 100000               /* = PROTO_MAX_INTERVALS */
+#define P2_MAX_BLOCKS (1ull << 40)            /* times a 16 MiB write stays below 2^64 bytes */
 
 const char *ns_proto_name(enum ns_proto p)
 {
@@ -44,6 +46,41 @@ void probe_params_init(struct probe_params *p)
 static bool terminated(const char *s, size_t cap)
 {
 	return memchr(s, '\0', cap) != NULL;
+}
+
+/* -B, --cport, -4/-6, -S, -n, -k: their ranges and conflicts. */
+static int check_source(const struct probe_params *p, struct ns_err *err)
+{
+	if (!terminated(p->bind, sizeof(p->bind)))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (p->family != 0 && p->family != 4 && p->family != 6)
+		return ns_err_set(err, "address family %u: must be 4, 6 or 0 (any)",
+				  (unsigned)p->family);
+	if (p->bind[0]) {
+		unsigned char a[sizeof(struct in6_addr)];
+		int fam = inet_pton(AF_INET, p->bind, a) == 1	 ? 4
+			  : inet_pton(AF_INET6, p->bind, a) == 1 ? 6
+								  : 0;
+		if (!fam)
+			return ns_err_set(err, "bind address '%s' is not a numeric IPv4 or IPv6 "
+					  "address", p->bind);
+		if (p->family && p->family != (uint32_t)fam)
+			return ns_err_set(err, "bind address '%s' is not IPv%u", p->bind,
+					  (unsigned)p->family);
+	}
+	uint32_t dirs = p->dir == NS_DIR_BIDIR ? 2 : 1;
+	if (p->cport && (uint64_t)p->cport + (uint64_t)p->streams * dirs - 1 > 65535)
+		return ns_err_set(err, "client ports %u..%llu (one per data stream) must be within "
+				  "1..65535", (unsigned)p->cport,
+				  (unsigned long long)p->cport + p->streams * dirs - 1);
+	if (p->tos > 255)
+		return ns_err_set(err, "TOS %u out of range: must be 0..255", (unsigned)p->tos);
+	if (p->bytes && p->blocks)
+		return ns_err_set(err, "--bytes and --blockcount exclude each other");
+	if (p->blocks > P2_MAX_BLOCKS)
+		return ns_err_set(err, "block count %llu out of range: must be <= %llu",
+				  (unsigned long long)p->blocks, (unsigned long long)P2_MAX_BLOCKS);
+	return 0;
 }
 
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
@@ -123,7 +160,16 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
 	if (p->psk_file[0])
 		return ns_err_set(err, "pre-shared-key authentication is not implemented yet");
-	return 0;
+	return check_source(p, err);
+}
+
+uint64_t probe_params_amount(const struct probe_params *p)
+{
+	if (p->bytes)
+		return p->bytes;
+	uint32_t len = p->length ? p->length
+				 : (p->proto == NS_PROTO_TCP ? NS_TCP_DEFAULT_LEN : NS_UDP_DEFAULT_LEN);
+	return p->blocks * len;
 }
 
 /* HOST, HOST:PORT, [V6], [V6]:PORT; a bare IPv6 address (several colons) is all host. */

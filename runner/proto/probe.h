@@ -40,7 +40,23 @@ struct probe_params {
 	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
 	char engine[8];         /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP, UDP) */
+	/* source, marking and amount (iperf3's -B, --cport, -4/-6, -S/--dscp, -Z,
+	 * --dont-fragment, -n, -k) */
+	char bind[64];          /* -B: the client's numeric source address of control and data,
+	                           "" = any; the agent's reverse data goes back to it */
+	uint32_t cport;         /* --cport: first data stream's client port, the next ones count
+	                           up; 0 = any */
+	uint32_t family;        /* -4 / -6: 4 or 6; 0 = as the host name resolves */
+	uint32_t tos;           /* -S/--dscp: IP_TOS / IPV6_TCLASS byte of every data socket
+	                           (DSCP << 2); 0 = the default */
+	bool zerocopy;          /* -Z: MSG_ZEROCOPY on the sending data sockets */
+	bool dont_fragment;     /* --dont-fragment: IP_PMTUDISC_DO on the data sockets */
+	uint64_t bytes;         /* -n: the senders stop after this many bytes in total; 0 = by time */
+	uint64_t blocks;        /* -k: ... after this many writes (TCP) or datagrams (UDP) */
 };
+
+/* Bytes the senders send in all (-n, or -k times the length); 0 = the test runs by time. */
+uint64_t probe_params_amount(const struct probe_params *p);
 
 void probe_params_init(struct probe_params *p);
 int probe_params_check(const struct probe_params *p, struct ns_err *err);
@@ -120,6 +136,11 @@ struct probe_result {
 	bool gso_active;           /* UDP_SEGMENT was really used */
 	char engine_mode[96];      /* what carried the data: "socket", or e.g. "sender xdp tx
 	                              copy, receiver xdp rx count-only native" */
+	/* what -S/--dscp and -Z really did (the client's data sockets for TOS; the sending end's
+	 * engine for zero-copy) */
+	int32_t tos_applied;       /* TOS / traffic class byte read back, -1 = unknown */
+	bool zerocopy_active;      /* MSG_ZEROCOPY was used (false: asked for but fell back) */
+	uint64_t zerocopy_sends, zerocopy_completions, zerocopy_copied;
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */

@@ -14,8 +14,75 @@ int sockopt_nodelay(int fd, struct ns_err *err)
 	return 0;
 }
 
+static int sock_domain(int fd)
+{
+	int d = AF_UNSPEC;
+	socklen_t l = sizeof(d);
+	getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &d, &l);
+	return d;
+}
+
+/* -S/--dscp: the TOS byte on IPv4, the traffic class on IPv6 (and the TOS as well, which
+ * IPv4-mapped destinations use). */
+static int set_tos(int fd, int dom, uint32_t tos, struct ns_err *err)
+{
+	int v = (int)tos;
+	if (dom == AF_INET6) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &v, sizeof(v)) < 0)
+			return ns_err_sys(err, "setting the traffic class (IPV6_TCLASS) to %d", v);
+		setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v));
+		return 0;
+	}
+	if (setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v)) < 0)
+		return ns_err_sys(err, "setting the TOS (IP_TOS) to %d", v);
+	return 0;
+}
+
+/* --dont-fragment: never fragment locally, never clear DF; a datagram over the path MTU fails
+ * with EMSGSIZE instead. */
+static int set_dont_fragment(int fd, int dom, struct ns_err *err)
+{
+	int v4 = IP_PMTUDISC_DO, v6 = IPV6_PMTUDISC_DO, on = 1;
+	if (dom == AF_INET6) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &v6, sizeof(v6)) < 0 ||
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_DONTFRAG, &on, sizeof(on)) < 0)
+			return ns_err_sys(err, "setting don't-fragment (IPV6_MTU_DISCOVER)");
+		setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof(v4));
+		return 0;
+	}
+	if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof(v4)) < 0)
+		return ns_err_sys(err, "setting don't-fragment (IP_MTU_DISCOVER)");
+	return 0;
+}
+
+int sockopt_tos_applied(int fd)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+	int dom = sock_domain(fd);
+	if (dom == AF_INET6 ? getsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &v, &l) < 0
+			    : getsockopt(fd, IPPROTO_IP, IP_TOS, &v, &l) < 0)
+		return -1;
+	return v;
+}
+
+int sockopt_path_mtu(int fd)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+	if (sock_domain(fd) == AF_INET6 ? getsockopt(fd, IPPROTO_IPV6, IPV6_MTU, &v, &l) < 0
+					: getsockopt(fd, IPPROTO_IP, IP_MTU, &v, &l) < 0)
+		return -1;
+	return v;
+}
+
 int sockopt_apply(int fd, const struct probe_params *p, struct ns_err *err)
 {
+	int dom = sock_domain(fd);
+	if (p->tos && set_tos(fd, dom, p->tos, err) < 0)
+		return -1;
+	if (p->dont_fragment && set_dont_fragment(fd, dom, err) < 0)
+		return -1;
 	if (p->window) {
 		int w = (int)p->window;
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) < 0 ||

@@ -1,4 +1,5 @@
-/* sockopt: the per-test socket options a probe asks for (-w, -M, -N, -C), applied to data
+/* sockopt: the per-test socket options a probe asks for (-w, -M, -N, -C, -S/--dscp,
+ * --dont-fragment), applied to data
  * sockets before connect() or listen() so that window scaling and MSS take effect on the
  * handshake. Pacing (SO_MAX_PACING_RATE) and UDP_SEGMENT belong to the engine. */
 #ifndef NS_SOCKOPT_H
@@ -7,11 +8,16 @@
 #include "lib/err.h"
 #include "runner/proto/probe.h"
 
-/* Applies window (SO_SNDBUF and SO_RCVBUF), and for TCP MSS, TCP_NODELAY and the congestion
- * control algorithm. Returns -1 with err naming the option that the kernel refused. */
+/* Applies the TOS / traffic class, don't-fragment, the window (SO_SNDBUF and SO_RCVBUF), and
+ * for TCP MSS, TCP_NODELAY and the congestion control algorithm. Returns -1 with err naming the option that the kernel refused. */
 int sockopt_apply(int fd, const struct probe_params *p, struct ns_err *err);
 
 /* TCP_NODELAY only (accepted sockets do not inherit it on every kernel). */
 int sockopt_nodelay(int fd, struct ns_err *err);
+
+/* The TOS byte (IPv4) or traffic class (IPv6) the socket really carries, -1 if unknown. */
+int sockopt_tos_applied(int fd);
+/* The path MTU a connected socket knows (IP_MTU / IPV6_MTU), -1 if unknown. */
+int sockopt_path_mtu(int fd);
 
 #endif
