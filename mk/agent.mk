@@ -2,3 +2,4 @@
 LIB_SRC += runner/agent/cmd_agent.c runner/agent/conn.c runner/agent/agent.c \
 	runner/agent/agent_test.c runner/agent/agent_delegate.c
 ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh
+ITESTS += tests/integration/probe_options.sh

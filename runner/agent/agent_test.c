@@ -215,10 +215,14 @@ static int measure(struct atest *t, struct ns_err *err)
 		if (now >= deadline)
 			return ns_err_set(err, "client silent: no STOP in time");
 		double wait = next - now < 0.2 ? next - now : 0.2;
-		if (clk.ended) /* a sender's time ends when it stops: watch it closely */
+		/* a sender's time ends when it stops: watch it closely at the end */
+		if (clk.ended)
 			for (uint32_t i = 0; i < t->n_ends; i++)
 				if (!session_end_watch(&t->ends[i], now))
 					wait = 0.002;
+		/* ... an amount's end (-n / -k) comes whenever: the engine keeps its time */
+		for (uint32_t i = 0; !clk.ended && probe_params_amount(&t->p) && i < t->n_ends; i++)
+			session_end_watch(&t->ends[i], now);
 		struct pollfd pfd[2] = {{.fd = c->ctl, .events = POLLIN},
 					{.fd = c->a->pipe_r, .events = POLLIN}};
 		int n = poll(pfd, 2, wait > 0 ? (int)(wait * 1000) + 1 : 0);
@@ -258,6 +262,14 @@ static int send_results(struct atest *t, struct ns_err *err)
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s",
 			 e->eng ? engine_mode(e->eng) : "socket");
+		if (e->role == ENGINE_SEND && t->p.zerocopy) {
+			struct engine_zc z;
+			engine_zerocopy(e->eng, &z);
+			r.dirs[i].zc_active = z.active && z.sends > 0;
+			r.dirs[i].zc_sends = z.sends;
+			r.dirs[i].zc_completions = z.completions;
+			r.dirs[i].zc_copied = z.copied;
+		}
 	}
 	struct proto_buf b;
 	proto_buf_init(&b);

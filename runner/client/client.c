@@ -434,7 +434,7 @@ static void note_zerocopy(struct probe_result *res, const struct engine *eng)
 {
 	struct engine_zc z;
 	engine_zerocopy(eng, &z);
-	res->zerocopy_active = z.active && z.sends > 0;
+	res->zerocopy_active |= z.active && z.sends > 0;
 	res->zerocopy_sends += z.sends;
 	res->zerocopy_completions += z.completions;
 	res->zerocopy_copied += z.copied;
@@ -543,6 +543,12 @@ static int compute(struct client *c, struct ns_err *err)
 					 "sender %s, receiver %s", me_sender ? mine_mode : their_mode,
 					 me_sender ? their_mode : mine_mode);
 		}
+		if (as && !me_sender && as->zc_active) {
+			res->zerocopy_active = true;
+			res->zerocopy_sends += as->zc_sends;
+			res->zerocopy_completions += as->zc_completions;
+			res->zerocopy_copied += as->zc_copied;
+		}
 		if (me->n_ivl) {
 			pd->intervals = me->ivl;
 			pd->n_intervals = me->n_ivl;
@@ -563,6 +569,7 @@ static int compute(struct client *c, struct ns_err *err)
 		add_warning(res, "--gso requested but UDP_SEGMENT was not used");
 	if (c->n_ends && c->ends[0].fds && c->ends[0].fds[0] >= 0)
 		res->tos_applied = sockopt_tos_applied(c->ends[0].fds[0]);
+	res->dscp_applied = res->tos_applied >= 0 ? res->tos_applied >> 2 : -1;
 	zerocopy_warnings(c->p, res);
 	return 0;
 }
@@ -608,7 +615,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	memset(res, 0, sizeof(*res));
 	res->params = *p;
 	res->status = -1;
-	res->tos_applied = -1;
+	res->tos_applied = res->dscp_applied = -1;
 	c.p = &res->params;
 	c.res = res;
 	c.ctl = -1;

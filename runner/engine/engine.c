@@ -272,6 +272,9 @@ static void run_sender(struct e_thread *t)
 		if (s->active)
 			e_finish(s, 0);
 	}
+	atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
+	for (uint32_t i = 0; e->ops->reap && i < t->n; i++)
+		e->ops->reap(t->streams[i]);
 }
 
 /* Receiver: a batch from every open stream in turn while any of them delivers; poll only when
@@ -323,6 +326,8 @@ static void *thread_main(void *arg)
 				      (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
 				      memory_order_relaxed);
 	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
+	if (!atomic_load_explicit(&t->end_ns, memory_order_relaxed)) /* a sender set it already */
+		atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
 	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
 	return NULL;
 }
@@ -389,6 +394,19 @@ void engine_stop(struct engine *e)
 bool engine_done(const struct engine *e)
 {
 	return e->started && atomic_load_explicit(&e->running, memory_order_acquire) == 0;
+}
+
+double engine_end_s(const struct engine *e)
+{
+	if (!engine_done(e))
+		return 0;
+	uint64_t last = 0;
+	for (uint32_t i = 0; i < e->nthreads; i++) {
+		uint64_t t = atomic_load_explicit(&e->threads[i].end_ns, memory_order_relaxed);
+		if (t > last)
+			last = t;
+	}
+	return (double)last / 1e9;
 }
 
 void engine_join(struct engine *e)

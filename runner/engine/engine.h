@@ -87,6 +87,9 @@ int engine_start(struct engine *e, struct ns_err *err);
 void engine_stop(struct engine *e);
 /* True once every worker thread has returned. */
 bool engine_done(const struct engine *e);
+/* Once done: when the last thread returned, in seconds of CLOCK_MONOTONIC (0 before). A
+ * sender that stops by itself ends its measured time there, however late it is seen. */
+double engine_end_s(const struct engine *e);
 /* Waits for the threads (call engine_stop first unless they stop by themselves). */
 void engine_join(struct engine *e);
 /* Fills snaps[0..nfds-1]; safe to call from another thread while the engine runs. */

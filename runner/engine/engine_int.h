@@ -76,6 +76,7 @@ struct e_thread {
 	_Atomic uint64_t cpu_final_ns;
 	_Atomic bool cpu_final;
 	void *priv;            /* the ops' per-thread state (AF_XDP: socket and UMEM) */
+	_Atomic uint64_t end_ns; /* engine_now_ns() when the thread's work was over, 0 = running */
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished
@@ -96,6 +97,9 @@ struct engine_ops {
 		    uint64_t *bytes);
 	/* sender at the end: let the peer see the end (TCP: SHUT_WR) */
 	void (*end)(struct e_stream *s);
+	/* sender, after its measured time: wait (bounded) for what the kernel still owes the
+	 * stream (MSG_ZEROCOPY completions); may be NULL */
+	void (*reap)(struct e_stream *s);
 	/* receiver: one batch */
 	int (*recv)(struct e_thread *t, struct e_stream *s);
 	/* optional: per thread and per engine, at engine_destroy() */

@@ -144,6 +144,10 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 static void tcp_end(struct e_stream *s)
 {
 	shutdown(s->fd, SHUT_WR);
+}
+
+static void tcp_reap(struct e_stream *s)
+{
 	if (s->zc && s->zc_sends > s->zc_done)
 		s->zc_done += zc_drain(s->fd, s->zc_sends - s->zc_done, TCP_ZC_DRAIN_MS,
 				       &s->zc_copied);
@@ -173,6 +177,7 @@ const struct engine_ops engine_tcp_send_ops = {
 	.thread_init = tcp_send_thread_init,
 	.send = tcp_send,
 	.end = tcp_end,
+	.reap = tcp_reap,
 };
 
 const struct engine_ops engine_tcp_recv_ops = {

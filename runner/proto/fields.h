@@ -76,13 +76,27 @@ enum field_type {
 	X(FT_F64, connect_timeout_s, "connect_timeout_s", F_WJ) \
 	X(FT_F64, timeout_s, "timeout_s", F_WJ) \
 	X(FT_STR, psk_file, NULL, F_WIRE) \
-	X(FT_STR, engine, "engine", F_WJ)
+	X(FT_STR, engine, "engine", F_WJ) \
+	X(FT_STR, bind, "bind", F_WJ) \
+	X(FT_U32, cport, "cport", F_WJ) \
+	X(FT_U32, family, "family", F_WJ) \
+	X(FT_U32, tos, "tos", F_WJ) \
+	X(FT_BOOL, zerocopy, "zerocopy", F_WJ) \
+	X(FT_BOOL, dont_fragment, "dont_fragment", F_WJ) \
+	X(FT_U64, bytes, "bytes", F_WJ) \
+	X(FT_U64, blocks, "blocks", F_WJ)
 
 /* struct probe_result: the top-level figures of the result JSON (after "streams"). */
 #define PROBE_RESULT_FIELDS(X) \
 	X(FT_F64, duration_s, "duration_s", F_JSON) \
 	X(FT_BOOL, gso_active, "gso_active", F_JSON) \
-	X(FT_STR, engine_mode, "engine_mode", F_JSON)
+	X(FT_STR, engine_mode, "engine_mode", F_JSON) \
+	X(FT_I32, tos_applied, "tos_applied", F_JSON) \
+	X(FT_I32, dscp_applied, "dscp_applied", F_JSON) \
+	X(FT_BOOL, zerocopy_active, "zerocopy_active", F_JSON) \
+	X(FT_U64, zerocopy_sends, "zerocopy_sends", F_JSON) \
+	X(FT_U64, zerocopy_completions, "zerocopy_completions", F_JSON) \
+	X(FT_U64, zerocopy_copied, "zerocopy_copied", F_JSON)
 
 /* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
  * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */
@@ -160,7 +174,11 @@ enum field_type {
 	X(FT_F64, cpu_percent, NULL, F_WIRE) \
 	X(FT_U64, kernel_drops, NULL, F_WIRE) \
 	X(FT_U8, gso_active, NULL, F_WIRE) \
-	X(FT_STR, mode, NULL, F_WIRE)
+	X(FT_STR, mode, NULL, F_WIRE) \
+	X(FT_U8, zc_active, NULL, F_WIRE) \
+	X(FT_U64, zc_sends, NULL, F_WIRE) \
+	X(FT_U64, zc_completions, NULL, F_WIRE) \
+	X(FT_U64, zc_copied, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

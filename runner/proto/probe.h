@@ -139,6 +139,7 @@ struct probe_result {
 	/* what -S/--dscp and -Z really did (the client's data sockets for TOS; the sending end's
 	 * engine for zero-copy) */
 	int32_t tos_applied;       /* TOS / traffic class byte read back, -1 = unknown */
+	int32_t dscp_applied;      /* its DSCP (tos_applied >> 2), -1 = unknown */
 	bool zerocopy_active;      /* MSG_ZEROCOPY was used (false: asked for but fell back) */
 	uint64_t zerocopy_sends, zerocopy_completions, zerocopy_copied;
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */

@@ -15,7 +15,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 4
+#define PROTO_VERSION 5
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -129,6 +129,9 @@ struct proto_results {
 		uint64_t kernel_drops; /* receiver: UDP RcvbufErrors + InErrors delta */
 		uint8_t gso_active;
 		char mode[32];       /* engine_mode() of the agent's end */
+		/* sender, -Z: MSG_ZEROCOPY used, sends made with it, completions, copied ones */
+		uint8_t zc_active;
+		uint64_t zc_sends, zc_completions, zc_copied;
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -168,8 +168,10 @@ double session_end_cpu_percent(const struct session_end *s)
 
 bool session_end_watch(struct session_end *s, double now)
 {
-	if (s->eng && s->role == ENGINE_SEND && !(s->t_stop > 0) && engine_done(s->eng))
-		s->t_stop = now;
+	if (s->eng && s->role == ENGINE_SEND && !(s->t_stop > 0) && engine_done(s->eng)) {
+		double end = engine_end_s(s->eng);
+		s->t_stop = end > 0 && end <= now ? end : now;
+	}
 	return s->role != ENGINE_SEND || s->t_stop > 0;
 }
 

@@ -680,6 +680,66 @@ static int ipv4(void **state)
 	return 0;
 }
 
+/* -n: the senders split the amount evenly and stop by themselves once it is sent; a TCP
+ * receiver gets every byte of it, a UDP one whole datagrams. */
+static void amount_ends_the_senders(void **state)
+{
+	(void)state;
+	struct engine_cfg s = { .proto = NS_PROTO_TCP, .role = ENGINE_SEND, .length = 128 * 1024,
+				.threads = 2, .send_duration_s = 60, .send_bytes = 10000001 };
+	struct engine_cfg r = s;
+	r.role = ENGINE_RECV;
+	r.send_bytes = 0;
+	struct engine_stream_snap ss[3], rs[3];
+	double t0 = now_s();
+	run_pair(&s, &r, 3, ss, rs, NULL);
+	assert_true(now_s() - t0 < 30); /* not the 60 s limit */
+	assert_int_equal(rs[0].bytes + rs[1].bytes + rs[2].bytes, 10000001);
+	assert_int_equal(ss[0].bytes, 3333334); /* the remainder goes to the first streams */
+	assert_int_equal(ss[1].bytes, 3333334);
+	assert_int_equal(ss[2].bytes, 3333333);
+	struct engine_cfg u = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1000,
+				.threads = 1, .send_duration_s = 60, .send_bytes = 100500 };
+	struct engine_cfg ur = u;
+	ur.role = ENGINE_RECV;
+	ur.send_bytes = 0;
+	run_pair(&u, &ur, 2, ss, rs, NULL);
+	/* 50250 bytes a stream: 51 datagrams, the last one whole */
+	assert_int_equal(ss[0].packets, 51);
+	assert_int_equal(ss[1].packets, 51);
+	assert_int_equal(ss[0].bytes + ss[1].bytes, 102000);
+}
+
+/* -Z: MSG_ZEROCOPY sends come back as completions from the error queue, all of them by the
+ * end (on loopback the kernel copies them at delivery, and says so). */
+static void zerocopy_completions_are_counted(void **state)
+{
+	(void)state;
+	int snd[1], rcv[1];
+	tcp_pairs(1, snd, rcv);
+	struct engine_cfg rc = { .proto = NS_PROTO_TCP, .role = ENGINE_RECV, .threads = 1 };
+	struct engine_cfg sc = { .proto = NS_PROTO_TCP, .role = ENGINE_SEND, .threads = 1,
+				 .length = 64 * 1024, .send_duration_s = 0.5, .zerocopy = true };
+	struct engine *r = make(&rc, rcv, 1);
+	struct engine *s = make(&sc, snd, 1);
+	assert_true(wait_done(s, 10));
+	engine_join(s);
+	assert_true(wait_done(r, 10));
+	engine_join(r);
+	struct engine_zc z;
+	engine_zerocopy(s, &z);
+	struct engine_stream_snap ss[1];
+	engine_snapshot(s, ss);
+	engine_destroy(s);
+	engine_destroy(r);
+	if (!z.active)
+		skip(); /* a kernel without SO_ZEROCOPY: the engine copied, as it says */
+	assert_true(z.sends > 100);
+	assert_true(z.sends >= ss[0].packets); /* a write may take several sends */
+	assert_int_equal(z.completions, z.sends);
+	assert_true(z.copied <= z.completions);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +758,8 @@ int main(void)
 		cmocka_unit_test_setup(stop_is_honoured_quickly, ipv4),
 		cmocka_unit_test_setup(threads_are_pinned_round_robin, ipv4),
 		cmocka_unit_test_setup(bad_configurations_are_refused, ipv4),
+		cmocka_unit_test_setup(amount_ends_the_senders, ipv4),
+		cmocka_unit_test_setup(zerocopy_completions_are_counted, ipv4),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runner/proto/dscp.h"
 #include "runner/proto/probe.h"
 #include "runner/session/session.h"
 
@@ -182,6 +183,92 @@ static void affinity_lists_are_parsed(void **state)
 	refused(&p, "not terminated");
 }
 
+/* -B, --cport, -4/-6, -S, -n, -k (issue 17). */
+static void source_marking_and_amount(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	snprintf(p.bind, sizeof(p.bind), "10.0.0.5");
+	p.cport = 40000;
+	p.streams = 4;
+	p.tos = 0xb8;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.family = 6;
+	refused(&p, "is not IPv6");
+	p.family = 4;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	snprintf(p.bind, sizeof(p.bind), "fe80::1");
+	refused(&p, "is not IPv4");
+	snprintf(p.bind, sizeof(p.bind), "host.example");
+	refused(&p, "numeric");
+	p = base();
+	p.family = 5;
+	refused(&p, "family");
+	p = base();
+	p.cport = 65533;
+	p.streams = 3;
+	assert_int_equal(probe_params_check(&p, NULL), 0); /* 65533..65535 */
+	p.dir = NS_DIR_BIDIR;                               /* 6 data streams */
+	refused(&p, "65533..65538");
+	p = base();
+	p.tos = 256;
+	refused(&p, "TOS");
+	p = base();
+	p.bytes = 1000;
+	p.blocks = 10;
+	refused(&p, "exclude");
+	/* the amount: bytes, or blocks of the length (default 128 KiB TCP, 1460 UDP) */
+	p.blocks = 0;
+	assert_int_equal(probe_params_amount(&p), 1000);
+	p.bytes = 0;
+	p.blocks = 10;
+	assert_int_equal(probe_params_amount(&p), 10 * 128 * 1024);
+	p.proto = NS_PROTO_UDP;
+	assert_int_equal(probe_params_amount(&p), 14600);
+	p.length = 64;
+	assert_int_equal(probe_params_amount(&p), 640);
+}
+
+/* DSCP names and values against RFC 2474 / 2597 / 3246 / 5865 code points. */
+static void dscp_names_and_values(void **state)
+{
+	(void)state;
+	static const struct { const char *in; uint32_t tos; } ok[] = {
+		{"EF", 46 << 2}, {"ef", 0xb8}, {"AF41", 34 << 2}, {"af11", 10 << 2},
+		{"AF43", 38 << 2}, {"CS0", 0}, {"CS7", 56 << 2}, {"CS1", 8 << 2}, {"VA", 44 << 2},
+		{"voice-admit", 44 << 2}, {"0", 0}, {"63", 252}, {"0x2e", 0xb8},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		uint32_t tos = 999;
+		struct ns_err err = {0};
+		if (dscp_parse(ok[i].in, &tos, &err) < 0)
+			fail_msg("'%s' refused: %s", ok[i].in, err.msg);
+		assert_int_equal(tos, ok[i].tos);
+	}
+	static const char *bad[] = {"64", "-1", "", "EF1", "AF44", "CS8", "1.5", "0x40"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint32_t tos;
+		struct ns_err err = {0};
+		assert_int_equal(dscp_parse(bad[i], &tos, &err), -1);
+		assert_int_equal(err.code, NS_E_USAGE);
+	}
+	uint32_t tos;
+	assert_int_equal(dscp_parse_tos("0xb8", &tos, NULL), 0);
+	assert_int_equal(tos, 184);
+	assert_int_equal(dscp_parse_tos("16", &tos, NULL), 0);
+	assert_int_equal(tos, 16);
+	assert_int_equal(dscp_parse_tos("256", &tos, NULL), -1);
+	char name[16];
+	dscp_name(46, name, sizeof(name));
+	assert_string_equal(name, "EF");
+	dscp_name(34, name, sizeof(name));
+	assert_string_equal(name, "AF41");
+	dscp_name(44, name, sizeof(name));
+	assert_string_equal(name, "VA");
+	dscp_name(5, name, sizeof(name));
+	assert_string_equal(name, "5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +278,8 @@ int main(void)
 		cmocka_unit_test(times_are_bounded_and_never_nan),
 		cmocka_unit_test(conflicting_options),
 		cmocka_unit_test(affinity_lists_are_parsed),
+		cmocka_unit_test(source_marking_and_amount),
+		cmocka_unit_test(dscp_names_and_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

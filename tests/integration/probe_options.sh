@@ -1,0 +1,150 @@
+#!/bin/bash
+# iperf3's source, marking and amount options on `netsweep probe` (issue 17), across a veth
+# pair whose client side has two addresses. The counts come from outside netsweep: htb class
+# counters (this kernel has no tc actions, so u32 filters cannot count by themselves) on the
+# sending side's veth, classifying by source/destination address, source port and TOS, and
+# `ss` on the receiving side for the 4-tuples of the connections it accepted.
+#   - -B makes every data packet leave from the chosen address, also with -R;
+#   - --cport 40000 -P 4: the receiver sees client ports 40000-40003;
+#   - --dscp EF marks every data packet, both directions;
+#   - -Z reports zero-copy completions and the same goodput within 2 % on a tbf link;
+#   - --dont-fragment -u -l 2000 over an MTU 1500 veth fails naming the MTU;
+#   - -n 100M ends when 100 MiB were received (within one write).
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+source "$HERE/../lib/netns.sh"
+netns_require
+
+CHECKS=("-B: every data packet from the bound address" "-B -R: every data packet to the bound address"
+	"--cport 40000 -P 4: receiver sees ports 40000-40003" "--dscp EF marks every data packet"
+	"--dscp EF -R marks every data packet" "-Z: zero-copy completions, goodput within 2 %"
+	"--dont-fragment: over the MTU fails naming it" "-n 100M: ends after 100 MiB")
+netns_need_netsweep "${CHECKS[@]}"
+
+C=10.66.17.1 A=10.66.17.2 B=10.66.17.3 PORT=7117
+netns_pair i17 c a "$C" "$A" >/dev/null || { fail "namespace setup" "netns_pair failed"; exit 1; }
+CDEV=$(netns_dev c) ADEV=$(netns_dev a)
+ip -n i17-c addr add "$B/24" dev "$CDEV"
+mac_c=$(ip -n i17-c -o link show "$CDEV" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n i17-a neigh replace "$B" lladdr "$mac_c" dev "$ADEV" nud permanent
+if ! netns_agent a "$A" "$PORT"; then
+	for c in "${CHECKS[@]}"; do fail "$c" "the agent did not start"; done
+	exit 1
+fi
+OUT=$NETNS_TMP/probe.json
+
+# count_on NS DEV "HIT" "OTHER": an htb root on DEV with three classes — 1:10 for IPv4 packets
+# matching the u32 selector HIT, 1:20 for the IPv4 packets matching OTHER but not HIT, 1:30
+# for the rest — each with its own counters; the rates are far above what the veth carries.
+count_on() {
+	local ns=$1 dev=$2 hit=$3 other=$4
+	ip netns exec "$ns" tc qdisc del dev "$dev" root 2>/dev/null
+	ip netns exec "$ns" tc qdisc add dev "$dev" root handle 1: htb default 30 &&
+	for cl in 10 20 30; do
+		ip netns exec "$ns" tc class add dev "$dev" parent 1: classid 1:$cl htb rate 40gbit \
+			quantum 60000 || return 1
+	done &&
+	ip netns exec "$ns" tc filter add dev "$dev" parent 1: protocol ip prio 1 u32 $hit flowid 1:10 &&
+	ip netns exec "$ns" tc filter add dev "$dev" parent 1: protocol ip prio 2 u32 $other flowid 1:20
+}
+# packets NS DEV CLASS: the packets an htb class sent.
+packets() {
+	ip netns exec "$1" tc -s class show dev "$2" classid "$3" |
+		awk '/Sent/ { for (i = 1; i < NF; i++) if ($(i + 1) == "pkt") { print $i; exit } }'
+}
+uncount() { ip netns exec "$1" tc qdisc del dev "$2" root 2>/dev/null; }
+
+# marked_check NAME NS DEV MATCHING_DESC PROBE_ARGS... with count_on already set: the probe
+# succeeds, class 1:10 carried data (over 1000 packets) and class 1:20 nothing.
+marked_check() {
+	local name=$1 ns=$2 dev=$3 what=$4 hit miss
+	shift 4
+	if ! netns_probe c "$OUT" "$A:$PORT" "$@"; then
+		fail "$name" "probe failed: $(netns_probe_why "$OUT")"
+		return
+	fi
+	hit=$(packets "$ns" "$dev" 1:10) miss=$(packets "$ns" "$dev" 1:20)
+	if [ "${hit:-0}" -gt 1000 ] && [ "${miss:-1}" = 0 ]; then
+		pass "$name: $hit packets $what, 0 others"
+	else
+		fail "$name" "$hit packets $what, ${miss:-?} IPv4 packets not"
+	fi
+}
+
+# -B: the client's egress by source address (control and data are both bound).
+count_on i17-c "$CDEV" "match ip src $B/32" "match u32 0 0"
+marked_check "${CHECKS[0]}" i17-c "$CDEV" "from $B" -B "$B" -t 1 -i 0
+uncount i17-c "$CDEV"
+count_on i17-a "$ADEV" "match ip dst $B/32" "match u32 0 0"
+marked_check "${CHECKS[1]}" i17-a "$ADEV" "to $B" -B "$B" -R -t 1 -i 0
+uncount i17-a "$ADEV"
+
+# --cport: the 4-tuples of the connections the agent holds mid-test (the control connection
+# is the one to the agent's own port).
+netns_probe c "$OUT" "$A:$PORT" --cport 40000 -P 4 -t 2 -i 0 &
+probe_pid=$!
+sleep 1
+ports=$(ip netns exec i17-a ss -Htn state established |
+	awk -v p=":$PORT" '$3 !~ p"$" { n = split($4, a, ":"); print a[n] }' | sort -n | tr '\n' ' ')
+wait "$probe_pid"
+probe_rc=$?
+if [ "$probe_rc" != 0 ]; then
+	fail "${CHECKS[2]}" "probe failed: $(netns_probe_why "$OUT")"
+elif [ "$ports" = "40000 40001 40002 40003 " ]; then
+	pass "${CHECKS[2]}: data from client ports $ports"
+else
+	fail "${CHECKS[2]}" "data connections from client ports '$ports'"
+fi
+
+# --dscp EF: the data packets by their fixed client port, marked (TOS 0xb8, ECN bits aside) or
+# not; the control connection is on other ports and unmarked.
+count_on i17-c "$CDEV" "match ip sport 40000 0xffff match ip tos 0xb8 0xfc" \
+	"match ip sport 40000 0xffff"
+marked_check "${CHECKS[3]}" i17-c "$CDEV" "from port 40000 marked EF" --dscp EF --cport 40000 -t 1 -i 0
+uncount i17-c "$CDEV"
+count_on i17-a "$ADEV" "match ip dport 40000 0xffff match ip tos 0xb8 0xfc" \
+	"match ip dport 40000 0xffff"
+marked_check "${CHECKS[4]}" i17-a "$ADEV" "to port 40000 marked EF" --dscp EF --cport 40000 -R -t 1 -i 0
+uncount i17-a "$ADEV"
+
+# -Z: the same goodput over tbf with and without zero-copy; the completions come back (the
+# veth hands the pages to another namespace's socket, so the kernel may report them copied).
+goodput() { netns_probe c "$OUT" "$A:$PORT" -t 3 -O 1 -i 0 "$@" && netns_json "$OUT" '$.sum.receiver.bits_per_second'; }
+zc_check() {
+	local plain zc done
+	plain=$(goodput) || { CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
+	zc=$(goodput -Z) || { CHECK_MSG="probe -Z failed: $(netns_probe_why "$OUT")"; return 1; }
+	done=$(netns_json "$OUT" '$.zerocopy_completions')
+	CHECK_MSG="$zc bit/s with -Z, $plain without, ${done:-no} completions ($(netns_json "$OUT" '$.zerocopy_copied') copied)"
+	[ "$(netns_json "$OUT" '$.zerocopy_active')" = 1 ] && [ "${done:-0}" -gt 0 ] &&
+		netns_within "$zc" "$plain" 2
+}
+netns_shape c 300mbit
+netns_check_runs "${CHECKS[5]}" zc_check
+netns_clear c
+
+# --dont-fragment: 2000 + 28 bytes of headers over the veth's 1500.
+ip -n i17-c link set "$CDEV" mtu 1500
+if netns_probe c "$OUT" "$A:$PORT" -u -l 2000 --dont-fragment -t 1 -i 0; then
+	fail "${CHECKS[6]}" "the probe succeeded"
+elif grep -q "MTU of 1500" "$OUT.err"; then
+	pass "${CHECKS[6]}: $(head -n 1 "$OUT.err")"
+else
+	fail "${CHECKS[6]}" "error does not name the MTU: $(netns_probe_why "$OUT")"
+fi
+
+# -n 100M: the receiver got 100 MiB within one 128 KiB write, and the test did not run for
+# a time (without -t an amount test has no time limit but the amount).
+if ! netns_probe c "$OUT" "$A:$PORT" -n 100M -i 0; then
+	fail "${CHECKS[7]}" "probe failed: $(netns_probe_why "$OUT")"
+else
+	got=$(netns_json "$OUT" '$.sum.receiver.bytes') dur=$(netns_json "$OUT" '$.duration_s')
+	if awk -v g="$got" -v d="$dur" 'BEGIN { w = 100 * 1048576; x = g - w; if (x < 0) x = -x;
+		exit !(x <= 131072 && d > 0 && d < 60) }'; then
+		pass "${CHECKS[7]}: $got bytes received in $dur s"
+	else
+		fail "${CHECKS[7]}" "$got bytes received in $dur s, want 104857600 within 131072"
+	fi
+fi
+
+finish
