@@ -5,4 +5,4 @@ LIB_SRC += runner/engine/udpseq.c runner/engine/pace.c runner/engine/engine_base
 	runner/engine/sysstat.c
 UNIT_TESTS += test_udpseq test_engine
 ITESTS += tests/integration/probe_truth.sh
-BENCHES += tests/bench/engine_timing.sh
+BENCHES += tests/bench/engine_timing.sh tests/bench/zerocopy.sh

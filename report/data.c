@@ -396,6 +396,13 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 	c->duration_s = sqlite3_column_double(st, 17);
 	c->omit_s = sqlite3_column_double(st, 18);
 	c->engine = col_dup(st, 19);
+	/* axes of issue 17, in the case's params JSON only (NULL / 0 in older databases) */
+	c->family = col_dup(st, 20);
+	c->bind_client = col_dup(st, 21);
+	c->bind_agent = col_dup(st, 22);
+	c->dscp = sqlite3_column_int64(st, 23);
+	c->zerocopy = sqlite3_column_int64(st, 24);
+	c->amount = sqlite3_column_int64(st, 25);
 	for (int f = 0; f < RP_NFIG; f++)
 		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
 	return 0;
@@ -407,8 +414,11 @@ static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	return each_row(db,
 			"SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, "
 			"congestion, streams, threads, length, rate_bps, fq_rate_bps, window, mss, "
-			"nodelay, gso, duration_s, omit_s, json_extract(params, '$.engine') "
-			"FROM cases WHERE run_id = ?1 "
+			"nodelay, gso, duration_s, omit_s, json_extract(params, '$.engine'), "
+			"json_extract(params, '$.family'), "
+			"json_extract(params, '$.bind_client'), json_extract(params, '$.bind_agent'), "
+			"json_extract(params, '$.dscp'), json_extract(params, '$.zerocopy'), "
+			"json_extract(params, '$.amount') FROM cases WHERE run_id = ?1 "
 			"ORDER BY ordinal, id",
 			d->run.id, case_row, &x, err);
 }
@@ -658,6 +668,9 @@ void rp_data_free(struct rp_data *d)
 		free(c->affinity);
 		free(c->congestion);
 		free(c->engine);
+		free(c->family);
+		free(c->bind_client);
+		free(c->bind_agent);
 		free(c->goodput);
 		free(c->first_error);
 	}

@@ -58,6 +58,8 @@ struct rp_case {
 	char *engine;                  /* "socket" or "xdp" (params.engine; NULL = socket) */
 	long long streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso;
 	double duration_s, omit_s;
+	char *family, *bind_client, *bind_agent; /* "any"/"4"/"6"; a bind's addresses, or NULL */
+	long long dscp, zerocopy, amount;        /* DSCP 0..63; bool; bytes (0 = by time) */
 	int n_results, n_ok;
 	struct rp_stat fig[RP_NFIG];
 	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */

@@ -89,7 +89,12 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 	char r[32];
 	/* The agent address as stored (HOST:PORT or [V6]:PORT) is probe's own positional form. */
 	rp_buf_puts(b, "netsweep probe");
-	shell_arg(b, a);
+	/* a bind: the agent address declared with it, from its client address */
+	shell_arg(b, c->bind_agent && *c->bind_agent ? c->bind_agent : a);
+	if (c->bind_client && *c->bind_client) {
+		rp_buf_puts(b, " -B");
+		shell_arg(b, c->bind_client);
+	}
 	/* A pair with a client: the runner had the agent there send (probe --from). */
 	if (e->client_host && *e->client_host) {
 		rp_buf_puts(b, " --from");
@@ -131,6 +136,14 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 		rp_buf_puts(b, " --gso");
 	if (c->engine && !strcmp(c->engine, "xdp"))
 		rp_buf_puts(b, " --engine xdp");
+	if (c->family && (!strcmp(c->family, "4") || !strcmp(c->family, "6")))
+		rp_buf_printf(b, " -%s", c->family);
+	if (c->dscp > 0 && c->dscp < 64)
+		opt_ll(b, "--dscp", c->dscp);
+	if (c->zerocopy)
+		rp_buf_puts(b, " -Z");
+	if (c->amount > 0)
+		opt_ll(b, "-n", c->amount);
 	const char *aff = c->affinity ? c->affinity : "none";
 	if (strcmp(aff, "irq") == 0 || strcmp(aff, "spread") == 0) {
 		rp_buf_printf(b, "  # affinity policy '%s': the runner chose the CPUs", aff);

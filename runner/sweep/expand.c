@@ -1,4 +1,5 @@
 #include "expand.h"
+#include "bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,10 @@ static void apply_axis(struct probe_params *p, int a, const struct matrix_value 
 	case MX_NODELAY: p->nodelay = v->u != 0; break;
 	case MX_GSO: p->gso = v->u != 0; break;
 	case MX_ENGINE: snprintf(p->engine, sizeof(p->engine), "%s", v->text); break;
+	case MX_ZEROCOPY: p->zerocopy = v->u != 0; break;
+	case MX_DSCP: p->tos = (uint32_t)v->u; break;
+	case MX_FAMILY: p->family = (uint32_t)v->u; break;
+	case MX_AMOUNT: p->bytes = v->u; break;
 	case MX_CONGESTION:
 		snprintf(p->congestion, sizeof(p->congestion), "%s", v->text);
 		break;
@@ -322,6 +327,9 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct sweep_case *c = &cs->v[i];
 		expand_params(m, c, &p);
+		if (mxbind_apply(m, expand_value(m, c, MX_PAIR)->u, expand_value(m, c, MX_BIND)->text,
+				 &p, err) < 0)
+			return -1;
 		if (check_params(&p, &e) == 0)
 			continue;
 		/* A value wrong even on top of the defaults is that value's fault: name its line. */

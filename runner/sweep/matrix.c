@@ -1,4 +1,5 @@
 #include "matrix.h"
+#include "bind.h"
 #include "retry.h"
 
 #include <ctype.h>
@@ -26,6 +27,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"pair", "protocol", "direction", "streams", "threads", "length", "rate", "fq-rate",
 	"duration", "omit", "affinity", "window", "mss", "nodelay", "congestion", "gso",
 	"engine",
+	"bind", "dscp", "zerocopy", "family", "amount",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -33,6 +35,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	NULL, "tcp", "forward", "1", "0", "0", "0", "0",
 	"10", "0", "none", "0", "0", "0", "", "0",
 	"socket",
+	"none", "0", "0", "any", "0",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -91,6 +94,21 @@ static int parse_duration(const char *s, bool positive, double *d, struct ns_err
 	if (positive && *d <= 0)
 		return ns_err_set(err, "'%s': a duration must be above zero", s);
 	return 0;
+}
+
+/* Canonical texts: the DSCP as its number (u holds the TOS byte), an amount in bytes. */
+static const char *dscp_text(uint64_t tos)
+{
+	static char buf[8];
+	snprintf(buf, sizeof(buf), "%u", (unsigned)(tos >> 2));
+	return buf;
+}
+
+static const char *amount_text(uint64_t bytes)
+{
+	static char buf[24];
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	return buf;
 }
 
 int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const char *text,
@@ -159,8 +177,18 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			return -1;
 		out->d = d;
 		return set_text(out, "%.9g", d) < 0 ? ns_err_set(err, "out of memory") : 0;
+	case MX_BIND:
+	case MX_DSCP:
+	case MX_FAMILY:
+	case MX_AMOUNT:
+		if (mxbind_parse_value(m, axis, text, &out->u, err) < 0)
+			return -1;
+		return set_text(out, "%s", axis == MX_BIND || axis == MX_FAMILY ? text
+					  : axis == MX_DSCP ? dscp_text(out->u) : amount_text(out->u)) < 0
+			       ? ns_err_set(err, "out of memory") : 0;
 	case MX_NODELAY:
 	case MX_GSO:
+	case MX_ZEROCOPY:
 		if (parse_bool(text, &b) < 0)
 			return ns_err_set(err, "'%s': expected true or false", text);
 		u = b;
@@ -391,6 +419,8 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 			return -1;
 		if (link[0] && units_parse_rate(link, &p->link_bps, L->err) < 0)
 			return fail_at(L, n, "pair link-speed");
+		if (mxbind_load(L->path, n, p, L->err) < 0)
+			return -1;
 		for (size_t i = 0; i < m->n_pairs; i++)
 			if (strcmp(m->pairs[i].name, p->name) == 0) {
 				ns_err_set(L->err, "'%s' is already the name of the pair on line %d",

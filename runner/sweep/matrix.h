@@ -21,7 +21,7 @@ enum matrix_axis_id {
 	MX_CONGESTION, MX_GSO,
 	/* Axes added later: left out of the canonical string while at their default, so that the
 	 * keys of cases written before them do not change. */
-	MX_ENGINE,
+	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE
@@ -55,6 +55,17 @@ struct matrix_hook {
 };
 
 #define MX_NAME_MAX 64
+/* <bind name=".." client=".." agent=".."/> in a pair: a value of the bind axis — the client's
+ * source address (probe -B) and the agent address to test (host or host:port). */
+#define MX_MAX_BINDS 16
+struct matrix_bind {
+	char name[MX_NAME_MAX];
+	char client[64];                   /* numeric address */
+	char agent_host[256];
+	uint16_t agent_port;               /* the pair's when not written */
+	int line;
+};
+
 struct matrix_pair {
 	char name[MX_NAME_MAX];
 	char instance_type[MX_NAME_MAX];   /* "" = not declared */
@@ -68,6 +79,8 @@ struct matrix_pair {
 	char price_basis[8];               /* "pair" or "sender" */
 	uint64_t link_bps;                 /* 0 = not declared */
 	struct matrix_hook setup, teardown;
+	struct matrix_bind binds[MX_MAX_BINDS];
+	size_t n_binds;
 	int line;
 };
 

@@ -21,6 +21,7 @@
 #include "loopback.h"
 #include "retry.h"
 #include "run_int.h"
+#include "bind.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -45,18 +46,32 @@ char *run_case_json(const struct matrix *m, const struct sweep_case *c)
 		const struct matrix_value *v = expand_value(m, c, a);
 		switch (a) {
 		case MX_STREAMS: case MX_THREADS: case MX_LENGTH: case MX_RATE: case MX_FQ_RATE:
-		case MX_WINDOW: case MX_MSS:
+		case MX_WINDOW: case MX_MSS: case MX_AMOUNT:
 			jsonw_kv_uint(&w, matrix_axis_name(a), v->u);
+			break;
+		case MX_DSCP:
+			jsonw_kv_uint(&w, matrix_axis_name(a), v->u >> 2);
 			break;
 		case MX_DURATION: case MX_OMIT:
 			jsonw_kv_double(&w, matrix_axis_name(a), v->d);
 			break;
-		case MX_NODELAY: case MX_GSO:
+		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY:
 			jsonw_kv_bool(&w, matrix_axis_name(a), v->u != 0);
 			break;
 		default:
 			jsonw_kv_str(&w, matrix_axis_name(a), v->text);
 		}
+	}
+	uint64_t pair = expand_value(m, c, MX_PAIR)->u;
+	const struct matrix_bind *b =
+		pair < m->n_pairs ? mxbind_find(&m->pairs[pair], expand_value(m, c, MX_BIND)->text)
+				  : NULL;
+	if (b) { /* the addresses behind the bind's name, for the report's probe command */
+		char agent[300];
+		snprintf(agent, sizeof(agent), strchr(b->agent_host, ':') ? "[%s]:%u" : "%s:%u",
+			 b->agent_host, (unsigned)b->agent_port);
+		jsonw_kv_str(&w, "bind_client", b->client);
+		jsonw_kv_str(&w, "bind_agent", agent);
 	}
 	jsonw_kv_str(&w, "key", c->key);
 	jsonw_obj_close(&w);
@@ -292,6 +307,9 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		expand_params(m, c, &pp);
 		snprintf(pp.host, sizeof(pp.host), "%s", p->host);
 		pp.port = p->port;
+		/* a bind: -B and the agent address the pair declares for it (checked at load) */
+		mxbind_apply(m, expand_value(m, c, MX_PAIR)->u, expand_value(m, c, MX_BIND)->text, &pp,
+			     NULL);
 		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
 		if (m->search && pp.proto == NS_PROTO_UDP)
 			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,

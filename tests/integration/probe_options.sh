@@ -18,7 +18,8 @@ netns_require
 CHECKS=("-B: every data packet from the bound address" "-B -R: every data packet to the bound address"
 	"--cport 40000 -P 4: receiver sees ports 40000-40003" "--dscp EF marks every data packet"
 	"--dscp EF -R marks every data packet" "-Z: zero-copy completions, goodput within 2 %"
-	"--dont-fragment: over the MTU fails naming it" "-n 100M: ends after 100 MiB")
+	"--dont-fragment: over the MTU fails naming it" "-n 100M: ends after 100 MiB"
+	"matrix dscp and bind axes: stored per result")
 netns_need_netsweep "${CHECKS[@]}"
 
 C=10.66.17.1 A=10.66.17.2 B=10.66.17.3 PORT=7117
@@ -145,6 +146,30 @@ else
 	else
 		fail "${CHECKS[7]}" "$got bytes received in $dur s, want 104857600 within 131072"
 	fi
+fi
+
+# A matrix sweeping dscp, every case through a pair's <bind>: each stored result records
+# the DSCP its data sockets carried and the source address, and its case the axis values.
+M=$NETNS_TMP/m.xml DB=$NETNS_TMP/m.db
+cat >"$M" <<X
+<matrix name="i17">
+  <pairs><pair name="veth" agent="$A:$PORT"><bind name="second" client="$B"/></pair></pairs>
+  <axes>
+    <axis name="bind"><value>second</value></axis>
+    <axis name="dscp"><value>EF</value><value>AF41</value><value>0</value></axis>
+    <axis name="duration"><value>1</value></axis>
+  </axes>
+</matrix>
+X
+timeout -k 5 120 ip netns exec i17-c "$NETNS_NETSWEEP" run "$M" --db "$DB" >"$NETNS_TMP/mlog" 2>&1
+rc=$?
+got=$(sqlite3 "$DB" "select json_extract(c.params, '\$.dscp') || '/' ||
+	json_extract(r.probe_json, '\$.dscp_applied') || '/' || json_extract(r.probe_json, '\$.params.bind')
+	from results r join cases c on c.id = r.case_id where r.status = 'ok' order by 1" 2>&1 | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$got" = "0/0/$B 34/34/$B 46/46/$B " ]; then
+	pass "${CHECKS[8]}: case/applied/bind $got"
+else
+	fail "${CHECKS[8]}" "exit $rc; case/applied/bind '$got'; $(tail -n 2 "$NETNS_TMP/mlog")"
 fi
 
 finish

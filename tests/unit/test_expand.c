@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/sweep/bind.h"
 #include "runner/sweep/expand.h"
 
 static void load(struct matrix *m, const char *text)
@@ -231,6 +232,73 @@ static void check_names_conflicts(void **state)
 	matrix_free(&m);
 }
 
+/* The axes of issue 17: bind (per pair), dscp, zerocopy, family, amount. A matrix without
+ * them keeps the canonical text, hence the case keys, it had before they existed. */
+static void source_marking_amount_axes(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases c;
+	struct ns_err err = {0};
+	load(&m, "<matrix name=\"old\"><axes><axis name=\"streams\"><value>2</value></axis>"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	char canon[1024];
+	expand_canonical(&m, &c.v[0], canon, sizeof(canon));
+	assert_string_equal(canon, "pair=loopback;protocol=tcp;direction=forward;streams=2;"
+				   "threads=0;length=0;rate=0;fq-rate=0;duration=10;omit=0;"
+				   "affinity=none;window=0;mss=0;nodelay=0;congestion=;gso=0;");
+	expand_free(&c);
+	matrix_free(&m);
+
+	load(&m, "<matrix name=\"new\"><pairs>\n"
+		 "<pair name=\"a\" agent=\"10.0.0.2\"><bind name=\"eni2\" client=\"10.0.1.5\" "
+		 "agent=\"10.0.1.2:6000\"/></pair>\n"
+		 "<pair name=\"b\" agent=\"10.0.0.3\"/>\n</pairs><axes>\n"
+		 "<axis name=\"bind\"><value>eni2</value></axis>\n"
+		 "<axis name=\"dscp\"><value>EF</value><value>af41</value></axis>\n"
+		 "<axis name=\"zerocopy\"><value>true</value></axis>\n"
+		 "<axis name=\"family\"><value>4</value></axis>\n"
+		 "<axis name=\"amount\"><value>100M</value></axis>\n"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.n, 4); /* 2 pairs x 2 DSCPs */
+	struct probe_params p;
+	expand_params(&m, &c.v[0], &p);
+	assert_int_equal(p.tos, 46 << 2);
+	assert_true(p.zerocopy);
+	assert_int_equal(p.family, 4);
+	assert_int_equal(p.bytes, 100ull << 20);
+	assert_string_equal(expand_value(&m, &c.v[0], MX_DSCP)->text, "46");
+	expand_canonical(&m, &c.v[0], canon, sizeof(canon));
+	assert_non_null(strstr(canon, "gso=0;bind=eni2;dscp=46;zerocopy=1;family=4;amount=104857600;"));
+	assert_int_equal(mxbind_apply(&m, 0, "eni2", &p, &err), 0);
+	assert_string_equal(p.bind, "10.0.1.5");
+	assert_string_equal(p.host, "10.0.1.2");
+	assert_int_equal(p.port, 6000);
+	/* pair b declares no eni2: named with its line, until a rule excludes it */
+	assert_int_equal(expand_check(&m, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "t.xml:3: pair b has no <bind name=\"eni2\">"));
+	expand_free(&c);
+	matrix_free(&m);
+
+	/* a bind no pair declares, a bad DSCP, a bad family: the value's line */
+	static const struct { const char *axis, *value, *want; } bad[] = {
+		{"bind", "eni9", "not a <bind> of any pair"},
+		{"dscp", "AF44", "DSCP 'AF44'"},
+		{"family", "5", "family is any, 4 or 6"},
+		{"amount", "-1", "amount"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char xml[512];
+		snprintf(xml, sizeof(xml), "<matrix name=\"x\"><axes>\n<axis name=\"%s\">"
+			 "<value>%s</value></axis></axes></matrix>", bad[i].axis, bad[i].value);
+		assert_int_equal(matrix_load_mem(&m, "t.xml", xml, strlen(xml), &err), -1);
+		if (!strstr(err.msg, bad[i].want) || !strstr(err.msg, "t.xml:2"))
+			fail_msg("%s=%s: '%s'", bad[i].axis, bad[i].value, err.msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +308,7 @@ int main(void)
 		cmocka_unit_test(sha256_known_answers),
 		cmocka_unit_test(schedule_orders),
 		cmocka_unit_test(check_names_conflicts),
+		cmocka_unit_test(source_marking_amount_axes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
