@@ -7,9 +7,9 @@
 
 CC      ?= cc
 BUILD   ?= build
-PKGS    := libxml-2.0 sqlite3 gsl
+PKGS    := libxml-2.0 sqlite3 gsl libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null || echo -I/usr/include/libxml2)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lxml2 -lsqlite3 -lgsl -lgslcblas)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lxml2 -lsqlite3 -lgsl -lgslcblas -lcrypto)
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARN    += -Werror

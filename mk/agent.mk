@@ -1,5 +1,6 @@
 # runner/agent: the daemon (`netsweep agent`), its sessions, tests and delegated runs.
-LIB_SRC += runner/agent/cmd_agent.c runner/agent/conn.c runner/agent/agent.c \
-	runner/agent/agent_test.c runner/agent/agent_delegate.c
-ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh
+LIB_SRC += runner/agent/cmd_agent.c runner/agent/cmd_key.c runner/agent/conn.c runner/agent/agent.c \
+	runner/agent/gate.c runner/agent/agent_test.c runner/agent/agent_delegate.c
+ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh \
+	tests/integration/agent_auth.sh
 ITESTS += tests/integration/probe_options.sh

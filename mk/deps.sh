@@ -2,7 +2,7 @@
 # Installs what netsweep needs to build, test and chart on Debian, when something is missing.
 # As root it runs apt-get; otherwise it names the packages to install and fails.
 set -u
-PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev libgsl-dev
+PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev libgsl-dev libssl-dev
       gnuplot-nox iproute2 clang llvm iperf3 iperf ethtool procps libxdp-dev libbpf-dev"
 # `deps.sh test` adds what only the tests need: a headless browser for the report test, ping;
 # `deps.sh deb` what `make deb` needs to build the package.

@@ -1,4 +1,4 @@
 # lib/: the base runner/ and report/ both use — errors with codes, units, the JSON writer,
 # the command-line wording every subcommand shares.
-LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/datadir.c
-UNIT_TESTS += test_units test_jsonw test_phases
+LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/datadir.c lib/cidr.c
+UNIT_TESTS += test_units test_jsonw test_phases test_cidr

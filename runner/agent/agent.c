@@ -1,9 +1,12 @@
 /* agent: the daemon that serves tests one after another (see agent.h and
  * schemas/control-protocol.md). The accept loop runs on the caller's thread and never blocks on
- * a client: while a test runs, a second client gets BUSY at once. The one test runs on a
- * session thread, which watches the stop pipe in every wait so that agent_stop ends it. */
+ * a client: every new connection goes through the gate (gate.c: HELLO, the key, the request)
+ * together with the others; a client that is through while a test runs gets BUSY. The one
+ * test runs on a session thread, which watches the stop pipe in every wait so that agent_stop
+ * ends it. */
 #include "agent.h"
 #include "conn.h"
+#include "gate.h"
 #include "serve.h"
 
 #include <errno.h>
@@ -14,10 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "runner/host/hostinfo.h"
 #include "runner/session/sockopt.h"
+
+static void on_ready(struct agent *a, struct conn *c);
 
 void agent_opts_init(struct agent_opts *o)
 {
@@ -48,10 +54,20 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 		ns_err_set(err, "idle timeout %g s out of range (0..3600]", a->o.idle_timeout_s);
 		goto err;
 	}
-	if (a->o.psk_file && a->o.psk_file[0]) {
-		ns_err_set(err, "pre-shared-key authentication is not implemented yet");
+	if (a->o.psk_file && a->o.psk_file[0] && auth_key_load(a->o.psk_file, &a->key, err) < 0)
+		goto err;
+	if (a->o.allow && a->o.allow[0] && cidr_parse(a->o.allow, &a->allow, err) < 0) {
+		ns_err_prefix(err, "--allow");
 		goto err;
 	}
+	/* as many descriptors as allowed: the handshakes in flight and 2 x 1024 data streams */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (!(a->gate = gate_create(a, on_ready, err)))
+		goto err;
 	snprintf(port, sizeof(port), "%u", (unsigned)o->port);
 	int rc = getaddrinfo(o->listen_addr[0] ? o->listen_addr : "::", port, &hints, &ai);
 	if (rc != 0) {
@@ -127,6 +143,8 @@ void agent_destroy(struct agent *a)
 		close(a->pipe_r);
 	if (a->pipe_w >= 0)
 		close(a->pipe_w);
+	gate_destroy(a->gate);
+	auth_key_clear(&a->key);
 	free(a);
 }
 
@@ -149,50 +167,16 @@ static int send_hostinfo(struct conn *c, const char *peer, struct ns_err *err)
 	return rc;
 }
 
-/* The session thread: HELLO, then one HOSTINFO_REQUEST or one TEST_REQUEST. */
+/* The session thread: the one request the gate read (after HELLO and the key). */
 static void *session_main(void *arg)
 {
 	struct conn *c = arg;
 	struct agent *a = c->a;
 	struct ns_err err = {0};
-	uint16_t type;
-	uint32_t len;
-	bool eof;
-	struct proto_hello h;
+	uint32_t len = c->req_len;
 	char peer[PROTO_MAX_PEER + 1];
 
-	if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + a->o.idle_timeout_s, a->pipe_r,
-		       &eof, &err) < 0) {
-		if (!eof)
-			agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
-		goto out;
-	}
-	if (type != PROTO_HELLO) {
-		agent_refuse(c, PROTO_E_UNEXPECTED, "expected HELLO");
-		goto out;
-	}
-	if (proto_dec_hello(c->buf, len, &h, &err) < 0) {
-		agent_refuse(c, PROTO_E_VERSION, err.msg);
-		goto out;
-	}
-	uint16_t client_flags = h.flags;
-	struct proto_buf b;
-	proto_buf_init(&b);
-	h.version = PROTO_VERSION;
-	h.flags = 0; /* bit 0 will announce a required AUTH_CHALLENGE */
-	proto_enc_hello(&b, &h);
-	int rc = proto_send_buf(c->ctl, PROTO_HELLO, &b, proto_now() + 5, &err);
-	proto_buf_free(&b);
-	if (rc < 0)
-		goto out;
-	/* one request per connection: a HOSTINFO_REQUEST or a TEST_REQUEST */
-	if (proto_recv(c->ctl, &type, c->buf, &len, proto_now() + a->o.idle_timeout_s, a->pipe_r,
-		       &eof, &err) < 0) {
-		if (!eof)
-			agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
-		goto out;
-	}
-	switch (type) {
+	switch (c->req_type) {
 	case PROTO_HOSTINFO_REQUEST:
 		if (proto_dec_hostinfo_request(c->buf, len, peer, sizeof(peer), &err) < 0)
 			agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
@@ -200,20 +184,15 @@ static void *session_main(void *arg)
 			agent_refuse(c, PROTO_E_INTERNAL, err.msg);
 		break;
 	case PROTO_DELEGATE_REQUEST:
-		agent_run_delegated(c, len, client_flags);
+		agent_run_delegated(c, len, c->hello_flags);
 		break;
 	case PROTO_TEST_REQUEST:
 		agent_run_test(c, len);
-		break;
-	case PROTO_AUTH_CHALLENGE:
-	case PROTO_AUTH_RESPONSE:
-		agent_refuse(c, PROTO_E_AUTH, "authentication is not supported by this agent");
 		break;
 	default:
 		agent_refuse(c, PROTO_E_UNEXPECTED, "unexpected message after HELLO");
 		break;
 	}
-out:
 	close(c->ctl);
 	free(c->buf);
 	free(c);
@@ -221,61 +200,30 @@ out:
 	return NULL;
 }
 
-/* Answers BUSY without reading the request, then keeps the socket until the client closed
- * (closing with unread data would reset the connection and could lose the answer). */
-static void answer_busy(struct agent *a, int fd)
+/* The gate hands over a client that is through the handshake with its request: it takes the
+ * test slot, or is told BUSY. */
+static void on_ready(struct agent *a, struct conn *c)
 {
-	uint8_t hdr[PROTO_HDR_LEN];
-	proto_header_pack(hdr, PROTO_BUSY, 0);
-	ssize_t r = send(fd, hdr, sizeof(hdr), MSG_DONTWAIT | MSG_NOSIGNAL);
-	(void)r;
-	shutdown(fd, SHUT_WR);
-	int slot = 0;
-	for (int i = 0; i < AGENT_MAX_LINGER; i++) {
-		if (a->linger[i].fd < 0) {
-			slot = i;
-			break;
-		}
-		if (a->linger[i].until < a->linger[slot].until)
-			slot = i;
-	}
-	if (a->linger[slot].fd >= 0)
-		close(a->linger[slot].fd);
-	a->linger[slot].fd = fd;
-	a->linger[slot].until = proto_now() + AGENT_LINGER_S;
-	agent_log(a, "busy: refused a second client");
-}
-
-static void start_session(struct agent *a, int fd, struct ns_err *err)
-{
-	struct conn *c = calloc(1, sizeof(*c));
-	if (!c || !(c->buf = malloc(PROTO_MAX_PAYLOAD + 1))) {
+	if (atomic_load(&a->busy)) {
+		uint8_t hdr[PROTO_HDR_LEN];
+		proto_header_pack(hdr, PROTO_BUSY, 0);
+		ssize_t r = send(c->ctl, hdr, sizeof(hdr), MSG_DONTWAIT | MSG_NOSIGNAL);
+		(void)r;
+		agent_linger(a, c->ctl);
+		agent_log(a, "%s: busy: refused a second client", c->peer_name);
+		free(c->buf);
 		free(c);
-		close(fd);
 		return;
 	}
-	c->a = a;
-	c->ctl = fd;
-	c->local_len = sizeof(c->local);
-	c->peer_len = sizeof(c->peer);
-	getsockname(fd, (struct sockaddr *)&c->local, &c->local_len);
-	getpeername(fd, (struct sockaddr *)&c->peer, &c->peer_len);
-	getnameinfo((struct sockaddr *)&c->peer, c->peer_len, c->peer_name, sizeof(c->peer_name),
-		    NULL, 0, NI_NUMERICHOST);
-	/* an IPv4 client of the dual-stack socket: its plain address, for logs and for the
-	 * route lookup of hostinfo */
-	if (!strncmp(c->peer_name, "::ffff:", 7) && strchr(c->peer_name, '.'))
-		memmove(c->peer_name, c->peer_name + 7, strlen(c->peer_name + 7) + 1);
-	sockopt_nodelay(fd, NULL);
 	if (a->have_thread) {
 		pthread_join(a->tid, NULL);
 		a->have_thread = false;
 	}
 	atomic_store(&a->busy, true);
 	if (pthread_create(&a->tid, NULL, session_main, c) != 0) {
-		ns_err_sys(err, "pthread_create");
+		agent_log(a, "%s: cannot start a session thread", c->peer_name);
 		atomic_store(&a->busy, false);
-		close(fd);
+		close(c->ctl);
 		free(c->buf);
 		free(c);
 		return;
@@ -283,52 +231,77 @@ static void start_session(struct agent *a, int fd, struct ns_err *err)
 	a->have_thread = true;
 }
 
-int agent_serve(struct agent *a, struct ns_err *err)
+#define AGENT_ACCEPT_BURST 64 /* accepts per round, so that handshakes in flight get a turn */
+
+/* Reads and closes what BUSY and ERROR answers left lingering. */
+static void linger_step(struct agent *a, const struct pollfd *pfd, const int *map, int n)
 {
-	agent_log(a, "listening on %s port %u", a->o.listen_addr, (unsigned)a->port);
-	while (!atomic_load(&a->stop)) {
-		struct pollfd pfd[2 + AGENT_MAX_LINGER];
-		int map[AGENT_MAX_LINGER], n = 2;
-		pfd[0] = (struct pollfd){.fd = a->lfd, .events = POLLIN};
-		pfd[1] = (struct pollfd){.fd = a->pipe_r, .events = POLLIN};
-		for (int i = 0; i < AGENT_MAX_LINGER; i++)
-			if (a->linger[i].fd >= 0) {
-				map[n - 2] = i;
-				pfd[n++] = (struct pollfd){.fd = a->linger[i].fd, .events = POLLIN};
-			}
-		int r = poll(pfd, (nfds_t)n, 200);
-		if (r < 0 && errno != EINTR)
-			return ns_err_sys(err, "poll");
-		double now = proto_now();
-		for (int k = 2; k < n; k++) {
-			int i = map[k - 2];
-			uint8_t junk[4096];
-			bool done = now >= a->linger[i].until;
-			if (pfd[k].revents) {
-				ssize_t got = recv(a->linger[i].fd, junk, sizeof(junk), MSG_DONTWAIT);
-				if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
-					done = true;
-			}
-			if (done) {
-				close(a->linger[i].fd);
-				a->linger[i].fd = -1;
-			}
+	double now = proto_now();
+	for (int k = 0; k < n; k++) {
+		int i = map[k];
+		uint8_t junk[4096];
+		bool done = now >= a->linger[i].until;
+		if (pfd[k].revents) {
+			ssize_t got = recv(a->linger[i].fd, junk, sizeof(junk), MSG_DONTWAIT);
+			if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+				done = true;
 		}
-		if (r <= 0 || !(pfd[0].revents & POLLIN) || atomic_load(&a->stop))
-			continue;
-		int fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (done) {
+			close(a->linger[i].fd);
+			a->linger[i].fd = -1;
+		}
+	}
+}
+
+static void accept_burst(struct agent *a)
+{
+	for (int i = 0; i < AGENT_ACCEPT_BURST && !atomic_load(&a->stop); i++) {
+		int fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0) {
 			/* EAGAIN, ECONNABORTED: the next round retries; out of descriptors, the
 			 * listener stays readable, so pause instead of spinning */
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 				poll(NULL, 0, 100);
-			continue;
+			return;
 		}
-		if (atomic_load(&a->busy))
-			answer_busy(a, fd);
-		else
-			start_session(a, fd, err);
+		gate_accept(a->gate, fd);
 	}
+}
+
+int agent_serve(struct agent *a, struct ns_err *err)
+{
+	enum { NPFD = 2 + AGENT_MAX_LINGER + AGENT_MAX_PENDING };
+	struct pollfd *pfd = calloc(NPFD, sizeof(*pfd));
+	int map[AGENT_MAX_LINGER], wait_ms = 200;
+	if (!pfd)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	agent_log(a, "listening on %s port %u", a->o.listen_addr, (unsigned)a->port);
+	if (!a->key.len)
+		agent_log(a, "no --psk-file: serving loopback clients only");
+	while (!atomic_load(&a->stop)) {
+		int n = 2, n_linger = 0;
+		pfd[0] = (struct pollfd){.fd = a->lfd, .events = POLLIN};
+		pfd[1] = (struct pollfd){.fd = a->pipe_r, .events = POLLIN};
+		for (int i = 0; i < AGENT_MAX_LINGER; i++)
+			if (a->linger[i].fd >= 0) {
+				map[n_linger++] = i;
+				pfd[n++] = (struct pollfd){.fd = a->linger[i].fd, .events = POLLIN};
+			}
+		int n_gate = gate_pollfds(a->gate, pfd + n);
+		int r = poll(pfd, (nfds_t)(n + n_gate), wait_ms < 200 ? wait_ms : 200);
+		if (r < 0 && errno != EINTR) {
+			free(pfd);
+			return ns_err_sys(err, "poll");
+		}
+		if (r < 0) /* EINTR: no revents to trust */
+			for (int k = 0; k < n + n_gate; k++)
+				pfd[k].revents = 0;
+		linger_step(a, pfd + 2, map, n_linger);
+		wait_ms = gate_step(a->gate, pfd + n, n_gate);
+		if ((pfd[0].revents & POLLIN) && !atomic_load(&a->stop))
+			accept_burst(a);
+	}
+	free(pfd);
 	if (a->have_thread) {
 		pthread_join(a->tid, NULL);
 		a->have_thread = false;

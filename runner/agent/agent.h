@@ -11,9 +11,11 @@ struct agent_opts {
 	char listen_addr[256];      /* "127.0.0.1", "::", "0.0.0.0" (default "::" dual-stack) */
 	uint16_t port;              /* 0 = pick a free port (see agent_port) */
 	double idle_timeout_s;      /* a silent client is dropped after this long (default 10) */
-	const char *psk_file;       /* reserved for authentication; NULL = none */
+	const char *psk_file;       /* pre-shared key; NULL = none: loopback clients only */
+	const char *allow;          /* "CIDR,..." clients and delegation targets; NULL = any */
 	int quiet;                  /* no log lines on stderr */
-	int no_delegate;            /* refuse DELEGATE_REQUEST: never the client of another's test */
+	int delegate;               /* run DELEGATE_REQUESTs (off by default: never the client of
+				     * another's test unless asked for) */
 };
 
 struct agent;

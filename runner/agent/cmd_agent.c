@@ -1,5 +1,5 @@
-/* `netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]`: serves tests until
- * SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
+/* `netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...] [--delegate] ...`:
+ * serves tests until SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,12 +24,18 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--idle-timeout S] [--no-delegate] [--quiet]\n"
+	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...]\n"
+		   "                      [--delegate] [--idle-timeout S] [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
 		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
+		   "  -k, --psk-file FILE     pre-shared key (netsweep key FILE) every client must prove;\n"
+		   "                          without one only loopback clients are served\n"
+		   "      --allow CIDR,...    serve only clients in these address blocks, and send\n"
+		   "                          delegated tests only to targets in them\n"
+		   "      --delegate          run tests on a remote runner's behalf (a matrix pair's\n"
+		   "                          client, netsweep probe --from); off by default\n"
+		   "      --no-delegate       the default: refuse every delegated test\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
-		   "      --no-delegate       refuse to run tests on a remote runner's behalf\n"
-		   "                          (a matrix pair's client, netsweep probe --from)\n"
 		   "  -q, --quiet             no log lines on stderr\n",
 		NS_DEFAULT_PORT);
 }
@@ -77,6 +83,9 @@ int cmd_agent(int argc, char **argv)
 		{"idle-timeout", required_argument, NULL, 'I'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"no-delegate", no_argument, NULL, 'D'},
+		{"delegate", no_argument, NULL, 'G'},
+		{"psk-file", required_argument, NULL, 'k'},
+		{"allow", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -86,7 +95,7 @@ int cmd_agent(int argc, char **argv)
 	agent_opts_init(&o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":l:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":l:k:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (parse_listen(optarg, &o, &err) < 0)
@@ -103,7 +112,16 @@ int cmd_agent(int argc, char **argv)
 			o.quiet = 1;
 			break;
 		case 'D':
-			o.no_delegate = 1;
+			o.delegate = 0;
+			break;
+		case 'G':
+			o.delegate = 1;
+			break;
+		case 'k':
+			o.psk_file = optarg;
+			break;
+		case 'A':
+			o.allow = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -119,7 +137,7 @@ int cmd_agent(int argc, char **argv)
 	struct agent *a = agent_create(&o, &err);
 	if (!a) {
 		fprintf(stderr, "netsweep agent: %s\n", err.msg);
-		return NS_EXIT_FAIL;
+		return err.code == NS_E_INPUT || err.code == NS_E_USAGE ? NS_EXIT_USAGE : NS_EXIT_FAIL;
 	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));

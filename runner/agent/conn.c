@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void agent_log(const struct agent *a, const char *fmt, ...)
 {
@@ -20,6 +21,47 @@ void agent_log(const struct agent *a, const char *fmt, ...)
 	va_end(ap);
 	proto_printable(line);
 	fprintf(stderr, "netsweep agent: %s\n", line);
+}
+
+void agent_log_limited(struct agent *a, const char *fmt, ...)
+{
+	double now = proto_now();
+	if (now - a->log_window >= 1.0) {
+		if (a->log_dropped)
+			agent_log(a, "%lu more refused connections not logged", a->log_dropped);
+		a->log_window = now;
+		a->log_lines = 0;
+		a->log_dropped = 0;
+	}
+	if (a->log_lines >= AGENT_LOG_PER_S) {
+		a->log_dropped++;
+		return;
+	}
+	a->log_lines++;
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	agent_log(a, "%s", line);
+}
+
+void agent_linger(struct agent *a, int fd)
+{
+	shutdown(fd, SHUT_WR);
+	int slot = 0;
+	for (int i = 0; i < AGENT_MAX_LINGER; i++) {
+		if (a->linger[i].fd < 0) {
+			slot = i;
+			break;
+		}
+		if (a->linger[i].until < a->linger[slot].until)
+			slot = i;
+	}
+	if (a->linger[slot].fd >= 0)
+		close(a->linger[slot].fd);
+	a->linger[slot].fd = fd;
+	a->linger[slot].until = proto_now() + AGENT_LINGER_S;
 }
 
 bool agent_same_ip(const struct sockaddr_storage *x, const struct sockaddr_storage *y)

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 
 #include "agent.h"
+#include "lib/cidr.h"
+#include "runner/proto/auth.h"
 #include "runner/proto/proto.h"
 
 #define AGENT_MAX_LINGER 16        /* BUSY answers waiting for the client to read them */
@@ -19,6 +21,12 @@
 #define AGENT_SETUP_S 5.0          /* data connections, on top of the client's connect timeout */
 #define AGENT_DRAIN_S 2.0
 #define AGENT_COOKIE_WAIT_S 1.0
+#define AGENT_AUTH_S 2.0           /* from accept to a proven key (or, keyless, to HELLO) */
+#define AGENT_REQUEST_S 5.0        /* then the request */
+#define AGENT_MAX_PENDING 1024     /* connections in their handshake, served together */
+#define AGENT_LOG_PER_S 5          /* refused-connection log lines per second, at most */
+
+struct gate;
 
 struct agent {
 	struct agent_opts o;
@@ -27,6 +35,12 @@ struct agent {
 	int pipe_r, pipe_w;        /* agent_stop writes; every wait polls pipe_r */
 	atomic_bool stop;
 	atomic_bool busy;          /* a session thread owns a client */
+	struct auth_key key;       /* key.len 0: no key, loopback clients only */
+	struct cidr_list allow;    /* allow.n 0: any address */
+	struct gate *gate;         /* connections in their handshake (gate.c) */
+	double log_window;         /* rate limit of refused-connection log lines */
+	unsigned log_lines;
+	unsigned long log_dropped;
 	pthread_t tid;
 	bool have_thread;
 	struct {
@@ -42,11 +56,21 @@ struct conn {
 	struct sockaddr_storage local, peer;
 	socklen_t local_len, peer_len;
 	char peer_name[INET6_ADDRSTRLEN];
-	uint8_t *buf;
+	uint8_t *buf;              /* PROTO_MAX_PAYLOAD + 1; holds the request at first */
+	uint16_t req_type;         /* the request the gate read after the handshake */
+	uint32_t req_len;
+	uint16_t hello_flags;      /* the client's HELLO flags */
 };
 
 /* A log line on stderr unless the agent is quiet. */
 void agent_log(const struct agent *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A log line about an unauthenticated peer: at most AGENT_LOG_PER_S a second, then one line
+ * saying how many were left out. Called on the accept loop's thread only. */
+void agent_log_limited(struct agent *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Keeps fd (its last message sent, shut down for writing) until the client closes or
+ * AGENT_LINGER_S: closing with unread data would reset the connection and lose the answer. */
+void agent_linger(struct agent *a, int fd);
 /* Called just before a session's last message (see agent.c). */
 void agent_release(struct agent *a);
 /* Logs and sends ERROR; the session's last message. */

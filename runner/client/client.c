@@ -48,6 +48,8 @@ struct client {
 	void *on_interval_arg;
 	uint32_t shown[2];                /* intervals of ends[i] already handed to on_interval */
 	uint16_t hello_flags;             /* PROTO_HELLO_DELEGATED for a delegated run */
+	int cancel_fd;                    /* readable: stop the test now (-1: none) */
+	bool accepted;                    /* the agent answered READY */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -62,7 +64,7 @@ static int connect_ctl(struct client *c, const char *host, uint16_t port, double
 
 static int hello(struct client *c, double deadline, struct ns_err *err)
 {
-	return client_ctl_hello(c->ctl, c->buf, c->hello_flags, deadline, err);
+	return client_ctl_hello(c->ctl, c->buf, c->hello_flags, c->p->psk_file, deadline, err);
 }
 
 static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)
@@ -394,8 +396,12 @@ static int run_loop(struct client *c, struct ns_err *err)
 			next = now + 0.005;
 		}
 		double wait = min_d(next - now, 0.1);
-		struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
-		int n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		struct pollfd pfd[2] = {{.fd = c->ctl, .events = POLLIN},
+					{.fd = c->cancel_fd, .events = POLLIN}};
+		int n = poll(pfd, c->cancel_fd >= 0 ? 2 : 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		if (n > 0 && c->cancel_fd >= 0 && pfd[1].revents)
+			return ns_err_code(err, NS_E_STOPPED, "test stopped: its requester went away "
+					   "or the agent is stopping");
 		if (n > 0) {
 			uint16_t type;
 			uint32_t len;
@@ -592,22 +598,23 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 }
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
-	       void *arg, uint16_t hello_flags, struct ns_err *err);
+	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted, struct ns_err *err);
 
 int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, struct ns_err *err)
 {
-	return run(p, res, fn, arg, 0, err);
+	return run(p, res, fn, arg, 0, -1, NULL, err);
 }
 
-int client_run_delegated(const struct probe_params *p, struct probe_result *res,
-			 struct ns_err *err)
+int client_run_delegated(const struct probe_params *p, int cancel_fd, struct probe_result *res,
+			 bool *accepted, struct ns_err *err)
 {
-	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, err);
+	*accepted = false;
+	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, cancel_fd, accepted, err);
 }
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
-	       void *arg, uint16_t hello_flags, struct ns_err *err)
+	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted, struct ns_err *err)
 {
 	struct client c;
 	struct ns_err e = {0}, e2;
@@ -622,6 +629,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	c.on_interval = fn;
 	c.on_interval_arg = arg;
 	c.hello_flags = hello_flags;
+	c.cancel_fd = cancel_fd;
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus = 0;
 	bool started = false;
@@ -660,6 +668,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	if (rc < 0 || client_ctl_expect(c.ctl, c.buf, PROTO_READY, &len, setup_deadline, &e) < 0 ||
 	    proto_dec_ready(c.buf, len, &c.ready, &e) < 0)
 		goto fail;
+	c.accepted = true;
 
 	bool per_stream = (uint64_t)p->streams * session_expected_intervals(p) <= 200000;
 	if (p->dir != NS_DIR_REVERSE &&
@@ -722,6 +731,8 @@ fail:
 	res->status = -1;
 	snprintf(res->error, sizeof(res->error), "%s", e.msg[0] ? e.msg : "probe failed");
 	ns_err_code(err, e.code ? e.code : NS_E_FAIL, "%s", res->error); /* the runner acts on it */
+	if (accepted)
+		*accepted = c.accepted;
 	client_free(&c);
 	return -1;
 }

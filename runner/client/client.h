@@ -3,6 +3,7 @@
 #ifndef NS_CLIENT_H
 #define NS_CLIENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runner/proto/probe.h"
@@ -19,14 +20,15 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
  * res->error set) on failure, in which case res still holds whatever was measured. */
 int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err);
 
-/* Asks the agent for its host information (JSON text, malloc'd into *json). */
-int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
-		   struct ns_err *err);
+/* Asks the agent for its host information (JSON text, malloc'd into *json); psk_file (NULL or
+ * "" = none) is the key file proven to the agent. */
+int probe_hostinfo(const char *host, uint16_t port, const char *psk_file, double timeout_s,
+		   char **json, struct ns_err *err);
 
 /* The same, with the route towards peer (NULL = towards this caller) picking the interface
  * described: a delegating runner asks the client agent about its way to the target. */
-int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
-			char **json, struct ns_err *err);
+int probe_hostinfo_peer(const char *host, uint16_t port, const char *psk_file, const char *peer,
+			double timeout_s, char **json, struct ns_err *err);
 
 /* Runs one test from another host: asks the agent at from_host:from_port (the client agent)
  * to run p against the agent at p->host:p->port and hands back its whole result
@@ -36,8 +38,10 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 		   struct probe_result *res, struct ns_err *err);
 
 /* client_run for an agent running a delegated test: its HELLO says so, so that the target
- * refuses to delegate further. No live intervals. */
-int client_run_delegated(const struct probe_params *p, struct probe_result *res,
-			 struct ns_err *err);
+ * refuses to delegate further. No live intervals. cancel_fd becoming readable stops the test
+ * (within the 0.1 s poll of the run); *accepted tells whether the target answered READY, that
+ * is, whether it agreed to the test. */
+int client_run_delegated(const struct probe_params *p, int cancel_fd, struct probe_result *res,
+			 bool *accepted, struct ns_err *err);
 
 #endif

@@ -28,14 +28,14 @@ bool client_json_ok(const char *text)
 	return ok;
 }
 
-int probe_hostinfo(const char *host, uint16_t port, double timeout_s, char **json,
-		   struct ns_err *err)
+int probe_hostinfo(const char *host, uint16_t port, const char *psk_file, double timeout_s,
+		   char **json, struct ns_err *err)
 {
-	return probe_hostinfo_peer(host, port, NULL, timeout_s, json, err);
+	return probe_hostinfo_peer(host, port, psk_file, NULL, timeout_s, json, err);
 }
 
-int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, double timeout_s,
-			char **json, struct ns_err *err)
+int probe_hostinfo_peer(const char *host, uint16_t port, const char *psk_file, const char *peer,
+			double timeout_s, char **json, struct ns_err *err)
 {
 	struct proto_buf b;
 	uint32_t len;
@@ -52,7 +52,7 @@ int probe_hostinfo_peer(const char *host, uint16_t port, const char *peer, doubl
 	ctl = client_ctl_connect(host, port, deadline, NULL, NULL, err);
 	proto_buf_init(&b);
 	proto_enc_hostinfo_request(&b, peer);
-	int rc = ctl < 0 || client_ctl_hello(ctl, buf, 0, deadline, err) < 0
+	int rc = ctl < 0 || client_ctl_hello(ctl, buf, 0, psk_file, deadline, err) < 0
 			 ? -1
 			 : proto_send_buf(ctl, PROTO_HOSTINFO_REQUEST, &b, deadline, err);
 	proto_buf_free(&b);

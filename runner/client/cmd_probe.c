@@ -15,12 +15,13 @@
 #include "lib/units.h"
 #include "client.h"
 #include "runner/proto/dscp.h"
+#include "runner/proto/auth.h"
 #include "runner/proto/probe.h"
 #include "runner/session/session.h"
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
-	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT,
+	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT, OPT_PSK,
 };
 
 static void usage(FILE *f)
@@ -28,7 +29,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep probe HOST[:PORT] [options]   (IPv6: [ADDR]:PORT)\n"
 		"      --from HOST[:PORT]   send from the agent there (it runs the test against\n"
-		"                           HOST and returns the result; see agent --no-delegate)\n"
+		"                           HOST and returns the result; see agent --delegate)\n"
+		"      --psk-file FILE      the agents' pre-shared key (default $NETSWEEP_PSK_FILE)\n"
 		"  -p, --port PORT          agent control port (default %d)\n"
 		"  -u, --udp                UDP (default TCP)\n"
 		"  -P, --streams N          parallel streams, 1..%d (default 1)\n"
@@ -291,6 +293,7 @@ int cmd_probe(int argc, char **argv)
 	const char *target = NULL;
 	int c;
 	probe_params_init(&p);
+	const char *psk = getenv("NETSWEEP_PSK_FILE");
 	for (int i = 1; i < argc; i++) /* errors come out as JSON whatever the option order */
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
 			json = true;
@@ -312,6 +315,10 @@ int cmd_probe(int argc, char **argv)
 		}
 		if (c == 't')
 			time_given = true;
+		if (c == OPT_PSK) {
+			psk = optarg;
+			continue;
+		}
 		if (apply_opt(c, optarg, &p, &json, &err) < 0) {
 			const struct option *o = longopts;
 			while (o->name && o->val != c)
@@ -328,6 +335,14 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
+	if (psk && psk[0]) {
+		struct auth_key key; /* read now: a bad key file is a usage error, not a failed run */
+		int bad = copy_str(p.psk_file, sizeof(p.psk_file), psk, "--psk-file", &err) < 0 ||
+			  auth_key_load(psk, &key, &err) < 0;
+		auth_key_clear(&key);
+		if (bad)
+			goto usage_err;
+	}
 	/* by amount, as iperf3's -n/-k: the time is only a limit, and none unless given */
 	if ((p.bytes || p.blocks) && !time_given)
 		p.duration_s = NS_MAX_DURATION_S - p.omit_s;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "runner/proto/auth.h"
 #include "runner/proto/proto.h"
 #include "runner/session/sockopt.h"
 
@@ -216,6 +217,9 @@ int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double
 		char text[PROTO_MAX_TEXT];
 		if (proto_dec_error(buf, *len, &code, text, sizeof(text), err) < 0)
 			return -1;
+		if (code == PROTO_E_AUTH)
+			return ns_err_code(err, NS_E_AUTH, "authentication failed: the agent refused "
+					   "our key");
 		return ns_err_code(err, NS_E_PEER, "agent refused: %s", text);
 	}
 	return 0;
@@ -273,21 +277,54 @@ static int check_agent_speaks(int ctl, double deadline, struct ns_err *err)
 			   text, (size_t)got > shown ? "..." : "");
 }
 
-int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err)
+/* The key, proven both ways (auth.h): AUTH_CHALLENGE, our AUTH_RESPONSE, the agent's. */
+static int ctl_auth(int ctl, uint8_t *buf, const struct auth_key *key, double deadline,
+		    struct ns_err *err)
+{
+	uint8_t na[AUTH_NONCE_LEN], nc[AUTH_NONCE_LEN];
+	uint32_t len;
+	struct proto_buf b;
+	if (client_ctl_expect(ctl, buf, PROTO_AUTH_CHALLENGE, &len, deadline, err) < 0)
+		return -1;
+	proto_buf_init(&b);
+	int rc = auth_client_answer(key, buf, len, na, nc, &b, err);
+	if (rc == 0)
+		rc = proto_send_buf(ctl, PROTO_AUTH_RESPONSE, &b, deadline, err);
+	proto_buf_free(&b);
+	if (rc < 0 || client_ctl_expect(ctl, buf, PROTO_AUTH_RESPONSE, &len, deadline, err) < 0)
+		return -1;
+	return auth_client_verify(key, na, nc, buf, len, err);
+}
+
+int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, const char *psk_file,
+		     double deadline, struct ns_err *err)
 {
 	struct proto_buf b;
 	struct proto_hello h = {.version = PROTO_VERSION, .flags = flags};
+	struct auth_key key = {0};
 	uint32_t len;
+	int rc = -1;
+	if (psk_file && psk_file[0] && auth_key_load(psk_file, &key, err) < 0)
+		return -1;
 	proto_buf_init(&b);
 	proto_enc_hello(&b, &h);
-	int rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
+	rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
 	proto_buf_free(&b);
 	if (rc < 0 || check_agent_speaks(ctl, deadline, err) < 0 ||
-	    client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0)
-		return -1;
-	if (proto_dec_hello(buf, len, &h, err) < 0)
-		return -1;
-	if (h.flags & 1)
-		return ns_err_set(err, "agent requires authentication, not supported by this probe");
-	return 0;
+	    client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0 ||
+	    proto_dec_hello(buf, len, &h, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	if ((h.flags & PROTO_HELLO_AUTH) && !key.len)
+		rc = ns_err_code(err, NS_E_AUTH, "authentication failed: the agent requires a key "
+				 "(--psk-file or NETSWEEP_PSK_FILE)");
+	else if (!(h.flags & PROTO_HELLO_AUTH) && key.len)
+		rc = ns_err_code(err, NS_E_AUTH, "authentication failed: the agent has no key and "
+				 "cannot prove it holds ours");
+	else
+		rc = key.len ? ctl_auth(ctl, buf, &key, deadline, err) : 0;
+out:
+	auth_key_clear(&key);
+	return rc;
 }

@@ -37,8 +37,11 @@ int client_ctl_connect(const char *host, uint16_t port, double deadline,
 int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_params *p,
 			    double deadline, struct sockaddr_storage *peer, socklen_t *peer_len,
 			    struct ns_err *err);
-/* HELLO both ways; flags as in proto.h (PROTO_HELLO_DELEGATED). buf: PROTO_MAX_PAYLOAD. */
-int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, double deadline, struct ns_err *err);
+/* HELLO both ways; flags as in proto.h (PROTO_HELLO_DELEGATED). buf: PROTO_MAX_PAYLOAD. With a
+ * key file (psk_file not NULL or ""), the key is proven both ways; an agent that asks for a key
+ * the caller lacks, or has none when the caller has one, fails with NS_E_AUTH. */
+int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, const char *psk_file,
+		     double deadline, struct ns_err *err);
 /* The next message; BUSY and ERROR become errors carrying the agent's words. */
 int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
 		    struct ns_err *err);

@@ -77,10 +77,6 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 		ns_err_set(&e, "no target or client agent given");
 		goto fail;
 	}
-	if (p->psk_file[0]) {
-		ns_err_set(&e, "a delegated test cannot use a key file");
-		goto fail;
-	}
 	/* the client agent's own connect, the run (bounded by its timeout), the results */
 	double timeout = p->timeout_s > 0 ? p->timeout_s : p->omit_s + p->duration_s + 15;
 	double conn_deadline = proto_now() + p->connect_timeout_s;
@@ -90,7 +86,7 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 		goto fail;
 	}
 	ctl = client_ctl_connect(from_host, from_port, conn_deadline, NULL, NULL, &e);
-	if (ctl < 0 || client_ctl_hello(ctl, buf, 0, conn_deadline, &e) < 0)
+	if (ctl < 0 || client_ctl_hello(ctl, buf, 0, p->psk_file, conn_deadline, &e) < 0)
 		goto client_fail;
 	proto_enc_delegate(&b, p);
 	rc = proto_send_buf(ctl, PROTO_DELEGATE_REQUEST, &b, conn_deadline, &e);

@@ -4,6 +4,7 @@
 #define NS_CMDS_H
 
 int cmd_agent(int argc, char **argv);    /* runner/agent/cmd_agent.c */
+int cmd_key(int argc, char **argv);      /* runner/agent/cmd_key.c: a new pre-shared key */
 int cmd_probe(int argc, char **argv);    /* runner/client/cmd_probe.c */
 int cmd_search(int argc, char **argv);   /* runner/search/cmd_search.c */
 int cmd_run(int argc, char **argv);      /* runner/sweep/cmd_run.c */

@@ -17,6 +17,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{"run", cmd_run, "run every case of a matrix file and store the results"},
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
+	{"key", cmd_key, "write a new pre-shared key file for agents and their clients"},
 	{"probe", cmd_probe, "run one test against an agent"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},

@@ -75,7 +75,6 @@ enum field_type {
 	X(FT_BOOL, gso, "gso", F_WJ) \
 	X(FT_F64, connect_timeout_s, "connect_timeout_s", F_WJ) \
 	X(FT_F64, timeout_s, "timeout_s", F_WJ) \
-	X(FT_STR, psk_file, NULL, F_WIRE) \
 	X(FT_STR, engine, "engine", F_WJ) \
 	X(FT_STR, bind, "bind", F_WJ) \
 	X(FT_U32, cport, "cport", F_WJ) \
@@ -85,6 +84,7 @@ enum field_type {
 	X(FT_BOOL, dont_fragment, "dont_fragment", F_WJ) \
 	X(FT_U64, bytes, "bytes", F_WJ) \
 	X(FT_U64, blocks, "blocks", F_WJ)
+/* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_result: the top-level figures of the result JSON (after "streams"). */
 #define PROBE_RESULT_FIELDS(X) \

@@ -158,8 +158,6 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 				  p->timeout_s, 2 * NS_MAX_DURATION_S);
 	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
 		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
-	if (p->psk_file[0])
-		return ns_err_set(err, "pre-shared-key authentication is not implemented yet");
 	return check_source(p, err);
 }
 

@@ -209,7 +209,8 @@ int proto_dec_hello(const uint8_t *p, size_t len, struct proto_hello *h, struct 
 	if (magic != PROTO_MAGIC)
 		return ns_err_set(err, "not a netsweep peer (bad HELLO magic)");
 	if (h->version != PROTO_VERSION)
-		return ns_err_set(err, "protocol version %u is not supported (this side speaks %d)",
+		return ns_err_code(err, NS_E_PROTOCOL, "protocol version %u is not supported (this "
+				   "side speaks %d; both ends need the same netsweep release)",
 				  (unsigned)h->version, PROTO_VERSION);
 	return 0;
 }
@@ -255,7 +256,9 @@ void proto_send_error(int fd, uint16_t code, const char *text)
 
 void proto_enc_params(struct proto_buf *b, const struct probe_params *p)
 {
-	fields_put(b, &fields_params, p);
+	struct probe_params q = *p;
+	q.psk_file[0] = '\0'; /* a path on the sender's host, never sent */
+	fields_put(b, &fields_params, &q);
 }
 
 int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)

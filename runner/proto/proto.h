@@ -15,7 +15,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 5
+#define PROTO_VERSION 6               /* 6: the pre-shared-key handshake */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -27,8 +27,8 @@
 
 enum proto_type {
 	PROTO_HELLO = 1,          /* both ways: magic, version, flags */
-	PROTO_AUTH_CHALLENGE = 2, /* reserved for the pre-shared-key handshake */
-	PROTO_AUTH_RESPONSE = 3,  /* reserved */
+	PROTO_AUTH_CHALLENGE = 2, /* agent -> client: the agent's nonce (auth.h) */
+	PROTO_AUTH_RESPONSE = 3,  /* client -> agent: nonce + proof; agent -> client: proof */
 	PROTO_TEST_REQUEST = 4,   /* client -> agent: every probe_params field */
 	PROTO_READY = 5,          /* agent -> client: data port, cookie, UDP ports */
 	PROTO_START = 6,          /* client -> agent: data streams connected; agent -> client: go */
@@ -46,6 +46,8 @@ enum proto_type {
 	PROTO_TYPE_MAX = 17
 };
 
+/* HELLO flag from the agent: AUTH_CHALLENGE follows, the key must be proven. */
+#define PROTO_HELLO_AUTH 0x1u
 /* HELLO flags from a client. A delegated run's own connection to its target says so, and an
  * agent refuses a DELEGATE_REQUEST on such a connection: delegation never chains. */
 #define PROTO_HELLO_DELEGATED 0x2u
@@ -60,7 +62,7 @@ enum proto_errcode {
 	PROTO_E_UNEXPECTED = 3,   /* a message not valid in this state */
 	PROTO_E_TIMEOUT = 4,
 	PROTO_E_INTERNAL = 5,     /* the agent could not set up (sockets, threads) */
-	PROTO_E_AUTH = 6,         /* reserved: authentication required or failed */
+	PROTO_E_AUTH = 6,         /* authentication failed */
 	PROTO_E_ABORT = 7,        /* the test was aborted */
 	PROTO_E_REFUSED = 8       /* delegation refused (--no-delegate, or a chained request) */
 };
@@ -91,7 +93,7 @@ int proto_recv(int fd, uint16_t *type, uint8_t *buf, uint32_t *len, double deadl
 /* Message bodies. */
 struct proto_hello {
 	uint16_t version;
-	uint16_t flags;          /* bit 0 (agent): authentication required — reserved, 0 */
+	uint16_t flags;          /* PROTO_HELLO_AUTH (agent), PROTO_HELLO_DELEGATED (client) */
 };
 void proto_enc_hello(struct proto_buf *b, const struct proto_hello *h);
 int proto_dec_hello(const uint8_t *p, size_t len, struct proto_hello *h, struct ns_err *err);

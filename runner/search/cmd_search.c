@@ -20,7 +20,7 @@
 
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_GOALS, OPT_EXCEED, OPT_WIDTH, OPT_INITIAL, OPT_FINAL,
-	OPT_SUM, OPT_MIN, OPT_MAX, OPT_DRY, OPT_JSON, OPT_CONNECT_TIMEOUT, OPT_ENGINE,
+	OPT_SUM, OPT_MIN, OPT_MAX, OPT_DRY, OPT_JSON, OPT_CONNECT_TIMEOUT, OPT_ENGINE, OPT_PSK,
 };
 
 static void usage(FILE *f)
@@ -48,6 +48,7 @@ static void usage(FILE *f)
 		"      --min-pps N            lowest load tried, packets/s, k/M (default max/1000)\n"
 		"      --max-pps N            highest load (default: what the sender reaches unpaced)\n"
 		"      --connect-timeout S    agent connection timeout (default 5)\n"
+		"      --psk-file FILE        the agent's pre-shared key (default $NETSWEEP_PSK_FILE)\n"
 		"      --dry-run              state the worst-case trials and time, run nothing\n"
 		"  -J, --json                 one JSON object on stdout (schemas/search-result.md)\n",
 		NS_DEFAULT_PORT, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
@@ -141,6 +142,11 @@ static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 	case 'J': case OPT_JSON: o->json = true; return 0;
 	case OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
+	case OPT_PSK:
+		if (strlen(arg) >= sizeof(p->psk_file))
+			return ns_err_code(err, NS_E_USAGE, "path too long");
+		snprintf(p->psk_file, sizeof(p->psk_file), "%s", arg);
+		return 0;
 	}
 	return ns_err_set(err, "internal: option %d", c);
 }
@@ -230,6 +236,7 @@ int cmd_search(int argc, char **argv)
 		{"engine", required_argument, NULL, OPT_ENGINE},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+		{"psk-file", required_argument, NULL, OPT_PSK},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -239,6 +246,9 @@ int cmd_search(int argc, char **argv)
 	int c;
 	probe_params_init(&o.p);
 	o.p.proto = NS_PROTO_UDP;
+	const char *env_psk = getenv("NETSWEEP_PSK_FILE");
+	if (env_psk && strlen(env_psk) < sizeof(o.p.psk_file))
+		snprintf(o.p.psk_file, sizeof(o.p.psk_file), "%s", env_psk);
 	search_cfg_init(&o.c);
 	o.c.duration_sum_s = 0; /* = final duration unless given */
 	opterr = 0;

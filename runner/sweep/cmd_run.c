@@ -17,6 +17,7 @@
 #include "labpairs.h"
 #include "matrix.h"
 #include "pricecheck.h"
+#include "pair_key.h"
 #include "progress.h"
 #include "run.h"
 #include "store.h"
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
 		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
-		"                    [--retry-failed] [--lab FILE | --provision lab]\n"
+		"                    [--retry-failed] [--lab FILE | --provision lab] [--psk-file FILE]\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		"  --provision lab every pair set up and torn down by data/provision/lab.sh (netsweep\n"
 		"                  lab, root) instead of its own hooks; NETSWEEP_LAB_SCALE, _RATE and\n"
 		"                  _CREDIT pass lab up's --scale, --rate and --credit\n"
+		"  --psk-file FILE the key proven to every pair's agents without a psk-file of\n"
+		"                  their own (default $NETSWEEP_PSK_FILE; netsweep key)\n"
 		"At most %d runs (cases x repeats) per matrix.\n", RUN_MAX_RUNS);
 }
 
@@ -106,6 +109,7 @@ int cmd_run(int argc, char **argv)
 		{"catalog", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
 		{"agent-wait", required_argument, NULL, 'w'}, {"retry-failed", no_argument, NULL, 'R'},
 		{"lab", required_argument, NULL, 'L'}, {"provision", required_argument, NULL, 'P'},
+		{"psk-file", required_argument, NULL, 'k'},
 		{NULL, 0, NULL, 0},
 	};
 	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
@@ -113,13 +117,14 @@ int cmd_run(int argc, char **argv)
 	const char *lab = NULL;
 	bool provision_lab = false;
 	char **emulation = NULL;
+	const char *psk = getenv("NETSWEEP_PSK_FILE");
 	bool dry = false, quiet = false;
 	struct ns_err err = {0};
 	uint64_t u;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:l:nrj:qc:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:l:nrj:qc:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'l': o.label = optarg; break;
@@ -135,6 +140,7 @@ int cmd_run(int argc, char **argv)
 			}
 			provision_lab = true;
 			break;
+		case 'k': psk = optarg; break;
 		case 'j':
 			if (units_parse_uint(optarg, 1, 64, &u, &err) < 0) {
 				fprintf(stderr, "netsweep run: --jobs: %s\n", err.msg);
@@ -208,6 +214,10 @@ int cmd_run(int argc, char **argv)
 	/* emulated instances: this host's metadata service (if any) is not theirs */
 	if (lab || provision_lab)
 		setenv("NETSWEEP_IMDS", "0", 1);
+	if (pair_key_default(&m, psk, &err) < 0) {
+		fprintf(stderr, "netsweep run: --psk-file: %s\n", err.msg);
+		goto out;
+	}
 	if (expand_matrix(&m, &cases, &err) < 0 || expand_check(&m, &cases, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;

@@ -1,6 +1,7 @@
 #include "matrix.h"
 #include "bind.h"
 #include "retry.h"
+#include "pair_key.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -421,6 +422,9 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 			return fail_at(L, n, "pair link-speed");
 		if (mxbind_load(L->path, n, p, L->err) < 0)
 			return -1;
+		if (attr(n, "psk-file") && pair_key_resolve(L->path, attr(n, "psk-file"), p->psk_file,
+							     sizeof(p->psk_file), L->err) < 0)
+			return fail_at(L, n, "pair psk-file");
 		for (size_t i = 0; i < m->n_pairs; i++)
 			if (strcmp(m->pairs[i].name, p->name) == 0) {
 				ns_err_set(L->err, "'%s' is already the name of the pair on line %d",

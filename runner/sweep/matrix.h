@@ -81,6 +81,7 @@ struct matrix_pair {
 	struct matrix_hook setup, teardown;
 	struct matrix_bind binds[MX_MAX_BINDS];
 	size_t n_binds;
+	char psk_file[256];                /* key file proven to its agents ("" = none; pair_key.h) */
 	int line;
 };
 

@@ -310,6 +310,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		/* a bind: -B and the agent address the pair declares for it (checked at load) */
 		mxbind_apply(m, expand_value(m, c, MX_PAIR)->u, expand_value(m, c, MX_BIND)->text, &pp,
 			     NULL);
+		snprintf(pp.psk_file, sizeof(pp.psk_file), "%s", mp->psk_file);
 		resolve_affinity(R, p, expand_value(m, c, MX_AFFINITY)->text, &pp, warn, sizeof(warn));
 		if (m->search && pp.proto == NS_PROTO_UDP)
 			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,

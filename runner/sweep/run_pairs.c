@@ -154,7 +154,7 @@ int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err
 		p->remote = mp->client_host[0] != 0;
 		if (p->remote) {
 			/* the client agent sends: its interface towards the target is the one to know */
-			if (probe_hostinfo_peer(mp->client_host, mp->client_port, p->host, hi_timeout,
+			if (probe_hostinfo_peer(mp->client_host, mp->client_port, mp->psk_file, p->host, hi_timeout,
 						&p->client_info, &e) < 0) {
 				p->client_info = NULL;
 				char msg[NS_ERR_MAX + 400];
@@ -168,7 +168,7 @@ int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err
 			progress_note(R->prog, "warning: pair %s: this host's information: %s", mp->name,
 				      e.msg);
 		}
-		if (probe_hostinfo(p->host, p->port, hi_timeout, &p->agent_info, &e) < 0) {
+		if (probe_hostinfo(p->host, p->port, mp->psk_file, hi_timeout, &p->agent_info, &e) < 0) {
 			p->agent_info = NULL;
 			char msg[NS_ERR_MAX + 400];
 			snprintf(msg, sizeof(msg), "pair %s: agent %s: %s", mp->name, p->addr, e.msg);

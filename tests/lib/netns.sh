@@ -28,6 +28,8 @@
 #   netns_check_runs NAME FN ARGS (a noisy check, run up to 3 times).
 # netsweep itself: netns_need_netsweep CHECK... (SKIP them all until agent and probe exist),
 #   netns_agent NS ADDR PORT [ARGS], netns_probe NS OUT ARGS (JSON in OUT), netns_probe_why OUT.
+#   Agents outside loopback need a key: netns_agent gives them NETNS_PSK (made with
+#   `netsweep key` on first use) and exports NETSWEEP_PSK_FILE for probes and runs.
 
 [ -n "${_NETNS_SH_LOADED:-}" ] && return 0
 _NETNS_SH_LOADED=1
@@ -359,13 +361,21 @@ netns_need_netsweep() {
 # netns_agent NS ADDR PORT [ARGS...]: starts an agent in NS on ADDR:PORT (log in
 # $NETNS_TMP/agent-NS-PORT.log, pid in NETNS_AGENT_PID) and waits until it listens; cleanup
 # ends it with the namespace.
+netns_key() {
+	[ -n "${NETNS_PSK:-}" ] && return 0
+	NETNS_PSK=$NETNS_TMP/psk.key
+	"$NETNS_NETSWEEP" key "$NETNS_PSK" || return 1
+	export NETSWEEP_PSK_FILE=$NETNS_PSK
+}
+
 netns_agent() {
 	local ns addr=$2 port=$3 log
 	ns=$(_netns_resolve "$1") || return 1
 	shift 3
+	netns_key || return 1
 	log=$NETNS_TMP/agent-$ns-$port.log
-	ip netns exec "$ns" $NETNS_NICE_CMD "$NETNS_NETSWEEP" agent --listen "$addr:$port" "$@" \
-		>"$log" 2>&1 &
+	ip netns exec "$ns" $NETNS_NICE_CMD "$NETNS_NETSWEEP" agent --listen "$addr:$port" \
+		--psk-file "$NETNS_PSK" "$@" >"$log" 2>&1 &
 	NETNS_AGENT_PID=$!
 	if ! netns_wait_tcp "$ns" "$addr" "$port" 5; then
 		echo "netns: agent did not start: $(head -c 300 "$log")" >&2

@@ -70,7 +70,7 @@ static void a_web_server_is_not_an_agent(void **state)
 	server_start(&s, http, sizeof(http) - 1);
 	char *json = NULL, want[128];
 	struct ns_err err = {0};
-	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, 3, &json, &err), -1);
+	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, NULL, 3, &json, &err), -1);
 	server_stop(&s);
 	snprintf(want, sizeof(want), "127.0.0.1:%u is not a netsweep agent (it sent \"HTTP/1.1 400 Bad...\")",
 		 (unsigned)s.port);
@@ -86,7 +86,7 @@ static void binary_replies_are_shown_printable(void **state)
 	server_start(&s, junk, sizeof(junk) - 1);
 	char *json = NULL;
 	struct ns_err err = {0};
-	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, 3, &json, &err), -1);
+	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, NULL, 3, &json, &err), -1);
 	server_stop(&s);
 	assert_non_null(strstr(err.msg, "is not a netsweep agent (it sent \""));
 	for (const unsigned char *p = (const unsigned char *)err.msg; *p; p++)
@@ -101,7 +101,7 @@ static void a_silent_port_times_out_naming_it(void **state)
 	server_start(&s, NULL, 0);
 	char *json = NULL, want[128];
 	struct ns_err err = {0};
-	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, 1, &json, &err), -1);
+	assert_int_equal(probe_hostinfo("127.0.0.1", s.port, NULL, 1, &json, &err), -1);
 	server_stop(&s);
 	snprintf(want, sizeof(want), "timed out waiting for HELLO (is it a netsweep agent?) from "
 		 "127.0.0.1:%u", (unsigned)s.port);
@@ -121,7 +121,7 @@ static void a_closed_port_names_host_and_port(void **state)
 	pthread_join(s.th, NULL);
 	char *json = NULL, want[96];
 	struct ns_err err = {0};
-	assert_int_equal(probe_hostinfo("127.0.0.1", (uint16_t)port, 1, &json, &err), -1);
+	assert_int_equal(probe_hostinfo("127.0.0.1", (uint16_t)port, NULL, 1, &json, &err), -1);
 	snprintf(want, sizeof(want), "agent 127.0.0.1 port %d unreachable", port);
 	assert_non_null(strstr(err.msg, want));
 	assert_int_equal(err.code, NS_E_UNREACHABLE);

@@ -1,7 +1,7 @@
 /* Delegated runs: the DELEGATE_REQUEST / DELEGATE_RESULT / HOSTINFO_REQUEST-with-peer messages
  * (round trips, oversized, every bound), probe_result_from_json (a real probe_result through
  * probe_result_json and back: every figure and interval survives), and probe_run_from through
- * two embedded agents on loopback (results, --no-delegate, no chaining, no target). */
+ * two embedded agents on loopback (results, delegation off unless asked for, no chaining, no target). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +71,13 @@ static void delegate_request_round_trip_and_bounds(void **state)
 	snprintf(p.psk_file, sizeof(p.psk_file), "/etc/shadow");
 	proto_buf_init(&b);
 	proto_enc_delegate(&b, &p);
+	/* the sender's key file path never goes on the wire */
+	assert_int_equal(proto_dec_delegate(b.p, b.len, &q, &err), 0);
+	assert_string_equal(q.psk_file, "");
+	/* a peer that names one anyway (the last field, a str) is refused */
+	assert_true(b.len >= 2 && b.p[b.len - 2] == 0 && b.p[b.len - 1] == 0);
+	b.len -= 2;
+	proto_put_str(&b, "/etc/shadow");
 	assert_int_equal(proto_dec_delegate(b.p, b.len, &q, &err), -1);
 	assert_non_null(strstr(err.msg, "key file"));
 	proto_buf_free(&b);
@@ -361,7 +368,7 @@ static void start_agent(struct running *r, int no_delegate)
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
 	o.quiet = 1;
-	o.no_delegate = no_delegate;
+	o.delegate = !no_delegate;
 	r->a = agent_create(&o, &err);
 	assert_non_null(r->a);
 	r->port = agent_port(r->a);
@@ -433,21 +440,21 @@ static void run_from_goes_through_the_client_agent(void **state)
 
 	/* the client's interface towards a given peer */
 	char *json = NULL;
-	if (probe_hostinfo_peer("127.0.0.1", c.port, "127.0.0.1", 5, &json, &err) < 0)
+	if (probe_hostinfo_peer("127.0.0.1", c.port, NULL, "127.0.0.1", 5, &json, &err) < 0)
 		fail_msg("probe_hostinfo_peer: %s", err.msg);
 	assert_non_null(strstr(json, "\"peer\":\"127.0.0.1\""));
 	free(json);
 
-	/* --no-delegate */
+	/* without --delegate */
 	assert_int_equal(probe_run_from("127.0.0.1", nd.port, &p, &res, &err), -1);
-	assert_non_null(strstr(err.msg, "--no-delegate"));
+	assert_non_null(strstr(err.msg, "--delegate"));
 	assert_int_equal(res.n_dirs, 0);
 	probe_result_free(&res);
 
 	/* a delegated run cannot delegate again: HELLO bit 1, then DELEGATE_REQUEST */
 	int fd = client_ctl_connect("127.0.0.1", c.port, proto_now() + 2, NULL, NULL, &err);
 	assert_true(fd >= 0);
-	assert_int_equal(client_ctl_hello(fd, buf, PROTO_HELLO_DELEGATED, proto_now() + 2, &err), 0);
+	assert_int_equal(client_ctl_hello(fd, buf, PROTO_HELLO_DELEGATED, NULL, proto_now() + 2, &err), 0);
 	struct proto_buf b;
 	proto_buf_init(&b);
 	proto_enc_delegate(&b, &p);

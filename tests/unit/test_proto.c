@@ -471,7 +471,7 @@ static void embedded_agent_answers_and_stops(void **state)
 	assert_int_equal(pthread_create(&tid, NULL, serve, a), 0);
 
 	char *json = NULL;
-	if (probe_hostinfo("127.0.0.1", port, 10, &json, &err) < 0)
+	if (probe_hostinfo("127.0.0.1", port, NULL, 10, &json, &err) < 0)
 		fail_msg("probe_hostinfo: %s", err.msg);
 	assert_non_null(json);
 	assert_true(json[0] == '{');

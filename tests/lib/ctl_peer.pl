@@ -1,0 +1,118 @@
+#!/usr/bin/perl
+# Hostile and odd peers of an agent's control port, for the integration tests (core Perl only).
+#   ctl_peer.pl relay LPORT HOST PORT RECORD   forwards one connection to HOST:PORT, writing
+#                                              what the client sent to RECORD
+#   ctl_peer.pl replay HOST PORT RECORD        sends RECORD's bytes, prints the message types
+#                                              the agent answered ("HELLO AUTH_CHALLENGE
+#                                              ERROR:6 EOF")
+#   ctl_peer.pl hello HOST PORT VERSION        HELLO with another version; prints the answer
+#   ctl_peer.pl skipauth HOST PORT             HELLO, then HOSTINFO_REQUEST without the key
+#   ctl_peer.pl silent HOST PORT N SECS        holds N connections open, silent, for SECS
+#   ctl_peer.pl churn HOST PORT SECS           connects and closes in a loop for SECS
+#   ctl_peer.pl garbage HOST PORT N            N connections of random bytes, huge lengths,
+#                                              truncated frames
+use strict;
+use warnings;
+use IO::Socket::INET;
+use IO::Select;
+use Time::HiRes qw(time sleep);
+
+my %names = (1 => 'HELLO', 2 => 'AUTH_CHALLENGE', 3 => 'AUTH_RESPONSE', 5 => 'READY',
+	     13 => 'HOSTINFO', 14 => 'BUSY', 15 => 'ERROR');
+my $mode = shift @ARGV or die "mode?\n";
+
+sub conn {
+	my ($h, $p) = @_;
+	return IO::Socket::INET->new(PeerAddr => $h, PeerPort => $p, Proto => 'tcp', Timeout => 3);
+}
+
+# Reads frames for up to $secs; returns the list of type names (ERROR:code), EOF at the end.
+sub answers {
+	my ($s, $secs) = @_;
+	my ($buf, @out) = ('');
+	my $sel = IO::Select->new($s);
+	my $until = time + $secs;
+	while (time < $until) {
+		last unless $sel->can_read($until - time);
+		my $n = sysread($s, my $chunk, 65536);
+		if (!$n) { push @out, 'EOF'; last; }
+		$buf .= $chunk;
+		while (length($buf) >= 8) {
+			my ($len, $type) = unpack('N n', $buf);
+			last if length($buf) < 8 + $len;
+			my $name = $names{$type} // "TYPE$type";
+			$name .= ':' . unpack('n', substr($buf, 8, 2)) if $type == 15;
+			push @out, $name;
+			substr($buf, 0, 8 + $len) = '';
+		}
+	}
+	return @out;
+}
+
+if ($mode eq 'relay') {
+	my ($lport, $h, $p, $rec) = @ARGV;
+	my $l = IO::Socket::INET->new(LocalAddr => '0.0.0.0', LocalPort => $lport, Listen => 1,
+				      ReuseAddr => 1) or die "listen: $!\n";
+	my $c = $l->accept or die "accept: $!\n";
+	my $a = conn($h, $p) or die "connect: $!\n";
+	open(my $f, '>', $rec) or die "$rec: $!\n";
+	binmode $f;
+	my $sel = IO::Select->new($c, $a);
+	OUTER: while (1) {
+		for my $r ($sel->can_read(30)) {
+			my $n = sysread($r, my $buf, 65536);
+			last OUTER unless $n;
+			if ($r == $c) { print $f $buf; syswrite($a, $buf); } else { syswrite($c, $buf); }
+		}
+	}
+	close $f;
+} elsif ($mode eq 'replay') {
+	my ($h, $p, $rec) = @ARGV;
+	open(my $f, '<', $rec) or die "$rec: $!\n";
+	binmode $f;
+	local $/;
+	my $bytes = <$f>;
+	my $s = conn($h, $p) or die "connect: $!\n";
+	syswrite($s, $bytes);
+	print join(' ', answers($s, 4)), "\n";
+} elsif ($mode eq 'hello') {
+	my ($h, $p, $v) = @ARGV;
+	my $s = conn($h, $p) or die "connect: $!\n";
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $v, 0));
+	print join(' ', answers($s, 3)), "\n";
+} elsif ($mode eq 'skipauth') {
+	my ($h, $p) = @ARGV;
+	my $s = conn($h, $p) or die "connect: $!\n";
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 5, 0) . pack('N n n', 0, 12, 0));
+	print join(' ', answers($s, 3)), "\n";
+} elsif ($mode eq 'silent') {
+	my ($h, $p, $n, $secs) = @ARGV;
+	my @keep;
+	for (1 .. $n) { my $s = conn($h, $p); push @keep, $s if $s; }
+	print scalar(@keep), "\n";
+	STDOUT->flush;
+	sleep $secs;
+} elsif ($mode eq 'churn') {
+	my ($h, $p, $secs) = @ARGV;
+	my ($until, $n) = (time + $secs, 0);
+	while (time < $until) { my $s = conn($h, $p); $n++ if $s; close $s if $s; sleep 0.01; }
+	print "$n\n";
+} elsif ($mode eq 'garbage') {
+	my ($h, $p, $n) = @ARGV;
+	my $ok = 0;
+	for my $i (1 .. $n) {
+		my $s = conn($h, $p) or next;
+		$ok++;
+		my $k = $i % 4;
+		my $junk = join('', map { chr(int(rand(256))) } 1 .. 64);
+		if ($k == 0) { syswrite($s, $junk); }                                  # random bytes
+		elsif ($k == 1) { syswrite($s, pack('N n n', 0xffffffff, 1, 0)); }     # huge length
+		elsif ($k == 2) { syswrite($s, pack('N n n', 8, 1, 0) . "NSW"); }      # truncated
+		else { syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 5, 0) .  # bad fields
+				    pack('N n n', 64, 3, 0) . $junk); }
+		close $s;
+	}
+	print "$ok\n";
+} else {
+	die "unknown mode $mode\n";
+}
