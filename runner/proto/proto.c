@@ -256,9 +256,7 @@ void proto_send_error(int fd, uint16_t code, const char *text)
 
 void proto_enc_params(struct proto_buf *b, const struct probe_params *p)
 {
-	struct probe_params q = *p;
-	q.psk_file[0] = '\0'; /* a path on the sender's host, never sent */
-	fields_put(b, &fields_params, &q);
+	fields_put(b, &fields_params, p);
 }
 
 int proto_dec_params(const uint8_t *p, size_t len, struct probe_params *o, struct ns_err *err)

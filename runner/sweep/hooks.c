@@ -340,14 +340,14 @@ static int take_addresses(struct hooks *H, size_t i, const char *json, const cha
 
 /* Until the agent answers the control protocol, or the pair's wait is over. */
 static int wait_agent(struct hooks *H, const char *pair, const char *host, uint16_t port,
-		      double wait_s, char *why, size_t wlen)
+		      const char *psk_file, double wait_s, char *why, size_t wlen)
 {
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct ns_err e = {0};
 	for (;;) {
 		char *json = NULL;
-		if (probe_hostinfo(host, port, 2.0, &json, &e) == 0) {
+		if (probe_hostinfo(host, port, psk_file, 2.0, &json, &e) == 0) {
 			free(json);
 			return 0;
 		}
@@ -396,9 +396,9 @@ static int setup_pair(struct hooks *H, size_t i, struct ns_err *err)
 		return 0; /* no setup for it: its agent is the matrix's */
 	}
 	double wait = p->setup.command[0] ? p->setup.wait_s : H->m.setup.wait_s;
-	if (wait_agent(H, p->name, p->agent_host, p->agent_port, wait, why, sizeof(why)) < 0 ||
+	if (wait_agent(H, p->name, p->agent_host, p->agent_port, p->psk_file, wait, why, sizeof(why)) < 0 ||
 	    (p->client_host[0] &&
-	     wait_agent(H, p->name, p->client_host, p->client_port, wait, why, sizeof(why)) < 0)) {
+	     wait_agent(H, p->name, p->client_host, p->client_port, p->psk_file, wait, why, sizeof(why)) < 0)) {
 		progress_note(H->o.prog, "warning: %s", why);
 		fail_pair(H, i, why);
 	}

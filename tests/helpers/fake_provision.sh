@@ -26,7 +26,9 @@ setup)
 		exit 3
 	fi
 	# the agent outlives this script: its own session, nothing of ours held open
-	ip netns exec "$ns" setsid "$NETSWEEP" agent --quiet --listen :7212 </dev/null >/dev/null 2>&1 &
+	# with the runner's key (NETSWEEP_PSK_FILE): a keyless agent serves loopback clients only
+	ip netns exec "$ns" setsid "$NETSWEEP" agent --quiet --listen :7212 \
+		${NETSWEEP_PSK_FILE:+--psk-file "$NETSWEEP_PSK_FILE"} </dev/null >/dev/null 2>&1 &
 	echo "fake: started an agent in $ns" >&2
 	printf '{"agent": "10.212.%s.2:7212", "namespace": "%s", "instance_id": "i-fake%s"}\n' "$n" "$ns" "$n"
 	;;

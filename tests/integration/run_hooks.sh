@@ -24,6 +24,7 @@ cleanup() {
 trap cleanup EXIT
 for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
 export NETSWEEP=$T/netsweep
+"$NETSWEEP" key "$T/psk.key" && export NETSWEEP_PSK_FILE=$T/psk.key
 FP=$HERE/../helpers/fake_provision.sh
 left() { ip netns list | awk '{print $1}' | grep -c "^$FAKE_PREFIX-"; }
 

@@ -74,12 +74,9 @@ static void delegate_request_round_trip_and_bounds(void **state)
 	/* the sender's key file path never goes on the wire */
 	assert_int_equal(proto_dec_delegate(b.p, b.len, &q, &err), 0);
 	assert_string_equal(q.psk_file, "");
-	/* a peer that names one anyway (the last field, a str) is refused */
-	assert_true(b.len >= 2 && b.p[b.len - 2] == 0 && b.p[b.len - 1] == 0);
-	b.len -= 2;
+	/* a peer that appends one anyway is refused */
 	proto_put_str(&b, "/etc/shadow");
 	assert_int_equal(proto_dec_delegate(b.p, b.len, &q, &err), -1);
-	assert_non_null(strstr(err.msg, "key file"));
 	proto_buf_free(&b);
 }
 
