@@ -43,7 +43,8 @@ static void usage(FILE *f)
 		"  --rate T=R,...   the goodput of type T (436M), over the catalog's figure\n"
 		"  --credit S       seconds an \"up to\" type keeps its peak from a full bucket (default %.0f)\n"
 		"  --catalog FILE   an instance catalog over the default one (repeatable)\n"
-		"  --psk-file FILE  the agents' key file\n"
+		"  --psk-file FILE  the agents' key file (default $NETSWEEP_PSK_FILE; without one\n"
+		"                   the agents serve only their own namespace's loopback)\n"
 		"  --hook           as a provisioning hook: the pair is $NETSWEEP_PAIR of type\n"
 		"                   $NETSWEEP_INSTANCE_TYPE (key $NETSWEEP_PSK_FILE); up prints that\n"
 		"                   pair's object only, down removes that pair only\n"
@@ -237,8 +238,9 @@ static int lab_up_cmd(const struct lab_cfg *c, int argc, char **argv)
 				    pairs[i].pair, c->hook ? " --pair " : "", c->hook ? pairs[i].pair : "");
 			goto fail;
 		}
+	/* an agent without a key serves loopback clients only: the lab's are reached over veths */
 	const char *psk = c->psk_file;
-	if (!psk && c->hook)
+	if (!psk)
 		psk = getenv("NETSWEEP_PSK_FILE");
 	for (; made < n; made++)
 		if (lab_pair_up(&lab, &pairs[made], self, psk, &err) < 0) {

@@ -14,6 +14,7 @@ netns_require
 CHECKS=("lab: m4 family per dollar" "lab: burst and baseline" "lab down after kill -9")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab
+netns_key || { fail "lab" "netsweep key failed"; exit 1; } # the lab's agents and run --lab share it
 P=nstlab
 lab() { "$NETNS_NETSWEEP" lab "$1" --prefix "$P" "${@:2}"; }
 trap 'lab down >/dev/null 2>&1; netns_cleanup' EXIT
