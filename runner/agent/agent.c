@@ -6,6 +6,7 @@
  * ends it. */
 #include "agent.h"
 #include "conn.h"
+#include "caps.h"
 #include "gate.h"
 #include "serve.h"
 
@@ -31,6 +32,8 @@ void agent_opts_init(struct agent_opts *o)
 	snprintf(o->listen_addr, sizeof(o->listen_addr), "::");
 	o->port = NS_DEFAULT_PORT;
 	o->idle_timeout_s = 10;
+	o->max_duration_s = AGENT_DEFAULT_MAX_DURATION_S;
+	o->max_streams = NS_MAX_STREAMS;
 }
 
 struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)

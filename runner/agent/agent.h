@@ -14,6 +14,9 @@ struct agent_opts {
 	const char *psk_file;       /* pre-shared key; NULL = none: loopback clients only */
 	const char *allow;          /* "CIDR,..." clients and delegation targets; NULL = any */
 	int quiet;                  /* no log lines on stderr */
+	double max_duration_s;      /* omit + duration of one test (default 3600; 0 = 86400) */
+	uint64_t max_rate_bps;      /* pacing rate a test must ask for at most (0 = no cap) */
+	uint32_t max_streams;       /* streams per direction (default and most: 1024) */
 	int delegate;               /* run DELEGATE_REQUESTs (off by default: never the client of
 				     * another's test unless asked for) */
 };

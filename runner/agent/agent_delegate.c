@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "conn.h"
 #include "serve.h"
 #include "runner/client/client.h"
@@ -169,10 +170,16 @@ void agent_run_delegated(struct conn *c, uint32_t len, uint16_t hello_flags)
 		agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
 		return;
 	}
+	if (agent_caps_check(a, &p, &err) < 0) { /* the caps hold for what it sends, too */
+		agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
+		return;
+	}
 	if (run_bound(&p) > NS_MAX_DURATION_S + 600) {
 		agent_refuse(c, PROTO_E_BAD_REQUEST, "delegated test timeout out of range");
 		return;
 	}
+	if (p.connect_timeout_s > AGENT_MAX_CONNECT_S) /* every wait before data flows is bounded */
+		p.connect_timeout_s = AGENT_MAX_CONNECT_S;
 	/* the target is proven this agent's own key (a peer never names a file here) */
 	snprintf(p.psk_file, sizeof(p.psk_file), "%s", a->o.psk_file ? a->o.psk_file : "");
 	char target[sizeof(p.host) + 16];

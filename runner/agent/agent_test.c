@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/units.h"
+#include "caps.h"
 #include "conn.h"
 #include "serve.h"
 #include "runner/session/session.h"
@@ -144,7 +145,10 @@ static void udp_greeting(struct atest *t, uint32_t k)
 static int connect_phase(struct atest *t, struct ns_err *err)
 {
 	struct conn *c = t->c;
-	double deadline = proto_now() + t->p.connect_timeout_s + AGENT_SETUP_S;
+	/* however long the client says its connects may take, the agent waits a bounded time */
+	double wait = t->p.connect_timeout_s < AGENT_MAX_CONNECT_S ? t->p.connect_timeout_s
+								   : AGENT_MAX_CONNECT_S;
+	double deadline = proto_now() + wait + AGENT_SETUP_S;
 	uint32_t np = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total);
 	struct pollfd *pfd = calloc(np, sizeof(*pfd));
 	int rc = -1;
@@ -321,6 +325,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 		return;
 	}
 	if (proto_dec_params(c->buf, len, &t.p, &err) < 0 || probe_params_check(&t.p, &err) < 0 ||
+	    agent_caps_check(c->a, &t.p, &err) < 0 ||
 	    session_cpus(&t.p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0)
 		goto fail;
 	code = PROTO_E_INTERNAL;

@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/units.h"
 #include "agent.h"
+#include "caps.h"
 #include "runner/proto/probe.h"
 
 static struct agent *volatile running_agent;
@@ -25,7 +26,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...]\n"
-		   "                      [--delegate] [--idle-timeout S] [--quiet]\n"
+		   "                      [--delegate] [--max-duration S] [--max-rate RATE]\n"
+		   "                      [--max-streams N] [--idle-timeout S] [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
 		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
 		   "  -k, --psk-file FILE     pre-shared key (netsweep key FILE) every client must prove;\n"
@@ -35,9 +37,12 @@ static void usage(FILE *f)
 		   "      --delegate          run tests on a remote runner's behalf (a matrix pair's\n"
 		   "                          client, netsweep probe --from); off by default\n"
 		   "      --no-delegate       the default: refuse every delegated test\n"
+		   "      --max-duration S    omit + duration of one test, at most (default %g s)\n"
+		   "      --max-rate RATE     a test must pace at or below RATE, bits/s (default: no cap)\n"
+		   "      --max-streams N     streams per direction, at most (default %d)\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
 		   "  -q, --quiet             no log lines on stderr\n",
-		NS_DEFAULT_PORT);
+		NS_DEFAULT_PORT, AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS);
 }
 
 /* "ADDR:PORT", "[V6]:PORT", ":PORT", "ADDR" (default port). */
@@ -86,6 +91,9 @@ int cmd_agent(int argc, char **argv)
 		{"delegate", no_argument, NULL, 'G'},
 		{"psk-file", required_argument, NULL, 'k'},
 		{"allow", required_argument, NULL, 'A'},
+		{"max-duration", required_argument, NULL, 'T'},
+		{"max-rate", required_argument, NULL, 'B'},
+		{"max-streams", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -123,6 +131,33 @@ int cmd_agent(int argc, char **argv)
 		case 'A':
 			o.allow = optarg;
 			break;
+		case 'T':
+			if (units_parse_duration(optarg, NS_MAX_DURATION_S, &o.max_duration_s, &err) < 0 ||
+			    !(o.max_duration_s > 0)) {
+				ns_err_set(&err, "--max-duration must be > 0 and <= %g s",
+					   NS_MAX_DURATION_S);
+				goto usage_err;
+			}
+			break;
+		case 'B':
+			if (units_parse_rate(optarg, &o.max_rate_bps, &err) < 0) {
+				ns_err_prefix(&err, "--max-rate");
+				goto usage_err;
+			}
+			if (!o.max_rate_bps) {
+				ns_err_set(&err, "--max-rate must be more than 0 (no option: no cap)");
+				goto usage_err;
+			}
+			break;
+		case 'S': {
+			uint64_t v;
+			if (units_parse_uint(optarg, 1, NS_MAX_STREAMS, &v, &err) < 0) {
+				ns_err_prefix(&err, "--max-streams");
+				goto usage_err;
+			}
+			o.max_streams = (uint32_t)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;

@@ -640,7 +640,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		ns_err_set(&e, "no agent host given");
 		goto fail;
 	}
-	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0)
+	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0)
 		goto fail;
 	if (p->proto == NS_PROTO_UDP && p->fq_rate_bps)
 		add_warning(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 int sockopt_nodelay(int fd, struct ns_err *err)
@@ -103,5 +104,25 @@ int sockopt_apply(int fd, const struct probe_params *p, struct ns_err *err)
 		return ns_err_sys(err, "congestion control '%s' (see "
 				  "/proc/sys/net/ipv4/tcp_available_congestion_control)",
 				  p->congestion);
+	return 0;
+}
+
+int sockopt_fd_room(const struct probe_params *p, struct ns_err *err)
+{
+	uint64_t streams = (uint64_t)p->streams * (p->dir == NS_DIR_BIDIR ? 2 : 1);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && streams + SOCKOPT_FD_RESERVE > (uint64_t)rl.rlim_cur)
+		return ns_err_code(err, NS_E_LIMIT, "%llu data streams need %llu open files; this "
+				   "process may open %llu (raise ulimit -n / LimitNOFILE)",
+				   (unsigned long long)streams,
+				   (unsigned long long)(streams + SOCKOPT_FD_RESERVE),
+				   (unsigned long long)rl.rlim_cur);
 	return 0;
 }

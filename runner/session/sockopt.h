@@ -20,4 +20,11 @@ int sockopt_tos_applied(int fd);
 /* The path MTU a connected socket knows (IP_MTU / IPV6_MTU), -1 if unknown. */
 int sockopt_path_mtu(int fd);
 
+#define SOCKOPT_FD_RESERVE 64      /* descriptors besides the data streams: control, logs,
+				    * the handshakes and pipes of an agent */
+/* Raises RLIMIT_NOFILE to its hard limit, then checks that a test's data streams (both
+ * directions counted) fit: -1 with NS_E_LIMIT and the numbers otherwise, instead of
+ * "Too many open files" half-way through the connects. */
+int sockopt_fd_room(const struct probe_params *p, struct ns_err *err);
+
 #endif

@@ -1,0 +1,15 @@
+/* caps: what one test may ask of this agent — its --max-duration, --max-rate and
+ * --max-streams, and the descriptors its data streams need — checked before anything is set up,
+ * so that a request over a cap is refused with its reason. Internal to runner/agent. */
+#ifndef NS_AGENT_CAPS_H
+#define NS_AGENT_CAPS_H
+
+#include "conn.h"
+
+#define AGENT_DEFAULT_MAX_DURATION_S 3600.0 /* omit + duration of one test */
+#define AGENT_MAX_CONNECT_S 30.0   /* the agent waits for data streams at most this (+ setup) */
+
+/* 0 or -1 with the cap the request exceeds (NS_E_LIMIT). total_streams counts both directions. */
+int agent_caps_check(const struct agent *a, const struct probe_params *p, struct ns_err *err);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/bash
+# The agent's caps over loopback: a request above --max-streams, --max-duration or --max-rate is
+# refused with the cap it exceeds, one within them runs; a stream count that needs more open
+# files than the agent may have is refused saying so, before any connection is made.
+source "$(dirname "$0")/../lib/check.sh"
+TMP=$(mktemp -d /tmp/i9-caps.XXXXXX) || exit 2
+export NETSWEEP_IMDS=0
+unset NETSWEEP_PSK_FILE
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+NS=$TMP/netsweep
+cp "$NETSWEEP" "$NS" || { fail "copy netsweep" "$NETSWEEP"; exit 1; }
+
+# start_agent LOG ARGS...: an agent on a free port; PORT is set once it listens
+start_agent() {
+	local log=$1 i
+	shift
+	"$NS" agent --listen 127.0.0.1:0 "$@" 2>"$log" &
+	PIDS+=("$!")
+	for i in $(seq 100); do
+		PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$log")
+		[ -n "$PORT" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+start_agent "$TMP/caps.log" --max-streams 4 --max-duration 5s --max-rate 100M ||
+	{ fail "agent with caps" "did not start"; exit 1; }
+refused() { # NAME WANT ARGS...
+	local name=$1 want=$2 out
+	shift 2
+	out=$("$NS" probe "127.0.0.1:$PORT" "$@" 2>&1 >/dev/null)
+	if [ $? = 1 ] && [[ "$out" == *"$want"* ]]; then pass "$name: $out"; else fail "$name" "$out"; fi
+}
+refused "caps: streams over --max-streams" "exceed this agent's --max-streams of 4" -P 8 -t 0.5 -b 10M
+refused "caps: omit + duration over --max-duration" "exceeds this agent's --max-duration of 5 s" -t 4 -O 2 -b 10M
+refused "caps: an unpaced test over --max-rate" "an unpaced test exceeds this agent's --max-rate" -t 0.5
+refused "caps: a rate over --max-rate" "a rate of 200000000 bit/s exceeds this agent's --max-rate of 100000000 bit/s" -t 0.5 -b 200M
+if "$NS" probe "127.0.0.1:$PORT" -P 4 -t 0.5 -b 50M >/dev/null 2>&1; then
+	pass "caps: a test within every cap runs"
+else
+	fail "caps: a test within every cap runs" "exit $?"
+fi
+
+# open files (soft and hard limit 256): 200 streams both ways do not fit in the agent, 300 not in the probe
+(ulimit -n 256 && exec "$NS" agent --listen 127.0.0.1:0 2>"$TMP/fd.log") &
+PIDS+=("$!")
+for i in $(seq 100); do
+	PORT=$(sed -n "s/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p" "$TMP/fd.log" 2>/dev/null)
+	[ -n "$PORT" ] && break
+	sleep 0.05
+done
+refused "caps: streams that need more open files than the agent may have" \
+	"400 data streams need 464 open files; this process may open 256" -P 200 --bidir -t 0.5
+out=$(ulimit -n 256 && "$NS" probe "127.0.0.1:$PORT" -P 300 -t 0.5 2>&1 >/dev/null)
+if [[ "$out" == *"300 data streams need 364 open files"* ]]; then
+	pass "caps: the probe refuses what its own open files cannot hold: $out"
+else
+	fail "caps: the probe refuses what its own open files cannot hold" "$out"
+fi
+finish
