@@ -41,6 +41,7 @@ include mk/host.mk
 include mk/lab.mk
 include mk/report.mk
 include mk/harness.mk
+include mk/fuzz.mk
 include mk/install.mk
 include mk/xdp.mk
 
@@ -51,7 +52,7 @@ LIB      := $(BUILD)/libnetsweep.a
 BIN      := $(BUILD)/netsweep
 TEST_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit itest bench check-long demo asan clean
+.PHONY: all deps test unit itest bench check-long demo asan asan-unit clean
 all: $(BIN) $(EXTRA_TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -110,8 +111,12 @@ asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" all $(UNIT_TESTS:%=build-asan/tests/%)
 
+# The unit tests built and run under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan-unit: asan
+	@sh tests/run.sh $(UNIT_TESTS:%=build-asan/tests/%) --
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # Header dependencies (-MMD): a changed header rebuilds the objects and unit tests using it.
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/runner/core/main.d $(TEST_BINS:=.d)
