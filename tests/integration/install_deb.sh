@@ -82,7 +82,7 @@ fi
 if ! "$R/usr/bin/netsweep" agent --help 2>&1 | grep -q -- --psk-file; then
 	skip "the service's command starts an agent" "this netsweep's agent has no --psk-file yet"
 else
-	mkdir "$T/creds" && echo "test-key" >"$T/creds/psk"
+	mkdir "$T/creds" && "$R/usr/bin/netsweep" key "$T/creds/psk" # hex, mode 0600: the agent checks both
 	cmd=$(sed -n 's/^ExecStart=//p' "$R/lib/systemd/system/netsweep-agent.service")
 	cmd=${cmd//%d/$T/creds}
 	cmd=${cmd//\/usr\/bin\/netsweep/$R/usr/bin/netsweep}
