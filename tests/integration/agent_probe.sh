@@ -166,6 +166,7 @@ if [ "$(id -u)" = 0 ] && command -v tc >/dev/null 2>&1 && ip netns list >/dev/nu
 else
 	skip "$LOSS_CHECK" "needs root and iproute2 for network namespaces"
 fi
+unset NETSWEEP_PSK_FILE # netns_agent's key: the loopback agents here have none
 
 # --- interval series: -t 2 -i 0.1 is 20 intervals, none of zero width (the agent's series is
 # paired with the client's by position, so an extra one on either end shifts every later pair)
