@@ -119,10 +119,10 @@ else
 	fail "${CHECKS[6]}" "$(wc -c <"$REC" 2>/dev/null) bytes recorded; answers: $got"
 fi
 
-# 8. protocol version 4, the one before the key
-got=$(ip netns exec k9-c $PEER hello "$A" "$PORT" 4 2>&1)
-if [ "$got" = "ERROR:1 EOF" ] && grep -q "protocol version 4 is not supported" "$LOG"; then
-	pass "${CHECKS[7]}: $(grep -o 'protocol version 4 is not supported[^;]*' "$LOG" | head -n 1)"
+# 8. protocol version 5, the one before the key
+got=$(ip netns exec k9-c $PEER hello "$A" "$PORT" 5 2>&1)
+if [ "$got" = "ERROR:1 EOF" ] && grep -q "protocol version 5 is not supported" "$LOG"; then
+	pass "${CHECKS[7]}: $(grep -o 'protocol version 5 is not supported[^;]*' "$LOG" | head -n 1)"
 else
 	fail "${CHECKS[7]}" "answers: $got"
 fi
