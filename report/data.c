@@ -95,7 +95,8 @@ int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 		sqlite3_finalize(st);
 	}
 	if (version < 0) {
-		ns_err_code(err, NS_E_INPUT, "%s: cannot read the schema version (%s)", path,
+		ns_err_code(err, NS_E_INPUT,
+			    "%s: not a netsweep database: cannot read its schema version (%s)", path,
 			    sqlite3_errmsg(*db));
 		goto err;
 	}

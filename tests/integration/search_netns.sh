@@ -35,29 +35,28 @@ OUT=$NETNS_TMP/search.json
 search_run() { # search_run OUT ARGS...
 	local out=$1
 	shift
-	timeout -k 5 300 ip netns exec "$(_netns_resolve ss)" "$NETNS_NETSWEEP" search "$R:$PORT" \
+	timeout -k 5 300 ip netns exec "$(_netns_resolve ss)" $NETNS_NICE_CMD "$NETNS_NETSWEEP" search "$R:$PORT" \
 		"${SEARCH_ARGS[@]}" "$@" --json >"$out" 2>"$out.err"
 }
 j() { netns_json "$1" "$2"; }
 
 declare -A CLEAN_PDR
-for l in $SIZES; do
-	name="search NDR and PDR for $l bytes behind tbf 100mbit"
+# One size's search, checked against tbf's packet rate; a search that a loaded machine kept
+# from offering the load (the shortfall counts as loss) is run again (netns_check_runs).
+check_size() {
+	local l=$1 want out ndr pdr
 	want=$(awk -v l="$l" 'BEGIN { printf "%.1f", 100e6 / 8 / (l + 42) }')
 	out=$NETNS_TMP/search-$l.json
-	if ! search_run "$out" -l "$l"; then
-		fail "$name" "search failed: $(head -c 300 "$out.err")"
-		continue
-	fi
+	search_run "$out" -l "$l" || { CHECK_MSG="search failed: $(head -c 300 "$out.err")"; return 1; }
 	ndr=$(j "$out" '$.goals[0].lower_pps') pdr=$(j "$out" '$.goals[1].lower_pps')
 	CLEAN_PDR[$l]=$pdr
-	if [ "$(j "$out" '$.goals[0].met')" = 1 ] && [ "$(j "$out" '$.goals[1].met')" = 1 ] &&
-		netns_within "$ndr" "$want" 5 && netns_within "$pdr" "$want" 5; then
-		pass "$name: NDR $ndr, PDR $pdr pps, tbf allows $want ($(j "$out" '$.n_trials') trials)"
-	else
-		fail "$name" "NDR $ndr, PDR $pdr pps, want $want within 5 %"
-	fi
 	cp "$out" "$OUT"
+	CHECK_MSG="NDR $ndr, PDR $pdr pps, tbf allows $want ($(j "$out" '$.n_trials') trials)"
+	[ "$(j "$out" '$.goals[0].met')" = 1 ] && [ "$(j "$out" '$.goals[1].met')" = 1 ] &&
+		netns_within "$ndr" "$want" 5 && netns_within "$pdr" "$want" 5
+}
+for l in $SIZES; do
+	netns_check_runs "search NDR and PDR for $l bytes behind tbf 100mbit" check_size "$l"
 done
 
 # Bounds: what the last search ran against what the dry run states for the same settings.
