@@ -19,6 +19,10 @@
 #include "runner/proto/probe.h"
 #include "runner/session/session.h"
 
+/* The time limit of a test by amount (-n/-k) without -t: an agent's default --max-duration
+ * (runner/agent/caps.h), so that such a test is not refused by a default agent. */
+#define PROBE_AMOUNT_LIMIT_S 3600.0
+
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
 	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT, OPT_PSK,
@@ -61,7 +65,8 @@ static void usage(FILE *f)
 		"      --dont-fragment      set DF (IP_PMTUDISC_DO): a datagram over the path MTU\n"
 		"                           is an error\n"
 		"  -n, --bytes BYTES        end when this much was sent, all streams (-t is then a\n"
-		"                           time limit, default none)\n"
+		"                           time limit, default one hour: agents refuse longer\n"
+		"                           tests unless started with a larger --max-duration)\n"
 		"  -k, --blockcount N       end after N writes/datagrams of --length, all streams\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
@@ -269,6 +274,7 @@ int cmd_probe(int argc, char **argv)
 		{"congestion", required_argument, NULL, 'C'},
 		{"gso", no_argument, NULL, OPT_GSO},
 		{"engine", required_argument, NULL, OPT_ENGINE},
+		{"psk-file", required_argument, NULL, OPT_PSK},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -343,9 +349,10 @@ int cmd_probe(int argc, char **argv)
 		if (bad)
 			goto usage_err;
 	}
-	/* by amount, as iperf3's -n/-k: the time is only a limit, and none unless given */
+	/* by amount, as iperf3's -n/-k: the time is only a limit; unless given, the longest test
+	 * an agent takes by default (agent --max-duration) */
 	if ((p.bytes || p.blocks) && !time_given)
-		p.duration_s = NS_MAX_DURATION_S - p.omit_s;
+		p.duration_s = PROBE_AMOUNT_LIMIT_S - p.omit_s;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
 	probe_params_init(&from);
