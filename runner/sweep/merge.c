@@ -19,6 +19,7 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
+#include "lib/store_schema.h"
 #include "store.h"
 
 /* A table below runs: the columns pointing to renumbered rows (fk, mapped by fk_map), and for
@@ -60,17 +61,6 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 		b->over = true;
 	else
 		b->n += (size_t)n;
-}
-
-static int exec(sqlite3 *db, const char *sql, struct ns_err *err)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ns_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
 }
 
 static bool is_fk(const struct merge_table *t, const char *col, int *which)
@@ -120,23 +110,11 @@ static int copy_table(sqlite3 *db, const struct merge_table *t, struct ns_err *e
 		       t->map, t->name, t->fk_map[0], t->fk[0], t->name, t->fk[0], t->key2, t->key2);
 	if (cols.over || sel.over || joins.over || sql.over)
 		return ns_err_set(err, "table %s: too many columns to merge", t->name);
-	if (exec(db, sql.s, err) < 0) {
+	if (ns_store_exec(db, sql.s, err) < 0) {
 		ns_err_prefix(err, "merging %s", t->name);
 		return -1;
 	}
 	return 0;
-}
-
-static int user_version(sqlite3 *db, const char *schema)
-{
-	sqlite3_stmt *st;
-	char sql[64];
-	int v = -1;
-	snprintf(sql, sizeof(sql), "PRAGMA %s.user_version", schema);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
 }
 
 /* The input as a database at the current schema version: itself, or a migrated private copy
@@ -157,7 +135,7 @@ static int reconcile(const char *in, const char *tmp, const char **use, struct n
 		goto out;
 	}
 	sqlite3_finalize(st);
-	int v = user_version(src, "main");
+	int v = ns_store_user_version(src);
 	if (v > STORE_SCHEMA_VERSION || v < 1) {
 		ns_err_code(err, NS_E_USAGE, "%s: schema version %d, this netsweep merges versions 1 to "
 			    "%d: merge it with the netsweep that wrote it", in, v, STORE_SCHEMA_VERSION);
@@ -208,7 +186,7 @@ static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
 		return ns_err_set(err, "%s: %s", path, sqlite3_errmsg(db));
-	if (exec(db, "BEGIN IMMEDIATE;"
+	if (ns_store_exec(db, "BEGIN IMMEDIATE;"
 		 "CREATE TEMP TABLE map_runs (old INTEGER PRIMARY KEY, new INTEGER);"
 		 "CREATE TEMP TABLE map_endpoints (old INTEGER PRIMARY KEY, new INTEGER);"
 		 "CREATE TEMP TABLE map_cases (old INTEGER PRIMARY KEY, new INTEGER);"
@@ -241,7 +219,7 @@ static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_
 		ns_err_set(err, "%s: too many columns to merge", runs.name);
 		goto rollback;
 	}
-	if (exec(db, sql.s, err) < 0)
+	if (ns_store_exec(db, sql.s, err) < 0)
 		goto rollback;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (copy_table(db, &tables[i], err) < 0)
@@ -250,14 +228,14 @@ static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_
 	    sqlite3_step(st) == SQLITE_ROW)
 		*added = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (exec(db, "COMMIT", err) < 0)
+	if (ns_store_exec(db, "COMMIT", err) < 0)
 		goto rollback;
 	rc = 0;
 	goto detach;
 rollback:
-	exec(db, "ROLLBACK", NULL);
+	ns_store_exec(db, "ROLLBACK", NULL);
 detach:
-	exec(db, "DROP TABLE IF EXISTS temp.map_runs; DROP TABLE IF EXISTS temp.map_endpoints;"
+	ns_store_exec(db, "DROP TABLE IF EXISTS temp.map_runs; DROP TABLE IF EXISTS temp.map_endpoints;"
 	     "DROP TABLE IF EXISTS temp.map_cases; DROP TABLE IF EXISTS temp.map_results;"
 	     "DROP TABLE IF EXISTS temp.new_runs; DETACH src", NULL);
 	if (rc < 0)
@@ -322,7 +300,7 @@ static int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	sqlite3_busy_timeout(db, 10000);
-	exec(db, "PRAGMA foreign_keys = ON", NULL);
+	ns_store_exec(db, "PRAGMA foreign_keys = ON", NULL);
 	for (int i = 2; i < argc; i++) {
 		const char *use;
 		long long added = 0;

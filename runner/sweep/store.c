@@ -10,37 +10,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-extern const char NS_STORE_SQL[]; /* schemas/store.sql, compiled in (mk/sweep.mk) */
-
-/* The migration ladder: step i brings a database from user_version i to i + 1. Version 1 is
- * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones.
- * A step that changes a view drops it: after any step the schema file runs again, and its
- * CREATE ... IF NOT EXISTS statements recreate the dropped views as they now stand. */
-static const char *const migrations[STORE_SCHEMA_VERSION] = {
-	NS_STORE_SQL,
-	/* 2: v_run_cost charges only successful results */
-	"DROP VIEW IF EXISTS v_run_cost;",
-	/* 3: a run's identity across databases (db merge) and the provisioning hooks' records */
-	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
-	/* runs from before: an identity from what they are, so that merging an old database
-	 * twice still adds its runs once */
-	"UPDATE runs SET uuid = 'v2-' || substr(matrix_hash, 1, 16) || '-' || started_at || '-' ||"
-	" coalesce(runner_host, '') || '-' || id WHERE uuid IS NULL;"
-	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
-	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN new.uuid IS NULL BEGIN"
-	" UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
-	/* 4: rate searches (the searches table and its views come from the schema file) */
-	"SELECT 1;",
-	/* 5: case_leases, created by the schema file that runs after the steps */
-	"-- case_leases",
-	/* 6: lab pairs (table endpoint_emulation, from the schema file); v_results says so */
-	"DROP VIEW IF EXISTS v_results;",
-	/* 7: the receiving sockets' own drops; result_phases comes from the schema file */
-	"ALTER TABLE results ADD COLUMN fwd_socket_drops INTEGER;",
-	/* 8: the matrix's rank-by rule (table run_rank, from the schema file); v_cost_ranking
-	 * ranks each pair's ranked case, as the report does */
-	"DROP VIEW IF EXISTS v_cost_ranking;",
-};
+#include "lib/store_schema.h"
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
@@ -154,61 +124,6 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-static int exec(struct store *s, const char *sql, struct ns_err *err)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ns_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int user_version(struct store *s)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static int migrate(struct store *s, struct ns_err *err)
-{
-	/* IMMEDIATE: two runners opening a fresh file at once must not both apply the schema. */
-	if (exec(s, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
-	int v = user_version(s);
-	if (v < 0) {
-		db_err(s, err, "reading user_version");
-		goto err;
-	}
-	if (v > STORE_SCHEMA_VERSION) {
-		ns_err_set(err, "database: schema version %d is newer than this netsweep's (%d)", v,
-			   STORE_SCHEMA_VERSION);
-		goto err;
-	}
-	bool migrated = v < STORE_SCHEMA_VERSION;
-	for (; v < STORE_SCHEMA_VERSION; v++) {
-		char pragma[64];
-		if (exec(s, migrations[v], err) < 0)
-			goto err;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
-		if (exec(s, pragma, err) < 0)
-			goto err;
-	}
-	if (migrated && exec(s, NS_STORE_SQL, err) < 0)
-		goto err;
-	return exec(s, "COMMIT", err);
-err:
-	exec(s, "ROLLBACK", NULL);
-	return -1;
-}
-
 /* PRAGMA journal_mode takes the database's exclusive lock and answers SQLITE_BUSY at once,
  * without the busy handler, while another connection holds any lock: retried here for as
  * long as the busy timeout would have waited. */
@@ -244,7 +159,7 @@ struct store *store_open(const char *path, struct ns_err *err)
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
 	/* The version first: a newer database must not even be switched to WAL. */
-	int v = user_version(s);
+	int v = ns_store_user_version(s->db);
 	if (v < 0) {
 		ns_err_code(err, NS_E_INPUT, "%s: cannot read the schema version (%s)", path,
 			    sqlite3_errmsg(s->db));
@@ -255,8 +170,8 @@ struct store *store_open(const char *path, struct ns_err *err)
 			    "left as it was; use a newer netsweep", path, v, STORE_SCHEMA_VERSION);
 		goto err;
 	}
-	if (set_wal(s, err) < 0 || exec(s, "PRAGMA foreign_keys = ON", err) < 0 ||
-	    migrate(s, err) < 0) {
+	if (set_wal(s, err) < 0 || ns_store_exec(s->db, "PRAGMA foreign_keys = ON", err) < 0 ||
+	    ns_store_migrate(s->db, err) < 0) {
 		ns_err_prefix(err, "%s", path);
 		goto err;
 	}
@@ -295,7 +210,7 @@ void store_unlock(struct store *s)
 int store_schema_version(struct store *s)
 {
 	pthread_mutex_lock(&s->lock);
-	int v = user_version(s);
+	int v = ns_store_user_version(s->db);
 	pthread_mutex_unlock(&s->lock);
 	return v;
 }
@@ -483,7 +398,7 @@ out:
 int store_begin(struct store *s, struct ns_err *err)
 {
 	pthread_mutex_lock(&s->lock);
-	int rc = exec(s, "BEGIN IMMEDIATE", err);
+	int rc = ns_store_exec(s->db, "BEGIN IMMEDIATE", err);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -491,7 +406,7 @@ int store_begin(struct store *s, struct ns_err *err)
 int store_commit(struct store *s, struct ns_err *err)
 {
 	pthread_mutex_lock(&s->lock);
-	int rc = exec(s, "COMMIT", err);
+	int rc = ns_store_exec(s->db, "COMMIT", err);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -500,7 +415,7 @@ void store_rollback(struct store *s)
 {
 	pthread_mutex_lock(&s->lock);
 	if (!sqlite3_get_autocommit(s->db))
-		exec(s, "ROLLBACK", NULL);
+		ns_store_exec(s->db, "ROLLBACK", NULL);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -696,7 +611,7 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 {
 	int rc = -1;
 	pthread_mutex_lock(&s->lock);
-	if (exec(s, "BEGIN IMMEDIATE", err) < 0)
+	if (ns_store_exec(s->db, "BEGIN IMMEDIATE", err) < 0)
 		goto out;
 	sqlite3_stmt *st;
 	if (r->replace_failed) {
@@ -746,14 +661,14 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		if (step_done(s, ss, err, "recording a rate search") < 0)
 			goto rollback;
 	}
-	if (exec(s, "COMMIT", err) < 0)
+	if (ns_store_exec(s->db, "COMMIT", err) < 0)
 		goto rollback;
 	if (result_id)
 		*result_id = id;
 	rc = 0;
 	goto out;
 rollback:
-	exec(s, "ROLLBACK", NULL);
+	ns_store_exec(s->db, "ROLLBACK", NULL);
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;

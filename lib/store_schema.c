@@ -1,0 +1,95 @@
+/* store_schema: see store_schema.h. */
+#include "store_schema.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+/* The migration ladder: step i brings a database from user_version i to i + 1. Version 1 is
+ * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones,
+ * and raise NS_STORE_SCHEMA_VERSION (lib/store_version.h) with them.
+ * A step that changes a view drops it: after any step the schema file runs again, and its
+ * CREATE ... IF NOT EXISTS statements recreate the dropped views as they now stand. */
+static const char *const migrations[] = {
+	NS_STORE_SQL,
+	/* 2: v_run_cost charges only successful results */
+	"DROP VIEW IF EXISTS v_run_cost;",
+	/* 3: a run's identity across databases (db merge) and the provisioning hooks' records */
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	/* runs from before: an identity from what they are, so that merging an old database
+	 * twice still adds its runs once */
+	"UPDATE runs SET uuid = 'v2-' || substr(matrix_hash, 1, 16) || '-' || started_at || '-' ||"
+	" coalesce(runner_host, '') || '-' || id WHERE uuid IS NULL;"
+	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
+	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN new.uuid IS NULL BEGIN"
+	" UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+	/* 4: rate searches (the searches table and its views come from the schema file) */
+	"SELECT 1;",
+	/* 5: case_leases, created by the schema file that runs after the steps */
+	"-- case_leases",
+	/* 6: lab pairs (table endpoint_emulation, from the schema file); v_results says so */
+	"DROP VIEW IF EXISTS v_results;",
+	/* 7: the receiving sockets' own drops; result_phases comes from the schema file */
+	"ALTER TABLE results ADD COLUMN fwd_socket_drops INTEGER;",
+	/* 8: the matrix's rank-by rule (table run_rank, from the schema file); v_cost_ranking
+	 * ranks each pair's ranked case, as the report does */
+	"DROP VIEW IF EXISTS v_cost_ranking;",
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,
+	       "one migration step per schema version (lib/store_version.h)");
+
+int ns_store_exec(sqlite3 *db, const char *sql, struct ns_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		ns_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int ns_store_user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int ns_store_migrate(sqlite3 *db, struct ns_err *err)
+{
+	if (ns_store_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	int v = ns_store_user_version(db);
+	if (v < 0) {
+		ns_err_set(err, "database: reading user_version: %s", sqlite3_errmsg(db));
+		goto err;
+	}
+	if (v > NS_STORE_SCHEMA_VERSION) {
+		ns_err_code(err, NS_E_INPUT, "database: schema version %d is newer than this "
+			    "netsweep's (%d)", v, NS_STORE_SCHEMA_VERSION);
+		goto err;
+	}
+	bool migrated = v < NS_STORE_SCHEMA_VERSION;
+	for (; v < NS_STORE_SCHEMA_VERSION; v++) {
+		char pragma[64];
+		if (ns_store_exec(db, migrations[v], err) < 0)
+			goto err;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (ns_store_exec(db, pragma, err) < 0)
+			goto err;
+	}
+	if (migrated && ns_store_exec(db, NS_STORE_SQL, err) < 0)
+		goto err;
+	return ns_store_exec(db, "COMMIT", err);
+err:
+	ns_store_exec(db, "ROLLBACK", NULL);
+	return -1;
+}
