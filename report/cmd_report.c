@@ -24,6 +24,7 @@
 #include "reprice.h"
 #include "news.h"
 #include "report.h"
+#include "rundb.h"
 #include "lib/cli.h"
 
 enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };

@@ -7,11 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lab.h"
-#include "lib/store_version.h"
 #include "phases.h"
+#include "rundb.h"
 #include "stats.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -23,102 +22,6 @@ static char *col_dup(sqlite3_stmt *st, int i)
 static double col_num(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
-{
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
-	return 0;
-}
-
-/* "file:" + path with the characters a URI gives meaning to escaped, + the query. */
-static int db_uri(const char *path, bool immutable, char *buf, size_t len)
-{
-	size_t n = 0;
-	const char *pre = "file:", *q = immutable ? "?mode=ro&immutable=1" : "?mode=ro";
-	if (strlen(pre) >= len)
-		return -1;
-	memcpy(buf, pre, strlen(pre));
-	n = strlen(pre);
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (n + 4 >= len)
-			return -1;
-		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
-			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
-		else
-			buf[n++] = (char)*p;
-	}
-	if (n + strlen(q) + 1 > len)
-		return -1;
-	memcpy(buf + n, q, strlen(q) + 1);
-	return 0;
-}
-
-/* Whether the folder holding path can take new files (a WAL database's -shm, say). */
-static bool dir_writable(const char *path)
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	return access(dir, W_OK) == 0;
-}
-
-int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
-{
-	*db = NULL;
-	char uri[8192];
-	if (access(path, R_OK) != 0)
-		return ns_err_set(err, "%s: no such database (run `netsweep run` first or pass --db)",
-				  path);
-	/* Read-only, never creating a file: on read-only media or in another user's folder a
-	 * WAL database cannot get its -shm, so it is read as immutable (the writer is not there
-	 * either: it could not have written the folder). */
-	if (db_uri(path, !dir_writable(path), uri, sizeof(uri)) < 0)
-		return ns_err_code(err, NS_E_INPUT, "%s: path too long", path);
-	if (sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
-		ns_err_set(err, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
-		goto err;
-	}
-	sqlite3_busy_timeout(*db, 5000);
-	sqlite3_stmt *st;
-	int version = -1;
-	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (version < 0) {
-		ns_err_code(err, NS_E_INPUT,
-			    "%s: not a netsweep database: cannot read its schema version (%s)", path,
-			    sqlite3_errmsg(*db));
-		goto err;
-	}
-	if (version > NS_STORE_SCHEMA_VERSION) {
-		ns_err_code(err, NS_E_INPUT, "%s: schema version %d is newer than this netsweep's "
-			    "(%d): use a newer netsweep to report it", path, version,
-			    NS_STORE_SCHEMA_VERSION);
-		goto err;
-	}
-	/* Older versions read as they are: every column and view the report uses is in v1. */
-	if (sqlite3_prepare_v2(*db, "SELECT count(*) FROM runs r JOIN results ON 0", -1, &st,
-			       NULL) != SQLITE_OK) {
-		ns_err_code(err, NS_E_INPUT, "%s: not a netsweep database (%s)", path,
-			    sqlite3_errmsg(*db));
-		goto err;
-	}
-	sqlite3_finalize(st);
-	return 0;
-err:
-	sqlite3_close(*db);
-	*db = NULL;
-	return -1;
 }
 
 /* Makes room for one more element in a growing array; returns the new element (zeroed). */
@@ -136,114 +39,10 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t size)
 	return memset((char *)*a + n * size, 0, size);
 }
 
-static int parse_id(const char *s, long long *id)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || v <= 0)
-		return -1;
-	*id = v;
-	return 0;
-}
-
-static int run_exists(sqlite3 *db, long long id, struct ns_err *err)
-{
-	sqlite3_stmt *st;
-	if (prep(db, "SELECT 1 FROM runs WHERE id = ?", &st, err) < 0)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	int found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found ? 0 : ns_err_set(err, "run %lld: no such run in the database", id);
-}
-
-/* A run named by its label: the newest run carrying it. Returns 1 found, 0 none, -1 error. */
-static int run_by_label(sqlite3 *db, const char *label, long long *id, struct ns_err *err)
-{
-	sqlite3_stmt *st;
-	if (prep(db, "SELECT id FROM runs WHERE label = ?1 ORDER BY started_at DESC, id DESC LIMIT 1",
-		 &st, err) < 0)
-		return -1;
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	int found = sqlite3_step(st) == SQLITE_ROW;
-	if (found)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return found;
-}
-
-/* The run of the same matrix just before run_id; *id = 0 when there is none. */
-static int run_previous(sqlite3 *db, long long run_id, long long *id, struct ns_err *err)
-{
-	sqlite3_stmt *st;
-	if (prep(db,
-		 "SELECT p.id FROM runs p JOIN runs c ON c.id = ?1 "
-		 "WHERE p.matrix_name = c.matrix_name AND p.id <> c.id AND "
-		 "(p.started_at < c.started_at OR (p.started_at = c.started_at AND p.id < c.id)) "
-		 "ORDER BY p.started_at DESC, p.id DESC LIMIT 1",
-		 &st, err) < 0)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	*id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return 0;
-}
-
-/* A run id that exists, else a label (a label may be all digits too). */
-static int run_named(sqlite3 *db, const char *opt, const char *spec, long long *id,
-		     struct ns_err *err)
-{
-	struct ns_err none;
-	if (parse_id(spec, id) == 0 && run_exists(db, *id, &none) == 0)
-		return 0;
-	int found = run_by_label(db, spec, id, err);
-	if (found < 0)
-		return -1;
-	if (!found)
-		return ns_err_set(err, "%s %s: no run with that id or label in the database "
-				  "(netsweep runs lists them)", opt, spec);
-	return 0;
-}
-
-int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err)
-{
-	bool previous = strcmp(spec, "previous") == 0;
-	if (strcmp(spec, "latest") != 0 && !previous)
-		return run_named(db, "--run", spec, id, err);
-	sqlite3_stmt *st;
-	if (prep(db, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) < 0)
-		return -1;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return ns_err_set(err, "the database holds no runs yet");
-	if (!previous)
-		return 0;
-	long long latest = *id;
-	if (run_previous(db, latest, id, err) < 0)
-		return -1;
-	return *id ? 0 : ns_err_set(err, "--run previous: run %lld is the first of its matrix",
-				    latest);
-}
-
-int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
-			struct ns_err *err)
-{
-	if (strcmp(spec, "previous") == 0)
-		return run_previous(db, run_id, id, err);
-	if (run_named(db, "--baseline", spec, id, err) < 0)
-		return -1;
-	if (*id == run_id)
-		return ns_err_set(err, "--baseline %s is the run being reported", spec);
-	return 0;
-}
-
 static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *err)
 {
 	sqlite3_stmt *st;
-	if (prep(db,
+	if (rp_db_prep(db,
 		 "SELECT id, matrix_name, matrix_description, matrix_path, matrix_text, matrix_hash, "
 		 "label, started_at, finished_at, netsweep_version, runner_host, order_mode, status, "
 		 "warnings, seed, repeats FROM runs WHERE id = ?",
@@ -313,7 +112,7 @@ static int each_row(sqlite3 *db, const char *sql, long long id,
 		    struct ns_err *err)
 {
 	sqlite3_stmt *st;
-	if (prep(db, sql, &st, err) < 0)
+	if (rp_db_prep(db, sql, &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	int rc;
@@ -480,7 +279,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
 	if (!vals)
 		return ns_err_set(err, "out of memory");
-	if (prep(db, sql, &st, err) < 0)
+	if (rp_db_prep(db, sql, &st, err) < 0)
 		goto err;
 	sqlite3_bind_int64(st, 1, d->run.id);
 	struct rp_case *cur = NULL;
@@ -553,7 +352,7 @@ static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *er
 	sqlite3_stmt *st;
 	for (size_t i = 0; i < d->n_eps; i++)
 		d->eps[i].billed_s = NAN;
-	if (prep(db, "SELECT c.endpoint_id, sum(c.duration_s + c.omit_s), count(*) FROM results r"
+	if (rp_db_prep(db, "SELECT c.endpoint_id, sum(c.duration_s + c.omit_s), count(*) FROM results r"
 		 " JOIN cases c ON c.id = r.case_id WHERE c.run_id = ?1 AND r.status = 'ok'"
 		 " GROUP BY 1", &st, err) < 0)
 		return -1;
@@ -608,7 +407,7 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 	if (rc < 0)
 		goto err;
 	sqlite3_stmt *st;
-	if (prep(db, "SELECT usd, results_without_price FROM v_run_cost WHERE run_id = ?", &st,
+	if (rp_db_prep(db, "SELECT usd, results_without_price FROM v_run_cost WHERE run_id = ?", &st,
 		 err) < 0)
 		goto err;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -705,7 +504,7 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 	sqlite3_stmt *runs = NULL, *res = NULL;
 	const char **sorted = NULL;
 	double *acc = NULL;
-	if (prep(db,
+	if (rp_db_prep(db,
 		 "SELECT id, started_at, label FROM (SELECT p.id, p.started_at, p.label FROM runs p JOIN runs c "
 		 "ON c.id = ?1 WHERE p.matrix_name = c.matrix_name AND (p.started_at < c.started_at "
 		 "OR (p.started_at = c.started_at AND p.id <= c.id)) "
@@ -734,7 +533,7 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 		t->vals[i] = NAN;
 	memcpy(sorted, keys, n_keys * sizeof(*sorted));
 	qsort(sorted, n_keys, sizeof(*sorted), cmp_str);
-	if (prep(db,
+	if (rp_db_prep(db,
 		 "SELECT c.case_key, r.fwd_rcv_bps FROM results r JOIN cases c ON c.id = r.case_id "
 		 "WHERE c.run_id = ? AND r.status = 'ok' AND r.fwd_rcv_bps IS NOT NULL "
 		 "ORDER BY c.case_key",
@@ -802,7 +601,7 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct n
 {
 	memset(s, 0, sizeof(*s));
 	sqlite3_stmt *st;
-	if (prep(db,
+	if (rp_db_prep(db,
 		 "SELECT r.repeat, s.t_end, s.bps FROM results r JOIN samples s ON s.result_id = r.id "
 		 "WHERE r.case_id = ? AND r.status = 'ok' AND s.direction = 'fwd' AND s.stream = -1 "
 		 "ORDER BY r.repeat, s.t_start",

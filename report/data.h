@@ -94,18 +94,6 @@ struct rp_data {
 	long long results_without_price;
 };
 
-/* Opens the database read-only; a missing file or a file without the netsweep tables is an
- * error (the runner creates databases, the report never does). */
-int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
-
-/* "latest", "previous" (the run of the latest's matrix before it), a run id or a label (the
- * newest run with it) -> the run's id. */
-int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err);
-/* Baseline "previous" (the run of the same matrix just before run_id; *id = 0 when there is
- * none), a run id or a label. */
-int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
-			struct ns_err *err);
-
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err);
 /* run_billed_usd and run_billed_s from the endpoints' billed seconds and prices. */
 void rp_data_billed(struct rp_data *d);

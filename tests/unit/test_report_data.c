@@ -15,6 +15,7 @@
 #include "report/data.h"
 #include "report/describe.h"
 #include "report/fmt.h"
+#include "report/rundb.h"
 
 static char *slurp(const char *path)
 {

@@ -1,0 +1,25 @@
+/* rundb: the results database as the report reads it — opened read-only, never created —
+ * and the runs in it named as the command line names them (latest, previous, id, label). */
+#ifndef RP_RUNDB_H
+#define RP_RUNDB_H
+
+#include <sqlite3.h>
+
+#include "lib/err.h"
+
+/* Opens the database read-only; a missing file or a file without the netsweep tables is an
+ * error (the runner creates databases, the report never does). */
+int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
+
+/* "latest", "previous" (the run of the latest's matrix before it), a run id or a label (the
+ * newest run with it) -> the run's id. */
+int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err);
+/* Baseline "previous" (the run of the same matrix just before run_id; *id = 0 when there is
+ * none), a run id or a label. */
+int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
+			struct ns_err *err);
+
+/* sqlite3_prepare_v2 with "database: " and SQLite's message in err on failure. */
+int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err);
+
+#endif
