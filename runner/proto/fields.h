@@ -86,6 +86,20 @@ enum field_type {
 	X(FT_U64, blocks, "blocks", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
+/* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
+ * ENA's own counter names; a wire-only use never writes them). */
+#define PROBE_NIC_FIELDS(X, m, pre, fl) \
+	X(FT_STR, m.ifname, pre "nic", fl) \
+	X(FT_U32, m.allowance_counters, pre "allowance_counters", fl) \
+	X(FT_U64, m.bw_in_allowance_exceeded, pre "bw_in_allowance_exceeded", fl) \
+	X(FT_U64, m.bw_out_allowance_exceeded, pre "bw_out_allowance_exceeded", fl) \
+	X(FT_U64, m.pps_allowance_exceeded, pre "pps_allowance_exceeded", fl) \
+	X(FT_U64, m.conntrack_allowance_exceeded, pre "conntrack_allowance_exceeded", fl) \
+	X(FT_U64, m.linklocal_allowance_exceeded, pre "linklocal_allowance_exceeded", fl) \
+	X(FT_U64, m.drops, pre "nic_drops", fl) \
+	X(FT_U64, m.rx_packets, pre "nic_rx_packets", fl) \
+	X(FT_U64, m.tx_packets, pre "nic_tx_packets", fl)
+
 /* struct probe_result: the top-level figures of the result JSON (after "streams"). */
 #define PROBE_RESULT_FIELDS(X) \
 	X(FT_F64, duration_s, "duration_s", F_JSON) \
@@ -96,7 +110,10 @@ enum field_type {
 	X(FT_BOOL, zerocopy_active, "zerocopy_active", F_JSON) \
 	X(FT_U64, zerocopy_sends, "zerocopy_sends", F_JSON) \
 	X(FT_U64, zerocopy_completions, "zerocopy_completions", F_JSON) \
-	X(FT_U64, zerocopy_copied, "zerocopy_copied", F_JSON)
+	X(FT_U64, zerocopy_copied, "zerocopy_copied", F_JSON) \
+	X(FT_BOOL, shaped_by_provider, "shaped_by_provider", F_JSON) \
+	PROBE_NIC_FIELDS(X, nic_client, "client_", F_JSON) \
+	PROBE_NIC_FIELDS(X, nic_agent, "agent_", F_JSON)
 
 /* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
  * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */
@@ -178,7 +195,8 @@ enum field_type {
 	X(FT_U8, zc_active, NULL, F_WIRE) \
 	X(FT_U64, zc_sends, NULL, F_WIRE) \
 	X(FT_U64, zc_completions, NULL, F_WIRE) \
-	X(FT_U64, zc_copied, NULL, F_WIRE)
+	X(FT_U64, zc_copied, NULL, F_WIRE) \
+	PROBE_NIC_FIELDS(X, nic, "", F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

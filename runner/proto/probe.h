@@ -119,6 +119,21 @@ struct probe_shaping {
 	double sustained_bps;      /* mean receive rate after it */
 };
 
+/* One end's network interface over a test: the deltas of a documented set of the driver's own
+ * counters (ethtool statistics, runner/host/niccount.h), read before and after. ifname "" =
+ * not read (loopback, or a driver without statistics). */
+struct probe_nic {
+	char ifname[16];                /* IFNAMSIZ */
+	uint32_t allowance_counters;    /* how many *_allowance_exceeded the driver has (ENA: 5);
+	                                   0 = none, so the five below say nothing */
+	/* ENA: packets the provider held back or dropped because the instance exceeded its
+	 * bandwidth in/out, packets per second, tracked connections or link-local traffic */
+	uint64_t bw_in_allowance_exceeded, bw_out_allowance_exceeded, pps_allowance_exceeded;
+	uint64_t conntrack_allowance_exceeded, linklocal_allowance_exceeded;
+	uint64_t drops;                 /* the driver's drop and error counters, summed */
+	uint64_t rx_packets, tx_packets; /* the driver's packet counters, summed over queues */
+};
+
 /* One direction of a test: forward (client sends) or reverse (agent sends). */
 struct probe_direction {
 	enum ns_dir dir;           /* NS_DIR_FORWARD or NS_DIR_REVERSE */
@@ -142,6 +157,10 @@ struct probe_result {
 	int32_t dscp_applied;      /* its DSCP (tos_applied >> 2), -1 = unknown */
 	bool zerocopy_active;      /* MSG_ZEROCOPY was used (false: asked for but fell back) */
 	uint64_t zerocopy_sends, zerocopy_completions, zerocopy_copied;
+	/* the interface carrying the test at each end, and whether a provider's allowance counter
+	 * moved on either: then the figure is the provider's shaping, not the instance's capacity */
+	struct probe_nic nic_client, nic_agent;
+	bool shaped_by_provider;
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */

@@ -134,6 +134,7 @@ struct proto_results {
 		/* sender, -Z: MSG_ZEROCOPY used, sends made with it, completions, copied ones */
 		uint8_t zc_active;
 		uint64_t zc_sends, zc_completions, zc_copied;
+		struct probe_nic nic;  /* the agent's interface over the test (the same in both) */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

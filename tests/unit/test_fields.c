@@ -258,12 +258,50 @@ static void every_json_field_round_trips(void **state)
 	json_round_trip(NS_PROTO_UDP);
 }
 
+static const struct field *find_key(const struct field_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->f[i].key && !strcmp(t->f[i].key, key))
+			return &t->f[i];
+	return NULL;
+}
+
+/* The NIC counter keys of the result are ENA's own counter names (as `ethtool -S` prints
+ * them), once per end, and the agent's set travels in RESULTS (schemas/probe-result.md). */
+static void nic_counter_keys_are_enas_names(void **state)
+{
+	(void)state;
+	static const char *const ena[] = {"bw_in_allowance_exceeded", "bw_out_allowance_exceeded",
+					  "pps_allowance_exceeded", "conntrack_allowance_exceeded",
+					  "linklocal_allowance_exceeded"};
+	static const char *const ends[] = {"client_", "agent_"};
+	char key[64];
+	for (size_t e = 0; e < 2; e++) {
+		for (size_t i = 0; i < 5; i++) {
+			snprintf(key, sizeof(key), "%s%s", ends[e], ena[i]);
+			const struct field *f = find_key(&fields_result, key);
+			if (!f || f->type != FT_U64 || !(f->flags & F_JSON))
+				fail_msg("no JSON count %s in probe_result", key);
+		}
+		snprintf(key, sizeof(key), "%snic", ends[e]);
+		assert_non_null(find_key(&fields_result, key));
+	}
+	assert_non_null(find_key(&fields_result, "shaped_by_provider"));
+	size_t wire = 0;
+	for (size_t i = 0; i < fields_dir_summary.n; i++)
+		if (!strncmp(fields_dir_summary.f[i].name, "nic.", 4) &&
+		    (fields_dir_summary.f[i].flags & F_WIRE))
+			wire++;
+	assert_int_equal(wire, 10); /* struct probe_nic: every member */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tables_are_well_formed),
 		cmocka_unit_test(every_wire_field_round_trips),
 		cmocka_unit_test(every_json_field_round_trips),
+		cmocka_unit_test(nic_counter_keys_are_enas_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
