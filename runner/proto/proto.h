@@ -15,7 +15,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 6               /* 6: the pre-shared-key handshake */
+#define PROTO_VERSION 7               /* 7: each end's NIC counters in RESULTS */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
