@@ -1,7 +1,7 @@
 # runner/host: host and NIC discovery, IMDSv2, instance catalog, cost, wire rate.
 LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c runner/host/cmd_nicstats.c
 LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/host/catalog.c
-LIB_SRC += runner/host/cost.c runner/host/wire.c runner/host/ethstats.c
+LIB_SRC += runner/host/cost.c runner/host/wire.c runner/host/ethstats.c runner/host/niccount.c
 LIB_SRC += runner/host/catalog_import.c runner/host/cmd_catalog.c
 EMBED += host_catalog_xsd:schemas/catalog.xsd
 UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo test_ethstats
@@ -16,3 +16,4 @@ $(FAKE_IMDS): tests/helpers/fake_imds.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 BENCHES += tests/bench/catalog_load.sh
 ITESTS += tests/integration/nicstats_veth.sh
+ITESTS += tests/integration/probe_nic_veth.sh

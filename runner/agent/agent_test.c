@@ -17,6 +17,7 @@
 #include "serve.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
+#include "runner/host/niccount.h"
 
 struct atest {
 	struct conn *c;
@@ -29,6 +30,7 @@ struct atest {
 	bool *got;                    /* stream k has its connection */
 	uint32_t n_got;
 	bool start_asked;
+	struct niccount nic;          /* the interface towards the client, over the test */
 };
 
 static int *stream_slot(struct atest *t, uint32_t k)
@@ -251,6 +253,10 @@ static int send_results(struct atest *t, struct ns_err *err)
 	int fd = t->c->ctl;
 	double deadline = proto_now() + 10;
 	struct proto_results r = {.n_dirs = t->n_ends};
+	struct probe_nic nic;
+	struct ns_err nerr = {0};
+	if (niccount_end(&t->nic, &nic, &nerr) < 0)
+		agent_log(t->c->a, "%s: %s", t->c->peer_name, nerr.msg);
 	for (uint32_t i = 0; i < t->n_ends; i++) {
 		struct session_end *e = &t->ends[i];
 		double dur = e->t_end - e->t_omit;
@@ -263,6 +269,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.cpu_percent = session_end_cpu_percent(e),
 			.kernel_drops = e->drops_end > e->drops_omit ? e->drops_end - e->drops_omit : 0,
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
+			.nic = nic,
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s",
 			 e->eng ? engine_mode(e->eng) : "socket");
@@ -367,6 +374,9 @@ void agent_run_test(struct conn *c, uint32_t len)
 	agent_log(c->a, "%s: %s %s test, %u stream(s), %g s", c->peer_name, ns_proto_name(t.p.proto),
 	      ns_dir_name(t.p.dir), (unsigned)t.p.streams, t.p.duration_s);
 	code = PROTO_E_INTERNAL;
+	struct ns_err nerr = {0};
+	if (niccount_begin(&t.nic, (struct sockaddr *)&c->peer, c->peer_len, &nerr) < 0)
+		agent_log(c->a, "%s: %s", c->peer_name, nerr.msg);
 	uint32_t threads = session_threads(&t.p);
 	for (int pass = 0; pass < 2; pass++) /* receivers first */
 		for (uint32_t i = 0; i < t.n_ends; i++) {
@@ -403,6 +413,7 @@ out:
 		session_end_destroy(&t.ends[i]);
 	if (t.dfd >= 0)
 		close(t.dfd);
+	niccount_free(&t.nic);
 	free(t.udp);
 	free(t.got);
 	free(ready);

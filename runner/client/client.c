@@ -17,6 +17,7 @@
 #include "ctl.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "runner/host/niccount.h"
 #include "runner/session/amount.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
@@ -50,6 +51,7 @@ struct client {
 	uint16_t hello_flags;             /* PROTO_HELLO_DELEGATED for a delegated run */
 	int cancel_fd;                    /* readable: stop the test now (-1: none) */
 	bool accepted;                    /* the agent answered READY */
+	struct niccount nic;              /* this end's interface counters over the test */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -580,8 +582,24 @@ static int compute(struct client *c, struct ns_err *err)
 	return 0;
 }
 
+/* Both ends' interface counters over the test, and whether the provider shaped it. */
+static void nic_figures(struct client *c)
+{
+	struct probe_result *res = c->res;
+	struct ns_err e = {0};
+	if (niccount_end(&c->nic, &res->nic_client, &e) < 0)
+		add_warning(res, e.msg);
+	if (c->agent_done && c->agent.n_dirs > 0) {
+		res->nic_agent = c->agent.dirs[0].nic;
+		proto_printable(res->nic_agent.ifname);
+	}
+	res->shaped_by_provider = niccount_shaped(&res->nic_client) ||
+				  niccount_shaped(&res->nic_agent);
+}
+
 static void client_free(struct client *c)
 {
+	niccount_free(&c->nic);
 	for (uint32_t i = 0; i < 2; i++) {
 		session_end_destroy(&c->ends[i]);
 		free(c->agent_recs[i]);
@@ -690,6 +708,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
 			drain_udp(&c.ends[i]);
+	if (niccount_begin(&c.nic, (struct sockaddr *)&c.peer, c.peer_len, &e2) < 0)
+		add_warning(res, e2.msg);
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
 	uint32_t threads = session_threads(p);
@@ -713,6 +733,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV)
 			session_end_finish(&c.ends[i], CLIENT_DRAIN_S);
+	nic_figures(&c);
 	if (compute(&c, &e) < 0)
 		goto fail;
 	res->status = 0;

@@ -1,7 +1,7 @@
-/* ethstats on fixture data: ENA's own string set (as `ethtool -S` lists it on an m5/c5
- * instance, trimmed to two queues) with its allowance counters picked up and the case flagged
- * as shaped by the provider when one moved; drop counters of other drivers; and on a real
- * interface when there is one with statistics (veth), the ioctl path. */
+/* ethstats and niccount on fixture data: ENA's own string set (as `ethtool -S` lists it on an
+ * m5/c5 instance, trimmed to two queues) with its allowance counters picked up and the case
+ * flagged as shaped by the provider when one moved; the result's documented set (niccount) for
+ * ENA and the other drivers; and the ioctl path's errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "runner/host/ethstats.h"
+#include "runner/host/niccount.h"
 
 static const char *const ena_names[] = {
 	"tx_timeout", "suspend", "resume", "wd_expired", "interface_up", "interface_down",
@@ -88,6 +89,115 @@ static void ena_allowance_counters_flag_the_case(void **state)
 	ethstats_free(&b);
 }
 
+/* The result's documented set (struct probe_nic) from ENA's string set: the five allowance
+ * counters by name, the queues' packets summed, drop counters summed; traffic alone does not
+ * flag the case, a moved allowance counter does. */
+static void ena_fixture_fills_the_result_set(void **state)
+{
+	(void)state;
+	uint64_t v0[ENA_N], v1[ENA_N];
+	struct ethstats a, b;
+	struct probe_nic n;
+	for (size_t i = 0; i < ENA_N; i++)
+		v0[i] = v1[i] = 5000 + 3 * i;
+	v1[idx_of("queue_0_rx_cnt")] += 400000;
+	v1[idx_of("queue_1_rx_cnt")] += 300000;
+	v1[idx_of("queue_0_tx_cnt")] += 90000;
+	v1[idx_of("queue_1_tx_cnt")] += 10000;
+	v1[idx_of("queue_0_rx_bytes")] += 600000000; /* not a packet count */
+	v1[idx_of("conntrack_allowance_available")] -= 20;
+	assert_int_equal(ethstats_from(&a, ena_names, v0, ENA_N, NULL), 0);
+	assert_int_equal(ethstats_from(&b, ena_names, v1, ENA_N, NULL), 0);
+	memset(&n, 0xff, sizeof(n));
+	niccount_summary(&a, &b, &n);
+	assert_int_equal(n.allowance_counters, 5);
+	assert_int_equal(n.bw_in_allowance_exceeded, 0);
+	assert_int_equal(n.bw_out_allowance_exceeded, 0);
+	assert_int_equal(n.pps_allowance_exceeded, 0);
+	assert_int_equal(n.conntrack_allowance_exceeded, 0);
+	assert_int_equal(n.linklocal_allowance_exceeded, 0);
+	assert_int_equal(n.rx_packets, 700000);
+	assert_int_equal(n.tx_packets, 100000);
+	assert_int_equal(n.drops, 0);
+	assert_false(niccount_shaped(&n));
+	ethstats_free(&b);
+
+	/* the provider held packets back on the way out and on packets per second; a queue ran
+	 * out of pages and the watchdog fired */
+	v1[idx_of("bw_out_allowance_exceeded")] += 1234;
+	v1[idx_of("pps_allowance_exceeded")] += 5;
+	v1[idx_of("queue_1_rx_page_alloc_fail")] += 7;
+	v1[idx_of("tx_timeout")] += 1;
+	assert_int_equal(ethstats_from(&b, ena_names, v1, ENA_N, NULL), 0);
+	niccount_summary(&a, &b, &n);
+	assert_int_equal(n.bw_out_allowance_exceeded, 1234);
+	assert_int_equal(n.pps_allowance_exceeded, 5);
+	assert_int_equal(n.bw_in_allowance_exceeded, 0);
+	assert_int_equal(n.drops, 8);
+	assert_true(niccount_shaped(&n));
+	/* each of the five alone flags it */
+	static const char *const five[] = {"bw_in_allowance_exceeded", "bw_out_allowance_exceeded",
+					   "pps_allowance_exceeded", "conntrack_allowance_exceeded",
+					   "linklocal_allowance_exceeded"};
+	for (int k = 0; k < 5; k++) {
+		uint64_t w[ENA_N];
+		struct ethstats c;
+		memcpy(w, v0, sizeof(w));
+		w[idx_of(five[k])] += 1;
+		assert_int_equal(ethstats_from(&c, ena_names, w, ENA_N, NULL), 0);
+		niccount_summary(&a, &c, &n);
+		if (!niccount_shaped(&n))
+			fail_msg("%s moving by one did not flag the case", five[k]);
+		ethstats_free(&c);
+	}
+	ethstats_free(&a);
+	ethstats_free(&b);
+}
+
+/* Packets and drops of the other drivers: a total counter is not added to its queues'
+ * (ixgbevf has both), virtio's XDP subset is not added to its packets, veth counts received
+ * packets in its XDP path, and an XDP program's own drops are not the driver's. */
+static void other_drivers_result_set(void **state)
+{
+	(void)state;
+	const char *ixgbevf[] = {"rx_packets", "tx_packets", "rx_queue_0_packets",
+				 "tx_queue_0_packets", "alloc_rx_buff_failed"};
+	const char *virtio[] = {"rx_queue_0_packets", "rx_queue_0_xdp_packets", "rx_queue_1_packets",
+				"tx_queue_0_packets", "rx_queue_0_drops"};
+	const char *veth[] = {"peer_ifindex", "rx_queue_0_xdp_packets", "rx_queue_0_drops",
+			      "rx_queue_0_xdp_drops", "tx_queue_0_xdp_xmit"};
+	const char *xen[] = {"rx_gso_checksum_fixup"};
+	uint64_t z[5] = {0}, m1[5] = {100, 50, 100, 50, 2}, m2[5] = {0, 30, 40, 20, 3},
+		 m3[5] = {9, 500, 1, 500, 7};
+	struct {
+		const char **names;
+		const uint64_t *after;
+		uint32_t n;
+		uint64_t rx, tx, drops;
+	} cases[] = {
+		{ixgbevf, m1, 5, 100, 50, 2},
+		{virtio, m2, 5, 0 + 40, 20, 3},  /* not the XDP subset's 30 */
+		{veth, m3, 5, 500, 0, 1},        /* xdp_drops (500) are the XDP program's */
+		{xen, m1, 1, 0, 0, 0},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ethstats a, b;
+		struct probe_nic n;
+		assert_int_equal(ethstats_from(&a, cases[k].names, z, cases[k].n, NULL), 0);
+		assert_int_equal(ethstats_from(&b, cases[k].names, cases[k].after, cases[k].n, NULL), 0);
+		niccount_summary(&a, &b, &n);
+		if (n.rx_packets != cases[k].rx || n.tx_packets != cases[k].tx ||
+		    n.drops != cases[k].drops || n.allowance_counters != 0)
+			fail_msg("%s...: rx %llu tx %llu drops %llu, want %llu %llu %llu", cases[k].names[0],
+				 (unsigned long long)n.rx_packets, (unsigned long long)n.tx_packets,
+				 (unsigned long long)n.drops, (unsigned long long)cases[k].rx,
+				 (unsigned long long)cases[k].tx, (unsigned long long)cases[k].drops);
+		assert_false(niccount_shaped(&n));
+		ethstats_free(&a);
+		ethstats_free(&b);
+	}
+}
+
 /* Drop and error counters of the other drivers the tool meets, and what is not one. */
 static void kinds_of_other_drivers(void **state)
 {
@@ -148,6 +258,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ena_allowance_counters_flag_the_case),
 		cmocka_unit_test(kinds_of_other_drivers),
+		cmocka_unit_test(ena_fixture_fills_the_result_set),
+		cmocka_unit_test(other_drivers_result_set),
 		cmocka_unit_test(resets_and_new_counters),
 		cmocka_unit_test(bad_input),
 	};

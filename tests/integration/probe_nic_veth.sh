@@ -1,0 +1,87 @@
+#!/bin/bash
+# A test's own NIC counters (issue 11; runner/host/niccount.c): each end reads the ethtool
+# statistics of the interface towards the other before and after the test, and the result's
+# deltas must be what `ip -s link` (the kernel's rtnl link statistics, another path) shows
+# moving over the test, within the control connection's few packets. veth counts packets in
+# its ethtool statistics only in its NAPI mode, which GRO on the receiving end turns on for
+# packets not already segmented by the sender (TSO off); the ethtool binary sets that up here,
+# netsweep itself never runs it.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+source "$HERE/../lib/netns.sh"
+netns_require
+
+CHECKS=("a forward test's receiving agent: NIC rx packets as ip -s link shows them"
+	"a reverse test's receiving client: NIC rx packets as ip -s link shows them"
+	"veth: no allowance counters, drops as ip -s link shows them, not shaped by the provider")
+netns_need_netsweep "${CHECKS[@]}"
+if ! command -v ethtool >/dev/null 2>&1; then
+	for c in "${CHECKS[@]}"; do skip "$c" "the ethtool binary is needed to put the veth in its NAPI mode"; done
+	exit 0
+fi
+
+S=10.66.14.1 R=10.66.14.2 PORT=7114
+SLACK=40 # control connection, ARP and setup packets outside the ends' reading window
+netns_pair i11c ns nr "$S" "$R" >/dev/null || { fail "namespace setup" "netns_pair failed"; exit 1; }
+SDEV=$(netns_dev ns) RDEV=$(netns_dev nr)
+NS_S=$(_netns_resolve ns) NS_R=$(_netns_resolve nr)
+for ns_dev in "$NS_S:$SDEV" "$NS_R:$RDEV"; do
+	if ! ip netns exec "${ns_dev%%:*}" ethtool -K "${ns_dev#*:}" tso off gro on >/dev/null 2>&1; then
+		for c in "${CHECKS[@]}"; do skip "$c" "ethtool -K could not switch GRO/TSO on this veth"; done
+		exit 0
+	fi
+done
+if ! netns_agent nr "$R" "$PORT"; then
+	fail "${CHECKS[0]}" "the agent did not start"
+	exit 1
+fi
+
+# link NS DEV FIELD: from ip -s link's RX line: 1 bytes, 2 packets, 4 dropped
+link() { ip -n "$1" -s link show "$2" | awk -v c="$3" 'f { print $c; exit } /RX:/ { f = 1 }'; }
+
+# run_case CHECK NS DEV KEY ARGS...: the JSON key's delta against ip -s link's RX packets of
+# DEV in NS over the probe, and the test's datagrams (the receiver sum) below both.
+run_case() {
+	local check=$1 ns=$2 dev=$3 key=$4 out=$NETNS_TMP/$4.json
+	shift 4
+	local p0 d0 p1 d1
+	p0=$(link "$ns" "$dev" 2) d0=$(link "$ns" "$dev" 4)
+	if ! netns_probe ns "$out" "$R:$PORT" "$@"; then
+		fail "$check" "probe failed: $(netns_probe_why "$out")"
+		return
+	fi
+	p1=$(link "$ns" "$dev" 2) d1=$(link "$ns" "$dev" 4)
+	local ip_rx=$((p1 - p0)) nic_rx rcv ifname
+	nic_rx=$(netns_json "$out" "\$.${key}_nic_rx_packets")
+	ifname=$(netns_json "$out" "\$.${key}_nic")
+	rcv=$(netns_json "$out" '$.sum.receiver.packets')
+	local msg="$key NIC $ifname rx +$nic_rx, ip -s link $dev RX +$ip_rx, the test's datagrams $rcv"
+	if [ "$ifname" = "$dev" ] && [ "${rcv:-0}" -gt 1000 ] && [ "$nic_rx" -ge "$rcv" ] &&
+		[ "$nic_rx" -le "$ip_rx" ] && [ $((ip_rx - nic_rx)) -le "$SLACK" ]; then
+		pass "$check: $msg"
+	else
+		fail "$check" "$msg"
+	fi
+	LAST_OUT=$out LAST_DROPS=$((d1 - d0))
+}
+
+run_case "${CHECKS[0]}" "$NS_R" "$RDEV" agent --udp -b 20M -l 1000 -t 1
+run_case "${CHECKS[1]}" "$NS_S" "$SDEV" client --udp -b 20M -l 1000 -t 1 -R
+
+# the last result: veth has no allowance counter, nothing shaped it, and its drop counters
+# moved as ip -s link's RX dropped did
+if [ -n "${LAST_OUT:-}" ]; then
+	ac=$(netns_json "$LAST_OUT" '$.client_allowance_counters')
+	shaped=$(netns_json "$LAST_OUT" '$.shaped_by_provider')
+	drops=$(netns_json "$LAST_OUT" '$.client_nic_drops')
+	msg="allowance counters $ac, shaped_by_provider $shaped, NIC drops $drops, ip -s link RX dropped +$LAST_DROPS"
+	if [ "$ac" = 0 ] && [ "$shaped" = 0 ] && [ "$drops" = "$LAST_DROPS" ]; then
+		pass "${CHECKS[2]}: $msg"
+	else
+		fail "${CHECKS[2]}" "$msg"
+	fi
+else
+	fail "${CHECKS[2]}" "no result to read"
+fi
+
+finish
