@@ -1,5 +1,5 @@
 # runner/sweep: matrix files, expansion, the runner, the SQLite store.
-LIB_SRC += runner/sweep/cmd_run.c runner/sweep/sha256.c runner/sweep/matrix.c \
+LIB_SRC += runner/sweep/cmd_run.c runner/sweep/sha256.c runner/sweep/matrix.c runner/sweep/matrix_value.c \
 	runner/sweep/expand.c runner/sweep/store.c runner/sweep/progress.c runner/sweep/run.c \
 	runner/sweep/loopback.c runner/sweep/matrix_search.c runner/sweep/search_case.c runner/sweep/runs.c runner/sweep/merge.c \
 	runner/sweep/lease.c runner/sweep/retry.c runner/sweep/pricecheck.c runner/sweep/run_pairs.c \
