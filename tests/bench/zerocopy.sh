@@ -14,9 +14,10 @@ ROUNDS=${BENCH_ZC_ROUNDS:-2}
 netns_pair i17b zs zr 10.66.17.65 10.66.17.66 >/dev/null || { echo "bench: namespace setup failed" >&2; exit 1; }
 netns_netsweep_ready || { echo "bench: netsweep probe not available" >&2; exit 1; }
 J=$NETNS_TMP/out.json
-# An agent in each namespace: on the sender's loopback, and across the veth.
-ip netns exec i17b-zs "$NETNS_NETSWEEP" agent --listen 127.0.0.1:7190 -q &
+# An agent in each namespace: across the veth, and on the sender's loopback (with the same
+# key: the probe offers it, exported by netns_agent, and a keyless agent cannot answer).
 netns_agent zr 10.66.17.66 7191 -q || exit 1
+ip netns exec i17b-zs "$NETNS_NETSWEEP" agent --listen 127.0.0.1:7190 --psk-file "$NETNS_PSK" -q &
 netns_wait_tcp zs 127.0.0.1 7190 5 || exit 1
 
 # one WHERE ADDR ARGS...: "goodput_bps sender_cpu_percent completions copied" of one run.
@@ -24,7 +25,7 @@ one() {
 	local addr=$1
 	shift
 	timeout -k 5 $((SECS + 60)) ip netns exec i17b-zs "$NETNS_NETSWEEP" probe "$addr" -t "$SECS" \
-		-O 1 -i 0 --json "$@" >"$J" 2>/dev/null || { echo "n/a n/a n/a n/a"; return; }
+		-O 1 -i 0 --json "$@" >"$J" 2>"$J.err" || { echo "bench: probe $addr $*: $(head -n 1 "$J.err")" >&2; echo "n/a n/a n/a n/a"; return; }
 	echo "$(netns_json "$J" '$.sum.receiver.bits_per_second') $(netns_json "$J" '$.sum.sender.cpu_percent')" \
 		"$(netns_json "$J" '$.zerocopy_completions') $(netns_json "$J" '$.zerocopy_copied')"
 }
@@ -48,6 +49,6 @@ done | awk '
 			split(k, a, " ")
 			gb = g[k] / n[k] / 1e9
 			printf "%-9s %-9s %10.2f Gbit/s %10.1f %% %18.2f %12d (%d)\n", a[1], a[2], gb,
-				c[k] / n[k], gb > 0 ? c[k] / n[k] / gb : 0, done[k] / n[k], cp[k] / n[k]
+				c[k] / n[k], (gb > 0 ? c[k] / n[k] / gb : 0), done[k] / n[k], cp[k] / n[k]
 		}
 	}' | sort
