@@ -52,6 +52,7 @@ struct client {
 	int cancel_fd;                    /* readable: stop the test now (-1: none) */
 	bool accepted;                    /* the agent answered READY */
 	struct niccount nic;              /* this end's interface counters over the test */
+	int zc_errno;                     /* why this end's sender fell back from -Z, 0 = none */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -438,25 +439,35 @@ static void merge_agent_intervals(struct client *c, uint32_t d, struct probe_dir
 	}
 }
 
-static void note_zerocopy(struct probe_result *res, const struct engine *eng)
+static void note_zerocopy(struct client *c, struct probe_result *res, const struct engine *eng)
 {
 	struct engine_zc z;
 	engine_zerocopy(eng, &z);
+	if (z.fallback_errno && !c->zc_errno)
+		c->zc_errno = z.fallback_errno;
 	res->zerocopy_active |= z.active && z.sends > 0;
 	res->zerocopy_sends += z.sends;
 	res->zerocopy_completions += z.completions;
 	res->zerocopy_copied += z.copied;
 }
 
-static void zerocopy_warnings(const struct probe_params *p, struct probe_result *res)
+/* -Z fell back: the reason when this end sent (the agent reports only that it fell back). */
+static void zerocopy_warnings(const struct client *c, struct probe_result *res)
 {
-	if (!p->zerocopy)
+	char w[160];
+	if (!c->p->zerocopy)
 		return;
-	if (p->proto == NS_PROTO_UDP)
-		add_warning(res, "-Z: zero-copy is not implemented for UDP here; sends were copied");
-	else if (!res->zerocopy_active)
-		add_warning(res, "-Z: the kernel refused SO_ZEROCOPY; sends were copied");
-	else if (res->zerocopy_copied && res->zerocopy_copied == res->zerocopy_completions)
+	if (!res->zerocopy_active && c->zc_errno == ENOBUFS) {
+		add_warning(res, "-Z: the kernel would not pin the pages (ENOBUFS: locked-memory "
+				 "limit, ulimit -l, or net.core.optmem_max), so sends were copied");
+	} else if (!res->zerocopy_active && c->zc_errno) {
+		snprintf(w, sizeof(w), "-Z: the kernel refused SO_ZEROCOPY on %s sockets (%s), so sends "
+			 "were copied", c->p->proto == NS_PROTO_UDP ? "UDP" : "TCP",
+			 strerror(c->zc_errno));
+		add_warning(res, w);
+	} else if (!res->zerocopy_active) {
+		add_warning(res, "-Z: the sending end's kernel refused zero-copy, so sends were copied");
+	} else if (res->zerocopy_copied && res->zerocopy_copied == res->zerocopy_completions)
 		add_warning(res, "-Z: the kernel copied every zero-copy send after all (delivery "
 				 "to a local socket, or a device without scatter-gather)");
 }
@@ -538,7 +549,7 @@ static int compute(struct client *c, struct ns_err *err)
 		if (me->eng && me_sender && engine_gso_active(me->eng))
 			res->gso_active = true;
 		if (me->eng && me_sender && c->p->zerocopy)
-			note_zerocopy(res, me->eng);
+			note_zerocopy(c, res, me->eng);
 		if (as && !me_sender && as->gso_active)
 			res->gso_active = true;
 		if (d == 0) {
@@ -578,7 +589,7 @@ static int compute(struct client *c, struct ns_err *err)
 	if (c->n_ends && c->ends[0].fds && c->ends[0].fds[0] >= 0)
 		res->tos_applied = sockopt_tos_applied(c->ends[0].fds[0]);
 	res->dscp_applied = res->tos_applied >= 0 ? res->tos_applied >> 2 : -1;
-	zerocopy_warnings(c->p, res);
+	zerocopy_warnings(c, res);
 	return 0;
 }
 

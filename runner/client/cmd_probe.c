@@ -61,7 +61,7 @@ static void usage(FILE *f)
 		"  -4, --version4 / -6, --version6   IPv4 / IPv6 only\n"
 		"  -S, --tos TOS            IP TOS / IPv6 traffic class byte of the data (0..255)\n"
 		"      --dscp NAME|VALUE    DSCP of the data: CS0-CS7, AF11-AF43, EF, VA or 0..63\n"
-		"  -Z, --zerocopy           MSG_ZEROCOPY sends (TCP; falls back with a warning)\n"
+		"  -Z, --zerocopy           MSG_ZEROCOPY sends (TCP, UDP; falls back with a warning)\n"
 		"      --dont-fragment      set DF (IP_PMTUDISC_DO): a datagram over the path MTU\n"
 		"                           is an error\n"
 		"  -n, --bytes BYTES        end when this much was sent, all streams (-t is then a\n"

@@ -23,6 +23,8 @@ static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 		return cfg->role == ENGINE_SEND ? &engine_xdp_send_ops : &engine_xdp_recv_ops;
 	if (cfg->role == ENGINE_RECV)
 		return &engine_udp_recv_ops;
+	if (cfg->zerocopy)
+		return &engine_udp_zc_ops;
 	return cfg->gso ? &engine_udp_gso_ops : &engine_udp_mmsg_ops;
 }
 
@@ -93,6 +95,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	atomic_init(&e->gso_active, cfg->proto == NS_PROTO_UDP && cfg->role == ENGINE_SEND &&
 					    cfg->gso);
 	atomic_init(&e->zc_active, cfg->role == ENGINE_SEND && cfg->zerocopy);
+	atomic_init(&e->zc_errno, 0);
 	if (cfg->n_cpus) {
 		e->cpus = calloc(cfg->n_cpus, sizeof(*e->cpus));
 		if (!e->cpus)
@@ -495,6 +498,7 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->active = atomic_load(&e->zc_active);
+	out->fallback_errno = atomic_load(&e->zc_errno);
 	for (uint32_t i = 0; e->cfg.role == ENGINE_SEND && i < e->n; i++) {
 		out->sends += e->streams[i].zc_sends;
 		out->completions += e->streams[i].zc_done;

@@ -37,7 +37,8 @@ struct engine_cfg {
 	uint64_t rate_bps;      /* application pacing of the total over all streams, 0 = unlimited */
 	uint64_t fq_rate_bps;   /* SO_MAX_PACING_RATE per socket, 0 = none */
 	bool gso;               /* UDP_SEGMENT on send; engine_gso_active() tells if it took */
-	bool zerocopy;          /* MSG_ZEROCOPY on send (TCP); engine_zerocopy() tells if it took */
+	bool zerocopy;          /* MSG_ZEROCOPY on send (TCP; UDP, with UDP_SEGMENT when gso);
+	                           engine_zerocopy() tells if it took */
 	uint64_t send_bytes;    /* sender: stop after this many bytes over all streams (split
 	                           evenly; a UDP stream rounds up to whole datagrams); 0 = no limit */
 	uint32_t threads;       /* worker threads, 1..NS_MAX_THREADS, streams spread round-robin */
@@ -100,11 +101,14 @@ uint32_t engine_nstreams(const struct engine *e);
 uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
 /* -Z: whether MSG_ZEROCOPY was in use on every stream, the sends made with it, the completions
- * the kernel reported for them and how many of those it copied after all. Read after
- * engine_join (the senders reap the last completions as they end). */
+ * the kernel reported for them and how many of those it copied after all, and why the first
+ * stream that fell back to copying did (an errno: SO_ZEROCOPY refused, ENOBUFS when the
+ * kernel would not pin the pages; 0 = none fell back). Read after engine_join (the senders
+ * reap the last completions as they end). */
 struct engine_zc {
 	bool active;
 	uint64_t sends, completions, copied;
+	int fallback_errno;
 };
 void engine_zerocopy(const struct engine *e, struct engine_zc *out);
 /* CPU each stream's thread is pinned to, -1 if none. */

@@ -2,6 +2,7 @@
  * engine_udp.c) share — the clock, per-socket pacing, thread buffers. Calls neither. */
 #include "engine_int.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -56,4 +57,30 @@ size_t engine_thread_share(const struct engine *e, size_t budget, size_t lo, siz
 {
 	size_t share = budget / e->nthreads;
 	return share < lo ? lo : share > hi ? hi : share;
+}
+
+void engine_zc_off(struct engine *e, struct e_stream *s, int why)
+{
+	int none = 0;
+	s->zc = false;
+	atomic_store(&e->zc_active, false);
+	atomic_compare_exchange_strong(&e->zc_errno, &none, why ? why : EOPNOTSUPP);
+}
+
+int engine_zc_nobufs(struct engine *e, struct e_stream *s, struct zc_ring *ring)
+{
+	uint64_t k = zc_reap(s->fd, &s->zc_copied, ring);
+	s->zc_done += k;
+	if (k)
+		return E_PROGRESS;
+	if (s->zc_sends > s->zc_done)
+		return E_BACKOFF;
+	engine_zc_off(e, s, ENOBUFS);
+	return E_PROGRESS;
+}
+
+void engine_zc_drain(struct e_stream *s)
+{
+	if (s->zc_sends > s->zc_done)
+		s->zc_done += zc_drain(s->fd, s->zc_sends - s->zc_done, E_ZC_DRAIN_MS, &s->zc_copied);
 }

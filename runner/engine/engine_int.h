@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "pace.h"
 #include "udpseq.h"
+#include "zerocopy.h"
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
 #define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */
@@ -128,10 +129,12 @@ struct engine {
 	void *priv;            /* the ops' engine state (AF_XDP receiver: program and map) */
 	char mode[64];         /* engine_mode(); set by setup and thread_init */
 	_Atomic bool zc_active;
+	_Atomic int zc_errno;  /* why the first stream fell back to copying, 0 = none did */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
-extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_recv_ops;
+extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_zc_ops,
+	engine_udp_recv_ops;
 extern const struct engine_ops engine_xdp_send_ops, engine_xdp_recv_ops;
 
 uint64_t engine_now_ns(void);
@@ -145,6 +148,18 @@ void engine_buf_free(void *p, size_t len);
 size_t engine_thread_share(const struct engine *e, size_t budget, size_t lo, size_t hi);
 /* cfg.fq_rate_bps as SO_MAX_PACING_RATE on a sender's socket (no-op otherwise). */
 int engine_sock_pacing(const struct engine *e, int fd, struct ns_err *err);
+
+/* -Z (zerocopy.h) for the senders. A stream the kernel refuses zero-copy to copies from then
+ * on, and the engine says so with the errno. */
+void engine_zc_off(struct engine *e, struct e_stream *s, int why);
+/* A MSG_ZEROCOPY send failed with ENOBUFS: reaped completions free the socket's option memory
+ * (E_PROGRESS: retry), with some still outstanding wait for them (E_BACKOFF), with none the
+ * kernel will not pin the pages at all (locked-memory limit): copy from now on (E_PROGRESS).
+ * ring as for zc_reap. */
+int engine_zc_nobufs(struct engine *e, struct e_stream *s, struct zc_ring *ring);
+/* ops->reap of a zero-copy sender: the last completions, waited for E_ZC_DRAIN_MS at most. */
+void engine_zc_drain(struct e_stream *s);
+#define E_ZC_DRAIN_MS 200
 
 /* Only the owning thread writes a counter, so a relaxed load + store is enough. */
 static inline void e_add(_Atomic uint64_t *c, uint64_t n)

@@ -2,7 +2,6 @@
  * bytes per call without ever blocking (MSG_DONTWAIT; the thread polls when the socket is
  * full) and shuts its half down at the end so that the receiver sees EOF. */
 #include "engine_int.h"
-#include "zerocopy.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,10 +18,8 @@
 #define TCP_LOWAT_MAX (16 << 20)
 #define TCP_BACKLOG_S 0.1
 /* MSG_ZEROCOPY: reap completions once this many sends are outstanding (each pins option
- * memory until reaped, and net.core.optmem_max is as small as 20 KiB on older kernels), and
- * wait at most this long for the last ones at the end. */
+ * memory until reaped, and net.core.optmem_max is as small as 20 KiB on older kernels). */
 #define TCP_ZC_REAP_AT 16
-#define TCP_ZC_DRAIN_MS 200
 
 /* True when both ends of the connection have the same address: the traffic stays on this
  * host's loopback. */
@@ -71,7 +68,7 @@ static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 		setsockopt(s->fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
 		/* not fatal: the stream copies and the engine says zero-copy did not take */
 		if (e->cfg.zerocopy && !(s->zc = zc_enable(s->fd)))
-			atomic_store(&e->zc_active, false);
+			engine_zc_off(e, s, errno);
 	}
 	return engine_sock_pacing(e, s->fd, err);
 }
@@ -111,7 +108,7 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	if (want > s->left)
 		want = (size_t)s->left;
 	if (s->zc && s->zc_sends - s->zc_done >= TCP_ZC_REAP_AT)
-		s->zc_done += zc_reap(s->fd, &s->zc_copied);
+		s->zc_done += zc_reap(s->fd, &s->zc_copied, NULL);
 	/* the send buffer is never written after start, so the kernel may keep its pages */
 	ssize_t n = send(s->fd, t->e->send_buf + s->tcp_off, want,
 			 MSG_DONTWAIT | MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0));
@@ -131,12 +128,8 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 		return E_BLOCKED;
 	if (n < 0 && errno == EINTR)
 		return E_PROGRESS; /* try again at once */
-	if (n < 0 && errno == ENOBUFS) {
-		/* zero-copy: option memory full until completions are reaped */
-		uint64_t k = s->zc ? zc_reap(s->fd, &s->zc_copied) : 0;
-		s->zc_done += k;
-		return k ? E_PROGRESS : E_BACKOFF;
-	}
+	if (n < 0 && errno == ENOBUFS)
+		return s->zc ? engine_zc_nobufs(t->e, s, NULL) : E_BACKOFF;
 	e_finish(s, n < 0 ? errno : EPIPE);
 	return E_DONE;
 }
@@ -144,13 +137,6 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 static void tcp_end(struct e_stream *s)
 {
 	shutdown(s->fd, SHUT_WR);
-}
-
-static void tcp_reap(struct e_stream *s)
-{
-	if (s->zc && s->zc_sends > s->zc_done)
-		s->zc_done += zc_drain(s->fd, s->zc_sends - s->zc_done, TCP_ZC_DRAIN_MS,
-				       &s->zc_copied);
 }
 
 static int tcp_recv(struct e_thread *t, struct e_stream *s)
@@ -177,7 +163,7 @@ const struct engine_ops engine_tcp_send_ops = {
 	.thread_init = tcp_send_thread_init,
 	.send = tcp_send,
 	.end = tcp_end,
-	.reap = tcp_reap,
+	.reap = engine_zc_drain,
 };
 
 const struct engine_ops engine_tcp_recv_ops = {

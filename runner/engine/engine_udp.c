@@ -29,6 +29,10 @@
 #define UDP_RECV_BUDGET (16u << 20)
 #define UDP_RCVBUF (4 << 20)        /* see udp_roomy_rcvbuf */
 #define UDP_CTRL_LEN 128             /* GRO size, a timestamp and the drop count, with room */
+/* -Z: a stream's ring holds two calls' worth of datagrams (or GSO super-datagrams), so that
+ * one call can be written while the kernel still sends from the previous one. */
+#define UDP_ZC_SLOTS_MMSG (2 * UDP_MMSG_BATCH)
+#define UDP_ZC_SLOTS_GSO (2 * UDP_GSO_MSGS)
 
 static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
@@ -45,6 +49,13 @@ static int udp_send_setup(struct engine *e, struct e_stream *s, struct ns_err *e
 	return 0;
 }
 
+/* Datagrams of `len` bytes per GSO super-datagram. */
+static uint32_t gso_segs(uint32_t len)
+{
+	uint32_t segs = UDP_MAX_PAYLOAD / len;
+	return segs < 1 ? 1 : segs > UDP_GSO_MAX_SEGS ? UDP_GSO_MAX_SEGS : segs;
+}
+
 static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 {
 	uint32_t len = t->e->unit;
@@ -53,11 +64,7 @@ static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 	mmsg = mmsg < 1 ? 1 : mmsg > UDP_MMSG_BATCH ? UDP_MMSG_BATCH : mmsg;
 	uint32_t cap = mmsg;
 	t->batch = mmsg;
-	t->gso_segs = UDP_MAX_PAYLOAD / len;
-	if (t->gso_segs > UDP_GSO_MAX_SEGS)
-		t->gso_segs = UDP_GSO_MAX_SEGS;
-	if (t->gso_segs < 1)
-		t->gso_segs = 1;
+	t->gso_segs = gso_segs(len);
 	t->gso_msgs = engine_thread_share(t->e, UDP_SEND_BUDGET, UDP_SHARE_MIN, UDP_GSO_BYTES) /
 		      (t->gso_segs * len);
 	t->gso_msgs = t->gso_msgs < 1 ? 1 : t->gso_msgs > UDP_GSO_MSGS ? UDP_GSO_MSGS : t->gso_msgs;
@@ -75,16 +82,17 @@ static int udp_send_thread_init(struct e_thread *t, struct ns_err *err)
 	return 0;
 }
 
-/* Writes the header of n consecutive datagrams starting at the stream's next sequence. Each
- * carries its own send time: the call's start plus its place in the batch times what the last
- * call took per datagram (one stamp for a whole batch made its datagrams' spread look like
- * jitter). Times count from the engine's start. */
-static void put_headers(struct e_thread *t, struct e_stream *s, uint32_t n, uint64_t now_ns)
+/* Writes the header of n consecutive datagrams at p, the call's datagrams first..first+n-1
+ * counted from the stream's next sequence. Each carries its own send time: the call's start
+ * plus its place in the batch times what the last call took per datagram (one stamp for a
+ * whole batch made its datagrams' spread look like jitter). Times count from the engine's
+ * start. */
+static void put_headers(struct e_thread *t, struct e_stream *s, unsigned char *p, uint32_t first,
+			uint32_t n, uint64_t now_ns)
 {
 	uint32_t len = t->e->unit;
 	uint64_t start = now_ns - t->e->t0_ns;
-	unsigned char *p = t->buf;
-	for (uint32_t i = 0; i < n; i++, p += len) {
+	for (uint32_t i = first; i < first + n; i++, p += len) {
 		uint64_t seq = htobe64(s->next_seq + i);
 		uint64_t ts = htobe64(start + i * s->unit_ns);
 		memcpy(p, &seq, 8);
@@ -134,7 +142,7 @@ static int udp_send_mmsg(struct e_thread *t, struct e_stream *s, uint32_t max_un
 		k = UDP_MMSG_BATCH;
 	if (k > cap)
 		k = cap;
-	put_headers(t, s, k, now_ns);
+	put_headers(t, s, t->buf, 0, k, now_ns);
 	for (uint32_t i = 0; i < k; i++) {
 		t->iovs[i] = (struct iovec){ t->buf + (size_t)i * len, len };
 		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
@@ -147,6 +155,19 @@ static int udp_send_mmsg(struct e_thread *t, struct e_stream *s, uint32_t max_un
 	return send_error(s);
 }
 
+/* After a failed GSO send: when errno says the path cannot segment (a datagram over the MTU,
+ * no checksum offload), plain batches from now on, and the engine says GSO did not take. */
+static bool gso_refused(struct e_thread *t, struct e_stream *s)
+{
+	if (errno != EINVAL && errno != EIO && errno != EMSGSIZE)
+		return false;
+	int zero = 0;
+	setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+	s->gso_off = true;
+	atomic_store(&t->e->gso_active, false);
+	return true;
+}
+
 static int udp_send_gso(struct e_thread *t, struct e_stream *s, uint32_t max_units,
 			uint64_t now_ns, uint64_t *bytes)
 {
@@ -156,7 +177,7 @@ static int udp_send_gso(struct e_thread *t, struct e_stream *s, uint32_t max_uni
 	uint32_t total = max_units;
 	if (total > segs * t->gso_msgs)
 		total = segs * t->gso_msgs;
-	put_headers(t, s, total, now_ns);
+	put_headers(t, s, t->buf, 0, total, now_ns);
 	uint32_t m = 0;
 	for (uint32_t done = 0; done < total; done += segs, m++) {
 		uint32_t k = total - done < segs ? total - done : segs;
@@ -169,16 +190,103 @@ static int udp_send_gso(struct e_thread *t, struct e_stream *s, uint32_t max_uni
 		note_unit_ns(s, now_ns, units < total ? units : total);
 		return send_result(s, units < total ? units : total, len, bytes);
 	}
-	if (errno == EINVAL || errno == EIO || errno == EMSGSIZE) {
-		/* the path cannot segment (datagram over the MTU, no checksum offload):
-		 * fall back to plain batches and say so */
-		int zero = 0;
-		setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
-		s->gso_off = true;
-		atomic_store(&t->e->gso_active, false);
+	if (gso_refused(t, s))
+		return E_PROGRESS;
+	return send_error(s);
+}
+
+/* -Z: MSG_ZEROCOPY. The kernel sends from a datagram's pages until its completion, so each
+ * stream writes its datagrams into the free slots of its own ring (zerocopy.h), one datagram
+ * or GSO super-datagram per slot, and a call sends no more than there are free slots. A
+ * stream the kernel refuses copies (udp_send_gso/mmsg from t->buf) and the engine says why. */
+struct udp_zc {
+	struct zc_ring ring;
+	unsigned char *buf;
+	size_t buf_len;
+	uint32_t slot_bytes;
+};
+
+static int udp_zc_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
+{
+	if (udp_send_setup(e, s, err) < 0)
+		return -1;
+	if (!(s->zc = zc_enable(s->fd))) {
+		engine_zc_off(e, s, errno);
+		return 0;
+	}
+	struct udp_zc *z = calloc(1, sizeof(*z));
+	if (!z)
+		return ns_err_sys(err, "engine: zero-copy ring");
+	s->priv = z;
+	bool gso = e->cfg.gso && !s->gso_off;
+	z->slot_bytes = e->unit * (gso ? gso_segs(e->unit) : 1);
+	/* within the engine's send budget, but never fewer than two slots */
+	size_t fit = UDP_SEND_BUDGET / e->n / z->slot_bytes;
+	uint32_t want = gso ? UDP_ZC_SLOTS_GSO : UDP_ZC_SLOTS_MMSG;
+	zc_ring_init(&z->ring, fit < 2 ? 2 : fit < want ? (uint32_t)fit : want);
+	z->buf_len = (size_t)z->ring.slots * z->slot_bytes;
+	z->buf = engine_buf_alloc(z->buf_len);
+	if (!z->buf)
+		return ns_err_sys(err, "engine: %zu-byte zero-copy ring", z->buf_len);
+	return 0;
+}
+
+static int udp_send_zc(struct e_thread *t, struct e_stream *s, uint32_t max_units,
+		       uint64_t now_ns, uint64_t *bytes)
+{
+	if (!s->zc)
+		return t->e->cfg.gso ? udp_send_gso(t, s, max_units, now_ns, bytes)
+				     : udp_send_mmsg(t, s, max_units, now_ns, bytes);
+	struct udp_zc *z = s->priv;
+	uint32_t len = t->e->unit;
+	uint32_t segs = t->e->cfg.gso && !s->gso_off ? t->gso_segs : 1;
+	uint32_t want = (max_units + segs - 1) / segs; /* <= t->batch <= the msgs array */
+	if (want > UDP_MMSG_BATCH)
+		want = UDP_MMSG_BATCH;
+	uint32_t m = zc_ring_free(&z->ring, want);
+	if (m < want) {
+		s->zc_done += zc_reap(s->fd, &s->zc_copied, &z->ring);
+		m = zc_ring_free(&z->ring, want);
+	}
+	if (!m)
+		return E_BACKOFF; /* the kernel still sends from every slot */
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t k = max_units - total < segs ? max_units - total : segs;
+		unsigned char *p = z->buf + (size_t)zc_ring_slot(&z->ring, i) * z->slot_bytes;
+		put_headers(t, s, p, total, k, now_ns);
+		t->iovs[i] = (struct iovec){ p, (size_t)k * len };
+		t->msgs[i].msg_hdr = (struct msghdr){ .msg_iov = &t->iovs[i], .msg_iovlen = 1 };
+		total += k;
+	}
+	int n = sendmmsg(s->fd, t->msgs, m, MSG_DONTWAIT | MSG_ZEROCOPY);
+	if (n > 0) {
+		zc_ring_sent(&z->ring, (uint32_t)n);
+		s->zc_sends += (uint32_t)n;
+		uint32_t units = (uint32_t)n == m ? total : (uint32_t)n * segs;
+		if ((uint32_t)n < m) /* the rest failed; the kernel may have used an id for one */
+			s->zc_done += zc_reap(s->fd, &s->zc_copied, &z->ring);
+		note_unit_ns(s, now_ns, units);
+		return send_result(s, units, len, bytes);
+	}
+	if (errno == ENOBUFS)
+		return engine_zc_nobufs(t->e, s, &z->ring);
+	if (segs > 1 && gso_refused(t, s)) {
+		s->zc_done += zc_reap(s->fd, &s->zc_copied, &z->ring);
 		return E_PROGRESS;
 	}
 	return send_error(s);
+}
+
+static void udp_zc_fini(struct engine *e)
+{
+	for (uint32_t i = 0; e->streams && i < e->n; i++) {
+		struct udp_zc *z = e->streams[i].priv;
+		if (z)
+			engine_buf_free(z->buf, z->buf_len);
+		free(z);
+		e->streams[i].priv = NULL;
+	}
 }
 
 /* The default receive buffer holds ~270 small datagrams (truesize ~768 B each): at a few
@@ -338,6 +446,15 @@ const struct engine_ops engine_udp_gso_ops = {
 	.setup = udp_send_setup,
 	.thread_init = udp_send_thread_init,
 	.send = udp_send_gso,
+};
+
+const struct engine_ops engine_udp_zc_ops = {
+	.name = "udp zerocopy",
+	.setup = udp_zc_setup,
+	.thread_init = udp_send_thread_init,
+	.send = udp_send_zc,
+	.reap = engine_zc_drain,
+	.fini = udp_zc_fini,
 };
 
 const struct engine_ops engine_udp_recv_ops = {

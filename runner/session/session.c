@@ -98,7 +98,7 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.fq_rate_bps = p->fq_rate_bps,
 		.gso = p->gso,
 		.kind = !strcmp(p->engine, "xdp") ? ENGINE_XDP : ENGINE_SOCKET,
-		.zerocopy = p->zerocopy && p->proto == NS_PROTO_TCP,
+		.zerocopy = p->zerocopy && strcmp(p->engine, "xdp") != 0,
 		.send_bytes = s->role == ENGINE_SEND ? probe_params_amount(p) : 0,
 		.threads = threads,
 		.cpus = n_cpus ? cpus : NULL,
