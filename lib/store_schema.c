@@ -35,6 +35,8 @@ static const char *const migrations[] = {
 	/* 8: the matrix's rank-by rule (table run_rank, from the schema file); v_cost_ranking
 	 * ranks each pair's ranked case, as the report does */
 	"DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 9: whether the provider shaped a result; result_nics comes from the schema file */
+	"ALTER TABLE results ADD COLUMN shaped_by_provider INTEGER;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

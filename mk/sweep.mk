@@ -14,3 +14,4 @@ ITESTS += tests/integration/run_matrix_errors.sh tests/integration/run_loopback.
 BENCHES += tests/bench/sweep_expand.sh tests/bench/sweep_overhead.sh
 
 LONG_TESTS += tests/integration/run_survive.sh
+LIB_SRC += runner/sweep/store_nic.c

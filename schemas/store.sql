@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 8; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 9; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -155,6 +155,29 @@ CREATE TABLE IF NOT EXISTS result_phases (
 	burst_s          REAL NOT NULL,            -- from the start of the measured time to the knee
 	sustained_bps    REAL NOT NULL,            -- mean receive rate after it
 	PRIMARY KEY (result_id, direction)
+) WITHOUT ROWID;
+
+-- Each end's network interface over a result (version 9): the deltas of a documented set of
+-- its driver's own counters (ethtool statistics, read before the data flows and after it
+-- stopped; schemas/probe-result.md names them). No row: that end's counters were not read
+-- (loopback, a driver without statistics). Version 9 also adds results.shaped_by_provider
+-- INTEGER: 1 when an allowance counter moved on either end — the cloud provider held packets
+-- back, so the figure is the provider's shaping, not the instance's capacity; 0 when none
+-- did; NULL for results from before version 9.
+CREATE TABLE IF NOT EXISTS result_nics (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	side             TEXT NOT NULL CHECK (side IN ('client', 'agent')),
+	ifname           TEXT NOT NULL,            -- the interface the route to the other end takes
+	allowance_counters INTEGER NOT NULL,       -- *_allowance_exceeded counters it has (ENA: 5)
+	bw_in_allowance_exceeded     INTEGER NOT NULL,  -- ENA: held back, inbound bandwidth
+	bw_out_allowance_exceeded    INTEGER NOT NULL,  -- outbound bandwidth
+	pps_allowance_exceeded       INTEGER NOT NULL,  -- packets per second
+	conntrack_allowance_exceeded INTEGER NOT NULL,  -- tracked connections
+	linklocal_allowance_exceeded INTEGER NOT NULL,  -- link-local traffic (DNS, IMDS, NTP)
+	drops            INTEGER NOT NULL,         -- the driver's drop and error counters, summed
+	rx_packets       INTEGER NOT NULL,         -- its packet counters (0: it has none)
+	tx_packets       INTEGER NOT NULL,
+	PRIMARY KEY (result_id, side)
 ) WITHOUT ROWID;
 
 -- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one

@@ -1,4 +1,5 @@
 #include "store.h"
+#include "store_nic.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -650,7 +651,8 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	sqlite3_bind_int64(clear, 1, id);
 	if (step_done(s, clear, err, "clearing stale samples") < 0)
 		goto rollback;
-	if (r->res && (put_samples(s, id, r->res, err) < 0 || put_truth(s, id, r->res, err) < 0))
+	if (r->res && (put_samples(s, id, r->res, err) < 0 || put_truth(s, id, r->res, err) < 0 ||
+		       store_nic_put(s->db, id, r->res, err) < 0))
 		goto rollback;
 	if (r->search_json) {
 		sqlite3_stmt *ss = stmt(s, ST_SEARCH_INSERT, err);

@@ -352,7 +352,8 @@ static void stale_samples_replaced(void **state)
 }
 
 /* Phases and socket drops are stored per result (version 7): a row per direction whose
- * series stepped down, none for one that did not. */
+ * series stepped down, none for one that did not. And the NIC counters (version 9): a row per
+ * end whose interface was read, none for one that was not, and the provider's flag. */
 static void phases_and_socket_drops_stored(void **state)
 {
 	(void)state;
@@ -380,6 +381,14 @@ static void phases_and_socket_drops_stored(void **state)
 	res.n_dirs = 2;
 	res.dirs[0].receiver.socket_drops = 4321;
 	res.dirs[0].shaping = (struct probe_shaping){true, 150e6, 7.25, 38e6};
+	res.nic_agent = (struct probe_nic){.ifname = "ens5", .allowance_counters = 5,
+					   .bw_in_allowance_exceeded = 11,
+					   .bw_out_allowance_exceeded = 1234,
+					   .pps_allowance_exceeded = 13,
+					   .conntrack_allowance_exceeded = 14,
+					   .linklocal_allowance_exceeded = 15,
+					   .drops = 16, .rx_packets = 17, .tx_packets = 18};
+	res.shaped_by_provider = true;
 	struct store_result sr = {.case_id = case_id, .repeat = 0, .started_at = "a",
 				  .finished_at = "b", .res = &res, .ok = true};
 	if (store_put_result(s, &sr, &rid, &err) != 0)
@@ -390,6 +399,14 @@ static void phases_and_socket_drops_stored(void **state)
 	assert_true(query_double("SELECT burst_s FROM result_phases WHERE direction = 'fwd'") == 7.25);
 	assert_true(query_double("SELECT sustained_bps FROM result_phases") == 38e6);
 	assert_true(query_double("SELECT burst_bps FROM result_phases") == 150e6);
+	assert_int_equal(query_int("SELECT shaped_by_provider FROM results"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM result_nics"), 1); /* no client row */
+	assert_int_equal(query_int("SELECT count(*) FROM result_nics WHERE side = 'agent' AND"
+				   " ifname = 'ens5' AND allowance_counters = 5 AND"
+				   " bw_in_allowance_exceeded = 11 AND bw_out_allowance_exceeded = 1234"
+				   " AND pps_allowance_exceeded = 13 AND conntrack_allowance_exceeded = 14"
+				   " AND linklocal_allowance_exceeded = 15 AND drops = 16 AND"
+				   " rx_packets = 17 AND tx_packets = 18"), 1);
 	store_close(s);
 }
 
