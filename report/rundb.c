@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/store_version.h"
+#include "lib/store_schema.h"
 
 int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
 {
@@ -54,6 +54,41 @@ static bool dir_writable(const char *path)
 	return access(dir, W_OK) == 0;
 }
 
+/* An older database is read through the store's migration ladder, on an in-memory copy:
+ * the report sees the schema and views `run` would have made of it (v_run_cost as it now
+ * charges, say), and the file stays byte for byte as it was. On success *db is the copy. */
+static int migrated_copy(const char *path, int version, sqlite3 **db, struct ns_err *err)
+{
+	sqlite3 *mem = NULL;
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
+	    SQLITE_OK) {
+		ns_err_code(err, NS_E_NOMEM, "%s: an in-memory copy to migrate: %s", path,
+			    mem ? sqlite3_errmsg(mem) : "out of memory");
+		goto err;
+	}
+	sqlite3_backup *bk = sqlite3_backup_init(mem, "main", *db, "main");
+	int rc = bk ? sqlite3_backup_step(bk, -1) : SQLITE_ERROR;
+	sqlite3_backup_finish(bk);
+	if (rc != SQLITE_DONE) {
+		ns_err_code(err, NS_E_IO, "%s: copying it into memory to migrate: %s", path,
+			    sqlite3_errmsg(bk ? mem : *db));
+		goto err;
+	}
+	if (ns_store_migrate(mem, err) < 0) {
+		ns_err_prefix(err, "%s: migrating a copy from schema version %d to %d", path, version,
+			      NS_STORE_SCHEMA_VERSION);
+		if (err)
+			err->code = NS_E_INPUT;
+		goto err;
+	}
+	sqlite3_close(*db);
+	*db = mem;
+	return 0;
+err:
+	sqlite3_close(mem);
+	return -1;
+}
+
 int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 {
 	*db = NULL;
@@ -71,13 +106,7 @@ int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 		goto err;
 	}
 	sqlite3_busy_timeout(*db, 5000);
-	sqlite3_stmt *st;
-	int version = -1;
-	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
+	int version = ns_store_user_version(*db);
 	if (version < 0) {
 		ns_err_code(err, NS_E_INPUT,
 			    "%s: not a netsweep database: cannot read its schema version (%s)", path,
@@ -90,7 +119,7 @@ int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 			    NS_STORE_SCHEMA_VERSION);
 		goto err;
 	}
-	/* Older versions read as they are: every column and view the report uses is in v1. */
+	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(*db, "SELECT count(*) FROM runs r JOIN results ON 0", -1, &st,
 			       NULL) != SQLITE_OK) {
 		ns_err_code(err, NS_E_INPUT, "%s: not a netsweep database (%s)", path,
@@ -98,6 +127,8 @@ int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err)
 		goto err;
 	}
 	sqlite3_finalize(st);
+	if (version < NS_STORE_SCHEMA_VERSION && migrated_copy(path, version, db, err) < 0)
+		goto err;
 	return 0;
 err:
 	sqlite3_close(*db);

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Storage and limits, before any work: a database from a newer netsweep is left byte-identical
-# by run and report (both exit 2); report reads a database in a read-only folder and as
+# by run and report (both exit 2); report reads an older one (a frozen version-1 database)
+# through the migration ladder on a copy in memory, with the figures `run` would give it,
+# leaving the file byte-identical; report reads a database in a read-only folder and as
 # another user; on a full disk the ok lines equal the stored results and the failed commit
 # names its case; a schedule over the limit and a FIFO catalog are refused at once, before a
 # row is written; a missing price is a warning naming the pair and the nearest type, and an
@@ -60,15 +62,50 @@ if [ "$(id -u)" = 0 ] && mount --bind "$T/ro" "$T/ro" 2>/dev/null; then
 else
 	skip "report on a read-only mount" "needs root and bind mounts"
 fi
-# An older version is read as it is (report never migrates: it opens read-only).
-cp "$DB" "$T/old.db"
-sqlite3 "$T/old.db" "pragma user_version = 1"
-h0=$(sum "$T/old.db")
-out=$("$NETSWEEP" report --db "$T/old.db" -o "$T/rep-old" 2>&1); rc=$?
-if [ "$rc" = 0 ] && [ -s "$T/rep-old/index.html" ] && [ "$(sum "$T/old.db")" = "$h0" ]; then
-	pass "report reads a version-1 database and leaves it as it was"
+# An older version, made with the version-1 schema as it shipped (tests/fixtures/store_v1.sql):
+# one priced pair ($0.1/h per instance, so $0.2/h the pair), one 3600 s case, two ok repeats
+# and a failed one. Version 1's v_run_cost also charged the failed hour ($0.6); the ladder's
+# view charges the two ok hours, $0.4. report reads it through the ladder on a copy in
+# memory: the cost is $0.4, every figure is the one it shows after `run` migrated the same
+# file in place, and the file is byte-identical afterwards.
+V1=$T/v1.db
+sqlite3 "$V1" <"$HERE/../fixtures/store_v1.sql"
+sqlite3 "$V1" "insert into runs (id, matrix_name, matrix_text, matrix_hash, started_at, finished_at,
+	netsweep_version, status) values (1, 'old', '<matrix name=\"old\"/>', 'h1',
+	'2026-01-01T00:00:00.000Z', '2026-01-01T03:00:00.000Z', '0.1.0', 'done');
+insert into endpoints (id, run_id, name, instance_type, region, agent_addr)
+	values (1, 1, 'p', 'm4.large', 'us-east-1', '192.0.2.1:5201');
+insert into run_prices (run_id, instance_type, region, usd_per_hour, as_of, source)
+	values (1, 'm4.large', 'us-east-1', 0.1, '2026-01-01', 'test');
+insert into cases (id, run_id, endpoint_id, case_key, ordinal, protocol, streams, direction,
+	duration_s, params) values (1, 1, 1, 'k1', 0, 'tcp', 1, 'forward', 3600, '{}');
+insert into results (case_id, repeat, started_at, finished_at, status, duration_s, fwd_snd_bps,
+	fwd_rcv_bps) values (1, 0, 'a', 'b', 'ok', 3600, 1.0e9, 0.9e9),
+	(1, 1, 'a', 'b', 'ok', 3600, 1.2e9, 1.1e9);
+insert into results (case_id, repeat, started_at, finished_at, status, error)
+	values (1, 2, 'a', 'b', 'failed', 'agent gone');
+pragma user_version = 1;"
+cp "$V1" "$T/v1-frozen.db"
+v1_cost=$(sqlite3 "$V1" "select usd from v_run_cost where run_id = 1")
+out=$(NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$V1" --run 1 -o "$T/rep-v1" 2>&1); rc=$?
+cp "$T/v1-frozen.db" "$T/v1-run.db"
+"$NETSWEEP" run "$T/lo.xml" --db "$T/v1-run.db" --quiet >"$T/v1-run.log" 2>&1; rc_run=$?
+NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$T/v1-run.db" --run 1 -o "$T/rep-v1-run" >/dev/null 2>&1
+same=yes
+for f in results.csv ranking.csv report.json report.md; do
+	cmp -s <(grep -v generated_at "$T/rep-v1/$f") <(grep -v generated_at "$T/rep-v1-run/$f" 2>/dev/null) || same="no ($f differs)"
+done
+cost=$(grep -o '"cost_usd": *[0-9.e+-]*' "$T/rep-v1/report.json" | head -n 1 | sed 's/.*: *//')
+if [ "$rc" = 0 ] && cmp -s "$V1" "$T/v1-frozen.db" && [ ! -e "$V1-wal" ] &&
+	[ "$v1_cost" = 0.6 ] && awk -v c="$cost" 'BEGIN { exit !(c > 0.3999 && c < 0.4001) }'; then
+	pass "report reads a version-1 database through the ladder (cost \$$(printf %.2f "$cost"), not v1's \$$v1_cost), file byte-identical"
 else
-	fail "report of an older version" "exit $rc: $out"
+	fail "report of a version-1 database" "exit $rc, cost '$cost' (v1 view: $v1_cost), cmp $(cmp "$V1" "$T/v1-frozen.db" 2>&1): $out"
+fi
+if [ "$rc_run" = 0 ] && [ "$(sqlite3 "$T/v1-run.db" 'pragma user_version')" -gt 1 ] && [ "$same" = yes ]; then
+	pass "report of the version-1 file: the same figures as after run migrated it"
+else
+	fail "report of version 1 vs run-migrated" "run exit $rc_run ($(tail -n 2 "$T/v1-run.log")), same: $same"
 fi
 WHO=
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && getent passwd nobody >/dev/null; then
