@@ -1,15 +1,17 @@
 #!/bin/bash
 # -Z benchmark (make bench; not a test): sender CPU per gigabit with and without MSG_ZEROCOPY,
-# TCP on a namespace's loopback and across a veth pair, BENCH_ZC_ROUNDS rounds (default 2) in
-# alternating order. On loopback and veth the kernel delivers to a local socket, so it copies
-# the pinned pages at delivery (the completions say "copied"): the figures show what the pinning
-# and completion handling cost there; the saving itself needs a NIC that sends from the pages.
+# TCP, and UDP with GSO at BENCH_ZC_UDP_RATE (default 4G), on a namespace's loopback and across
+# a veth pair, BENCH_ZC_ROUNDS rounds (default 2) in alternating order. On loopback and veth
+# the kernel delivers to a local socket, so it copies the pinned pages at delivery (the
+# completions say "copied"): the figures show what the pinning and completion handling cost
+# there; the saving itself needs a NIC that sends from the pages.
 HERE=$(cd "$(dirname "$0")" && pwd)
 NETNS_NICE=
 source "$HERE/../lib/netns.sh"
 netns_require
 
 SECS=${BENCH_ZC_SECS:-5}
+UDP="-u --gso -l 1400 -b ${BENCH_ZC_UDP_RATE:-4G}"
 ROUNDS=${BENCH_ZC_ROUNDS:-2}
 netns_pair i17b zs zr 10.66.17.65 10.66.17.66 >/dev/null || { echo "bench: namespace setup failed" >&2; exit 1; }
 netns_netsweep_ready || { echo "bench: netsweep probe not available" >&2; exit 1; }
@@ -30,25 +32,27 @@ one() {
 		"$(netns_json "$J" '$.zerocopy_completions') $(netns_json "$J" '$.zerocopy_copied')"
 }
 
-for where in "loopback 127.0.0.1:7190" "veth 10.66.17.66:7191"; do
+for where in "loopback/tcp 127.0.0.1:7190" "loopback/udp 127.0.0.1:7190 $UDP" \
+	"veth/tcp 10.66.17.66:7191" "veth/udp 10.66.17.66:7191 $UDP"; do
 	set -- $where
 	name=$1 addr=$2
+	shift 2
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for mode in copy zerocopy; do
 			[ $((r % 2)) = 0 ] && mode=$([ "$mode" = copy ] && echo zerocopy || echo copy)
-			if [ "$mode" = zerocopy ]; then res=$(one "$addr" -Z); else res=$(one "$addr"); fi
+			if [ "$mode" = zerocopy ]; then res=$(one "$addr" "$@" -Z); else res=$(one "$addr" "$@"); fi
 			echo "$name $mode $res"
 		done
 	done
 done | awk '
 	{ k = $1 " " $2; if ($3 != "n/a") { g[k] += $3; c[k] += $4; n[k]++; done[k] += $5; cp[k] += $6 } }
 	END {
-		printf "%-9s %-9s %14s %12s %18s %20s\n", "link", "mode", "goodput", "sender CPU",
+		printf "%-12s %-9s %14s %12s %18s %20s\n", "link", "mode", "goodput", "sender CPU",
 			"CPU % per Gbit/s", "completions (copied)"
 		for (k in n) {
 			split(k, a, " ")
 			gb = g[k] / n[k] / 1e9
-			printf "%-9s %-9s %10.2f Gbit/s %10.1f %% %18.2f %12d (%d)\n", a[1], a[2], gb,
+			printf "%-12s %-9s %10.2f Gbit/s %10.1f %% %18.2f %12d (%d)\n", a[1], a[2], gb,
 				c[k] / n[k], (gb > 0 ? c[k] / n[k] / gb : 0), done[k] / n[k], cp[k] / n[k]
 		}
 	}' | sort
