@@ -1,12 +1,14 @@
 #!/bin/bash
 # iperf3's source, marking and amount options on `netsweep probe` (issue 17), across a veth
 # pair whose client side has two addresses. The counts come from outside netsweep: htb class
-# counters (this kernel has no tc actions, so u32 filters cannot count by themselves) on the
-# sending side's veth, classifying by source/destination address, source port and TOS, and
-# `ss` on the receiving side for the 4-tuples of the connections it accepted.
+# counters (this kernel has no gact, so u32 filters cannot count with `action ok`) on the
+# sending side's veth, classifying by source/destination address, source port and TOS; u32
+# filters on the receiving veth's ingress, counted by their mirred action; and `ss` on the
+# receiving side for the 4-tuples of the connections it accepted.
 #   - -B makes every data packet leave from the chosen address, also with -R;
 #   - --cport 40000 -P 4: the receiver sees client ports 40000-40003;
-#   - --dscp EF marks every data packet, both directions;
+#   - --dscp EF marks every data packet, both directions, TCP and UDP, as the receiver's
+#     ingress counts them (UDP: as many marked data datagrams as the receiver counted);
 #   - -Z reports zero-copy completions and the same goodput within 2 % on a tbf link;
 #   - -Z -u (also with --gso, also -R): completions, and the datagrams an amount test delivers
 #     are the same as without -Z; where the kernel will not pin pages, a warning says why;
@@ -18,8 +20,9 @@ source "$HERE/../lib/netns.sh"
 netns_require
 
 CHECKS=("-B: every data packet from the bound address" "-B -R: every data packet to the bound address"
-	"--cport 40000 -P 4: receiver sees ports 40000-40003" "--dscp EF marks every data packet"
-	"--dscp EF -R marks every data packet" "-Z: zero-copy completions, goodput within 2 %"
+	"--cport 40000 -P 4: receiver sees ports 40000-40003"
+	"--dscp EF marks every data packet (receiver's ingress)"
+	"--dscp EF -R marks every data packet (receiver's ingress)" "-Z: zero-copy completions, goodput within 2 %"
 	"--dont-fragment: over the MTU fails naming it" "-n 100M: ends after 100 MiB"
 	"matrix dscp and bind axes: stored per result"
 	"-Z -u: completions, the same datagrams received as without -Z"
@@ -101,16 +104,64 @@ else
 	fail "${CHECKS[2]}" "data connections from client ports '$ports'"
 fi
 
-# --dscp EF: the data packets by their fixed client port, marked (TOS 0xb8, ECN bits aside) or
-# not; the control connection is on other ports and unmarked.
-count_on i17-c "$CDEV" "match ip sport 40000 0xffff match ip tos 0xb8 0xfc" \
-	"match ip sport 40000 0xffff"
-marked_check "${CHECKS[3]}" i17-c "$CDEV" "from port 40000 marked EF" --dscp EF --cport 40000 -t 1 -i 0
-uncount i17-c "$CDEV"
-count_on i17-a "$ADEV" "match ip dport 40000 0xffff match ip tos 0xb8 0xfc" \
-	"match ip dport 40000 0xffff"
-marked_check "${CHECKS[4]}" i17-a "$ADEV" "to port 40000 marked EF" --dscp EF --cport 40000 -R -t 1 -i 0
-uncount i17-a "$ADEV"
+# --dscp EF on the receiver's ingress. ingress_on NS DEV DIRECTION: an ingress qdisc on the
+# receiving veth whose u32 filters take the IPv4 packets matching DIRECTION (the data's way, by
+# the client's fixed port; the control connection uses others): prio 1 those marked EF
+# (dsfield 0xb8, ECN bits aside) 1428 bytes long (a 1400-byte datagram with its headers),
+# prio 2 the other marked ones (TCP, UDP greetings), prio 3 the unmarked ones. Each filter's
+# mirred action counts what it took (this kernel has no gact for `action ok`), redirecting to
+# an ifb device, which hands the packet back to the stack as received.
+ingress_on() {
+	local ns=$1 dev=$2 dir=$3 f
+	ip netns exec "$ns" tc qdisc del dev "$dev" ingress 2>/dev/null
+	ip -n "$ns" link add i17ifb type ifb 2>/dev/null
+	ip -n "$ns" link set i17ifb up &&
+	ip netns exec "$ns" tc qdisc add dev "$dev" ingress || return 1
+	for f in "1 match ip dsfield 0xb8 0xfc match u16 1428 0xffff at 2" \
+		"2 match ip dsfield 0xb8 0xfc" "3 match u32 0 0"; do
+		ip netns exec "$ns" tc filter add dev "$dev" parent ffff: protocol ip prio "${f%% *}" \
+			u32 $dir ${f#* } action mirred egress redirect dev i17ifb || return 1
+	done
+}
+# ingress_packets NS DEV PRIO: the packets the filter of PRIO took.
+ingress_packets() {
+	ip netns exec "$1" tc -s filter show dev "$2" ingress prio "$3" |
+		awk '/Sent/ { for (i = 1; i < NF; i++) if ($(i + 1) == "pkt") { print $i; exit } }'
+}
+# dscp_ingress_check NAME NS DEV DIRECTION ARGS...: a TCP test and a UDP amount test (10 MiB
+# in 7490 datagrams at 200 Mbit/s) with --dscp EF --cport 40000; on NS's ingress every packet
+# of the data's way was marked, and the marked 1428-byte ones are the datagrams received.
+dscp_ingress_check() {
+	local name=$1 ns=$2 dev=$3 dir=$4 tcp data other unmarked got
+	shift 4
+	if ! ingress_on "$ns" "$dev" "$dir"; then
+		fail "$name" "could not set up the ingress counters on $dev"
+		return
+	fi
+	if ! netns_probe c "$OUT" "$A:$PORT" --dscp EF --cport 40000 -t 1 -i 0 "$@"; then
+		fail "$name" "TCP probe failed: $(netns_probe_why "$OUT")"
+		return
+	fi
+	tcp=$(($(ingress_packets "$ns" "$dev" 1) + $(ingress_packets "$ns" "$dev" 2)))
+	unmarked=$(ingress_packets "$ns" "$dev" 3)
+	ingress_on "$ns" "$dev" "$dir"
+	if ! netns_probe c "$OUT" "$A:$PORT" -u -l 1400 -b 200M -n 10M --dscp EF --cport 40000 \
+		-i 0 "$@"; then
+		fail "$name" "UDP probe failed: $(netns_probe_why "$OUT")"
+		return
+	fi
+	data=$(ingress_packets "$ns" "$dev" 1) other=$(ingress_packets "$ns" "$dev" 2)
+	unmarked=$((unmarked + $(ingress_packets "$ns" "$dev" 3)))
+	got=$(netns_json "$OUT" '$.sum.receiver.packets')
+	ip netns exec "$ns" tc qdisc del dev "$dev" ingress
+	if [ "$tcp" -gt 1000 ] && [ "$unmarked" = 0 ] && [ "$data" = "$got" ] && [ "$got" = 7490 ]; then
+		pass "$name: TCP $tcp packets marked EF; UDP $data data datagrams marked, $got received, $other other marked; 0 unmarked"
+	else
+		fail "$name" "TCP $tcp marked; UDP $data marked data datagrams, $got received; $other other marked; $unmarked unmarked"
+	fi
+}
+dscp_ingress_check "${CHECKS[3]}" i17-a "$ADEV" "match ip sport 40000 0xffff"
+dscp_ingress_check "${CHECKS[4]}" i17-c "$CDEV" "match ip dport 40000 0xffff" -R
 
 # -Z: the same goodput over tbf with and without zero-copy; the completions come back (the
 # veth hands the pages to another namespace's socket, so the kernel may report them copied).
