@@ -8,3 +8,6 @@ ITESTS += tests/integration/docs_self_contained.sh tests/integration/report_html
           tests/integration/report_compare.sh tests/integration/report_nognuplot.sh \
           tests/integration/report_e2e.sh tests/integration/report_tbf.sh
 BENCHES += tests/bench/report_scale.sh
+LIB_SRC += report/provider.c
+UNIT_TESTS += test_report_provider
+ITESTS += tests/integration/report_provider.sh

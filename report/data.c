@@ -10,6 +10,7 @@
 
 #include "lab.h"
 #include "phases.h"
+#include "provider.h"
 #include "rundb.h"
 #include "stats.h"
 
@@ -402,6 +403,8 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 	int rc = load_results(db, d, err);
 	if (rc == 0)
 		rc = rp_phases_load(db, d, err);
+	if (rc == 0)
+		rc = rp_provider_load(db, d, err);
 	if (d->n_cases)
 		qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
 	if (rc < 0)
@@ -473,6 +476,7 @@ void rp_data_free(struct rp_data *d)
 		free(c->bind_agent);
 		free(c->goodput);
 		free(c->first_error);
+		free(c->allowance_where);
 	}
 	free(d->cases);
 	memset(d, 0, sizeof(*d));

@@ -69,6 +69,12 @@ struct rp_case {
 	 * of their burst rate, burst length and sustained rate */
 	int n_shaped;
 	double burst_bps, burst_s, sustained_bps;
+	/* shaped by the cloud provider (report/provider.c): ok repeats whose NIC allowance
+	 * counters moved, those counters' deltas summed over them and both ends (bw_in, bw_out,
+	 * pps, conntrack, linklocal), and where ("agent ens5", NULL = unknown) */
+	int n_provider_shaped;
+	long long allowance_exceeded[5];
+	char *allowance_where;
 };
 
 struct rp_run {

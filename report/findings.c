@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "news.h"
 #include "phases.h"
+#include "provider.h"
 #include "lib/cli.h"
 
 #define MAX_EXAMPLES 4
@@ -412,8 +413,12 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	struct rp_buf b;
 	rp_buf_init(&b);
 	rp_phases_finding(d, &b); /* shaped on credits: burst, sustained, ranked on sustained */
-	if ((b.len && add_kind(f, RP_FIND_COST, &b) < 0) ||
-	    find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
+	if (b.len && add_kind(f, RP_FIND_COST, &b) < 0)
+		goto err;
+	for (size_t i = 0; i < d->n_cases; i++) /* an allowance counter moved: the provider's limit */
+		if (rp_provider_finding(d, i, &b) && add_kind(f, RP_FIND_COST, &b) < 0)
+			goto err;
+	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
 	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||
 	    find_udp_loss(d, f, &b) < 0 || find_stability_failures(d, f, &b) < 0 ||
 	    (cmp && base && find_compare(d, cmp, base, news, cost, f, &b) < 0))

@@ -4,38 +4,25 @@
 #include <string.h>
 
 #include "describe.h"
+#include "rundb.h"
+
+static void phases_row(struct rp_case *c, sqlite3_stmt *st)
+{
+	c->n_shaped = sqlite3_column_int(st, 1);
+	c->burst_bps = sqlite3_column_double(st, 2);
+	c->burst_s = sqlite3_column_double(st, 3);
+	c->sustained_bps = sqlite3_column_double(st, 4);
+}
 
 int rp_phases_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
-	sqlite3_stmt *st = NULL;
 	/* a database from before version 7 has no such table: no phases, not an error */
-	if (sqlite3_prepare_v2(db,
+	return rp_db_case_rows(db,
 			       "SELECT r.case_id, count(*), avg(p.burst_bps), avg(p.burst_s),"
 			       " avg(p.sustained_bps) FROM result_phases p JOIN results r"
 			       " ON r.id = p.result_id JOIN cases c ON c.id = r.case_id"
 			       " WHERE c.run_id = ? AND r.status = 'ok' AND p.direction = 'fwd'"
-			       " GROUP BY r.case_id", -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	sqlite3_bind_int64(st, 1, d->run.id);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(st, 0);
-		for (size_t i = 0; i < d->n_cases; i++) {
-			struct rp_case *c = &d->cases[i];
-			if (c->id != id)
-				continue;
-			c->n_shaped = sqlite3_column_int(st, 1);
-			c->burst_bps = sqlite3_column_double(st, 2);
-			c->burst_s = sqlite3_column_double(st, 3);
-			c->sustained_bps = sqlite3_column_double(st, 4);
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: reading result_phases: %s", sqlite3_errmsg(db));
-	return 0;
+			       " GROUP BY r.case_id", d, phases_row, "result_phases", err);
 }
 
 double rp_phases_rank_bps(const struct rp_case *c)

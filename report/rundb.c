@@ -8,11 +8,35 @@
 #include <unistd.h>
 
 #include "lib/store_schema.h"
+#include "data.h"
 
 int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
 		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+int rp_db_case_rows(sqlite3 *db, const char *sql, struct rp_data *d,
+		    void (*fn)(struct rp_case *c, sqlite3_stmt *st), const char *what,
+		    struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, d->run.id);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		for (size_t i = 0; i < d->n_cases; i++)
+			if (d->cases[i].id == id)
+				fn(&d->cases[i], st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ns_err_set(err, "database: reading %s: %s", what, sqlite3_errmsg(db));
 	return 0;
 }
 

@@ -24,4 +24,13 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 /* sqlite3_prepare_v2 with "database: " and SQLite's message in err on failure. */
 int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err);
 
+struct rp_data;
+struct rp_case;
+/* Runs a per-case query over d's run (?1: the run id; column 0: a case id) and hands each
+ * row to fn with its case. A query that does not prepare — a database older than the table
+ * or column it reads — has no rows, and is no error. what names the query in err. */
+int rp_db_case_rows(sqlite3 *db, const char *sql, struct rp_data *d,
+		    void (*fn)(struct rp_case *c, sqlite3_stmt *st), const char *what,
+		    struct ns_err *err);
+
 #endif
