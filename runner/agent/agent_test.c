@@ -220,6 +220,10 @@ static int measure(struct atest *t, struct ns_err *err)
 		double next = session_tick(&clk, t->ends, t->n_ends, now);
 		if (now >= deadline)
 			return ns_err_set(err, "client silent: no STOP in time");
+		/* a reverse sender's failure (--dont-fragment: the path MTU) goes to the client */
+		for (uint32_t i = 0; i < t->n_ends && !clk.ended; i++)
+			if (session_end_sender_error(&t->ends[i], &t->p, err) < 0)
+				return -1;
 		double wait = next - now < 0.2 ? next - now : 0.2;
 		/* a sender's time ends when it stops: watch it closely at the end */
 		if (clk.ended)
@@ -373,6 +377,10 @@ void agent_run_test(struct conn *c, uint32_t len)
 	}
 	agent_log(c->a, "%s: %s %s test, %u stream(s), %g s", c->peer_name, ns_proto_name(t.p.proto),
 	      ns_dir_name(t.p.dir), (unsigned)t.p.streams, t.p.duration_s);
+	code = PROTO_E_BAD_REQUEST; /* --dont-fragment: the reverse datagrams must fit the path */
+	for (uint32_t i = 0; i < t.n_ends; i++)
+		if (t.ends[i].role == ENGINE_SEND && sockopt_check_mtu(t.ends[i].fds[0], &t.p, &err) < 0)
+			goto fail;
 	code = PROTO_E_INTERNAL;
 	struct ns_err nerr = {0};
 	if (niccount_begin(&t.nic, (struct sockaddr *)&c->peer, c->peer_len, &nerr) < 0)

@@ -336,30 +336,12 @@ static bool amount_done(struct client *c, struct amount_watch *w, double now)
 	return done;
 }
 
-/* A data stream's error in words; EMSGSIZE (--dont-fragment) names the path MTU. */
-static int stream_error(const struct client *c, const struct session_end *e, uint32_t k,
-			int error, struct ns_err *err)
-{
-	int mtu = error == EMSGSIZE ? sockopt_path_mtu(e->fds[k]) : -1;
-	if (mtu > 0)
-		return ns_err_set(err, "data stream %u failed: a %u-byte datagram does not fit the "
-				  "path MTU of %d bytes (--dont-fragment)", (unsigned)k,
-				  (unsigned)(c->p->length ? c->p->length : NS_UDP_DEFAULT_LEN), mtu);
-	return ns_err_set(err, "data stream %u failed: %s", (unsigned)k, strerror(error));
-}
-
-/* A sender that stopped before the end lost its data connections. */
+/* A sender that stopped before the end lost its data connections (or hit the path MTU). */
 static int check_senders(struct client *c, const struct session_clock *clk, struct ns_err *err)
 {
-	for (uint32_t i = 0; i < c->n_ends; i++) {
-		struct session_end *e = &c->ends[i];
-		if (e->role != ENGINE_SEND || clk->ended || !engine_done(e->eng))
-			continue;
-		engine_snapshot(e->eng, e->cur);
-		for (uint32_t k = 0; k < e->n; k++)
-			if (e->cur[k].error)
-				return stream_error(c, e, k, e->cur[k].error, err);
-	}
+	for (uint32_t i = 0; i < c->n_ends && !clk->ended; i++)
+		if (session_end_sender_error(&c->ends[i], c->p, err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -409,7 +391,8 @@ static int run_loop(struct client *c, struct ns_err *err)
 			uint16_t type;
 			uint32_t len;
 			if (client_ctl_recv(c->ctl, c->buf, &type, &len, proto_now() + 1, err) < 0) {
-				ns_err_prefix(err, "agent went away mid-test");
+				if (err->code != NS_E_PEER) /* else the agent said why it ended */
+					ns_err_prefix(err, "agent went away mid-test");
 				return -1;
 			}
 			return ns_err_code(err, NS_E_PROTOCOL, "protocol error: unexpected %s during the test",
@@ -472,24 +455,14 @@ static void zerocopy_warnings(const struct client *c, struct probe_result *res)
 				 "to a local socket, or a device without scatter-gather)");
 }
 
-/* --dont-fragment on UDP: a datagram over the path MTU is refused before the test. */
+/* --dont-fragment on UDP: a datagram over the path MTU is refused before the test (the
+ * agent checks the reverse direction's). */
 static int check_path_mtu(const struct client *c, struct ns_err *err)
 {
-	if (!c->p->dont_fragment || c->p->proto != NS_PROTO_UDP)
-		return 0;
-	for (uint32_t i = 0; i < c->n_ends; i++) {
-		const struct session_end *e = &c->ends[i];
-		if (e->role != ENGINE_SEND)
-			continue;
-		int mtu = sockopt_path_mtu(e->fds[0]);
-		uint32_t len = c->p->length ? c->p->length : NS_UDP_DEFAULT_LEN;
-		uint32_t hdr = c->peer.ss_family == AF_INET6 ? 48 : 28; /* IP + UDP headers */
-		if (mtu > 0 && len + hdr > (uint32_t)mtu)
-			return ns_err_code(err, NS_E_USAGE, "a %u-byte datagram (%u with IP and UDP "
-					   "headers) does not fit the path MTU of %d bytes "
-					   "(--dont-fragment)", (unsigned)len, (unsigned)(len + hdr),
-					   mtu);
-	}
+	for (uint32_t i = 0; i < c->n_ends; i++)
+		if (c->ends[i].role == ENGINE_SEND &&
+		    sockopt_check_mtu(c->ends[i].fds[0], c->p, err) < 0)
+			return -1;
 	return 0;
 }
 

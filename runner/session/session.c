@@ -10,6 +10,7 @@
 
 #include "lib/units.h"
 #include "runner/proto/proto.h"
+#include "sockopt.h"
 
 /* Per-stream interval records kept at most (streams x intervals); beyond, sums only. */
 #define SESSION_MAX_STREAM_RECORDS 200000u
@@ -173,6 +174,26 @@ bool session_end_watch(struct session_end *s, double now)
 		s->t_stop = end > 0 && end <= now ? end : now;
 	}
 	return s->role != ENGINE_SEND || s->t_stop > 0;
+}
+
+int session_end_sender_error(struct session_end *s, const struct probe_params *p,
+			     struct ns_err *err)
+{
+	if (s->role != ENGINE_SEND || !s->eng || !engine_done(s->eng))
+		return 0;
+	engine_snapshot(s->eng, s->cur);
+	for (uint32_t k = 0; k < s->n; k++) {
+		int error = s->cur[k].error;
+		int mtu = error == EMSGSIZE ? sockopt_path_mtu(s->fds[k]) : -1;
+		if (mtu > 0)
+			return ns_err_set(err, "data stream %u failed: a %u-byte datagram does not fit "
+					  "the path MTU of %d bytes (--dont-fragment)", (unsigned)k,
+					  (unsigned)(p->length ? p->length : NS_UDP_DEFAULT_LEN), mtu);
+		if (error)
+			return ns_err_set(err, "data stream %u failed: %s", (unsigned)k,
+					  strerror(error));
+	}
+	return 0;
 }
 
 void session_end_destroy(struct session_end *s)

@@ -49,6 +49,10 @@ void session_end_finish(struct session_end *s, double max_drain_s);
  * when the controller takes the final snapshot. Returns true once it has (or for a receiver). */
 bool session_end_watch(struct session_end *s, double now);
 void session_end_destroy(struct session_end *s);
+/* A sender whose engine stopped by itself with a stream's hard error: -1 with that error in
+ * words (EMSGSIZE, under --dont-fragment, names the path MTU); 0 otherwise. */
+int session_end_sender_error(struct session_end *s, const struct probe_params *p,
+			     struct ns_err *err);
 /* CPU of this end's own engine threads from the baseline to the end, % of one CPU: with
  * --bidir each direction's, and never another test's in the same process. */
 double session_end_cpu_percent(const struct session_end *s);

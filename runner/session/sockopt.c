@@ -77,6 +77,24 @@ int sockopt_path_mtu(int fd)
 	return v;
 }
 
+int sockopt_check_mtu(int fd, const struct probe_params *p, struct ns_err *err)
+{
+	if (!p->dont_fragment || p->proto != NS_PROTO_UDP)
+		return 0;
+	int mtu = sockopt_path_mtu(fd);
+	uint32_t len = p->length ? p->length : NS_UDP_DEFAULT_LEN;
+	struct sockaddr_storage peer;
+	socklen_t pl = sizeof(peer);
+	bool v6 = getpeername(fd, (struct sockaddr *)&peer, &pl) == 0 && peer.ss_family == AF_INET6 &&
+		  !IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&peer)->sin6_addr);
+	uint32_t hdr = v6 ? 48 : 28; /* IP + UDP headers */
+	if (mtu > 0 && len + hdr > (uint32_t)mtu)
+		return ns_err_code(err, NS_E_USAGE, "a %u-byte datagram (%u with IP and UDP headers) "
+				   "does not fit the path MTU of %d bytes (--dont-fragment)",
+				   (unsigned)len, (unsigned)(len + hdr), mtu);
+	return 0;
+}
+
 int sockopt_apply(int fd, const struct probe_params *p, struct ns_err *err)
 {
 	int dom = sock_domain(fd);

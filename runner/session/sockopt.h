@@ -19,6 +19,9 @@ int sockopt_nodelay(int fd, struct ns_err *err);
 int sockopt_tos_applied(int fd);
 /* The path MTU a connected socket knows (IP_MTU / IPV6_MTU), -1 if unknown. */
 int sockopt_path_mtu(int fd);
+/* --dont-fragment on UDP: -1 (NS_E_USAGE) naming the path MTU when the test's datagram with
+ * its IP and UDP headers does not fit that of fd, a connected sending socket; 0 otherwise. */
+int sockopt_check_mtu(int fd, const struct probe_params *p, struct ns_err *err);
 
 #define SOCKOPT_FD_RESERVE 64      /* descriptors besides the data streams: control, logs,
 				    * the handshakes and pipes of an agent */

@@ -12,7 +12,8 @@
 #   - -Z reports zero-copy completions and the same goodput within 2 % on a tbf link;
 #   - -Z -u (also with --gso, also -R): completions, and the datagrams an amount test delivers
 #     are the same as without -Z; where the kernel will not pin pages, a warning says why;
-#   - --dont-fragment -u -l 2000 over an MTU 1500 veth fails naming the MTU;
+#   - --dont-fragment -u -l 2000 over an MTU 1500 veth fails naming the MTU, also with -R
+#     (the agent sends: its check, and its stream failing when the MTU drops mid-test);
 #   - -n 100M ends when 100 MiB were received (within one write).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
@@ -26,7 +27,9 @@ CHECKS=("-B: every data packet from the bound address" "-B -R: every data packet
 	"--dont-fragment: over the MTU fails naming it" "-n 100M: ends after 100 MiB"
 	"matrix dscp and bind axes: stored per result"
 	"-Z -u: completions, the same datagrams received as without -Z"
-	"-Z -u: the kernel refusing to pin pages falls back with the reason")
+	"-Z -u: the kernel refusing to pin pages falls back with the reason"
+	"--dont-fragment -R: over the MTU fails naming it"
+	"--dont-fragment -R: the MTU dropping mid-test fails naming it")
 netns_need_netsweep "${CHECKS[@]}"
 
 C=10.66.17.1 A=10.66.17.2 B=10.66.17.3 PORT=7117
@@ -225,6 +228,35 @@ elif grep -q "MTU of 1500" "$OUT.err"; then
 else
 	fail "${CHECKS[6]}" "error does not name the MTU: $(netns_probe_why "$OUT")"
 fi
+# -R: the agent sends, over its veth's 1500: its own check refuses the test.
+if netns_probe c "$OUT" "$A:$PORT" -u -l 2000 --dont-fragment -t 1 -i 0 -R; then
+	fail "${CHECKS[11]}" "the probe succeeded"
+elif grep -q "MTU of 1500" "$OUT.err"; then
+	pass "${CHECKS[11]}: $(head -n 1 "$OUT.err")"
+else
+	fail "${CHECKS[11]}" "error does not name the MTU: $(netns_probe_why "$OUT")"
+fi
+# -R with jumbo frames, the agent's veth going back to 1500 once the test runs: the agent's
+# stream fails with EMSGSIZE, and the client hears it, MTU named, with what arrived before.
+ip -n i17-c link set "$CDEV" mtu 9000 && ip -n i17-a link set "$ADEV" mtu 9000
+alog=$NETNS_TMP/agent-i17-a-$PORT.log
+seen=$(grep -c "udp reverse test" "$alog")
+netns_probe c "$OUT" "$A:$PORT" -u -l 2000 -b 100M --dont-fragment -t 5 -i 0 -R &
+probe_pid=$!
+for i in $(seq 100); do
+	[ "$(grep -c "udp reverse test" "$alog")" -gt "$seen" ] && break
+	sleep 0.1
+done
+sleep 0.5
+ip -n i17-a link set "$ADEV" mtu 1500
+wait "$probe_pid"
+rc=$? got=$(netns_json "$OUT" '$.sum.receiver.packets')
+if [ "$rc" != 0 ] && grep -q "MTU of 1500" "$OUT.err" && [ "${got:-0}" -gt 0 ]; then
+	pass "${CHECKS[12]}: $got datagrams, then $(head -n 1 "$OUT.err")"
+else
+	fail "${CHECKS[12]}" "exit $rc, $got datagrams received: $(netns_probe_why "$OUT")"
+fi
+ip -n i17-c link set "$CDEV" mtu 1500
 
 # -n 100M: the receiver got 100 MiB within one 128 KiB write, and the test did not run for
 # a time (without -t an amount test has no time limit but the amount).
