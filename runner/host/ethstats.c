@@ -141,18 +141,30 @@ bool ethstats_get(const struct ethstats *s, const char *name, uint64_t *val)
 	return false;
 }
 
+/* Whether a word of name (between underscores) starts with one of the drop/error stems:
+ * "rx_queue_0_drops", "tx_timeout_count", "alloc_rx_buff_failed", but not ENA's
+ * "queue_0_tx_unmask_interrupt", whose "err" is inside a word that counts no error. */
+static bool drop_word(const char *name)
+{
+	static const char *const stems[] = {"drop", "discard", "err", "fail", "miss",
+					    "fifo", "overrun", "timeout"};
+	for (const char *w = name; *w; w++) {
+		if (w != name && w[-1] != '_')
+			continue;
+		for (size_t i = 0; i < sizeof(stems) / sizeof(stems[0]); i++)
+			if (!strncmp(w, stems[i], strlen(stems[i])))
+				return true;
+	}
+	return false;
+}
+
 enum ethstats_kind ethstats_kind(const char *name)
 {
 	static const char suffix[] = "_allowance_exceeded";
-	static const char *const bad[] = {"drop", "discard", "err", "fail", "miss",
-					   "fifo", "overrun", "timeout"};
 	size_t n = strlen(name), k = sizeof(suffix) - 1;
 	if (n > k && !strcmp(name + n - k, suffix))
 		return ETHSTATS_ALLOWANCE;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (strstr(name, bad[i]))
-			return ETHSTATS_DROP;
-	return ETHSTATS_OTHER;
+	return drop_word(name) ? ETHSTATS_DROP : ETHSTATS_OTHER;
 }
 
 uint32_t ethstats_deltas(const struct ethstats *before, const struct ethstats *after,

@@ -4,9 +4,9 @@
  *   - allowance counters, a name ending in "_allowance_exceeded": the cloud provider's own
  *     shaping (ENA: bw_in_, bw_out_, pps_, conntrack_, linklocal_allowance_exceeded), kept
  *     always; one that moved means the provider held packets back;
- *   - drop and error counters, a name holding "drop", "discard", "err", "fail", "miss",
- *     "fifo", "overrun" or "timeout" (ixgbevf, xen-netfront/vif, virtio_net, veth, ENA
- *     per-queue counters), kept when they moved. */
+ *   - drop and error counters, a name with a word (between underscores) starting "drop",
+ *     "discard", "err", "fail", "miss", "fifo", "overrun" or "timeout" (ixgbevf,
+ *     xen-netfront/vif, virtio_net, veth, ENA per-queue counters), kept when they moved. */
 #ifndef NS_ETHSTATS_H
 #define NS_ETHSTATS_H
 
