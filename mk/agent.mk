@@ -4,4 +4,4 @@ LIB_SRC += runner/agent/cmd_agent.c runner/agent/cmd_key.c runner/agent/conn.c r
 ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh \
 	tests/integration/agent_auth.sh tests/integration/agent_delegate.sh \
 	tests/integration/agent_lockout.sh tests/integration/agent_caps.sh
-ITESTS += tests/integration/probe_options.sh
+ITESTS += tests/integration/probe_options.sh tests/integration/probe_family.sh

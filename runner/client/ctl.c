@@ -137,6 +137,31 @@ int client_ctl_connect(const char *host, uint16_t port, double deadline,
 	return client_ctl_connect_from(host, port, NULL, deadline, peer, peer_len, err);
 }
 
+/* host failed to resolve in family fam (chosen by -4/-6 or the -B address): when it is an
+ * address of the other family, or a name that has only such addresses, says so. */
+static int family_mismatch(const char *host, int fam, const struct probe_params *p, int gai,
+			   struct ns_err *err)
+{
+	char why[sizeof(p->bind) + 40];
+	const char *want = fam == AF_INET ? "IPv4" : "IPv6", *other = fam == AF_INET ? "IPv6" : "IPv4";
+	if (p->family)
+		snprintf(why, sizeof(why), "-%u", (unsigned)p->family);
+	else
+		snprintf(why, sizeof(why), "the %s bind address %s (-B)", want, p->bind);
+	unsigned char a[sizeof(struct in6_addr)];
+	if (inet_pton(fam == AF_INET ? AF_INET6 : AF_INET, host, a) == 1)
+		return ns_err_code(err, NS_E_USAGE, "'%s' is an %s address, but %s asks for %s", host,
+				   other, why, want);
+	struct addrinfo hints = {.ai_family = fam == AF_INET ? AF_INET6 : AF_INET,
+				 .ai_socktype = SOCK_STREAM}, *ai;
+	if (getaddrinfo(host, NULL, &hints, &ai) == 0) {
+		freeaddrinfo(ai);
+		return ns_err_code(err, NS_E_USAGE, "'%s' has no %s address (only %s), but %s asks "
+				   "for %s", host, want, other, why, want);
+	}
+	return ns_err_code(err, NS_E_UNREACHABLE, "cannot resolve '%s': %s", host, gai_strerror(gai));
+}
+
 int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_params *p,
 			    double deadline, struct sockaddr_storage *peer, socklen_t *peer_len,
 			    struct ns_err *err)
@@ -151,6 +176,8 @@ int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_
 	char ports[8];
 	snprintf(ports, sizeof(ports), "%u", (unsigned)port);
 	int rc = getaddrinfo(host, ports, &hints, &ai);
+	if (rc != 0 && hints.ai_family != AF_UNSPEC)
+		return family_mismatch(host, hints.ai_family, p, rc, err);
 	if (rc != 0)
 		return ns_err_code(err, NS_E_UNREACHABLE, "cannot resolve '%s': %s", host,
 				   gai_strerror(rc));
