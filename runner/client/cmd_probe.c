@@ -222,6 +222,24 @@ static void print_header(const struct probe_params *p)
 	fflush(stdout);
 }
 
+/* One end's interface counters over the test, when they were read. */
+static void print_nic(const char *who, const struct probe_nic *n)
+{
+	if (!n->ifname[0])
+		return;
+	printf("NIC %s %s: rx %llu tx %llu packets, drops %llu", who, n->ifname,
+	       (unsigned long long)n->rx_packets, (unsigned long long)n->tx_packets,
+	       (unsigned long long)n->drops);
+	if (n->allowance_counters)
+		printf("; allowance exceeded: bw_in %llu bw_out %llu pps %llu conntrack %llu "
+		       "linklocal %llu", (unsigned long long)n->bw_in_allowance_exceeded,
+		       (unsigned long long)n->bw_out_allowance_exceeded,
+		       (unsigned long long)n->pps_allowance_exceeded,
+		       (unsigned long long)n->conntrack_allowance_exceeded,
+		       (unsigned long long)n->linklocal_allowance_exceeded);
+	printf("\n");
+}
+
 static void print_text(const struct probe_result *r)
 {
 	const struct probe_params *p = &r->params;
@@ -245,6 +263,11 @@ static void print_text(const struct probe_result *r)
 		       (unsigned long long)r->zerocopy_sends,
 		       (unsigned long long)r->zerocopy_completions,
 		       (unsigned long long)r->zerocopy_copied);
+	print_nic("client", &r->nic_client);
+	print_nic("agent", &r->nic_agent);
+	if (r->shaped_by_provider)
+		printf("shaped by the provider: an allowance counter moved, so this figure is the "
+		       "provider's shaping, not the instance's capacity\n");
 	if (r->warnings[0])
 		printf("warning: %s\n", r->warnings);
 }

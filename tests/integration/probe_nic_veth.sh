@@ -13,7 +13,8 @@ netns_require
 
 CHECKS=("a forward test's receiving agent: NIC rx packets as ip -s link shows them"
 	"a reverse test's receiving client: NIC rx packets as ip -s link shows them"
-	"veth: no allowance counters, drops as ip -s link shows them, not shaped by the provider")
+	"veth: no allowance counters, drops as ip -s link shows them, not shaped by the provider"
+	"probe's text output names each end's interface and its counters")
 netns_need_netsweep "${CHECKS[@]}"
 if ! command -v ethtool >/dev/null 2>&1; then
 	for c in "${CHECKS[@]}"; do skip "$c" "the ethtool binary is needed to put the veth in its NAPI mode"; done
@@ -82,6 +83,16 @@ if [ -n "${LAST_OUT:-}" ]; then
 	fi
 else
 	fail "${CHECKS[2]}" "no result to read"
+fi
+
+# the text output: a NIC line per end, and no provider line
+txt=$(timeout -k 5 60 ip netns exec "$NS_S" "$NETNS_NETSWEEP" probe "$R:$PORT" --udp -b 5M -l 1000 -t 1 2>&1)
+if grep -Eq "^NIC client $SDEV: rx [0-9]+ tx 0 packets, drops 0\$" <<<"$txt" &&
+	grep -Eq "^NIC agent $RDEV: rx [0-9]{3,} tx 0 packets, drops 0\$" <<<"$txt" &&
+	! grep -q "shaped by the provider" <<<"$txt"; then
+	pass "${CHECKS[3]}: $(grep '^NIC agent' <<<"$txt")"
+else
+	fail "${CHECKS[3]}" "$(grep -E '^NIC|shaped|netsweep' <<<"$txt" | head -4)"
 fi
 
 finish
