@@ -83,7 +83,9 @@ enum field_type {
 	X(FT_BOOL, zerocopy, "zerocopy", F_WJ) \
 	X(FT_BOOL, dont_fragment, "dont_fragment", F_WJ) \
 	X(FT_U64, bytes, "bytes", F_WJ) \
-	X(FT_U64, blocks, "blocks", F_WJ)
+	X(FT_U64, blocks, "blocks", F_WJ) \
+	X(FT_STR, until, "until", F_WJ) \
+	X(FT_F64, steady_s, "steady_s", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
@@ -112,6 +114,7 @@ enum field_type {
 	X(FT_U64, zerocopy_completions, "zerocopy_completions", F_JSON) \
 	X(FT_U64, zerocopy_copied, "zerocopy_copied", F_JSON) \
 	X(FT_BOOL, shaped_by_provider, "shaped_by_provider", F_JSON) \
+	X(FT_STR, ended, "ended", F_JSON) \
 	PROBE_NIC_FIELDS(X, nic_client, "client_", F_JSON) \
 	PROBE_NIC_FIELDS(X, nic_agent, "agent_", F_JSON)
 

@@ -53,6 +53,10 @@ struct probe_params {
 	bool dont_fragment;     /* --dont-fragment: IP_PMTUDISC_DO on the data sockets */
 	uint64_t bytes;         /* -n: the senders stop after this many bytes in total; 0 = by time */
 	uint64_t blocks;        /* -k: ... after this many writes (TCP) or datagrams (UDP) */
+	/* long-run mode (a purchasing figure): "sustained" ends the test once the receiver's rate
+	 * stepped down and stayed steady for steady_s; duration_s is then the upper bound */
+	char until[12];         /* "" = run for the duration, "sustained" */
+	double steady_s;        /* with until: how long the rate after the step must hold */
 };
 
 /* Bytes the senders send in all (-n, or -k times the length); 0 = the test runs by time. */
@@ -161,6 +165,8 @@ struct probe_result {
 	 * moved on either: then the figure is the provider's shaping, not the instance's capacity */
 	struct probe_nic nic_client, nic_agent;
 	bool shaped_by_provider;
+	char ended[12];            /* with params.until: "sustained" (the rate held after a step
+	                              down) or "duration" (the bound came first); "" otherwise */
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */

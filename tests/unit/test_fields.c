@@ -295,6 +295,30 @@ static void nic_counter_keys_are_enas_names(void **state)
 	assert_int_equal(wire, 10); /* struct probe_nic: every member */
 }
 
+/* Long-run mode (issue 11): what a test asks for travels to the agent, which sends its
+ * interval sums live when until is set; how it ended is the client's and goes to JSON only. */
+static void long_run_fields(void **state)
+{
+	(void)state;
+	const struct field *u = find_key(&fields_params, "until");
+	const struct field *s = find_key(&fields_params, "steady_s");
+	const struct field *e = find_key(&fields_result, "ended");
+	assert_non_null(u);
+	assert_non_null(s);
+	assert_non_null(e);
+	assert_int_equal(u->type, FT_STR);
+	assert_true((u->flags & F_WJ) == F_WJ);
+	assert_true(u->size > strlen("sustained"));
+	assert_int_equal(s->type, FT_F64);
+	assert_true((s->flags & F_WJ) == F_WJ);
+	assert_int_equal(e->type, FT_STR);
+	assert_int_equal(e->flags, F_JSON);
+	assert_true(e->size > strlen("sustained") && e->size > strlen("duration"));
+	/* wire fields go at the end of TEST_REQUEST: older fields keep their offsets */
+	assert_ptr_equal(s, &fields_params.f[fields_params.n - 1]);
+	assert_ptr_equal(u, &fields_params.f[fields_params.n - 2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +326,7 @@ int main(void)
 		cmocka_unit_test(every_wire_field_round_trips),
 		cmocka_unit_test(every_json_field_round_trips),
 		cmocka_unit_test(nic_counter_keys_are_enas_names),
+		cmocka_unit_test(long_run_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
