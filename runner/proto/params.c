@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "lib/steady.h"
 #include "lib/units.h"
 #include "probe.h"
 
@@ -83,6 +84,31 @@ static int check_source(const struct probe_params *p, struct ns_err *err)
 	return 0;
 }
 
+/* Long-run mode: until "sustained" ends at a steady rate after a step down, duration is the
+ * bound; the steady time must hold enough intervals to be a level. */
+static int check_until(const struct probe_params *p, struct ns_err *err)
+{
+	if (!terminated(p->until, sizeof(p->until)))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (!p->until[0])
+		return p->steady_s == 0 ? 0 : ns_err_code(err, NS_E_USAGE, "a steady time goes "
+							  "with until sustained");
+	if (strcmp(p->until, "sustained"))
+		return ns_err_code(err, NS_E_USAGE, "until '%.11s': expected sustained", p->until);
+	if (p->interval_s <= 0)
+		return ns_err_code(err, NS_E_USAGE, "until sustained watches the interval series: "
+				   "it needs an interval");
+	if (!(p->steady_s >= STEADY_MIN_INTERVALS * p->interval_s && p->steady_s < p->duration_s))
+		return ns_err_code(err, NS_E_USAGE, "steady %g s out of range: must be at least %d "
+				   "intervals (%g s) and less than the duration (%g s)", p->steady_s,
+				   STEADY_MIN_INTERVALS, STEADY_MIN_INTERVALS * p->interval_s,
+				   p->duration_s);
+	if (probe_params_amount(p))
+		return ns_err_code(err, NS_E_USAGE, "until sustained ends by the rate: not with an "
+				   "amount (-n / -k)");
+	return 0;
+}
+
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
 {
 	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP)
@@ -158,6 +184,8 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 				  p->timeout_s, 2 * NS_MAX_DURATION_S);
 	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
 		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
+	if (check_until(p, err) < 0)
+		return -1;
 	return check_source(p, err);
 }
 

@@ -269,6 +269,38 @@ static void dscp_names_and_values(void **state)
 	assert_string_equal(name, "5");
 }
 
+/* Long-run mode: until sustained with a steady time of at least 4 intervals, below the
+ * duration (the bound), never with an amount; a steady time alone means nothing. */
+static void until_sustained(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	snprintf(p.until, sizeof(p.until), "sustained");
+	p.duration_s = 60;
+	p.interval_s = 0.25;
+	p.steady_s = 3;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.steady_s = 0.75;
+	refused(&p, "steady 0.75 s out of range");
+	p.steady_s = 60;
+	refused(&p, "less than the duration");
+	p.steady_s = 3;
+	p.interval_s = 0;
+	refused(&p, "needs an interval");
+	p.interval_s = 0.25;
+	p.bytes = 1000000;
+	refused(&p, "not with an amount");
+	p.bytes = 0;
+	snprintf(p.until, sizeof(p.until), "steady");
+	refused(&p, "until 'steady': expected sustained");
+	p.until[0] = '\0';
+	refused(&p, "a steady time goes with until sustained");
+	p.steady_s = 0;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	memset(p.until, 'x', sizeof(p.until)); /* from the wire: no NUL */
+	refused(&p, "not terminated");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +312,7 @@ int main(void)
 		cmocka_unit_test(affinity_lists_are_parsed),
 		cmocka_unit_test(source_marking_and_amount),
 		cmocka_unit_test(dscp_names_and_values),
+		cmocka_unit_test(until_sustained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
