@@ -31,6 +31,7 @@ struct atest {
 	uint32_t n_got;
 	bool start_asked;
 	struct niccount nic;          /* the interface towards the client, over the test */
+	uint32_t live_sent[2];        /* until set: interval sums of ends[i] sent during the test */
 };
 
 static int *stream_slot(struct atest *t, uint32_t k)
@@ -207,6 +208,29 @@ out:
 	return rc;
 }
 
+/* Long-run mode: the receiving ends' new interval sums go to the client as they are recorded,
+ * so that it can end the test once the rate held steady after a step down. */
+static int send_live(struct atest *t, struct ns_err *err)
+{
+	for (uint32_t i = 0; t->p.until[0] && i < t->n_ends; i++) {
+		struct session_end *e = &t->ends[i];
+		uint32_t first = t->live_sent[i], cnt = e->n_ivl - first;
+		if (e->role != ENGINE_RECV || cnt == 0)
+			continue;
+		if (cnt > PROTO_IVLS_PER_CHUNK)
+			cnt = PROTO_IVLS_PER_CHUNK;
+		struct proto_buf b;
+		proto_buf_init(&b);
+		proto_enc_intervals(&b, (uint8_t)e->dir, first, e->ivl + first, cnt);
+		int rc = proto_send_buf(t->c->ctl, PROTO_RESULT_INTERVALS, &b, proto_now() + 5, err);
+		proto_buf_free(&b);
+		if (rc < 0)
+			return -1;
+		t->live_sent[i] = first + cnt;
+	}
+	return 0;
+}
+
 /* The measured run: intervals until the client's STOP. Returns -1 when the client went away. */
 static int measure(struct atest *t, struct ns_err *err)
 {
@@ -224,6 +248,8 @@ static int measure(struct atest *t, struct ns_err *err)
 		for (uint32_t i = 0; i < t->n_ends && !clk.ended; i++)
 			if (session_end_sender_error(&t->ends[i], &t->p, err) < 0)
 				return -1;
+		if (send_live(t, err) < 0)
+			return -1;
 		double wait = next - now < 0.2 ? next - now : 0.2;
 		/* a sender's time ends when it stops: watch it closely at the end */
 		if (clk.ended)

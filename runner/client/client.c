@@ -15,6 +15,7 @@
 #include "lib/units.h"
 #include "client.h"
 #include "ctl.h"
+#include "longrun.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
 #include "runner/host/niccount.h"
@@ -53,6 +54,7 @@ struct client {
 	bool accepted;                    /* the agent answered READY */
 	struct niccount nic;              /* this end's interface counters over the test */
 	int zc_errno;                     /* why this end's sender fell back from -Z, 0 = none */
+	struct longrun lr;                /* until sustained: the stop rule, live */
 };
 
 static double min_d(double a, double b) { return a < b ? a : b; }
@@ -261,7 +263,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 	double deadline = min_d(c->deadline, proto_now() + CLIENT_RESULTS_S);
 	uint16_t type;
 	uint32_t len;
-	if (client_ctl_expect(c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
+	if (longrun_expect(&c->lr, c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
 		return -1;
 	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
 		return -1;
@@ -358,7 +360,7 @@ static int run_loop(struct client *c, struct ns_err *err)
 		double next = session_tick(&clk, c->ends, c->n_ends, now);
 		if (check_senders(c, &clk, err) < 0)
 			return -1;
-		if (amount_done(c, aw, now))
+		if (amount_done(c, aw, now) || longrun_reached(&c->lr, c->ends, c->n_ends))
 			return 0;
 		for (uint32_t i = 0; c->on_interval && i < c->n_ends; i++)
 			for (; c->shown[i] < c->ends[i].n_ivl; c->shown[i]++)
@@ -394,6 +396,11 @@ static int run_loop(struct client *c, struct ns_err *err)
 				if (err->code != NS_E_PEER) /* else the agent said why it ended */
 					ns_err_prefix(err, "agent went away mid-test");
 				return -1;
+			}
+			if (type == PROTO_RESULT_INTERVALS) { /* long-run mode: the agent's, live */
+				if (longrun_agent(&c->lr, c->ends, c->n_ends, c->buf, len, err) < 0)
+					return -1;
+				continue;
 			}
 			return ns_err_code(err, NS_E_PROTOCOL, "protocol error: unexpected %s during the test",
 					  proto_type_name(type));
@@ -584,6 +591,7 @@ static void nic_figures(struct client *c)
 static void client_free(struct client *c)
 {
 	niccount_free(&c->nic);
+	longrun_free(&c->lr);
 	for (uint32_t i = 0; i < 2; i++) {
 		session_end_destroy(&c->ends[i]);
 		free(c->agent_recs[i]);
@@ -642,7 +650,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		ns_err_set(&e, "no agent host given");
 		goto fail;
 	}
-	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0)
+	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0 ||
+	    longrun_init(&c.lr, p, &e) < 0)
 		goto fail;
 	if (p->proto == NS_PROTO_UDP && p->fq_rate_bps)
 		add_warning(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "
@@ -720,6 +729,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	nic_figures(&c);
 	if (compute(&c, &e) < 0)
 		goto fail;
+	longrun_ended(&c.lr, c.n_ends, res);
 	res->status = 0;
 	client_free(&c);
 	return 0;

@@ -12,6 +12,7 @@
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/jsonw.h"
+#include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
 #include "runner/proto/dscp.h"
@@ -26,6 +27,7 @@
 enum {
 	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
 	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT, OPT_PSK,
+	OPT_UNTIL, OPT_STEADY,
 };
 
 static void usage(FILE *f)
@@ -68,10 +70,13 @@ static void usage(FILE *f)
 		"                           time limit, default one hour: agents refuse longer\n"
 		"                           tests unless started with a larger --max-duration)\n"
 		"  -k, --blockcount N       end after N writes/datagrams of --length, all streams\n"
+		"      --until sustained    end once the receive rate stepped down and then held\n"
+		"                           steady for --steady SECS (default %g); -t is the bound\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout\n",
-		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
+		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN,
+		STEADY_DEFAULT_S);
 }
 
 static int copy_str(char *dst, size_t cap, const char *s, const char *what, struct ns_err *err)
@@ -145,6 +150,8 @@ static int apply_opt(int c, const char *arg, struct probe_params *p, bool *json,
 	case OPT_DONT_FRAGMENT: p->dont_fragment = true; return 0;
 	case 'n': return units_parse_bytes(arg, UINT64_MAX, &p->bytes, err);
 	case 'k': return units_parse_uint(arg, 1, UINT64_MAX, &p->blocks, err);
+	case OPT_UNTIL: return copy_str(p->until, sizeof(p->until), arg, "until", err);
+	case OPT_STEADY: return units_parse_duration(arg, NS_MAX_DURATION_S, &p->steady_s, err);
 	case 'J': case OPT_JSON: *json = true; return 0;
 	case OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
@@ -268,6 +275,10 @@ static void print_text(const struct probe_result *r)
 	if (r->shaped_by_provider)
 		printf("shaped by the provider: an allowance counter moved, so this figure is the "
 		       "provider's shaping, not the instance's capacity\n");
+	if (r->ended[0])
+		printf("ended: %s after %.1f s\n", !strcmp(r->ended, "sustained") ? "the rate held "
+		       "steady after a step down" : "at the duration, no steady rate after a step",
+		       r->duration_s);
 	if (r->warnings[0])
 		printf("warning: %s\n", r->warnings);
 }
@@ -312,6 +323,8 @@ int cmd_probe(int argc, char **argv)
 		{"dont-fragment", no_argument, NULL, OPT_DONT_FRAGMENT},
 		{"bytes", required_argument, NULL, 'n'},
 		{"blockcount", required_argument, NULL, 'k'},
+		{"until", required_argument, NULL, OPT_UNTIL},
+		{"steady", required_argument, NULL, OPT_STEADY},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -376,6 +389,8 @@ int cmd_probe(int argc, char **argv)
 	 * an agent takes by default (agent --max-duration) */
 	if ((p.bytes || p.blocks) && !time_given)
 		p.duration_s = PROBE_AMOUNT_LIMIT_S - p.omit_s;
+	if (p.until[0] && !p.steady_s)
+		p.steady_s = STEADY_DEFAULT_S;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
 	probe_params_init(&from);

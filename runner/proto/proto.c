@@ -364,24 +364,41 @@ void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 		fields_put(b, &fields_interval, &ivl[i]);
 }
 
-int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
-			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
-			struct ns_err *err)
+/* at_first: the chunk's intervals go to ivl[first..]; else to ivl[0..]. */
+static int dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			 uint32_t *count, struct probe_interval *ivl, uint32_t cap, bool at_first,
+			 struct ns_err *err)
 {
 	struct proto_rd r;
 	proto_rd_init(&r, p, len);
 	*dir = proto_get_u8(&r);
 	*first = proto_get_u32(&r);
 	*count = proto_get_u32(&r);
-	if (r.bad || *dir > NS_DIR_REVERSE || *first > cap || *count > cap - *first)
+	uint32_t base = at_first ? *first : 0;
+	if (r.bad || *dir > NS_DIR_REVERSE || base > cap || *count > cap - base ||
+	    *first > PROTO_MAX_INTERVALS || *count > PROTO_MAX_INTERVALS - *first)
 		return ns_err_set(err, "RESULT_INTERVALS chunk out of range");
 	for (uint32_t i = 0; i < *count; i++) {
-		struct probe_interval *v = &ivl[*first + i];
+		struct probe_interval *v = &ivl[base + i];
 		memset(v, 0, sizeof(*v));
 		v->stream = -1;
 		(void)fields_get(&r, &fields_interval, v);
 	}
 	return proto_rd_end(&r, "RESULT_INTERVALS", err);
+}
+
+int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
+			struct ns_err *err)
+{
+	return dec_intervals(p, len, dir, first, count, ivl, cap, true, err);
+}
+
+int proto_dec_live_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			     uint32_t *count, struct probe_interval *ivl, uint32_t cap,
+			     struct ns_err *err)
+{
+	return dec_intervals(p, len, dir, first, count, ivl, cap, false, err);
 }
 
 void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p)

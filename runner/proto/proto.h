@@ -15,7 +15,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 7               /* 7: each end's NIC counters in RESULTS */
+#define PROTO_VERSION 8               /* 8: until and steady_s in TEST_REQUEST, live intervals */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -163,6 +163,11 @@ void proto_enc_intervals(struct proto_buf *b, uint8_t dir, uint32_t first,
 int proto_dec_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
 			uint32_t *count, struct probe_interval *ivl, uint32_t cap,
 			struct ns_err *err);
+/* The same chunk sent during a long-run test (params.until): its count intervals go to
+ * ivl[0..count), count <= cap; first (their place in the series) < PROTO_MAX_INTERVALS. */
+int proto_dec_live_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_t *first,
+			     uint32_t *count, struct probe_interval *ivl, uint32_t cap,
+			     struct ns_err *err);
 
 /* DELEGATE_REQUEST: the TEST_REQUEST encoding, with host and port naming the target agent.
  * Decoding also refuses what a remote peer must not choose on the agent's host (a psk_file

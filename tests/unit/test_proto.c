@@ -313,6 +313,20 @@ static void results_round_trip_and_chunk_bounds(void **state)
 	assert_true(ib[1].cwnd_bytes == 6000000000ull);
 	assert_int_equal(proto_dec_intervals(b.p, b.len, &dir, &first, &count, ib, 1, &err), -1);
 	proto_buf_free(&b);
+	/* long-run mode: a live chunk far into the series lands at the start of a small array;
+	 * one past the protocol's bound on intervals is refused */
+	proto_enc_intervals(&b, NS_DIR_FORWARD, 5000, iv, 2);
+	memset(ib, 0, sizeof(ib));
+	assert_int_equal(proto_dec_live_intervals(b.p, b.len, &dir, &first, &count, ib, 2, &err), 0);
+	assert_int_equal(first, 5000);
+	assert_int_equal(count, 2);
+	assert_int_equal(ib[1].lost, 3);
+	assert_int_equal(proto_dec_live_intervals(b.p, b.len, &dir, &first, &count, ib, 1, &err), -1);
+	assert_int_equal(proto_dec_intervals(b.p, b.len, &dir, &first, &count, ib, 2, &err), -1);
+	proto_buf_free(&b);
+	proto_enc_intervals(&b, NS_DIR_FORWARD, PROTO_MAX_INTERVALS - 1, iv, 2);
+	assert_int_equal(proto_dec_live_intervals(b.p, b.len, &dir, &first, &count, ib, 2, &err), -1);
+	proto_buf_free(&b);
 	/* a full chunk fits in one frame */
 	assert_true(9 + PROTO_STREAMS_PER_CHUNK * (4 + 2 * PROTO_SNAP_WIRE_LEN) <= PROTO_MAX_PAYLOAD);
 	assert_true(9 + PROTO_IVLS_PER_CHUNK * PROTO_IVL_WIRE_LEN <= PROTO_MAX_PAYLOAD);
