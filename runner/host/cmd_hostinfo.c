@@ -16,7 +16,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep hostinfo [--peer ADDR] [--json] [--no-imds] [--imds-addr H:P]\n"
 		"                         [--imds-timeout DUR]\n"
-		"  --peer ADDR         describe the interface that routes to ADDR (default route if absent)\n"
+		"  --peer ADDR         describe this host's interface that routes to ADDR (default route\n"
+		"                      if absent); ADDR is only looked up in the routing table: no agent\n"
+		"                      is asked, so no --psk-file (`netsweep run` asks each pair's\n"
+		"                      agents, with their key, and stores the answers)\n"
 		"  --json              print the JSON object documented in schemas/hostinfo.md\n"
 		"  --no-imds           do not ask the EC2 instance metadata service (also NETSWEEP_IMDS=off)\n"
 		"  --imds-addr H:P     metadata service address (default 169.254.169.254:80,\n"
