@@ -21,7 +21,7 @@ enum matrix_axis_id {
 	MX_CONGESTION, MX_GSO,
 	/* Axes added later: left out of the canonical string while at their default, so that the
 	 * keys of cases written before them do not change. */
-	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT,
+	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT, MX_UNTIL, MX_STEADY,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bind.h"
+#include "matrix_longrun.h"
 #include "lib/units.h"
 #include "runner/proto/probe.h"
 
@@ -15,7 +16,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"pair", "protocol", "direction", "streams", "threads", "length", "rate", "fq-rate",
 	"duration", "omit", "affinity", "window", "mss", "nodelay", "congestion", "gso",
 	"engine",
-	"bind", "dscp", "zerocopy", "family", "amount",
+	"bind", "dscp", "zerocopy", "family", "amount", "until", "steady",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -23,7 +24,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	NULL, "tcp", "forward", "1", "0", "0", "0", "0",
 	"10", "0", "none", "0", "0", "0", "", "0",
 	"socket",
-	"none", "0", "0", "any", "0",
+	"none", "0", "0", "any", "0", "none", "60", /* steady: STEADY_DEFAULT_S */
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -172,6 +173,9 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		return set_text(out, "%s", axis == MX_BIND || axis == MX_FAMILY ? text
 					  : axis == MX_DSCP ? dscp_text(out->u) : amount_text(out->u)) < 0
 			       ? ns_err_set(err, "out of memory") : 0;
+	case MX_UNTIL:
+	case MX_STEADY:
+		return mxlong_parse_value(axis, text, out, err);
 	case MX_NODELAY:
 	case MX_GSO:
 	case MX_ZEROCOPY:

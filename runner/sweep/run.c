@@ -52,7 +52,7 @@ char *run_case_json(const struct matrix *m, const struct sweep_case *c)
 		case MX_DSCP:
 			jsonw_kv_uint(&w, matrix_axis_name(a), v->u >> 2);
 			break;
-		case MX_DURATION: case MX_OMIT:
+		case MX_DURATION: case MX_OMIT: case MX_STEADY:
 			jsonw_kv_double(&w, matrix_axis_name(a), v->d);
 			break;
 		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY:

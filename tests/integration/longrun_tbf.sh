@@ -1,0 +1,86 @@
+#!/bin/bash
+# Long-run mode (issue 11) through a credit shaper: tbf at 40 mbit with a 200 mbit peak and a
+# 40 MB bucket lets TCP run fast for ~2 s, then holds it at 40 mbit. A matrix case with
+# until="sustained" steady="3s" and a 60 s bound must end well before 60 s saying
+# ended=sustained, store a sustained rate within 7 % of 40 Mbit/s' goodput share (1448
+# payload bytes per 1514-byte frame tbf counts), keep its samples compact, and the report
+# must rank the pair per dollar on that sustained rate, not on the whole test's. Unshaped, a
+# long-run probe runs to its bound and says ended=duration.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+source "$HERE/../lib/netns.sh"
+netns_require
+
+CHECKS=("long run: ended early on a steady sustained rate" "long run: sustained rate stored"
+	"long run: ranked per dollar on the sustained rate" "long run unshaped: ends at the bound")
+netns_need_netsweep "${CHECKS[@]}"
+NETSWEEP=$NETNS_NETSWEEP
+export NETSWEEP_IMDS=0
+
+S=10.66.11.1 R=10.66.11.2 PORT=7111
+netns_pair i11l ls lr "$S" "$R" >/dev/null || { fail "namespace setup" "netns_pair failed"; exit 1; }
+if ! netns_agent lr "$R" "$PORT"; then
+	for c in "${CHECKS[@]}"; do fail "$c" "the agent did not start"; done
+	exit 1
+fi
+GOODPUT=$(awk 'BEGIN { printf "%.0f", 40e6 * 1448 / 1514 }')
+
+OUT=$NETNS_TMP/probe.json
+if netns_probe ls "$OUT" "$R:$PORT" -t 3 -i 0.25 --until sustained --steady 1; then
+	ended=$(netns_json "$OUT" '$.ended') dur=$(netns_json "$OUT" '$.duration_s')
+	if [ "$ended" = duration ] && awk -v d="$dur" 'BEGIN { exit !(d >= 2.9) }'; then
+		pass "${CHECKS[3]}: ended=$ended after $dur s"
+	else
+		fail "${CHECKS[3]}" "ended=$ended after $dur s"
+	fi
+else
+	fail "${CHECKS[3]}" "probe failed: $(netns_probe_why "$OUT")"
+fi
+
+dev=$(netns_dev ls) &&
+	ip netns exec "$(_netns_resolve ls)" tc qdisc replace dev "$dev" root tbf rate 40mbit \
+		burst 40mb peakrate 200mbit mtu 1600 latency 100ms ||
+	{ fail "namespace setup" "tc failed"; exit 1; }
+M=$NETNS_TMP/longrun.xml DB=$NETNS_TMP/longrun.db
+cat >"$M" <<X
+<matrix name="longrun-tbf" repeats="1" cooldown="0s" interval="0.25s">
+  <pairs>
+    <pair name="credit" agent="$R:$PORT" instance-type="m5.large" region="us-east-1"/>
+  </pairs>
+  <axes>
+    <axis name="duration"><value>60s</value></axis>
+    <axis name="until"><value>sustained</value></axis>
+    <axis name="steady"><value>3s</value></axis>
+  </axes>
+</matrix>
+X
+t0=$(date +%s)
+timeout -k 5 120 ip netns exec "$(_netns_resolve ls)" "$NETSWEEP" run "$M" --db "$DB" --quiet \
+	>"$NETNS_TMP/run.log" 2>&1
+rc=$? took=$(($(date +%s) - t0))
+netns_clear ls
+q() { sqlite3 "$DB" "$1" 2>&1; }
+ended=$(q "SELECT json_extract(probe_json, '\$.ended') FROM results")
+dur=$(q "SELECT round(duration_s, 2) FROM results")
+if [ "$rc" = 0 ] && [ "$ended" = sustained ] && awk -v d="$dur" 'BEGIN { exit !(d > 2 && d < 30) }'; then
+	pass "${CHECKS[0]}: ended=$ended after $dur s of 60 (run took ${took} s)"
+else
+	fail "${CHECKS[0]}" "exit $rc, ended='$ended' after '$dur' s; $(tail -2 "$NETNS_TMP/run.log")"
+fi
+sus=$(q "SELECT sustained_bps FROM result_phases WHERE direction = 'fwd'")
+whole=$(q "SELECT fwd_rcv_bps FROM results")
+if [ -n "$sus" ] && netns_within "$sus" "$GOODPUT" 7; then
+	pass "${CHECKS[1]}: $(awk -v x="$sus" 'BEGIN { printf "%.2f", x / 1e6 }') Mbit/s (goodput share $GOODPUT bit/s; whole test $(awk -v x="$whole" 'BEGIN { printf "%.1f", x / 1e6 }'))"
+else
+	fail "${CHECKS[1]}" "sustained '$sus' bit/s against $GOODPUT (whole test $whole)"
+fi
+NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$DB" -o "$NETNS_TMP/rep" >/dev/null 2>&1
+ranked=$(sqlite3 :memory: "SELECT json_extract(readfile('$NETNS_TMP/rep/report.json'), '\$.ranking.rows[0].mbps')")
+if [ -n "$sus" ] && [ -n "$ranked" ] && awk -v r="$ranked" -v s="$sus" -v w="$whole" \
+	'BEGIN { d = r - s / 1e6; if (d < 0) d = -d; exit !(d <= 0.005 * s / 1e6 && r < 0.8 * w / 1e6) }' &&
+	grep -q 'sustained' "$NETNS_TMP/rep/report.md"; then
+	pass "${CHECKS[2]}: ranked on $ranked Mbit/s, not the whole test's $(awk -v x="$whole" 'BEGIN { printf "%.1f", x / 1e6 }')"
+else
+	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s; sustained '$sus', whole '$whole'"
+fi
+finish
