@@ -14,7 +14,8 @@ netns_require
 CHECKS=("a forward test's receiving agent: NIC rx packets as ip -s link shows them"
 	"a reverse test's receiving client: NIC rx packets as ip -s link shows them"
 	"veth: no allowance counters, drops as ip -s link shows them, not shaped by the provider"
-	"probe's text output names each end's interface and its counters")
+	"probe's text output names each end's interface and its counters"
+	"a run stores each end's interface counters per result, and the provider's flag")
 netns_need_netsweep "${CHECKS[@]}"
 if ! command -v ethtool >/dev/null 2>&1; then
 	for c in "${CHECKS[@]}"; do skip "$c" "the ethtool binary is needed to put the veth in its NAPI mode"; done
@@ -93,6 +94,40 @@ if grep -Eq "^NIC client $SDEV: rx [0-9]+ tx 0 packets, drops 0\$" <<<"$txt" &&
 	pass "${CHECKS[3]}: $(grep '^NIC agent' <<<"$txt")"
 else
 	fail "${CHECKS[3]}" "$(grep -E '^NIC|shaped|netsweep' <<<"$txt" | head -4)"
+fi
+
+# netsweep run: both ends' counters land in result_nics per result; the agent's rx packets
+# cover the datagrams it received (1), the client's, which only received acknowledgements and
+# control, do not (0)
+cat >"$NETNS_TMP/m.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<matrix name="nic" repeats="2" order="as-written" cooldown="0s" case-timeout="30s">
+  <pairs><pair name="veth" instance-type="test.veth" agent="$R:$PORT"/></pairs>
+  <axes>
+    <axis name="protocol"><value>udp</value></axis>
+    <axis name="rate"><value>5M</value></axis>
+    <axis name="length"><value>1000</value></axis>
+    <axis name="duration"><value>1s</value></axis>
+  </axes>
+</matrix>
+XML
+DB=$NETNS_TMP/nic.db
+if timeout -k 5 120 ip netns exec "$NS_S" "$NETNS_NETSWEEP" run "$NETNS_TMP/m.xml" --db "$DB" \
+	>"$NETNS_TMP/run.log" 2>&1; then
+	rows=$(sqlite3 "$DB" "select group_concat(n.side || ':' || n.ifname || ':' ||
+		(n.rx_packets >= r.fwd_rcv_packets), ' ') from result_nics n join results r
+		on r.id = n.result_id")
+	flags=$(sqlite3 "$DB" "select group_concat(shaped_by_provider) from results")
+	want="agent:$RDEV:1 client:$SDEV:0 agent:$RDEV:1 client:$SDEV:0"
+	got=$(tr ' ' '\n' <<<"$rows" | sort | tr '\n' ' ')
+	exp=$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ')
+	if [ "$got" = "$exp" ] && [ "$flags" = "0,0" ]; then
+		pass "${CHECKS[4]}: $rows; shaped_by_provider $flags"
+	else
+		fail "${CHECKS[4]}" "rows '$rows' (want $want), shaped_by_provider '$flags'"
+	fi
+else
+	fail "${CHECKS[4]}" "netsweep run: $(tail -2 "$NETNS_TMP/run.log")"
 fi
 
 finish
