@@ -125,7 +125,10 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_by_case ON results(case_id);
 
--- Per-interval series of a result: stream = -1 is the sum over streams.
+-- Per-interval series of a result: stream = -1 is the sum over streams. A long-run case
+-- (matrix axis until = sustained) keeps the sums only: its first minute as measured (in
+-- 100 ms buckets when the interval is finer), then one row per 10 s (runner/sweep/compact.h),
+-- about 110 KB an hour with its probe_json at the default 1 s interval.
 CREATE TABLE IF NOT EXISTS samples (
 	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
 	direction        TEXT NOT NULL DEFAULT 'fwd' CHECK (direction IN ('fwd', 'ret')),

@@ -14,6 +14,7 @@
 #include "lib/units.h"
 #include "runner/core/version.h"
 #include "runner/client/client.h"
+#include "compact.h"
 #include "search_case.h"
 #include "runner/proto/proto.h"
 #include "lease.h"
@@ -331,6 +332,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		ran = true;
 		if (res.warnings[0])
 			run_append(warn, sizeof(warn), "%s", res.warnings);
+		compact_long_run(&res); /* an hour must not bloat the database */
 		json = probe_result_json(&res, false);
 	}
 	store_now(finished);
