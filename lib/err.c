@@ -29,6 +29,27 @@ int ns_err_code(struct ns_err *err, enum ns_err_code code, const char *fmt, ...)
 	return -1;
 }
 
+int ns_err_timeout(struct ns_err *err, double after_s, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	int n;
+	/* 0.5, 2.5, 25, 1500: three digits say which setting it was, no more */
+	if (after_s <= 0)
+		n = snprintf(err->msg, sizeof(err->msg), "timed out waiting for ");
+	else
+		n = snprintf(err->msg, sizeof(err->msg), after_s < 100 ? "timed out after %.3g s "
+			     "waiting for " : "timed out after %.0f s waiting for ", after_s);
+	if (n > 0 && (size_t)n < sizeof(err->msg)) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	err->code = NS_E_TIMEOUT;
+	return -1;
+}
+
 static enum ns_err_code code_of_errno(int e)
 {
 	switch (e) {

@@ -201,27 +201,12 @@ int client_ctl_connect_from(const char *host, uint16_t port, const struct probe_
 	return fd;
 }
 
-/* "HOST:PORT" of the control connection's far end, for messages that must name it. */
-static void peer_name(int fd, char *buf, size_t len)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[NI_MAXHOST], port[NI_MAXSERV];
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0 ||
-	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port, sizeof(port),
-			NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-		snprintf(buf, len, "the agent");
-		return;
-	}
-	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
-}
-
 /* A timeout says whom it waited for and what for. */
 static int timed_out(int ctl, const char *what, struct ns_err *err)
 {
-	char peer[NI_MAXHOST + 16];
-	peer_name(ctl, peer, sizeof(peer));
-	return ns_err_code(err, NS_E_TIMEOUT, "timed out waiting for %s from %s", what, peer);
+	char peer[PROTO_ADDR_NAME_LEN];
+	proto_addr_name(ctl, false, peer, sizeof(peer));
+	return ns_err_timeout(err, 0, "%s from %s", what, peer);
 }
 
 /* Receives the next message; ERROR and BUSY become errors with the agent's words. */
@@ -231,9 +216,7 @@ int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double
 	bool eof;
 	struct ns_err e = {0};
 	if (proto_recv(ctl, type, buf, len, deadline, -1, &eof, &e) < 0) {
-		if (e.code == NS_E_TIMEOUT)
-			return timed_out(ctl, "the agent's next message", err);
-		if (err)
+		if (err) /* a timeout already names the agent */
 			*err = e;
 		return -1;
 	}
@@ -257,11 +240,8 @@ int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, doubl
 {
 	uint16_t type;
 	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0) {
-		if (err && err->code == NS_E_TIMEOUT) {
-			char what[64];
-			snprintf(what, sizeof(what), "%s", proto_type_name(want));
-			return timed_out(ctl, what, err);
-		}
+		if (err && err->code == NS_E_TIMEOUT)
+			return timed_out(ctl, proto_type_name(want), err);
 		return -1;
 	}
 	if (type != want)
@@ -291,7 +271,7 @@ static int check_agent_speaks(int ctl, double deadline, struct ns_err *err)
 	uint32_t len;
 	if (got < (ssize_t)PROTO_HDR_LEN || proto_header_parse(peek, &type, &len, NULL) == 0)
 		return 0; /* a frame (or too little to tell): read it as one */
-	char peer[NI_MAXHOST + 16], text[sizeof(peek) + 1];
+	char peer[PROTO_ADDR_NAME_LEN], text[sizeof(peek) + 1];
 	size_t shown = (size_t)got < 16 ? (size_t)got : 16;
 	memcpy(text, peek, shown);
 	text[shown] = '\0';
@@ -299,7 +279,7 @@ static int check_agent_speaks(int ctl, double deadline, struct ns_err *err)
 		if (!text[i])
 			text[i] = '?';
 	proto_printable(text);
-	peer_name(ctl, peer, sizeof(peer));
+	proto_addr_name(ctl, false, peer, sizeof(peer));
 	return ns_err_code(err, NS_E_PROTOCOL, "%s is not a netsweep agent (it sent \"%s%s\")", peer,
 			   text, (size_t)got > shown ? "..." : "");
 }

@@ -4,6 +4,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,13 +79,52 @@ int proto_header_parse(const uint8_t hdr[PROTO_HDR_LEN], uint16_t *type, uint32_
 	return 0;
 }
 
-/* Waits for fd to be ready for events before deadline; cancel_fd readable aborts. */
+void proto_sa_name(const struct sockaddr *sa, socklen_t sl, bool with_port, char *buf,
+		   size_t len)
+{
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+	if (getnameinfo(sa, sl, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		snprintf(buf, len, "the peer");
+	else if (!with_port)
+		snprintf(buf, len, "%s", host);
+	else
+		snprintf(buf, len, sa->sa_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+void proto_addr_name(int fd, bool local, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int rc = local ? getsockname(fd, (struct sockaddr *)&ss, &sl)
+		       : getpeername(fd, (struct sockaddr *)&ss, &sl);
+	if (rc < 0)
+		snprintf(buf, len, "the peer");
+	else
+		proto_sa_name((struct sockaddr *)&ss, sl, true, buf, len);
+}
+
+void proto_missing_name(char *buf, size_t len, const char *what, uint32_t first,
+			uint32_t total, uint32_t missing)
+{
+	if (missing > 1)
+		snprintf(buf, len, "%s %u of %u (and %u more)", what, (unsigned)first + 1,
+			 (unsigned)total, (unsigned)missing - 1);
+	else
+		snprintf(buf, len, "%s %u of %u", what, (unsigned)first + 1, (unsigned)total);
+}
+
+/* Waits for fd to be ready for events before deadline; cancel_fd readable aborts. A timeout
+ * is left to the caller to word (err->code NS_E_TIMEOUT, message unset). */
 static int wait_fd(int fd, short events, double deadline, int cancel_fd, struct ns_err *err)
 {
 	for (;;) {
 		double left = deadline - proto_now();
-		if (left <= 0)
-			return ns_err_code(err, NS_E_TIMEOUT, "timed out on the control connection");
+		if (left <= 0) {
+			if (err)
+				err->code = NS_E_TIMEOUT;
+			return -1;
+		}
 		struct pollfd pfd[2] = {{.fd = fd, .events = events}, {.fd = cancel_fd, .events = POLLIN}};
 		int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
 		int n = poll(pfd, cancel_fd >= 0 ? 2 : 1, ms);
@@ -100,7 +140,8 @@ static int wait_fd(int fd, short events, double deadline, int cancel_fd, struct 
 	}
 }
 
-static int send_all(int fd, const uint8_t *p, size_t n, double deadline, struct ns_err *err)
+static int send_all(int fd, uint16_t type, const uint8_t *p, size_t n, double deadline,
+		    struct ns_err *err)
 {
 	while (n > 0) {
 		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -112,8 +153,14 @@ static int send_all(int fd, const uint8_t *p, size_t n, double deadline, struct 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (wait_fd(fd, POLLOUT, deadline, -1, err) < 0)
+			if (wait_fd(fd, POLLOUT, deadline, -1, err) < 0) {
+				char peer[PROTO_ADDR_NAME_LEN];
+				proto_addr_name(fd, false, peer, sizeof(peer));
+				/* the peer reads nothing, or the path stalled: its buffers are full */
+				if (err && err->code == NS_E_TIMEOUT)
+					ns_err_timeout(err, 0, "%s to read %s", peer, proto_type_name(type));
 				return -1;
+			}
 			continue;
 		}
 		return ns_err_sys(err, "sending on the control connection");
@@ -156,9 +203,9 @@ int proto_send(int fd, uint16_t type, const void *payload, size_t len, double de
 				  proto_type_name(type), len);
 	uint8_t hdr[PROTO_HDR_LEN];
 	proto_header_pack(hdr, type, (uint32_t)len);
-	if (send_all(fd, hdr, sizeof(hdr), deadline, err) < 0)
+	if (send_all(fd, type, hdr, sizeof(hdr), deadline, err) < 0)
 		return -1;
-	return len ? send_all(fd, payload, len, deadline, err) : 0;
+	return len ? send_all(fd, type, payload, len, deadline, err) : 0;
 }
 
 int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double deadline,
@@ -169,20 +216,34 @@ int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double dead
 	return proto_send(fd, type, b->p, b->len, deadline, err);
 }
 
+/* A receive that timed out says from whom, and how far it got. */
+static int recv_timed_out(int fd, const char *what, uint16_t type, struct ns_err *err)
+{
+	char peer[PROTO_ADDR_NAME_LEN];
+	proto_addr_name(fd, false, peer, sizeof(peer));
+	return ns_err_timeout(err, 0, "%s%s%s from %s", what, type ? proto_type_name(type) : "",
+			      type ? " message" : "", peer);
+}
+
 int proto_recv(int fd, uint16_t *type, uint8_t *buf, uint32_t *len, double deadline,
 	       int cancel_fd, bool *eof, struct ns_err *err)
 {
 	uint8_t hdr[PROTO_HDR_LEN];
 	if (eof)
 		*eof = false;
-	if (recv_all(fd, hdr, sizeof(hdr), deadline, cancel_fd, eof, err) < 0)
+	if (recv_all(fd, hdr, sizeof(hdr), deadline, cancel_fd, eof, err) < 0) {
+		if (err && err->code == NS_E_TIMEOUT)
+			recv_timed_out(fd, "a message", 0, err);
 		return -1;
+	}
 	if (proto_header_parse(hdr, type, len, err) < 0)
 		return -1;
 	if (*len && recv_all(fd, buf, *len, deadline, cancel_fd, eof, err) < 0) {
 		if (eof && *eof)
 			ns_err_set(err, "truncated %s frame: the peer closed the connection",
 				   proto_type_name(*type));
+		else if (err && err->code == NS_E_TIMEOUT)
+			recv_timed_out(fd, "the rest of a ", *type, err);
 		return -1;
 	}
 	return 0;

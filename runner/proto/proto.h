@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "lib/err.h"
 #include "runner/engine/engine.h"
@@ -77,16 +78,31 @@ void proto_header_pack(uint8_t hdr[PROTO_HDR_LEN], uint16_t type, uint32_t len);
 int proto_header_parse(const uint8_t hdr[PROTO_HDR_LEN], uint16_t *type, uint32_t *len,
 		       struct ns_err *err);
 
+/* "HOST:PORT" ("[v6]:PORT") of fd's far end, or of its own end when local: messages name
+ * whom they waited for. "the peer" when the socket has no address. */
+#define PROTO_ADDR_NAME_LEN 64  /* "[" INET6_ADDRSTRLEN "]:65535" */
+void proto_addr_name(int fd, bool local, char *buf, size_t len);
+/* The same for an address; with_port false: the host alone. */
+void proto_sa_name(const struct sockaddr *sa, socklen_t sl, bool with_port, char *buf,
+		   size_t len);
+/* What a wait for data streams still lacks: "data connection 3 of 4 (and 1 more)", first being
+ * the 0-based index of the first one missing. */
+void proto_missing_name(char *buf, size_t len, const char *what, uint32_t first,
+			uint32_t total, uint32_t missing);
+
 /* Monotonic seconds, for deadlines. */
 double proto_now(void);
 
-/* Sends one frame, waiting at most until deadline (proto_now() scale). */
+/* Sends one frame, waiting at most until deadline (proto_now() scale). A timeout (NS_E_TIMEOUT)
+ * says "timed out waiting for HOST:PORT to read TYPE". */
 int proto_send(int fd, uint16_t type, const void *payload, size_t len, double deadline,
 	       struct ns_err *err);
 int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double deadline,
 		   struct ns_err *err);
 /* Receives one frame into buf (PROTO_MAX_PAYLOAD bytes). Returns 0, or -1 on EOF, timeout,
- * a bad header, or cancel_fd (if >= 0) becoming readable. *eof tells a clean close apart. */
+ * a bad header, or cancel_fd (if >= 0) becoming readable. *eof tells a clean close apart. A
+ * timeout says "timed out waiting for a message from HOST:PORT" (or "the rest of a TYPE
+ * message"); callers that know what they awaited say so instead. */
 int proto_recv(int fd, uint16_t *type, uint8_t *buf, uint32_t *len, double deadline,
 	       int cancel_fd, bool *eof, struct ns_err *err);
 
