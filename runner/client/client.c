@@ -105,6 +105,22 @@ static struct client_src stream_src(const struct client *c, uint32_t k)
 				   .port = c->p->cport ? (uint16_t)(c->p->cport + k) : 0};
 }
 
+/* A data stream that did not come in time: which one, where, and which agent it was for. */
+static int data_timed_out(const struct client *c, double after_s, const char *what,
+			  uint32_t first, uint32_t total, uint32_t missing, uint16_t port,
+			  struct ns_err *err)
+{
+	char stream[96], agent[PROTO_ADDR_NAME_LEN], where[PROTO_ADDR_NAME_LEN];
+	struct sockaddr_storage sa = c->peer;
+	sa_set_port(&sa, port);
+	proto_missing_name(stream, sizeof(stream), what, first, total, missing);
+	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
+	proto_addr_name(c->ctl, false, agent, sizeof(agent));
+	return ns_err_timeout(err, after_s, "%s %s %s (agent %s)", stream,
+			      c->p->proto == NS_PROTO_UDP ? "from" : "to be accepted by", where,
+			      agent);
+}
+
 static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
 {
 	uint8_t h[PROTO_DATA_HELLO_LEN];
@@ -120,7 +136,7 @@ static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
 /* Every data connection is started at once and all are polled together: one after another,
  * each cost a round trip against the one deadline, and over a WAN only connect_timeout / RTT
  * of them got through. */
-static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
+static int open_tcp_streams(struct client *c, uint32_t total, double after_s, double deadline,
 			    struct ns_err *err)
 {
 	struct sockaddr_storage sa = c->peer;
@@ -142,9 +158,10 @@ static int open_tcp_streams(struct client *c, uint32_t total, double deadline,
 	while (left > 0) {
 		double wait = deadline - proto_now();
 		if (wait <= 0) {
-			ns_err_code(err, NS_E_TIMEOUT, "timed out connecting %u of %u data connections "
-				    "to %s port %u", (unsigned)left, (unsigned)total, c->p->host,
-				    (unsigned)c->ready.data_port);
+			for (k = 0; k < total && pfd[k].fd < 0; k++)
+				;
+			data_timed_out(c, after_s, "data connection", k, total, left,
+				       c->ready.data_port, err);
 			goto out;
 		}
 		int n = poll(pfd, total, (int)(wait * 1000) + 1);
@@ -171,7 +188,7 @@ out:
 }
 
 /* UDP: each socket greets its agent port with cookie + index until the agent echoes it. */
-static int open_udp_streams(struct client *c, uint32_t total, double deadline,
+static int open_udp_streams(struct client *c, uint32_t total, double after_s, double deadline,
 			    struct ns_err *err)
 {
 	if (c->ready.n_udp != total)
@@ -199,9 +216,11 @@ static int open_udp_streams(struct client *c, uint32_t total, double deadline,
 	uint32_t left = total;
 	while (left > 0) {
 		if (proto_now() >= deadline) {
-			ns_err_code(err, NS_E_TIMEOUT, "timed out waiting for the UDP greeting's answer "
-				    "from %s on %u of %u ports", c->p->host, (unsigned)left,
-				    (unsigned)total);
+			uint32_t k = 0;
+			while (k < total && acked[k])
+				k++;
+			data_timed_out(c, after_s, "the echo of UDP greeting", k, total, left,
+				       c->ready.udp_ports[k], err);
 			goto out;
 		}
 		uint8_t h[PROTO_DATA_HELLO_LEN], in[PROTO_DATA_HELLO_LEN + 1];
@@ -257,6 +276,16 @@ static uint32_t end_index(const struct client *c, uint8_t dir)
 	return c->n_ends;
 }
 
+/* Returns -1; a timeout while the results come says which part of them was awaited. */
+static int results_timed_out(const struct client *c, const char *what, struct ns_err *err)
+{
+	char agent[PROTO_ADDR_NAME_LEN];
+	if (!err || err->code != NS_E_TIMEOUT)
+		return -1;
+	proto_addr_name(c->ctl, false, agent, sizeof(agent));
+	return ns_err_timeout(err, 0, "%s from %s", what, agent);
+}
+
 /* The agent's results: RESULTS, then chunks, then DONE. */
 static int collect_results(struct client *c, struct ns_err *err)
 {
@@ -264,7 +293,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 	uint16_t type;
 	uint32_t len;
 	if (longrun_expect(&c->lr, c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
-		return -1;
+		return results_timed_out(c, "the test's results (RESULTS)", err);
 	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
 		return -1;
 	for (uint32_t i = 0; i < c->agent.n_dirs; i++) {
@@ -283,7 +312,8 @@ static int collect_results(struct client *c, struct ns_err *err)
 	}
 	for (;;) {
 		if (client_ctl_recv(c->ctl, c->buf, &type, &len, deadline, err) < 0)
-			return -1;
+			return results_timed_out(c, "the rest of the test's results (RESULT_STREAMS, "
+						 "RESULT_INTERVALS, DONE)", err);
 		uint8_t dir;
 		uint32_t first, count;
 		if (type == PROTO_DONE)
@@ -367,10 +397,11 @@ static int run_loop(struct client *c, struct ns_err *err)
 				if (c->ends[i].ivl[c->shown[i]].stream == -1)
 					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
 						       c->on_interval_arg);
-		if (now >= c->deadline)
-			return ns_err_code(err, NS_E_TIMEOUT, "timed out after %g s waiting for the test "
-					   "with %s port %u to end", c->timeout_s, c->p->host,
-					   (unsigned)c->p->port);
+		if (now >= c->deadline) {
+			char agent[PROTO_ADDR_NAME_LEN];
+			proto_addr_name(c->ctl, false, agent, sizeof(agent));
+			return ns_err_timeout(err, c->timeout_s, "the test with %s to end", agent);
+		}
 		if (clk.ended) {
 			/* the senders stop by themselves at omit + duration; give them a moment */
 			bool done = true;
@@ -691,9 +722,11 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			     per_stream, &e) < 0)
 		goto fail;
 	uint32_t total = c.n_ends * p->streams;
-	double data_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s);
-	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_deadline, &e) < 0
-				     : open_udp_streams(&c, total, data_deadline, &e) < 0)
+	double t_data = proto_now();
+	double data_deadline = min_d(c.deadline, t_data + p->connect_timeout_s);
+	double data_s = data_deadline - t_data;
+	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_s, data_deadline, &e) < 0
+				     : open_udp_streams(&c, total, data_s, data_deadline, &e) < 0)
 		goto fail;
 	if (check_path_mtu(&c, &e) < 0)
 		goto fail;

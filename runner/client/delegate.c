@@ -23,8 +23,15 @@ static char *read_result(int ctl, uint8_t *buf, double deadline, struct ns_err *
 		uint16_t type;
 		uint32_t len, t, off, n;
 		const uint8_t *data;
-		if (client_ctl_recv(ctl, buf, &type, &len, deadline, err) < 0)
+		if (client_ctl_recv(ctl, buf, &type, &len, deadline, err) < 0) {
+			if (err && err->code == NS_E_TIMEOUT) {
+				char agent[PROTO_ADDR_NAME_LEN];
+				proto_addr_name(ctl, false, agent, sizeof(agent));
+				ns_err_timeout(err, 0, "the delegated test's result (DELEGATE_RESULT) "
+					       "from %s", agent);
+			}
 			goto err;
+		}
 		if (type != PROTO_DELEGATE_RESULT) {
 			ns_err_code(err, NS_E_PROTOCOL, "protocol error: expected DELEGATE_RESULT, got %s",
 				   proto_type_name(type));

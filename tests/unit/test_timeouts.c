@@ -139,12 +139,206 @@ static void a_receive_names_the_silent_peer(void **state)
 	close(lfd);
 }
 
+/* ---- the client's waits, against a fake agent ---- */
+
+/* Until the far end closes (or 10 s): the fake's silence. */
+static void wait_eof(int fd)
+{
+	char junk[4096];
+	double until = proto_now() + 10;
+	while (proto_now() < until) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		if (poll(&pfd, 1, 100) > 0 && recv(fd, junk, sizeof(junk), MSG_DONTWAIT) == 0)
+			return;
+	}
+}
+
+static void recv_type(int fd, uint8_t *buf, uint16_t want, uint32_t *len)
+{
+	uint16_t type;
+	struct ns_err err = {0};
+	assert_int_equal(proto_recv(fd, &type, buf, len, proto_now() + 10, -1, NULL, &err), 0);
+	assert_int_equal(type, want);
+}
+
+static void send_hello(int fd)
+{
+	struct proto_buf b;
+	struct proto_hello h = {.version = PROTO_VERSION};
+	struct ns_err err = {0};
+	proto_buf_init(&b);
+	proto_enc_hello(&b, &h);
+	assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &b, proto_now() + 5, &err), 0);
+	proto_buf_free(&b);
+}
+
+enum fake_mode {
+	F_NO_READY,       /* HELLO, then silence */
+	F_DEAD_TCP,       /* READY names a data port whose accept queue is full */
+	F_DEAD_UDP,       /* READY names UDP ports that never echo the greeting */
+	F_LATE_START,     /* START answered 1 s late: the test cannot end within --timeout */
+	F_NO_RESULTS,     /* nothing after STOP */
+	F_HALF_RESULTS,   /* RESULTS after STOP, then nothing */
+};
+
+struct fake {
+	enum fake_mode mode;
+	int lfd;
+	uint16_t port, data_port, udp_ports[2];
+	pthread_t th;
+	int rc;              /* the probe's */
+	struct ns_err err;
+};
+
+static void *fake_agent(void *arg)
+{
+	struct fake *f = arg;
+	uint8_t *buf = malloc(PROTO_MAX_PAYLOAD);
+	uint32_t len;
+	struct probe_params p;
+	struct proto_ready r = {0};
+	struct proto_buf b;
+	struct ns_err err = {0};
+	int fillers[2] = {-1, -1}, udp[2] = {-1, -1}, data[2] = {-1, -1}, dl = -1;
+	int fd = accept(f->lfd, NULL, NULL);
+	assert_true(fd >= 0 && buf);
+	recv_type(fd, buf, PROTO_HELLO, &len);
+	send_hello(fd);
+	if (f->mode == F_NO_READY)
+		goto silent;
+	recv_type(fd, buf, PROTO_TEST_REQUEST, &len);
+	assert_int_equal(proto_dec_params(buf, len, &p, &err), 0);
+	if (f->mode == F_DEAD_UDP) {
+		r.n_udp = p.streams;
+		for (uint32_t k = 0; k < p.streams && k < 2; k++)
+			udp[k] = listen_on(SOCK_DGRAM, 0, &r.udp_ports[k]);
+		memcpy(f->udp_ports, r.udp_ports, sizeof(f->udp_ports));
+	} else if (f->mode == F_DEAD_TCP) {
+		dl = listen_on(SOCK_STREAM, 0, &r.data_port);
+		for (int i = 0; i < 2; i++) /* the first fills the queue, the next are dropped */
+			fillers[i] = connect_to(r.data_port, false);
+		usleep(50000);
+	} else {
+		dl = listen_on(SOCK_STREAM, 4, &r.data_port);
+	}
+	f->data_port = r.data_port;
+	proto_buf_init(&b);
+	proto_enc_ready(&b, &r);
+	assert_int_equal(proto_send_buf(fd, PROTO_READY, &b, proto_now() + 5, &err), 0);
+	proto_buf_free(&b);
+	if (f->mode == F_DEAD_TCP || f->mode == F_DEAD_UDP)
+		goto silent;
+	for (uint32_t k = 0; k < p.streams && k < 2; k++)
+		data[k] = accept(dl, NULL, NULL);
+	recv_type(fd, buf, PROTO_START, &len);
+	if (f->mode == F_LATE_START)
+		usleep(1000000);
+	assert_int_equal(proto_send(fd, PROTO_START, NULL, 0, proto_now() + 5, &err), 0);
+	if (f->mode == F_LATE_START)
+		goto silent;
+	recv_type(fd, buf, PROTO_STOP, &len);
+	if (f->mode == F_HALF_RESULTS) {
+		struct proto_results res = {.n_dirs = 1};
+		res.dirs[0].dir = NS_DIR_FORWARD;
+		res.dirs[0].role = ENGINE_RECV;
+		res.dirs[0].n_streams = p.streams;
+		proto_buf_init(&b);
+		proto_enc_results(&b, &res);
+		assert_int_equal(proto_send_buf(fd, PROTO_RESULTS, &b, proto_now() + 5, &err), 0);
+		proto_buf_free(&b);
+	}
+silent:
+	wait_eof(fd);
+	close(fd);
+	for (int i = 0; i < 2; i++) {
+		if (fillers[i] >= 0)
+			close(fillers[i]);
+		if (udp[i] >= 0)
+			close(udp[i]);
+		if (data[i] >= 0)
+			close(data[i]);
+	}
+	if (dl >= 0)
+		close(dl);
+	free(buf);
+	return NULL;
+}
+
+/* A probe against a fake agent in f->mode; its error goes to f->err. */
+static void *probe_fake(void *arg)
+{
+	struct fake *f = arg;
+	struct probe_params p;
+	struct probe_result res;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.port = f->port;
+	p.proto = f->mode == F_DEAD_UDP ? NS_PROTO_UDP : NS_PROTO_TCP;
+	p.streams = f->mode == F_DEAD_TCP || f->mode == F_DEAD_UDP ? 2 : 1;
+	if (p.proto == NS_PROTO_UDP)
+		p.rate_bps = 1000000;
+	p.connect_timeout_s = 0.5;
+	p.duration_s = 1;
+	p.interval_s = 0;
+	/* the whole test: the connect timeout and this. A late START (1 s) leaves the test 0.5 s
+	 * short of its end; the others end 1 s before it. */
+	p.timeout_s = f->mode == F_LATE_START ? 1 : 2;
+	f->rc = probe_run(&p, &res, &f->err);
+	probe_result_free(&res);
+	return NULL;
+}
+
+static void client_waits_name_the_agent(void **state)
+{
+	(void)state;
+	enum { N = F_HALF_RESULTS + 1 };
+	struct fake f[N];
+	pthread_t probes[N];
+	for (int i = 0; i < N; i++) { /* side by side: each waits its own time out */
+		memset(&f[i], 0, sizeof(f[i]));
+		f[i].mode = (enum fake_mode)i;
+		f[i].lfd = listen_on(SOCK_STREAM, 1, &f[i].port);
+		assert_int_equal(pthread_create(&f[i].th, NULL, fake_agent, &f[i]), 0);
+		assert_int_equal(pthread_create(&probes[i], NULL, probe_fake, &f[i]), 0);
+	}
+	for (int i = 0; i < N; i++) {
+		pthread_join(probes[i], NULL);
+		pthread_join(f[i].th, NULL);
+		close(f[i].lfd);
+		assert_int_equal(f[i].rc, -1);
+		assert_int_equal(f[i].err.code, NS_E_TIMEOUT);
+	}
+	char want[256];
+	snprintf(want, sizeof(want), "timed out waiting for READY from 127.0.0.1:%u",
+		 (unsigned)f[F_NO_READY].port);
+	assert_string_equal(f[F_NO_READY].err.msg, want);
+	snprintf(want, sizeof(want), "timed out after 0.5 s waiting for data connection 1 of 2 "
+		 "(and 1 more) to be accepted by 127.0.0.1:%u (agent 127.0.0.1:%u)",
+		 (unsigned)f[F_DEAD_TCP].data_port, (unsigned)f[F_DEAD_TCP].port);
+	assert_string_equal(f[F_DEAD_TCP].err.msg, want);
+	snprintf(want, sizeof(want), "timed out after 0.5 s waiting for the echo of UDP greeting "
+		 "1 of 2 (and 1 more) from 127.0.0.1:%u (agent 127.0.0.1:%u)",
+		 (unsigned)f[F_DEAD_UDP].udp_ports[0], (unsigned)f[F_DEAD_UDP].port);
+	assert_string_equal(f[F_DEAD_UDP].err.msg, want);
+	snprintf(want, sizeof(want), "timed out after 1 s waiting for the test with 127.0.0.1:%u "
+		 "to end", (unsigned)f[F_LATE_START].port);
+	assert_string_equal(f[F_LATE_START].err.msg, want);
+	snprintf(want, sizeof(want), "timed out waiting for the test's results (RESULTS) from "
+		 "127.0.0.1:%u", (unsigned)f[F_NO_RESULTS].port);
+	assert_string_equal(f[F_NO_RESULTS].err.msg, want);
+	snprintf(want, sizeof(want), "timed out waiting for the rest of the test's results "
+		 "(RESULT_STREAMS, RESULT_INTERVALS, DONE) from 127.0.0.1:%u",
+		 (unsigned)f[F_HALF_RESULTS].port);
+	assert_string_equal(f[F_HALF_RESULTS].err.msg, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_wording_for_every_timeout),
 		cmocka_unit_test(a_send_names_the_peer_that_does_not_read),
 		cmocka_unit_test(a_receive_names_the_silent_peer),
+		cmocka_unit_test(client_waits_name_the_agent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
