@@ -144,6 +144,29 @@ static void udp_greeting(struct atest *t, uint32_t k)
 	send(t->udp[k], h, PROTO_DATA_HELLO_LEN, MSG_DONTWAIT);
 }
 
+/* What the agent waited for in vain, named with the client and the agent's own address: the
+ * first data stream missing (client's host only: their ports are the client's to pick), else
+ * WHAT from the client's control connection. */
+static int test_timed_out(const struct atest *t, double after_s, const char *what,
+			  struct ns_err *err)
+{
+	const struct conn *c = t->c;
+	char agent[PROTO_ADDR_NAME_LEN], client[PROTO_ADDR_NAME_LEN], stream[96];
+	uint32_t first = 0;
+	proto_addr_name(c->ctl, true, agent, sizeof(agent));
+	if (t->n_got == t->total || !t->got) {
+		proto_sa_name((const struct sockaddr *)&c->peer, c->peer_len, true, client,
+			      sizeof(client));
+		return ns_err_timeout(err, after_s, "%s from %s (agent %s)", what, client, agent);
+	}
+	while (first < t->total && t->got[first])
+		first++;
+	proto_missing_name(stream, sizeof(stream), t->p.proto == NS_PROTO_UDP ? "UDP greeting"
+				: "data connection", first, t->total, t->total - t->n_got);
+	proto_sa_name((const struct sockaddr *)&c->peer, c->peer_len, false, client, sizeof(client));
+	return ns_err_timeout(err, after_s, "%s from %s (agent %s)", stream, client, agent);
+}
+
 /* Waits for every data stream and the client's START. */
 static int connect_phase(struct atest *t, struct ns_err *err)
 {
@@ -165,8 +188,7 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 	while (!(t->start_asked && t->n_got == t->total)) {
 		double left = deadline - proto_now();
 		if (left <= 0) {
-			ns_err_set(err, "only %u of %u data streams connected in time",
-				   (unsigned)t->n_got, (unsigned)t->total);
+			test_timed_out(t, wait + AGENT_SETUP_S, "START", err);
 			goto out;
 		}
 		int n = poll(pfd, np, (int)(left * 1000) + 1);
@@ -238,12 +260,13 @@ static int measure(struct atest *t, struct ns_err *err)
 	struct session_clock clk;
 	session_clock_init(&clk, proto_now(), &t->p);
 	/* a silent client is dropped a bounded time after the test should have ended */
-	double deadline = clk.t0 + t->p.omit_s + t->p.duration_s + c->a->o.idle_timeout_s;
+	double bound = t->p.omit_s + t->p.duration_s + c->a->o.idle_timeout_s;
+	double deadline = clk.t0 + bound;
 	for (;;) {
 		double now = proto_now();
 		double next = session_tick(&clk, t->ends, t->n_ends, now);
 		if (now >= deadline)
-			return ns_err_set(err, "client silent: no STOP in time");
+			return test_timed_out(t, bound, "STOP", err);
 		/* a reverse sender's failure (--dont-fragment: the path MTU) goes to the client */
 		for (uint32_t i = 0; i < t->n_ends && !clk.ended; i++)
 			if (session_end_sender_error(&t->ends[i], &t->p, err) < 0)

@@ -372,8 +372,18 @@ int gate_step(struct gate *g, const struct pollfd *pfd, int n)
 		if (p->state == P_FREE)
 			continue;
 		if (now >= p->deadline) {
-			agent_log_limited(g->a, "%s: dropped: %s not done in time", p->name,
-					  p->state == P_REQUEST ? "request" : "handshake");
+			static const char *const awaited[] = {
+				[P_HELLO] = "HELLO", [P_AUTH] = "AUTH_RESPONSE",
+				[P_REQUEST] = "a request (TEST_REQUEST, HOSTINFO_REQUEST or "
+					      "DELEGATE_REQUEST)"};
+			char from[PROTO_ADDR_NAME_LEN], agent[PROTO_ADDR_NAME_LEN];
+			proto_sa_name((struct sockaddr *)&p->peer, p->peer_len, true, from,
+				      sizeof(from));
+			proto_addr_name(p->fd, true, agent, sizeof(agent));
+			agent_log_limited(g->a, "%s: dropped: timed out after %g s waiting for %s "
+					  "from %s (agent %s)", p->name, p->state == P_REQUEST ?
+					  AGENT_REQUEST_S : AGENT_AUTH_S, awaited[p->state], from,
+					  agent);
 			drop(p);
 		} else if (p->deadline < next) {
 			next = p->deadline;

@@ -332,6 +332,201 @@ static void client_waits_name_the_agent(void **state)
 	assert_string_equal(f[F_HALF_RESULTS].err.msg, want);
 }
 
+/* ---- the agent's waits, against a fake client ---- */
+
+enum client_mode {
+	C_ONE_OF_TWO,     /* TCP forward, 2 streams: connects the first only */
+	C_REVERSE_NONE,   /* TCP reverse, 1 stream: connects none */
+	C_UDP_NONE,       /* UDP forward, 2 streams: greets on none */
+	C_NO_START,       /* TCP forward, 1 stream connected, never START */
+	C_NO_STOP,        /* TCP forward, 0.2 s: START both ways, never STOP */
+};
+
+struct fake_client {
+	enum client_mode mode;
+	struct agent *a;
+	pthread_t agent_th, th;
+	uint16_t port;       /* the agent's */
+	uint16_t my_port;    /* the control connection's, this end */
+	char error[PROTO_MAX_TEXT];
+};
+
+static void *serve(void *a)
+{
+	struct ns_err err;
+	agent_serve(a, &err);
+	return NULL;
+}
+
+static void data_connect(uint16_t port, const uint8_t *cookie, uint32_t k, int *fd)
+{
+	uint8_t h[PROTO_DATA_HELLO_LEN];
+	uint32_t be = htonl(k);
+	memcpy(h, cookie, PROTO_COOKIE_LEN);
+	memcpy(h + PROTO_COOKIE_LEN, &be, 4);
+	*fd = connect_to(port, true);
+	assert_int_equal(send(*fd, h, sizeof(h), 0), (ssize_t)sizeof(h));
+}
+
+static void *fake_client(void *arg)
+{
+	struct fake_client *fc = arg;
+	uint8_t *buf = malloc(PROTO_MAX_PAYLOAD);
+	uint32_t len;
+	uint16_t type, code;
+	struct probe_params p;
+	struct proto_ready r;
+	struct proto_buf b;
+	struct ns_err err = {0};
+	int data = -1;
+	probe_params_init(&p);
+	p.connect_timeout_s = 0.5;
+	p.duration_s = 0.2;
+	p.interval_s = 0;
+	p.streams = fc->mode == C_ONE_OF_TWO || fc->mode == C_UDP_NONE ? 2 : 1;
+	p.dir = fc->mode == C_REVERSE_NONE ? NS_DIR_REVERSE : NS_DIR_FORWARD;
+	p.proto = fc->mode == C_UDP_NONE ? NS_PROTO_UDP : NS_PROTO_TCP;
+	if (p.proto == NS_PROTO_UDP)
+		p.rate_bps = 1000000;
+	int fd = connect_to(fc->port, true);
+	struct sockaddr_in me;
+	socklen_t sl = sizeof(me);
+	getsockname(fd, (struct sockaddr *)&me, &sl);
+	fc->my_port = ntohs(me.sin_port);
+	struct proto_hello h = {.version = PROTO_VERSION};
+	proto_buf_init(&b);
+	proto_enc_hello(&b, &h);
+	assert_int_equal(proto_send_buf(fd, PROTO_HELLO, &b, proto_now() + 5, &err), 0);
+	recv_type(fd, buf, PROTO_HELLO, &len);
+	b.len = 0;
+	proto_enc_params(&b, &p);
+	assert_int_equal(proto_send_buf(fd, PROTO_TEST_REQUEST, &b, proto_now() + 5, &err), 0);
+	proto_buf_free(&b);
+	recv_type(fd, buf, PROTO_READY, &len);
+	assert_int_equal(proto_dec_ready(buf, len, &r, &err), 0);
+	if (fc->mode == C_ONE_OF_TWO || fc->mode == C_NO_START || fc->mode == C_NO_STOP)
+		data_connect(r.data_port, r.cookie, 0, &data);
+	if (fc->mode != C_NO_START)
+		assert_int_equal(proto_send(fd, PROTO_START, NULL, 0, proto_now() + 5, &err), 0);
+	if (fc->mode == C_NO_STOP)
+		recv_type(fd, buf, PROTO_START, &len);
+	/* the agent's ERROR, after its wait */
+	assert_int_equal(proto_recv(fd, &type, buf, &len, proto_now() + 15, -1, NULL, &err), 0);
+	assert_int_equal(type, PROTO_ERROR);
+	assert_int_equal(proto_dec_error(buf, len, &code, fc->error, sizeof(fc->error), &err), 0);
+	assert_int_equal(code, fc->mode == C_NO_STOP ? PROTO_E_ABORT : PROTO_E_TIMEOUT);
+	if (data >= 0)
+		close(data);
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* The agent's log, read until it holds want or 3 s passed. */
+static bool log_has(FILE *log, const char *want)
+{
+	char line[1024];
+	for (double until = proto_now() + 3; proto_now() < until; usleep(100000)) {
+		rewind(log);
+		while (fgets(line, sizeof(line), log))
+			if (strstr(line, want))
+				return true;
+	}
+	return false;
+}
+
+static void agent_waits_name_the_client(void **state)
+{
+	(void)state;
+	enum { N = C_NO_STOP + 1 };
+	struct fake_client fc[N + 1]; /* [N]: an agent that logs, for the handshakes */
+	setenv("NETSWEEP_IMDS", "0", 1);
+	FILE *log = tmpfile();
+	int saved_stderr = dup(2);
+	assert_true(log && saved_stderr >= 0);
+	dup2(fileno(log), 2);
+	for (int i = 0; i <= N; i++) { /* one agent each: they wait side by side */
+		struct agent_opts o;
+		struct ns_err err = {0};
+		memset(&fc[i], 0, sizeof(fc[i]));
+		fc[i].mode = (enum client_mode)i;
+		agent_opts_init(&o);
+		snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
+		o.port = 0;
+		o.idle_timeout_s = 0.5;
+		o.quiet = i < N;
+		fc[i].a = agent_create(&o, &err);
+		if (!fc[i].a)
+			fail_msg("agent: %s", err.msg);
+		fc[i].port = agent_port(fc[i].a);
+		assert_int_equal(pthread_create(&fc[i].agent_th, NULL, serve, fc[i].a), 0);
+		if (i < N)
+			assert_int_equal(pthread_create(&fc[i].th, NULL, fake_client, &fc[i]), 0);
+	}
+	/* handshakes: one says nothing, one says HELLO and asks for nothing */
+	uint8_t buf[64];
+	uint32_t len;
+	int mute = connect_to(fc[N].port, true), hello = connect_to(fc[N].port, true);
+	struct proto_buf b;
+	struct proto_hello h = {.version = PROTO_VERSION};
+	struct ns_err err = {0};
+	proto_buf_init(&b);
+	proto_enc_hello(&b, &h);
+	assert_int_equal(proto_send_buf(hello, PROTO_HELLO, &b, proto_now() + 5, &err), 0);
+	proto_buf_free(&b);
+	recv_type(hello, buf, PROTO_HELLO, &len);
+	char mute_name[PROTO_ADDR_NAME_LEN], hello_name[PROTO_ADDR_NAME_LEN];
+	proto_addr_name(mute, true, mute_name, sizeof(mute_name));
+	proto_addr_name(hello, true, hello_name, sizeof(hello_name));
+	for (int i = 0; i < N; i++)
+		pthread_join(fc[i].th, NULL);
+	char want_mute[256], want_hello[256];
+	snprintf(want_mute, sizeof(want_mute), "netsweep agent: 127.0.0.1: dropped: timed out "
+		 "after 2 s waiting for HELLO from %s (agent 127.0.0.1:%u)", mute_name,
+		 (unsigned)fc[N].port);
+	snprintf(want_hello, sizeof(want_hello), "netsweep agent: 127.0.0.1: dropped: timed out "
+		 "after 5 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST or "
+		 "DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
+	bool got_mute = log_has(log, want_mute), got_hello = log_has(log, want_hello);
+	close(mute);
+	close(hello);
+	for (int i = 0; i <= N; i++) {
+		agent_stop(fc[i].a);
+		pthread_join(fc[i].agent_th, NULL);
+		agent_destroy(fc[i].a);
+	}
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	if (!got_mute || !got_hello) {
+		char line[1024];
+		rewind(log);
+		while (fgets(line, sizeof(line), log))
+			fprintf(stderr, "agent log: %s", line);
+	}
+	fclose(log);
+	assert_true(got_mute);
+	assert_true(got_hello);
+	char want[256];
+	/* the client connect timeout (0.5 s) plus the agent's setup allowance (5 s) */
+	snprintf(want, sizeof(want), "timed out after 5.5 s waiting for data connection 2 of 2 "
+		 "from 127.0.0.1 (agent 127.0.0.1:%u)", (unsigned)fc[0].port);
+	assert_string_equal(fc[0].error, want);
+	snprintf(want, sizeof(want), "timed out after 5.5 s waiting for data connection 1 of 1 "
+		 "from 127.0.0.1 (agent 127.0.0.1:%u)", (unsigned)fc[1].port);
+	assert_string_equal(fc[1].error, want);
+	snprintf(want, sizeof(want), "timed out after 5.5 s waiting for UDP greeting 1 of 2 "
+		 "(and 1 more) from 127.0.0.1 (agent 127.0.0.1:%u)", (unsigned)fc[2].port);
+	assert_string_equal(fc[2].error, want);
+	snprintf(want, sizeof(want), "timed out after 5.5 s waiting for START from 127.0.0.1:%u "
+		 "(agent 127.0.0.1:%u)", (unsigned)fc[3].my_port, (unsigned)fc[3].port);
+	assert_string_equal(fc[3].error, want);
+	/* the test's 0.2 s plus the agent's --idle-timeout 0.5 s */
+	snprintf(want, sizeof(want), "timed out after 0.7 s waiting for STOP from 127.0.0.1:%u "
+		 "(agent 127.0.0.1:%u)", (unsigned)fc[4].my_port, (unsigned)fc[4].port);
+	assert_string_equal(fc[4].error, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +534,7 @@ int main(void)
 		cmocka_unit_test(a_send_names_the_peer_that_does_not_read),
 		cmocka_unit_test(a_receive_names_the_silent_peer),
 		cmocka_unit_test(client_waits_name_the_agent),
+		cmocka_unit_test(agent_waits_name_the_client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
