@@ -204,6 +204,7 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 	c->dscp = sqlite3_column_int64(st, 23);
 	c->zerocopy = sqlite3_column_int64(st, 24);
 	c->amount = sqlite3_column_int64(st, 25);
+	c->steady_s = sqlite3_column_double(st, 26);
 	for (int f = 0; f < RP_NFIG; f++)
 		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
 	return 0;
@@ -219,7 +220,8 @@ static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			"json_extract(params, '$.family'), "
 			"json_extract(params, '$.bind_client'), json_extract(params, '$.bind_agent'), "
 			"json_extract(params, '$.dscp'), json_extract(params, '$.zerocopy'), "
-			"json_extract(params, '$.amount') FROM cases WHERE run_id = ?1 "
+			"json_extract(params, '$.amount'), iif(json_extract(params, '$.until') = "
+			"'sustained', json_extract(params, '$.steady'), 0) FROM cases WHERE run_id = ?1 "
 			"ORDER BY ordinal, id",
 			d->run.id, case_row, &x, err);
 }

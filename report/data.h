@@ -60,6 +60,7 @@ struct rp_case {
 	double duration_s, omit_s;
 	char *family, *bind_client, *bind_agent; /* "any"/"4"/"6"; a bind's addresses, or NULL */
 	long long dscp, zerocopy, amount;        /* DSCP 0..63; bool; bytes (0 = by time) */
+	double steady_s;           /* long-run case (until sustained): its steady time; 0 = not */
 	int n_results, n_ok;
 	struct rp_stat fig[RP_NFIG];
 	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */

@@ -144,6 +144,8 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 		rp_buf_puts(b, " -Z");
 	if (c->amount > 0)
 		opt_ll(b, "-n", c->amount);
+	if (c->steady_s > 0)
+		rp_buf_printf(b, " --until sustained --steady %g", c->steady_s);
 	const char *aff = c->affinity ? c->affinity : "none";
 	if (strcmp(aff, "irq") == 0 || strcmp(aff, "spread") == 0) {
 		rp_buf_printf(b, "  # affinity policy '%s': the runner chose the CPUs", aff);

@@ -66,6 +66,11 @@ int mxlong_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 			return ns_err_code(err, NS_E_INPUT, "%s:%d: axis 'until' value 'sustained': "
 					   "watches the interval series, and the matrix's interval is "
 					   "0", m->path, uv->line);
+		if (m->search && expand_value(m, c, MX_PROTOCOL)->u == NS_PROTO_UDP)
+			return ns_err_code(err, NS_E_INPUT, "%s:%d: axis 'until' value 'sustained': "
+					   "a UDP case is a rate search here (<search>), whose trials "
+					   "have their own durations (exclude those cases)", m->path,
+					   uv->line);
 		if (expand_value(m, c, MX_AMOUNT)->u)
 			return ns_err_code(err, NS_E_INPUT, "%s:%d: axis 'until' value 'sustained': "
 					   "ends by the rate, not with an amount (exclude those cases)",

@@ -18,7 +18,7 @@ int mxlong_parse_value(enum matrix_axis_id axis, const char *text, struct matrix
 void mxlong_apply(struct probe_params *p, enum matrix_axis_id axis, const struct matrix_value *v);
 /* A steady axis needs an until axis with sustained; every sustained case needs the matrix's
  * interval, a steady time of at least STEADY_MIN_INTERVALS intervals and below its duration,
- * and no amount. Errors are "FILE:LINE: axis 'steady' ...". */
+ * no amount, and not to be a rate search. Errors are "FILE:LINE: axis 'steady' ...". */
 int mxlong_check(const struct matrix *m, const struct sweep_cases *cs, struct ns_err *err);
 
 #endif

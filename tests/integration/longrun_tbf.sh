@@ -4,7 +4,8 @@
 # until="sustained" steady="3s" and a 60 s bound must end well before 60 s saying
 # ended=sustained, store a sustained rate within 7 % of 40 Mbit/s' goodput share (1448
 # payload bytes per 1514-byte frame tbf counts), keep its samples compact (sums only), and the report
-# must rank the pair per dollar on that sustained rate, not on the whole test's. Unshaped, a
+# must rank the pair per dollar on that sustained rate, not on the whole test's, and give
+# the case's probe command with --until and --steady. Unshaped, a
 # long-run probe runs to its bound and says ended=duration.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
@@ -83,9 +84,10 @@ NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$DB" -o "$NETNS_TMP/rep" >/dev/nu
 ranked=$(sqlite3 :memory: "SELECT json_extract(readfile('$NETNS_TMP/rep/report.json'), '\$.ranking.rows[0].mbps')")
 if [ -n "$sus" ] && [ -n "$ranked" ] && awk -v r="$ranked" -v s="$sus" -v w="$whole" \
 	'BEGIN { d = r - s / 1e6; if (d < 0) d = -d; exit !(d <= 0.005 * s / 1e6 && r < 0.8 * w / 1e6) }' &&
-	grep -q 'sustained' "$NETNS_TMP/rep/report.md"; then
+	grep -q 'sustained' "$NETNS_TMP/rep/report.md" &&
+	grep -q -- '--until sustained --steady 3' "$NETNS_TMP/rep/report.md"; then
 	pass "${CHECKS[2]}: ranked on $ranked Mbit/s, not the whole test's $(awk -v x="$whole" 'BEGIN { printf "%.1f", x / 1e6 }')"
 else
-	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s; sustained '$sus', whole '$whole'"
+	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s; sustained '$sus', whole '$whole'; probe command: $(grep -o 'netsweep probe [^`]*' "$NETNS_TMP/rep/report.md" | head -1)"
 fi
 finish

@@ -359,6 +359,16 @@ static void long_run_axes(void **state)
 	check_long("<axis name=\"until\"><value>sustained</value></axis>\n"
 		   "<axis name=\"amount\"><value>1G</value></axis>\n",
 		   "t.xml:4: axis 'until' value 'sustained': ends by the rate");
+	struct sweep_cases c2;
+	load(&m, "<matrix name=\"l\"><axes><axis name=\"protocol\"><value>udp</value></axis>\n"
+		 "<axis name=\"until\"><value>sustained</value></axis><axis name=\"duration\">"
+		 "<value>5m</value></axis></axes><search goals=\"0\"/></matrix>");
+	expand(&m, &c2);
+	assert_int_equal(expand_check(&m, &c2, &err), -1);
+	assert_non_null(strstr(err.msg, "t.xml:2: axis 'until' value 'sustained': a UDP case is a "
+				       "rate search"));
+	expand_free(&c2);
+	matrix_free(&m);
 	assert_int_equal(matrix_load_mem(&m, "t.xml", "<matrix name=\"l\"><axes>\n<axis "
 					 "name=\"until\"><value>always</value></axis></axes></matrix>",
 					 strlen("<matrix name=\"l\"><axes>\n<axis name=\"until\"><value>"
