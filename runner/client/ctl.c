@@ -112,8 +112,10 @@ int client_connect_to(const struct sockaddr *sa, socklen_t len, int type,
 		return -1;
 	for (;;) {
 		double left = deadline - proto_now();
-		if (left <= 0) {
-			ns_err_code(err, NS_E_TIMEOUT, "connect timed out");
+		if (left <= 0) { /* nothing answered the SYN: a silent host or a filter */
+			char where[PROTO_ADDR_NAME_LEN];
+			proto_sa_name(sa, len, true, where, sizeof(where));
+			ns_err_timeout(err, 0, "SYN-ACK from %s", where);
 			goto err;
 		}
 		struct pollfd pfd = {.fd = fd, .events = POLLOUT};

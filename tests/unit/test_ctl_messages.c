@@ -127,6 +127,30 @@ static void a_closed_port_names_host_and_port(void **state)
 	assert_int_equal(err.code, NS_E_UNREACHABLE);
 }
 
+/* A port that never answers the SYN (its accept queue is full, so the kernel drops it). */
+static void a_silent_host_times_out_naming_the_handshake(void **state)
+{
+	(void)state;
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(lfd, 0), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
+	int filler = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(filler, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	char *json = NULL, want[160];
+	struct ns_err err = {0};
+	unsigned port = ntohs(sa.sin_port);
+	assert_int_equal(probe_hostinfo("127.0.0.1", (uint16_t)port, NULL, 0.3, &json, &err), -1);
+	snprintf(want, sizeof(want), "agent 127.0.0.1 port %u unreachable: timed out waiting for "
+		 "SYN-ACK from 127.0.0.1:%u", port, port);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(err.code, NS_E_UNREACHABLE);
+	close(filler);
+	close(lfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +158,7 @@ int main(void)
 		cmocka_unit_test(binary_replies_are_shown_printable),
 		cmocka_unit_test(a_silent_port_times_out_naming_it),
 		cmocka_unit_test(a_closed_port_names_host_and_port),
+		cmocka_unit_test(a_silent_host_times_out_naming_the_handshake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
