@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/proto/proto.h"
+
 #define TOKEN_TTL_S 60 /* the token is used within the same second; keep it short-lived */
 
 static double now_s(void)
@@ -142,10 +144,14 @@ static bool answer_complete(const char *buf, size_t len)
 	return false;
 }
 
-/* One request/response on a fresh connection; the answer lands in resp (NUL-terminated). */
+/* One request/response on a fresh connection; the answer lands in resp (NUL-terminated). A
+ * timeout names the address and what (the answer's name) it waited for. */
 static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const char *req,
-			 double deadline, char *resp, size_t cap, size_t *rlen, struct ns_err *err)
+			 const char *what, double deadline, char *resp, size_t cap, size_t *rlen,
+			 struct ns_err *err)
 {
+	char where[PROTO_ADDR_NAME_LEN];
+	proto_sa_name((const struct sockaddr *)ss, sl, true, where, sizeof(where));
 	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return ns_err_sys(err, "socket");
@@ -156,7 +162,7 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 	struct pollfd pfd = {.fd = fd, .events = POLLOUT};
 	int pr = poll(&pfd, 1, remaining_ms(deadline));
 	if (pr <= 0) {
-		ns_err_set(err, "connect: timed out");
+		ns_err_timeout(err, 0, "SYN-ACK from %s (%s)", where, what);
 		goto err;
 	}
 	int soerr = 0;
@@ -179,7 +185,7 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 		}
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) {
-			ns_err_set(err, "send: timed out");
+			ns_err_timeout(err, 0, "%s to read the %s request", where, what);
 			goto err;
 		}
 	}
@@ -204,7 +210,7 @@ static int http_exchange(const struct sockaddr_storage *ss, socklen_t sl, const 
 		}
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) {
-			ns_err_set(err, "answer: timed out");
+			ns_err_timeout(err, 0, "the %s from %s", what, where);
 			goto err;
 		}
 	}
@@ -225,9 +231,10 @@ static int http_text(const struct sockaddr_storage *ss, socklen_t sl, const char
 	int status;
 	const char *body;
 	size_t blen;
-	if (http_exchange(ss, sl, req, deadline, resp, sizeof(resp), &rlen, err) < 0 ||
+	if (http_exchange(ss, sl, req, what, deadline, resp, sizeof(resp), &rlen, err) < 0 ||
 	    imds_parse_response(resp, rlen, &status, &body, &blen, err) < 0) {
-		ns_err_prefix(err, "%s", what);
+		if (err && err->code != NS_E_TIMEOUT) /* a timeout names it already */
+			ns_err_prefix(err, "%s", what);
 		return -1;
 	}
 	if (status != 200)

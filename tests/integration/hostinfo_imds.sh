@@ -127,10 +127,11 @@ if [ "$rc" = 0 ] && [ "$elapsed" -ge 450 ] && [ "$elapsed" -lt 8000 ]; then
 else
 	fail "silent metadata address costs the timeout" "exit $rc after ${elapsed} ms"
 fi
-if [[ $out == *'"cloud":null'* ]] && [[ $out == *"timed out"* ]]; then
-	pass "silent address: cloud null with a timeout warning"
+if [[ $out == *'"cloud":null'* ]] &&
+	[[ $out == *"imds (127.0.0.1:$SPORT): timed out waiting for the metadata token from 127.0.0.1:$SPORT"* ]]; then
+	pass "silent address: cloud null with a warning naming the address and what it awaited"
 else
-	fail "silent address: cloud null with a timeout warning" "got: $out"
+	fail "silent address: cloud null with a warning naming the address and what it awaited" "got: $out"
 fi
 
 # --- a refused port (nothing listens) fails fast, with a warning
