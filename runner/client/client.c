@@ -712,7 +712,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		goto fail;
 	c.accepted = true;
 
-	bool per_stream = (uint64_t)p->streams * session_expected_intervals(p) <= 200000;
+	bool per_stream =
+		(uint64_t)p->streams * session_expected_intervals(p) <= PROTO_MAX_STREAM_RECORDS;
 	if (p->dir != NS_DIR_REVERSE &&
 	    session_end_init(&c.ends[c.n_ends++], NS_DIR_FORWARD, ENGINE_SEND, p->streams,
 			     per_stream, &e) < 0)

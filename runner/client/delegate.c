@@ -1,7 +1,7 @@
 /* delegate: probe_run_from — the runner's side of a delegated run. The runner asks a client
  * agent (DELEGATE_REQUEST) to run one test against a target agent and reads the whole result
- * back as probe result JSON (DELEGATE_RESULT chunks), which probe_result_from_json turns into
- * the struct the store takes. The agent's side is agent_delegate.c. */
+ * back in binary (DELEGATE_RESULT, its streams and intervals, DONE: runner/proto/result_wire.h)
+ * into the struct the store takes. The agent's side is agent_delegate.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +11,19 @@
 #include "ctl.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "runner/proto/result_wire.h"
 
-#define DELEGATE_MARGIN_S 10.0     /* the client agent's result collection and JSON transfer */
+#define DELEGATE_MARGIN_S 10.0     /* the client agent's result collection and transfer */
 
-/* Reads DELEGATE_RESULT chunks (in order, contiguous) into one malloc'd text. */
-static char *read_result(int ctl, uint8_t *buf, double deadline, struct ns_err *err)
+/* Reads the result's messages into res (its params kept) until DONE. */
+static int read_result(int ctl, uint8_t *buf, struct probe_result *res, double deadline,
+		       struct ns_err *err)
 {
-	char *text = NULL;
-	uint32_t total = 0, have = 0;
+	struct proto_result_rd rd;
+	proto_result_rd_init(&rd, res);
 	for (;;) {
 		uint16_t type;
-		uint32_t len, t, off, n;
-		const uint8_t *data;
+		uint32_t len;
 		if (client_ctl_recv(ctl, buf, &type, &len, deadline, err) < 0) {
 			if (err && err->code == NS_E_TIMEOUT) {
 				char agent[PROTO_ADDR_NAME_LEN];
@@ -30,40 +31,12 @@ static char *read_result(int ctl, uint8_t *buf, double deadline, struct ns_err *
 				ns_err_timeout(err, 0, "the delegated test's result (DELEGATE_RESULT) "
 					       "from %s", agent);
 			}
-			goto err;
+			return -1;
 		}
-		if (type != PROTO_DELEGATE_RESULT) {
-			ns_err_code(err, NS_E_PROTOCOL, "protocol error: expected DELEGATE_RESULT, got %s",
-				   proto_type_name(type));
-			goto err;
-		}
-		if (proto_dec_result_chunk(buf, len, &t, &off, &data, &n, err) < 0)
-			goto err;
-		if (!text) {
-			total = t;
-			if (!(text = malloc((size_t)total + 1))) {
-				ns_err_set(err, "out of memory for a %u-byte result", (unsigned)total);
-				goto err;
-			}
-		}
-		if (t != total || off != have || (n == 0 && have < total)) {
-			ns_err_set(err, "DELEGATE_RESULT chunks out of order");
-			goto err;
-		}
-		memcpy(text + have, data, n);
-		have += n;
-		if (have == total)
-			break;
+		int rc = proto_result_rd_msg(&rd, type, buf, len, err);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
 	}
-	text[total] = '\0';
-	if (strlen(text) != total) {
-		ns_err_set(err, "DELEGATE_RESULT holds a NUL byte");
-		goto err;
-	}
-	return text;
-err:
-	free(text);
-	return NULL;
 }
 
 int probe_run_from(const char *from_host, uint16_t from_port, const struct probe_params *p,
@@ -72,7 +45,6 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 	struct ns_err e = {0};
 	struct proto_buf b;
 	uint8_t *buf = NULL;
-	char *json = NULL;
 	int ctl = -1, rc;
 	memset(res, 0, sizeof(*res));
 	res->params = *p;
@@ -97,13 +69,9 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 		goto client_fail;
 	proto_enc_delegate(&b, p);
 	rc = proto_send_buf(ctl, PROTO_DELEGATE_REQUEST, &b, conn_deadline, &e);
-	if (rc < 0 || !(json = read_result(ctl, buf, deadline, &e)))
+	if (rc < 0 || read_result(ctl, buf, res, deadline, &e) < 0)
 		goto client_fail;
-	if (probe_result_from_json(json, res, &e) < 0) {
-		ns_err_prefix(&e, "client agent %s port %u", from_host, (unsigned)from_port);
-		goto fail;
-	}
-	/* what was asked, exactly (the JSON does not carry every field) */
+	/* what was asked, exactly (the client agent resolved the target's name) */
 	res->params = *p;
 	if (res->status != 0) {
 		ns_err_set(&e, "client agent %s port %u: %s", from_host, (unsigned)from_port,
@@ -137,6 +105,5 @@ out:
 	if (ctl >= 0)
 		close(ctl);
 	free(buf);
-	free(json);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* fields: the tables of fields.h as data, and the binary and JSON walks over them. */
 #include "fields.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "codec.h"
@@ -65,12 +66,13 @@ bool field_in_json(const struct field *f, enum ns_proto proto)
 	return true;
 }
 
-void fields_put(struct proto_buf *b, const struct field_table *t, const void *src)
+/* The binary walks: the fields with any of the flags in mask. */
+static void put(struct proto_buf *b, const struct field_table *t, const void *src, unsigned mask)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct field *f = &t->f[i];
 		const void *p = (const char *)src + f->off;
-		if (!(f->flags & F_WIRE))
+		if (!(f->flags & mask))
 			continue;
 		switch (f->type) {
 		case FT_BOOL: proto_put_u8(b, *(const bool *)p); break;
@@ -79,7 +81,11 @@ void fields_put(struct proto_buf *b, const struct field_table *t, const void *sr
 		case FT_U32: proto_put_u32(b, *(const uint32_t *)p); break;
 		case FT_U64: proto_put_u64(b, *(const uint64_t *)p); break;
 		case FT_I32: proto_put_u32(b, (uint32_t)*(const int32_t *)p); break;
-		case FT_F64: proto_put_f64(b, *(const double *)p); break;
+		case FT_F64: { /* a receiver refuses NaN and infinities: they go as 0 (JSON: null) */
+			double v = *(const double *)p;
+			proto_put_f64(b, isfinite(v) ? v : 0);
+			break;
+		}
 		case FT_STR: { /* never past the array, even if unterminated */
 			size_t n = strnlen(p, f->size - 1);
 			proto_put_u16(b, (uint16_t)n);
@@ -93,13 +99,14 @@ void fields_put(struct proto_buf *b, const struct field_table *t, const void *sr
 	}
 }
 
-const struct field *fields_get(struct proto_rd *r, const struct field_table *t, void *dst)
+static const struct field *get(struct proto_rd *r, const struct field_table *t, void *dst,
+			       unsigned mask)
 {
 	const struct field *bad = NULL;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct field *f = &t->f[i];
 		void *p = (char *)dst + f->off;
-		if (!(f->flags & F_WIRE))
+		if (!(f->flags & mask))
 			continue;
 		switch (f->type) {
 		case FT_BOOL: *(bool *)p = proto_get_u8(r) != 0; break;
@@ -128,6 +135,26 @@ const struct field *fields_get(struct proto_rd *r, const struct field_table *t, 
 		}
 	}
 	return bad;
+}
+
+void fields_put(struct proto_buf *b, const struct field_table *t, const void *src)
+{
+	put(b, t, src, F_WIRE);
+}
+
+const struct field *fields_get(struct proto_rd *r, const struct field_table *t, void *dst)
+{
+	return get(r, t, dst, F_WIRE);
+}
+
+void fields_put_all(struct proto_buf *b, const struct field_table *t, const void *src)
+{
+	put(b, t, src, F_WIRE | F_JSON);
+}
+
+const struct field *fields_get_all(struct proto_rd *r, const struct field_table *t, void *dst)
+{
+	return get(r, t, dst, F_WIRE | F_JSON);
 }
 
 void fields_json(struct jsonw *w, const struct field_table *t, const void *src,

@@ -3,7 +3,8 @@
  * (proto.c), the JSON writer (result_json.c) and the JSON reader (result_parse.c) all walk
  * it, so adding a field is one line here plus its test (tests/unit/test_fields.c walks every
  * table). Wire order is the protocol: add new wire fields at the end of a table and bump
- * PROTO_VERSION; JSON keys are only ever added (schemas/probe-result.md). */
+ * PROTO_VERSION — also for a result table's JSON fields, which a delegated run's result
+ * carries in binary (fields_put_all); JSON keys are only ever added (schemas/probe-result.md). */
 #ifndef NS_FIELDS_H
 #define NS_FIELDS_H
 
@@ -227,6 +228,14 @@ void fields_put(struct proto_buf *b, const struct field_table *t, const void *sr
  * string marks r bad. Returns the first field whose value is out of range (an enum past its
  * last value; it is set to its first value), or NULL. */
 const struct field *fields_get(struct proto_rd *r, const struct field_table *t, void *dst);
+
+/* The same over every field of the table, F_WIRE or F_JSON: a whole probe_result in binary,
+ * as a delegated run's client agent sends it back (result_wire.h). Adding any field to a
+ * result table changes those messages too: bump PROTO_VERSION. */
+void fields_put_all(struct proto_buf *b, const struct field_table *t, const void *src);
+const struct field *fields_get_all(struct proto_rd *r, const struct field_table *t, void *dst);
+/* Bytes of every field of a table of fixed-size fields, as fields_put_all writes them. */
+#define FIELD_ALL_SIZE(t, m, k, fl) +FT_WSZ_##t
 
 /* JSON: every F_JSON field of src as "key": value, skipping F_TCP / F_UDP fields of the
  * other protocol. */

@@ -33,6 +33,8 @@ static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_ERROR] = "ERROR",
 	[PROTO_DELEGATE_REQUEST] = "DELEGATE_REQUEST",
 	[PROTO_DELEGATE_RESULT] = "DELEGATE_RESULT",
+	[PROTO_DELEGATE_STREAMS] = "DELEGATE_STREAMS",
+	[PROTO_DELEGATE_INTERVALS] = "DELEGATE_INTERVALS",
 };
 
 const char *proto_type_name(uint16_t type)
@@ -477,33 +479,6 @@ int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *o, str
 		return ns_err_set(err, "DELEGATE_REQUEST names no target agent");
 	if (o->psk_file[0])
 		return ns_err_set(err, "DELEGATE_REQUEST may not name a key file on the agent's host");
-	return 0;
-}
-
-void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
-			    const void *data, uint32_t n)
-{
-	proto_put_u32(b, total);
-	proto_put_u32(b, offset);
-	proto_put_bytes(b, data, n);
-}
-
-int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
-			   const uint8_t **data, uint32_t *n, struct ns_err *err)
-{
-	struct proto_rd r;
-	proto_rd_init(&r, p, len);
-	*total = proto_get_u32(&r);
-	*offset = proto_get_u32(&r);
-	if (r.bad)
-		return ns_err_set(err, "malformed DELEGATE_RESULT message");
-	*n = (uint32_t)(len - r.off);
-	*data = p + r.off;
-	if (*total > PROTO_MAX_DELEGATE_JSON)
-		return ns_err_set(err, "DELEGATE_RESULT of %u bytes exceeds the %u-byte limit",
-				  (unsigned)*total, (unsigned)PROTO_MAX_DELEGATE_JSON);
-	if (*offset > *total || *n > *total - *offset)
-		return ns_err_set(err, "DELEGATE_RESULT chunk out of range");
 	return 0;
 }
 

@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 8               /* 8: until and steady_s in TEST_REQUEST, live intervals */
+#define PROTO_VERSION 9               /* 9: a delegated result in binary, not JSON */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -43,8 +43,10 @@ enum proto_type {
 	PROTO_BUSY = 14,          /* agent -> client: a test is running, try later */
 	PROTO_ERROR = 15,         /* either way: u16 code + text */
 	PROTO_DELEGATE_REQUEST = 16, /* runner -> client agent: run this test against a target */
-	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: a chunk of the probe result JSON */
-	PROTO_TYPE_MAX = 17
+	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: the result's sums (result_wire.h) */
+	PROTO_DELEGATE_STREAMS = 18, /* client agent -> runner: a chunk of its per-stream figures */
+	PROTO_DELEGATE_INTERVALS = 19, /* client agent -> runner: a chunk of its interval series */
+	PROTO_TYPE_MAX = 19
 };
 
 /* HELLO flag from the agent: AUTH_CHALLENGE follows, the key must be proven. */
@@ -52,9 +54,9 @@ enum proto_type {
 /* HELLO flags from a client. A delegated run's own connection to its target says so, and an
  * agent refuses a DELEGATE_REQUEST on such a connection: delegation never chains. */
 #define PROTO_HELLO_DELEGATED 0x2u
-/* The whole probe result JSON a client agent sends back, at most. */
-#define PROTO_MAX_DELEGATE_JSON (16u * 1024 * 1024)
-#define PROTO_DELEGATE_CHUNK (PROTO_MAX_PAYLOAD - 8) /* u32 total, u32 offset, bytes */
+/* Per-stream interval records one end keeps on top of its PROTO_MAX_INTERVALS sums (a
+ * delegated result carries them all). */
+#define PROTO_MAX_STREAM_RECORDS 200000u
 #define PROTO_MAX_PEER 255            /* HOSTINFO_REQUEST peer address */
 
 enum proto_errcode {
@@ -191,14 +193,6 @@ int proto_dec_live_intervals(const uint8_t *p, size_t len, uint8_t *dir, uint32_
 void proto_enc_delegate(struct proto_buf *b, const struct probe_params *p);
 int proto_dec_delegate(const uint8_t *p, size_t len, struct probe_params *out,
 		       struct ns_err *err);
-
-/* DELEGATE_RESULT: u32 total length, u32 offset, then bytes [offset, offset + n) of the
- * result JSON. Decoding checks total <= PROTO_MAX_DELEGATE_JSON and offset + n <= total;
- * *data points into p. */
-void proto_enc_result_chunk(struct proto_buf *b, uint32_t total, uint32_t offset,
-			    const void *data, uint32_t n);
-int proto_dec_result_chunk(const uint8_t *p, size_t len, uint32_t *total, uint32_t *offset,
-			   const uint8_t **data, uint32_t *n, struct ns_err *err);
 
 /* HOSTINFO_REQUEST: empty, or a str peer address (<= 255 bytes of [A-Za-z0-9.:_%-]) whose
  * route picks the interface described. peer may be NULL or "" (empty payload). */

@@ -1,6 +1,7 @@
-/* result_parse: probe_result_from_json, the inverse of probe_result_json (result_json.c), so
- * that a result a client agent ran on the runner's behalf lands in the same struct — and the
- * same store code — as a local one. The JSON is read by SQLite's JSON functions over an
+/* result_parse: probe_result_from_json, the inverse of probe_result_json (result_json.c): a
+ * result kept as its JSON text (a search case keeps each trial's, runner/sweep/search_case.c)
+ * comes back into the struct the store takes. (A delegated run's result travels in binary,
+ * result_wire.h.) The JSON is read by SQLite's JSON functions over an
  * in-memory connection (no parser of our own); numbers are taken as their JSON text (the
  * `->` operator) and converted here, so that 17-digit doubles and 64-bit counters come back
  * bit for bit. The keys of each struct come from its field table (fields.h). */

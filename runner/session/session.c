@@ -12,8 +12,8 @@
 #include "runner/proto/proto.h"
 #include "sockopt.h"
 
-/* Per-stream interval records kept at most (streams x intervals); beyond, sums only. */
-#define SESSION_MAX_STREAM_RECORDS 200000u
+/* Per-stream interval records are kept at most PROTO_MAX_STREAM_RECORDS (streams x
+ * intervals); beyond, sums only. */
 #define SESSION_UDP_QUIET_S 0.15
 #define SESSION_CLOCK_EPS_S 1e-6
 
@@ -259,7 +259,7 @@ void session_interval(const struct engine_stream_snap *a, const struct engine_st
 
 static void append_interval(struct session_end *s, const struct probe_interval *v)
 {
-	uint32_t bound = PROTO_MAX_INTERVALS + (s->per_stream ? SESSION_MAX_STREAM_RECORDS : 0);
+	uint32_t bound = PROTO_MAX_INTERVALS + (s->per_stream ? PROTO_MAX_STREAM_RECORDS : 0);
 	if (s->n_ivl >= bound) {
 		s->truncated = true;
 		return;

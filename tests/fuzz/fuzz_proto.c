@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runner/proto/proto.h"
+#include "runner/proto/result_wire.h"
 
 static struct proto_stream_rec recs[PROTO_STREAMS_PER_CHUNK + 1];
 static struct probe_interval ivl[PROTO_IVLS_PER_CHUNK + 1];
@@ -26,8 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n > PROTO_MAX_PAYLOAD)
 		n = PROTO_MAX_PAYLOAD;
 	uint8_t dir;
-	uint32_t first, count, total, off, dn;
-	const uint8_t *chunk;
+	uint32_t first, count;
 	switch (data[0] % 11) {
 	case 0: {
 		struct proto_hello h;
@@ -69,16 +69,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		proto_dec_delegate(p, n, &q, &err);
 		break;
 	}
-	case 8:
-		proto_dec_result_chunk(p, n, &total, &off, &chunk, &dn, &err);
+	case 8: {
+		/* a delegated result: u16 length of its DELEGATE_RESULT, that, then one chunk
+		 * (streams or intervals by its first byte) and DONE */
+		struct probe_result res;
+		struct proto_result_rd rd;
+		memset(&res, 0, sizeof(res));
+		proto_result_rd_init(&rd, &res);
+		if (n >= 2) {
+			size_t h = (size_t)p[0] << 8 | p[1], m = n - 2;
+			const uint8_t *q = p + 2;
+			h = h < m ? h : m;
+			if (proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, q, h, &err) == 0 && m > h &&
+			    proto_result_rd_msg(&rd, q[h] & 1 ? PROTO_DELEGATE_INTERVALS
+							      : PROTO_DELEGATE_STREAMS,
+						q + h + 1, m - h - 1, &err) == 0)
+				proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, &err);
+		}
+		probe_result_free(&res);
 		break;
+	}
 	case 9: {
 		char peer[PROTO_MAX_PEER + 1];
 		proto_dec_hostinfo_request(p, n, peer, sizeof(peer), &err);
 		break;
 	}
 	default: {
-		/* what a delegated run's result reader gets: JSON text */
+		/* the probe result JSON reader (a search case reads its trials back with it) */
 		char *text = malloc(n + 1);
 		if (!text)
 			break;

@@ -2,15 +2,17 @@
 # Delegation by consent, in three namespaces (prefix d9): the runner in d9-r, a client agent in
 # d9-c started with --delegate, a target in d9-s. Byte counters of c's veth towards s say what c
 # sent there. A target with no agent, or one that never answers, gets nothing beyond the
-# connect and the 16-byte HELLO, and both fail with one and the same message; a delegated test
-# stops within a second of its requester being killed, or of SIGTERM to the client agent.
+# connect and the 16-byte HELLO, and both fail with one and the same message; a delegated
+# result (binary messages) carries every key a direct probe's does; a delegated test stops
+# within a second of its requester being killed, or of SIGTERM to the client agent.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("delegate: a target with no agent gets no data, one message for closed and silent"
 	"delegate: killing the requester stops the traffic within 1 s"
-	"delegate: SIGTERM to the client agent stops the traffic within 1 s")
+	"delegate: SIGTERM to the client agent stops the traffic within 1 s"
+	"delegate: probe --from --json has every key of a direct probe --json")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0
 CS_C=10.89.1.1 CS_S=10.89.1.2 RC_R=10.89.2.1 RC_C=10.89.2.2 PORT=5301
@@ -48,6 +50,28 @@ if [[ "$e1" == *"no test with the target agent"* ]] && [ "${e1/5399/5398}" = "$e
 	pass "${CHECKS[0]}: $sent bytes towards s; '$e1'"
 else
 	fail "${CHECKS[0]}" "$sent bytes; closed: '$e1'; silent: '$e2'"
+fi
+
+# 4. the same test direct from c and delegated through c: the same keys (array places, the
+# run-dependent warnings and shaping figures left out), per-stream intervals and figures too
+keys() {
+	sqlite3 :memory: "select fullkey from json_tree(readfile('$1'))" |
+		perl -ne 's/\[\d+\]/[]/g; s/"//g; print unless /^\$\.warnings\[\]|\.shaping\./' | sort -u
+}
+args=(-u -b 20M --bidir -P 2 -t 1 -i 0.25)
+timeout -k 5 60 ip netns exec d9-c "$NETSWEEP" probe "$CS_S:$PORT" --json "${args[@]}" \
+	>"$NETNS_TMP/direct.json" 2>"$NETNS_TMP/direct.err"
+from "$NETNS_TMP/deleg.json" "$CS_S:$PORT" "${args[@]}"
+kd=$(keys "$NETNS_TMP/direct.json")
+kg=$(keys "$NETNS_TMP/deleg.json")
+n_ps=$(sqlite3 :memory: "select count(*) from json_each(readfile('$NETNS_TMP/deleg.json'), '\$.intervals')
+	where json_extract(value, '\$.stream') >= 0")
+n_sd=$(sqlite3 :memory: "select json_array_length(readfile('$NETNS_TMP/deleg.json'), '\$.streams_detail')")
+st=$(netns_json "$NETNS_TMP/deleg.json" '$.status')
+if [ "$st" = ok ] && [ -n "$kd" ] && [ "$kd" = "$kg" ] && [ "${n_ps:-0}" -ge 8 ] && [ "$n_sd" = 4 ]; then
+	pass "${CHECKS[3]}: $(echo "$kg" | wc -l) key paths, $n_ps per-stream intervals, $n_sd streams"
+else
+	fail "${CHECKS[3]}" "status '$st' ($(cat "$NETNS_TMP/deleg.json.err")), $n_ps per-stream intervals, $n_sd streams; keys: $(diff <(echo "$kd") <(echo "$kg") | head -n 6 | tr '\n' ' ')"
 fi
 
 # Waits until c sends test traffic; then the bytes c sends between 1 and 2 s after $1 happened.

@@ -1,7 +1,8 @@
-/* Delegated runs: the DELEGATE_REQUEST / DELEGATE_RESULT / HOSTINFO_REQUEST-with-peer messages
- * (round trips, oversized, every bound), probe_result_from_json (a real probe_result through
- * probe_result_json and back: every figure and interval survives), and probe_run_from through
- * two embedded agents on loopback (results, delegation off unless asked for, no chaining, no target). */
+/* Delegated runs: the DELEGATE_REQUEST / HOSTINFO_REQUEST-with-peer messages,
+ * probe_result_from_json (a real probe_result through probe_result_json and back), and
+ * probe_run_from through embedded agents on loopback (the result comes in binary messages with
+ * every key of a direct one, delegation off unless asked for, no chaining, no target). The
+ * binary result's messages on their own: test_result_wire.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "runner/client/ctl.h"
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
+#include "runner/proto/result_wire.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -78,82 +81,6 @@ static void delegate_request_round_trip_and_bounds(void **state)
 	proto_put_str(&b, "/etc/shadow");
 	assert_int_equal(proto_dec_delegate(b.p, b.len, &q, &err), -1);
 	proto_buf_free(&b);
-}
-
-struct sender {
-	int fd;
-	struct proto_buf *b;
-	int rc;
-};
-
-static void *send_frame(void *arg)
-{
-	struct sender *w = arg;
-	w->rc = proto_send_buf(w->fd, PROTO_DELEGATE_RESULT, w->b, proto_now() + 5, NULL);
-	return NULL;
-}
-
-static void result_chunks_are_bounded(void **state)
-{
-	(void)state;
-	struct proto_buf b;
-	struct ns_err err = {0};
-	uint32_t total, off, n;
-	const uint8_t *data;
-	proto_buf_init(&b);
-	proto_enc_result_chunk(&b, 10, 4, "abcdef", 6);
-	assert_int_equal(proto_dec_result_chunk(b.p, b.len, &total, &off, &data, &n, &err), 0);
-	assert_int_equal(total, 10);
-	assert_int_equal(off, 4);
-	assert_int_equal(n, 6);
-	assert_memory_equal(data, "abcdef", 6);
-	proto_buf_free(&b);
-	/* past the total */
-	proto_buf_init(&b);
-	proto_enc_result_chunk(&b, 10, 5, "abcdef", 6);
-	assert_int_equal(proto_dec_result_chunk(b.p, b.len, &total, &off, &data, &n, &err), -1);
-	proto_buf_free(&b);
-	/* a total over 16 MiB: refused before anything is allocated for it */
-	proto_buf_init(&b);
-	proto_enc_result_chunk(&b, PROTO_MAX_DELEGATE_JSON + 1, 0, "x", 1);
-	assert_int_equal(proto_dec_result_chunk(b.p, b.len, &total, &off, &data, &n, &err), -1);
-	assert_non_null(strstr(err.msg, "exceeds"));
-	proto_buf_free(&b);
-	/* too short for its header */
-	assert_int_equal(proto_dec_result_chunk((const uint8_t *)"abc", 3, &total, &off, &data, &n,
-						&err), -1);
-	/* a full chunk fits one frame; the new types pass the header check, the next does not */
-	static char big[PROTO_DELEGATE_CHUNK];
-	memset(big, 'x', sizeof(big));
-	proto_buf_init(&b);
-	proto_enc_result_chunk(&b, sizeof(big), 0, big, sizeof(big));
-	assert_int_equal(b.len, PROTO_MAX_PAYLOAD);
-	int sv[2];
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	struct sender w = {sv[0], &b, -1};
-	pthread_t tid; /* the socket buffer may be smaller than a frame */
-	assert_int_equal(pthread_create(&tid, NULL, send_frame, &w), 0);
-	uint16_t t0;
-	uint32_t l0;
-	assert_int_equal(proto_recv(sv[1], &t0, buf, &l0, proto_now() + 5, -1, NULL, &err), 0);
-	pthread_join(tid, NULL);
-	assert_int_equal(w.rc, 0);
-	assert_int_equal(t0, PROTO_DELEGATE_RESULT);
-	assert_int_equal(proto_dec_result_chunk(buf, l0, &total, &off, &data, &n, &err), 0);
-	assert_int_equal(n, PROTO_DELEGATE_CHUNK);
-	proto_buf_free(&b);
-	close(sv[0]);
-	close(sv[1]);
-	uint8_t hdr[PROTO_HDR_LEN];
-	uint16_t type;
-	uint32_t len;
-	proto_header_pack(hdr, PROTO_DELEGATE_RESULT, PROTO_MAX_PAYLOAD);
-	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), 0);
-	assert_int_equal(type, PROTO_DELEGATE_RESULT);
-	proto_header_pack(hdr, PROTO_DELEGATE_RESULT + 1, 0);
-	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
-	proto_header_pack(hdr, PROTO_DELEGATE_RESULT, PROTO_MAX_PAYLOAD + 1);
-	assert_int_equal(proto_header_parse(hdr, &type, &len, &err), -1);
 }
 
 static void hostinfo_request_peer(void **state)
@@ -487,16 +414,163 @@ static void run_from_goes_through_the_client_agent(void **state)
 	stop_agent(&c);
 }
 
+/* The JSON key paths of a result, array indices left out, one per line, sorted: what keys a
+ * result carries. Warnings and the shaping found (or not) depend on the run, not the path. */
+static char *key_paths(const char *json)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *out = NULL;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE k(p TEXT UNIQUE)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_stmt *ins = NULL;
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO k VALUES(?1)", -1, &ins,
+					    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT fullkey FROM json_tree(?1)", -1, &st,
+					    NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		char norm[256];
+		size_t n = 0;
+		bool skip = false;
+		for (; *k && n + 1 < sizeof(norm); k++) {
+			if (*k == '"') /* SQLite quotes keys with an underscore */
+				continue;
+			norm[n++] = *k;
+			if (*k == '[')
+				while (k[1] >= '0' && k[1] <= '9')
+					k++;
+		}
+		norm[n] = '\0';
+		skip = !strncmp(norm, "$.warnings[", 11) || strstr(norm, ".shaping.");
+		if (skip)
+			continue;
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, norm, -1, SQLITE_TRANSIENT);
+		assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ins);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(p, char(10)) FROM "
+					    "(SELECT p FROM k ORDER BY p)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	out = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return out;
+}
+
+static void has_series(const struct probe_direction *pd, uint32_t streams)
+{
+	uint32_t sums = 0, per_stream = 0;
+	assert_int_equal(pd->n_streams, streams);
+	for (uint32_t i = 0; i < pd->n_streams; i++)
+		assert_int_equal(pd->streams[i].id, i);
+	for (uint32_t i = 0; i < pd->n_intervals; i++)
+		pd->intervals[i].stream == -1 ? sums++ : per_stream++;
+	assert_true(sums >= 3);
+	assert_true(per_stream >= 3 * streams);
+	assert_true(pd->sender.bytes > 0 && pd->receiver.bytes > 0);
+	assert_true(pd->streams[0].receiver.bytes > 0 && pd->streams[streams - 1].sender.bytes > 0);
+}
+
+/* A delegated result comes as the binary messages (a JSON text would not decode) and carries
+ * every key a direct run's result carries: intervals, sums and per stream, per-stream figures,
+ * every field of the result's tables. */
+static void delegated_result_is_binary_with_every_key(void **state)
+{
+	(void)state;
+	struct running c, s;
+	setenv("NETSWEEP_IMDS", "0", 1);
+	start_agent(&c, 0);
+	start_agent(&s, 0);
+	struct probe_params p;
+	struct probe_result direct, deleg;
+	struct ns_err err = {0};
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.port = s.port;
+	p.proto = NS_PROTO_UDP;
+	p.dir = NS_DIR_BIDIR;
+	p.streams = 2;
+	p.rate_bps = 20000000;
+	p.duration_s = 0.4;
+	p.interval_s = 0.1;
+	if (probe_run(&p, &direct, &err) < 0)
+		fail_msg("probe_run: %s", err.msg);
+
+	/* as a runner: DELEGATE_REQUEST, then the messages as they come */
+	int fd = client_ctl_connect("127.0.0.1", c.port, proto_now() + 2, NULL, NULL, &err);
+	assert_true(fd >= 0);
+	assert_int_equal(client_ctl_hello(fd, buf, 0, NULL, proto_now() + 2, &err), 0);
+	struct proto_buf b;
+	proto_buf_init(&b);
+	proto_enc_delegate(&b, &p);
+	assert_int_equal(proto_send_buf(fd, PROTO_DELEGATE_REQUEST, &b, proto_now() + 2, &err), 0);
+	proto_buf_free(&b);
+	memset(&deleg, 0, sizeof(deleg));
+	deleg.params = p;
+	struct proto_result_rd rd;
+	proto_result_rd_init(&rd, &deleg);
+	uint32_t seen[PROTO_TYPE_MAX + 1] = {0};
+	uint16_t first = 0;
+	int rc = 0;
+	while (rc == 0) {
+		uint16_t type;
+		uint32_t len;
+		if (client_ctl_recv(fd, buf, &type, &len, proto_now() + 20, &err) < 0)
+			fail_msg("delegated result: %s", err.msg);
+		if (!first)
+			first = type;
+		seen[type]++;
+		rc = proto_result_rd_msg(&rd, type, buf, len, &err);
+		if (rc < 0)
+			fail_msg("delegated result: %s", err.msg);
+	}
+	close(fd);
+	assert_int_equal(first, PROTO_DELEGATE_RESULT);
+	assert_int_equal(seen[PROTO_DELEGATE_RESULT], 1);
+	assert_int_equal(seen[PROTO_DELEGATE_STREAMS], 2);
+	assert_true(seen[PROTO_DELEGATE_INTERVALS] >= 2);
+	assert_int_equal(seen[PROTO_DONE], 1);
+
+	assert_int_equal(deleg.status, 0);
+	assert_int_equal(deleg.n_dirs, 2);
+	for (uint32_t d = 0; d < 2; d++) {
+		assert_int_equal(deleg.dirs[d].dir, direct.dirs[d].dir);
+		has_series(&direct.dirs[d], p.streams);
+		has_series(&deleg.dirs[d], p.streams);
+	}
+	assert_string_equal(deleg.engine_mode, direct.engine_mode);
+	assert_int_equal(deleg.tos_applied, direct.tos_applied);
+	char *jd = probe_result_json(&direct, false), *jg = probe_result_json(&deleg, false);
+	char *kd = key_paths(jd), *kg = key_paths(jg);
+	if (!strstr(kd, "$.streams_detail[].receiver.jitter_ms"))
+		fail_msg("keys:\n%s", kd);
+	assert_non_null(strstr(kd, "$.intervals[].stream"));
+	assert_string_equal(kg, kd);
+	free(kd);
+	free(kg);
+	free(jd);
+	free(jg);
+	probe_result_free(&direct);
+	probe_result_free(&deleg);
+	stop_agent(&s);
+	stop_agent(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(delegate_request_round_trip_and_bounds),
-		cmocka_unit_test(result_chunks_are_bounded),
 		cmocka_unit_test(hostinfo_request_peer),
 		cmocka_unit_test(from_json_keeps_every_udp_figure),
 		cmocka_unit_test(from_json_refuses_what_is_not_a_result),
 		cmocka_unit_test(real_results_survive_json),
 		cmocka_unit_test(run_from_goes_through_the_client_agent),
+		cmocka_unit_test(delegated_result_is_binary_with_every_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+/* result_wire: a whole probe_result as binary messages — how a delegated run's client agent
+ * hands its result back to the runner (schemas/control-protocol.md, delegated runs). Every
+ * field of the result's tables (fields.h) travels, encoded by the same table walk as the
+ * direct run's RESULTS (fields_put_all / fields_get_all); the reader bounds every count before
+ * it allocates, and keeps only what arrived in order. */
+#ifndef NS_RESULT_WIRE_H
+#define NS_RESULT_WIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "codec.h"
+#include "fields.h"
+#include "probe.h"
+#include "proto.h"
+
+/* Wire bytes of one DELEGATE_STREAMS record (id, cpu, sender and receiver figures) and of one
+ * DELEGATE_INTERVALS record (every probe_interval field, the stream included). */
+#define PROTO_DSTREAM_WIRE_LEN \
+	(0 PROBE_STREAM_FIELDS(FIELD_ALL_SIZE) + 2 * (0 PROBE_FIGURES_FIELDS(FIELD_ALL_SIZE)))
+#define PROTO_DIVL_WIRE_LEN (0 PROBE_INTERVAL_FIELDS(FIELD_ALL_SIZE))
+#define PROTO_DSTREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / PROTO_DSTREAM_WIRE_LEN)
+#define PROTO_DIVLS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / PROTO_DIVL_WIRE_LEN)
+/* A direction's intervals in a delegated result, at most: one end's sums and stream records. */
+#define PROTO_MAX_RESULT_INTERVALS (PROTO_MAX_INTERVALS + PROTO_MAX_STREAM_RECORDS)
+
+/* DELEGATE_RESULT: u8 status (0 ok, 1 failed), str error, str warnings, every fields_result
+ * field, u32 n_dirs (<= 2), then per direction: u8 dir (0 forward, 1 reverse), sender and
+ * receiver figures, u8 shaping found, the shaping fields, u32 streams, u32 intervals (the
+ * counts of the chunks that follow). params are not sent: the runner knows what it asked. */
+void proto_enc_delegate_result(struct proto_buf *b, const struct probe_result *r);
+/* DELEGATE_STREAMS: u8 direction index, u32 first, u32 count, count records. */
+void proto_enc_delegate_streams(struct proto_buf *b, uint8_t d, uint32_t first,
+				const struct probe_stream_result *s, uint32_t count);
+/* DELEGATE_INTERVALS: u8 direction index, u32 first, u32 count, count records. */
+void proto_enc_delegate_intervals(struct proto_buf *b, uint8_t d, uint32_t first,
+				  const struct probe_interval *v, uint32_t count);
+
+/* Sends r as DELEGATE_RESULT, then its streams and intervals in chunks, direction by
+ * direction; the caller ends with DONE. */
+int proto_send_delegate_result(int fd, const struct probe_result *r, double deadline,
+			       struct ns_err *err);
+
+/* The runner's side: fed each message in the order it came. */
+struct proto_result_rd {
+	struct probe_result *res;         /* filled as messages come; the caller frees it */
+	bool have_sums;                   /* DELEGATE_RESULT read */
+	uint32_t want_streams[2], want_ivl[2];
+};
+/* res is emptied (its params kept). */
+void proto_result_rd_init(struct proto_result_rd *rd, struct probe_result *res);
+/* Takes one message: returns 1 when DONE closed a complete result, 0 when more must come,
+ * -1 (err set) for a message out of place, out of order, out of range or malformed. */
+int proto_result_rd_msg(struct proto_result_rd *rd, uint16_t type, const uint8_t *p,
+			size_t len, struct ns_err *err);
+
+#endif

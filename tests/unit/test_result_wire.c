@@ -1,0 +1,348 @@
+/* The binary result of a delegated run (runner/proto/result_wire.h): DELEGATE_RESULT,
+ * DELEGATE_STREAMS, DELEGATE_INTERVALS and DONE through a socket pair — every field of the
+ * result's tables back equal, a result whose JSON passes the 16 MiB the JSON transfer had, the
+ * record sizes the protocol document states — and every bound the reader keeps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "runner/proto/fields.h"
+#include "runner/proto/proto.h"
+#include "runner/proto/result_wire.h"
+
+static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
+
+/* Every field of a table (fields.h), whatever its flags. */
+static void table_equal(const struct field_table *t, const void *a, const void *b)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->f[i];
+		const char *pa = (const char *)a + f->off, *pb = (const char *)b + f->off;
+		if (f->type == FT_STR ? strcmp(pa, pb) != 0 : memcmp(pa, pb, f->size) != 0)
+			fail_msg("%s.%s differs", t->name, f->name);
+	}
+}
+
+/* Everything a delegated result carries (not params: the runner keeps its own). */
+static void same_as_sent(const struct probe_result *a, const struct probe_result *b)
+{
+	assert_int_equal(a->status, b->status);
+	assert_string_equal(a->error, b->error);
+	assert_string_equal(a->warnings, b->warnings);
+	table_equal(&fields_result, a, b);
+	assert_int_equal(a->n_dirs, b->n_dirs);
+	for (uint32_t d = 0; d < a->n_dirs; d++) {
+		const struct probe_direction *x = &a->dirs[d], *y = &b->dirs[d];
+		assert_int_equal(x->dir, y->dir);
+		table_equal(&fields_figures, &x->sender, &y->sender);
+		table_equal(&fields_figures, &x->receiver, &y->receiver);
+		assert_int_equal(x->shaping.found, y->shaping.found);
+		table_equal(&fields_shaping, &x->shaping, &y->shaping);
+		assert_int_equal(x->n_streams, y->n_streams);
+		for (uint32_t i = 0; i < x->n_streams; i++) {
+			table_equal(&fields_stream, &x->streams[i], &y->streams[i]);
+			table_equal(&fields_figures, &x->streams[i].sender, &y->streams[i].sender);
+			table_equal(&fields_figures, &x->streams[i].receiver, &y->streams[i].receiver);
+		}
+		assert_int_equal(x->n_intervals, y->n_intervals);
+		for (uint32_t i = 0; i < x->n_intervals; i++)
+			table_equal(&fields_interval, &x->intervals[i], &y->intervals[i]);
+	}
+}
+
+/* A result with every field of its tables set, streams x intervals records per direction. */
+static void make_result(struct probe_result *r, uint32_t n_dirs, uint32_t streams,
+			uint32_t ivls)
+{
+	memset(r, 0, sizeof(*r));
+	probe_params_init(&r->params);
+	snprintf(r->params.host, sizeof(r->params.host), "192.0.2.1");
+	r->params.proto = NS_PROTO_UDP;
+	r->params.dir = n_dirs > 1 ? NS_DIR_BIDIR : NS_DIR_REVERSE;
+	r->params.streams = streams;
+	r->duration_s = 1.0 / 3.0;
+	r->gso_active = r->zerocopy_active = r->shaped_by_provider = true;
+	snprintf(r->engine_mode, sizeof(r->engine_mode), "sender xdp tx copy, receiver socket");
+	r->tos_applied = 0xb8;
+	r->dscp_applied = 46;
+	r->zerocopy_sends = 1ull << 40;
+	r->zerocopy_completions = 7;
+	r->zerocopy_copied = 3;
+	snprintf(r->ended, sizeof(r->ended), "sustained");
+	snprintf(r->nic_client.ifname, sizeof(r->nic_client.ifname), "ens5");
+	r->nic_client.allowance_counters = 5;
+	r->nic_client.pps_allowance_exceeded = 12345678901ull;
+	snprintf(r->nic_agent.ifname, sizeof(r->nic_agent.ifname), "eth1");
+	r->nic_agent.linklocal_allowance_exceeded = 9;
+	r->nic_agent.rx_packets = 77;
+	snprintf(r->warnings, sizeof(r->warnings), "first; second");
+	r->n_dirs = n_dirs;
+	for (uint32_t d = 0; d < n_dirs; d++) {
+		struct probe_direction *pd = &r->dirs[d];
+		pd->dir = d ? NS_DIR_FORWARD : NS_DIR_REVERSE;
+		struct probe_figures f = {.bytes = 123456789012345ull + d, .packets = 99,
+					  .bits_per_second = 0.1 + 0.2, .packets_per_second = 1e-300,
+					  .cpu_percent = 12.5, .retransmits = 4, .rtt_ms = 0.25,
+					  .cwnd_bytes = 1u << 20, .lost = 7, .lost_percent = 100.0 / 7,
+					  .out_of_order = 3, .duplicates = 2, .jitter_ms = 0.0123456789,
+					  .kernel_drops = 1ull << 63, .socket_drops = 5};
+		pd->sender = f;
+		pd->receiver = f;
+		pd->receiver.bytes--;
+		pd->shaping = (struct probe_shaping){.found = d == 0, .burst_bps = 1e9 / 3,
+						     .burst_s = 9.5, .sustained_bps = 2.5e8};
+		pd->n_streams = streams;
+		pd->streams = calloc(streams, sizeof(*pd->streams));
+		assert_non_null(pd->streams);
+		for (uint32_t i = 0; i < streams; i++) {
+			pd->streams[i].id = i;
+			pd->streams[i].cpu = (int)(i % 3) - 1;
+			pd->streams[i].sender = f;
+			pd->streams[i].receiver = f;
+			pd->streams[i].receiver.jitter_ms = 1.0 / (i + 7);
+		}
+		pd->n_intervals = ivls;
+		pd->intervals = calloc(ivls, sizeof(*pd->intervals));
+		assert_non_null(pd->intervals);
+		for (uint32_t i = 0; i < ivls; i++) {
+			struct probe_interval *v = &pd->intervals[i];
+			v->stream = (int32_t)(i % (streams + 1)) - 1;
+			v->start_s = (i / (streams + 1)) * 0.01;
+			v->end_s = v->start_s + 0.01;
+			v->bytes = 1000 + i;
+			v->bits_per_second = 8e4 / 3;
+			v->packets = i;
+			v->retransmits = i / 2;
+			v->cwnd_bytes = i * 1448ull;
+			v->rtt_ms = 0.001 * i;
+			v->lost = i * 2;
+			v->jitter_ms = 0.001 * i;
+			v->omitted = i == 0;
+		}
+	}
+}
+
+struct sender {
+	int fd;
+	const struct probe_result *r;
+	int rc;
+};
+
+static void *send_result(void *arg)
+{
+	struct sender *w = arg;
+	struct ns_err err = {0};
+	w->rc = proto_send_delegate_result(w->fd, w->r, proto_now() + 30, &err);
+	if (w->rc == 0)
+		w->rc = proto_send(w->fd, PROTO_DONE, NULL, 0, proto_now() + 5, &err);
+	return NULL;
+}
+
+/* r through a socket pair as a client agent sends it, read back as a runner reads it. */
+static void binary_round_trip(const struct probe_result *r, uint32_t *n_msgs)
+{
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	struct sender w = {sv[0], r, -1};
+	pthread_t tid;
+	assert_int_equal(pthread_create(&tid, NULL, send_result, &w), 0);
+	struct probe_result back;
+	struct proto_result_rd rd;
+	struct ns_err err = {0};
+	memset(&back, 0, sizeof(back));
+	back.params = r->params;
+	proto_result_rd_init(&rd, &back);
+	int rc = 0;
+	*n_msgs = 0;
+	while (rc == 0) {
+		uint16_t type;
+		uint32_t len;
+		if (proto_recv(sv[1], &type, buf, &len, proto_now() + 30, -1, NULL, &err) < 0)
+			fail_msg("proto_recv: %s", err.msg);
+		++*n_msgs;
+		rc = proto_result_rd_msg(&rd, type, buf, len, &err);
+		if (rc < 0)
+			fail_msg("proto_result_rd_msg: %s", err.msg);
+	}
+	pthread_join(tid, NULL);
+	assert_int_equal(w.rc, 0);
+	close(sv[0]);
+	close(sv[1]);
+	same_as_sent(r, &back);
+	probe_result_free(&back);
+}
+
+static void binary_result_round_trips(void **state)
+{
+	(void)state;
+	struct probe_result r;
+	uint32_t n;
+	/* the record sizes and chunk counts schemas/control-protocol.md states */
+	assert_int_equal(PROTO_DSTREAM_WIRE_LEN, 248);
+	assert_int_equal(PROTO_DIVL_WIRE_LEN, 85);
+	assert_int_equal(PROTO_DSTREAMS_PER_CHUNK, 264);
+	assert_int_equal(PROTO_DIVLS_PER_CHUNK, 770);
+	make_result(&r, 2, 3, 40);
+	binary_round_trip(&r, &n);
+	assert_int_equal(n, 1 + 2 * 2 + 1); /* sums, streams and intervals per direction, DONE */
+	probe_result_free(&r);
+	/* a failed test that never started: no direction, the error kept */
+	memset(&r, 0, sizeof(r));
+	probe_params_init(&r.params);
+	r.status = -1;
+	r.tos_applied = r.dscp_applied = -1;
+	snprintf(r.error, sizeof(r.error), "no test with the target agent: unreachable");
+	binary_round_trip(&r, &n);
+	assert_int_equal(n, 2);
+	/* every stream and a per-stream series whose JSON passes the 16 MiB the JSON transfer
+	 * had (it then left the per-stream intervals out): all of it comes, in many chunks */
+	make_result(&r, 1, NS_MAX_STREAMS, PROTO_MAX_RESULT_INTERVALS);
+	char *json = probe_result_json(&r, false);
+	assert_non_null(json);
+	assert_true(strlen(json) > 16u * 1024 * 1024);
+	free(json);
+	binary_round_trip(&r, &n);
+	assert_true(n == 1 + (NS_MAX_STREAMS + PROTO_DSTREAMS_PER_CHUNK - 1) / PROTO_DSTREAMS_PER_CHUNK +
+			     (PROTO_MAX_RESULT_INTERVALS + PROTO_DIVLS_PER_CHUNK - 1) /
+				     PROTO_DIVLS_PER_CHUNK + 1);
+	probe_result_free(&r);
+	/* non-finite figures go as 0 (a reader refuses NaN), as JSON writes them as null */
+	make_result(&r, 1, 1, 1);
+	double nan = 0.0 / 0.0;
+	r.dirs[0].sender.jitter_ms = nan;
+	struct proto_buf b;
+	struct probe_result back;
+	struct proto_result_rd rd;
+	struct ns_err err = {0};
+	proto_buf_init(&b);
+	proto_enc_delegate_result(&b, &r);
+	memset(&back, 0, sizeof(back));
+	proto_result_rd_init(&rd, &back);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, b.p, b.len, &err), 0);
+	assert_true(back.dirs[0].sender.jitter_ms == 0);
+	proto_buf_free(&b);
+	probe_result_free(&back);
+	probe_result_free(&r);
+}
+
+/* Feeds the sums of r to a new reader; returns what the reader said. */
+static int feed_sums(struct proto_result_rd *rd, struct probe_result *back,
+		     const struct proto_buf *b)
+{
+	struct ns_err err = {0};
+	probe_result_free(back);
+	memset(back, 0, sizeof(*back));
+	proto_result_rd_init(rd, back);
+	return proto_result_rd_msg(rd, PROTO_DELEGATE_RESULT, b->p, b->len, &err);
+}
+
+static void binary_result_reader_refuses(void **state)
+{
+	(void)state;
+	struct probe_result r, back;
+	struct proto_result_rd rd;
+	struct proto_buf sums, b;
+	struct ns_err err = {0};
+	memset(&back, 0, sizeof(back));
+	make_result(&r, 2, 2, 3);
+	proto_buf_init(&sums);
+	proto_enc_delegate_result(&sums, &r);
+	/* anything before DELEGATE_RESULT */
+	proto_result_rd_init(&rd, &back);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, &err), -1);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_RESULTS, sums.p, sums.len, &err), -1);
+	/* the sums: a second time, cut short, one byte too many */
+	assert_int_equal(feed_sums(&rd, &back, &sums), 0);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, sums.p, sums.len, &err), -1);
+	sums.len--;
+	assert_int_equal(feed_sums(&rd, &back, &sums), -1);
+	sums.len++;
+	proto_put_u8(&sums, 0);
+	assert_int_equal(feed_sums(&rd, &back, &sums), -1);
+	sums.len--;
+	/* a status, a direction count, a stream count, an interval count out of range */
+	uint8_t keep = sums.p[0];
+	sums.p[0] = 2;
+	assert_int_equal(feed_sums(&rd, &back, &sums), -1);
+	sums.p[0] = keep;
+	struct probe_result big = r;
+	big.n_dirs = 3;
+	proto_buf_init(&b);
+	proto_enc_delegate_result(&b, &big);
+	assert_int_equal(feed_sums(&rd, &back, &b), 0); /* the encoder sends at most 2 */
+	proto_buf_free(&b);
+	big.n_dirs = 1;
+	big.dirs[0].n_streams = NS_MAX_STREAMS + 1;
+	proto_buf_init(&b);
+	proto_enc_delegate_result(&b, &big);
+	assert_int_equal(feed_sums(&rd, &back, &b), -1);
+	proto_buf_free(&b);
+	big.dirs[0].n_streams = 2;
+	big.dirs[0].n_intervals = PROTO_MAX_RESULT_INTERVALS + 1;
+	proto_buf_init(&b);
+	proto_enc_delegate_result(&b, &big);
+	assert_int_equal(feed_sums(&rd, &back, &b), -1);
+	proto_buf_free(&b);
+	/* NaN from the wire */
+	proto_buf_init(&b);
+	proto_put_u8(&b, 0);
+	proto_put_str(&b, "");
+	proto_put_str(&b, "");
+	fields_put_all(&b, &fields_result, &r);
+	proto_put_u32(&b, 1);
+	proto_put_u8(&b, NS_DIR_FORWARD);
+	proto_put_u64(&b, 0x7ff8000000000001ull); /* sender bytes, then bits_per_second: NaN */
+	proto_put_u64(&b, 0x7ff8000000000001ull);
+	assert_int_equal(feed_sums(&rd, &back, &b), -1);
+	proto_buf_free(&b);
+	/* chunks: out of order, past the announced count, an unknown direction, the wrong size,
+	 * a stream index out of range, DONE before everything came */
+	assert_int_equal(feed_sums(&rd, &back, &sums), 0);
+	proto_buf_init(&b);
+	proto_enc_delegate_streams(&b, 0, 1, r.dirs[0].streams, 1);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_STREAMS, b.p, b.len, &err), -1);
+	proto_buf_free(&b);
+	assert_int_equal(feed_sums(&rd, &back, &sums), 0);
+	proto_buf_init(&b);
+	proto_enc_delegate_intervals(&b, 0, 0, r.dirs[0].intervals, 3);
+	b.p[8] = 4; /* count 4 of 3 */
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_INTERVALS, b.p, b.len, &err), -1);
+	b.p[8] = 3;
+	b.p[0] = 2;
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_INTERVALS, b.p, b.len, &err), -1);
+	b.p[0] = 0;
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_INTERVALS, b.p, b.len - 1, &err), -1);
+	proto_buf_free(&b);
+	r.dirs[0].intervals[0].stream = -2;
+	proto_buf_init(&b);
+	proto_enc_delegate_intervals(&b, 0, 0, r.dirs[0].intervals, 3);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_INTERVALS, b.p, b.len, &err), -1);
+	proto_buf_free(&b);
+	r.dirs[0].intervals[0].stream = -1;
+	assert_int_equal(feed_sums(&rd, &back, &sums), 0);
+	proto_buf_init(&b);
+	proto_enc_delegate_streams(&b, 0, 0, r.dirs[0].streams, 2);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DELEGATE_STREAMS, b.p, b.len, &err), 0);
+	assert_int_equal(proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, &err), -1);
+	proto_buf_free(&b);
+	proto_buf_free(&sums);
+	probe_result_free(&back);
+	probe_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(binary_result_round_trips),
+		cmocka_unit_test(binary_result_reader_refuses),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
