@@ -179,6 +179,7 @@ enum fake_mode {
 	F_LATE_START,     /* START answered 1 s late: the test cannot end within --timeout */
 	F_NO_RESULTS,     /* nothing after STOP */
 	F_HALF_RESULTS,   /* RESULTS after STOP, then nothing */
+	F_DEAD_TCP_R,     /* F_DEAD_TCP for a reverse test: the client connects all the same */
 };
 
 struct fake {
@@ -213,7 +214,7 @@ static void *fake_agent(void *arg)
 		for (uint32_t k = 0; k < p.streams && k < 2; k++)
 			udp[k] = listen_on(SOCK_DGRAM, 0, &r.udp_ports[k]);
 		memcpy(f->udp_ports, r.udp_ports, sizeof(f->udp_ports));
-	} else if (f->mode == F_DEAD_TCP) {
+	} else if (f->mode == F_DEAD_TCP || f->mode == F_DEAD_TCP_R) {
 		dl = listen_on(SOCK_STREAM, 0, &r.data_port);
 		for (int i = 0; i < 2; i++) /* the first fills the queue, the next are dropped */
 			fillers[i] = connect_to(r.data_port, false);
@@ -226,7 +227,7 @@ static void *fake_agent(void *arg)
 	proto_enc_ready(&b, &r);
 	assert_int_equal(proto_send_buf(fd, PROTO_READY, &b, proto_now() + 5, &err), 0);
 	proto_buf_free(&b);
-	if (f->mode == F_DEAD_TCP || f->mode == F_DEAD_UDP)
+	if (f->mode == F_DEAD_TCP || f->mode == F_DEAD_TCP_R || f->mode == F_DEAD_UDP)
 		goto silent;
 	for (uint32_t k = 0; k < p.streams && k < 2; k++)
 		data[k] = accept(dl, NULL, NULL);
@@ -275,6 +276,7 @@ static void *probe_fake(void *arg)
 	p.port = f->port;
 	p.proto = f->mode == F_DEAD_UDP ? NS_PROTO_UDP : NS_PROTO_TCP;
 	p.streams = f->mode == F_DEAD_TCP || f->mode == F_DEAD_UDP ? 2 : 1;
+	p.dir = f->mode == F_DEAD_TCP_R ? NS_DIR_REVERSE : NS_DIR_FORWARD;
 	if (p.proto == NS_PROTO_UDP)
 		p.rate_bps = 1000000;
 	p.connect_timeout_s = 0.5;
@@ -291,7 +293,7 @@ static void *probe_fake(void *arg)
 static void client_waits_name_the_agent(void **state)
 {
 	(void)state;
-	enum { N = F_HALF_RESULTS + 1 };
+	enum { N = F_DEAD_TCP_R + 1 };
 	struct fake f[N];
 	pthread_t probes[N];
 	for (int i = 0; i < N; i++) { /* side by side: each waits its own time out */
@@ -316,6 +318,10 @@ static void client_waits_name_the_agent(void **state)
 		 "(and 1 more) to be accepted by 127.0.0.1:%u (agent 127.0.0.1:%u)",
 		 (unsigned)f[F_DEAD_TCP].data_port, (unsigned)f[F_DEAD_TCP].port);
 	assert_string_equal(f[F_DEAD_TCP].err.msg, want);
+	snprintf(want, sizeof(want), "timed out after 0.5 s waiting for data connection 1 of 1 "
+		 "to be accepted by 127.0.0.1:%u (agent 127.0.0.1:%u)",
+		 (unsigned)f[F_DEAD_TCP_R].data_port, (unsigned)f[F_DEAD_TCP_R].port);
+	assert_string_equal(f[F_DEAD_TCP_R].err.msg, want);
 	snprintf(want, sizeof(want), "timed out after 0.5 s waiting for the echo of UDP greeting "
 		 "1 of 2 (and 1 more) from 127.0.0.1:%u (agent 127.0.0.1:%u)",
 		 (unsigned)f[F_DEAD_UDP].udp_ports[0], (unsigned)f[F_DEAD_UDP].port);
@@ -435,16 +441,27 @@ static bool log_has(FILE *log, const char *want)
 	return false;
 }
 
-static void agent_waits_name_the_client(void **state)
+/* The agents' side runs while the client's tests do: their waits are the longest (the
+ * agent's setup allowance is a fixed 5 s). stderr goes to a file meanwhile, for the log. */
+enum { N_AGENT = C_NO_STOP + 1 };
+static struct {
+	struct fake_client fc[N_AGENT + 1]; /* [N_AGENT]: an agent that logs, for handshakes */
+	FILE *log;
+	int saved_stderr, mute, hello;
+	char mute_name[PROTO_ADDR_NAME_LEN], hello_name[PROTO_ADDR_NAME_LEN];
+} scene;
+
+static int agents_start(void **state)
 {
 	(void)state;
-	enum { N = C_NO_STOP + 1 };
-	struct fake_client fc[N + 1]; /* [N]: an agent that logs, for the handshakes */
+	enum { N = N_AGENT };
+	struct fake_client *fc = scene.fc;
 	setenv("NETSWEEP_IMDS", "0", 1);
-	FILE *log = tmpfile();
-	int saved_stderr = dup(2);
-	assert_true(log && saved_stderr >= 0);
-	dup2(fileno(log), 2);
+	scene.log = tmpfile();
+	scene.saved_stderr = dup(2);
+	if (!scene.log || scene.saved_stderr < 0)
+		return -1;
+	dup2(fileno(scene.log), 2);
 	for (int i = 0; i <= N; i++) { /* one agent each: they wait side by side */
 		struct agent_opts o;
 		struct ns_err err = {0};
@@ -455,29 +472,40 @@ static void agent_waits_name_the_client(void **state)
 		o.port = 0;
 		o.idle_timeout_s = 0.5;
 		o.quiet = i < N;
-		fc[i].a = agent_create(&o, &err);
-		if (!fc[i].a)
-			fail_msg("agent: %s", err.msg);
+		if (!(fc[i].a = agent_create(&o, &err)))
+			return -1;
 		fc[i].port = agent_port(fc[i].a);
-		assert_int_equal(pthread_create(&fc[i].agent_th, NULL, serve, fc[i].a), 0);
-		if (i < N)
-			assert_int_equal(pthread_create(&fc[i].th, NULL, fake_client, &fc[i]), 0);
+		if (pthread_create(&fc[i].agent_th, NULL, serve, fc[i].a) != 0 ||
+		    (i < N && pthread_create(&fc[i].th, NULL, fake_client, &fc[i]) != 0))
+			return -1;
 	}
 	/* handshakes: one says nothing, one says HELLO and asks for nothing */
 	uint8_t buf[64];
 	uint32_t len;
-	int mute = connect_to(fc[N].port, true), hello = connect_to(fc[N].port, true);
+	scene.mute = connect_to(fc[N].port, true);
+	scene.hello = connect_to(fc[N].port, true);
 	struct proto_buf b;
 	struct proto_hello h = {.version = PROTO_VERSION};
 	struct ns_err err = {0};
 	proto_buf_init(&b);
 	proto_enc_hello(&b, &h);
-	assert_int_equal(proto_send_buf(hello, PROTO_HELLO, &b, proto_now() + 5, &err), 0);
+	int rc = proto_send_buf(scene.hello, PROTO_HELLO, &b, proto_now() + 5, &err);
 	proto_buf_free(&b);
-	recv_type(hello, buf, PROTO_HELLO, &len);
-	char mute_name[PROTO_ADDR_NAME_LEN], hello_name[PROTO_ADDR_NAME_LEN];
-	proto_addr_name(mute, true, mute_name, sizeof(mute_name));
-	proto_addr_name(hello, true, hello_name, sizeof(hello_name));
+	if (rc < 0)
+		return -1;
+	recv_type(scene.hello, buf, PROTO_HELLO, &len);
+	proto_addr_name(scene.mute, true, scene.mute_name, sizeof(scene.mute_name));
+	proto_addr_name(scene.hello, true, scene.hello_name, sizeof(scene.hello_name));
+	return 0;
+}
+
+static void agent_waits_name_the_client(void **state)
+{
+	(void)state;
+	enum { N = N_AGENT };
+	struct fake_client *fc = scene.fc;
+	FILE *log = scene.log;
+	const char *mute_name = scene.mute_name, *hello_name = scene.hello_name;
 	for (int i = 0; i < N; i++)
 		pthread_join(fc[i].th, NULL);
 	char want_mute[256], want_hello[256];
@@ -488,22 +516,21 @@ static void agent_waits_name_the_client(void **state)
 		 "after 5 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST or "
 		 "DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
 	bool got_mute = log_has(log, want_mute), got_hello = log_has(log, want_hello);
-	close(mute);
-	close(hello);
+	close(scene.mute);
+	close(scene.hello);
 	for (int i = 0; i <= N; i++) {
 		agent_stop(fc[i].a);
 		pthread_join(fc[i].agent_th, NULL);
 		agent_destroy(fc[i].a);
 	}
 	fflush(stderr);
-	dup2(saved_stderr, 2);
-	close(saved_stderr);
-	if (!got_mute || !got_hello) {
-		char line[1024];
-		rewind(log);
-		while (fgets(line, sizeof(line), log))
-			fprintf(stderr, "agent log: %s", line);
-	}
+	dup2(scene.saved_stderr, 2);
+	close(scene.saved_stderr);
+	char line[1024];
+	rewind(log);
+	while (fgets(line, sizeof(line), log)) /* what the other tests said, and the log if wrong */
+		if (strncmp(line, "netsweep agent: ", 16) || !got_mute || !got_hello)
+			fputs(line, stderr);
 	fclose(log);
 	assert_true(got_mute);
 	assert_true(got_hello);
@@ -536,5 +563,5 @@ int main(void)
 		cmocka_unit_test(client_waits_name_the_agent),
 		cmocka_unit_test(agent_waits_name_the_client),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, agents_start, NULL);
 }
