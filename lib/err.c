@@ -78,6 +78,7 @@ const char *ns_err_code_name(enum ns_err_code code)
 		[NS_E_UNREACHABLE] = "unreachable", [NS_E_BUSY] = "busy",
 		[NS_E_PROTOCOL] = "protocol", [NS_E_PEER] = "peer", [NS_E_AUTH] = "auth",
 		[NS_E_LIMIT] = "limit", [NS_E_STOPPED] = "stopped",
+		[NS_E_UNSUPPORTED] = "unsupported",
 	};
 	if ((unsigned)code < sizeof(names) / sizeof(names[0]) && names[code])
 		return names[code];

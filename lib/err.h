@@ -29,6 +29,7 @@ enum ns_err_code {
 	NS_E_AUTH,        /* authentication failed */
 	NS_E_LIMIT,       /* a request over a configured cap */
 	NS_E_STOPPED,     /* stopped on request (signal, agent_stop) */
+	NS_E_UNSUPPORTED, /* this host, device or account cannot do it (AF_XDP without root ...) */
 };
 
 struct ns_err {

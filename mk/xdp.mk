@@ -1,13 +1,14 @@
-# The AF_XDP engine (runner/engine/engine_xdp.c) and its XDP counting program
-# (runner/engine/bpf/xdp_count.c, built with clang and compiled into the binary). Built when
+# The AF_XDP engine (runner/engine/engine_xdp*.c) and its XDP programs (runner/engine/bpf/:
+# xdp_rx.c hands the test's flow to AF_XDP sockets, xdp_count.c counts it; built with clang
+# and compiled into the binary). Built when
 # libxdp, libbpf and clang are there; otherwise engine_xdp_none.c says, at use, what is
 # missing, and everything else builds and works as before.
 XDP_OK := $(shell pkg-config --exists libxdp libbpf 2>/dev/null && command -v $(BPF_CC) >/dev/null 2>&1 && echo yes)
 ifeq ($(XDP_OK),yes)
-LIB_SRC += runner/engine/engine_xdp.c
-EMBED += NS_XDP_COUNT_OBJ:$(BUILD)/bpf/xdp_count.o
+LIB_SRC += runner/engine/engine_xdp_base.c runner/engine/engine_xdp.c runner/engine/engine_xdp_rx.c
+EMBED += NS_XDP_COUNT_OBJ:$(BUILD)/bpf/xdp_count.o NS_XDP_RX_OBJ:$(BUILD)/bpf/xdp_rx.o
 LDLIBS += $(shell pkg-config --libs libxdp libbpf)
-$(BUILD)/bpf/xdp_count.o: runner/engine/bpf/xdp_count.c
+$(BUILD)/bpf/%.o: runner/engine/bpf/%.c runner/engine/bpf/udp4.h
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<
 else

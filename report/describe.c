@@ -36,8 +36,10 @@ static void label(const struct rp_data *d, const struct rp_case *c, int streams,
 		rp_buf_printf(b, " win %lld", c->window);
 	if (c->gso)
 		rp_buf_puts(b, " gso");
-	if (c->engine && !strcmp(c->engine, "xdp"))
-		rp_buf_puts(b, " xdp");
+	if (c->engine && c->engine[0] && strcmp(c->engine, "socket")) {
+		rp_buf_puts(b, " ");
+		rp_buf_puts(b, c->engine);
+	}
 	if (c->affinity && strcmp(c->affinity, "none") != 0) {
 		rp_buf_puts(b, " aff ");
 		rp_buf_puts(b, c->affinity);
@@ -134,8 +136,10 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 	}
 	if (c->gso)
 		rp_buf_puts(b, " --gso");
-	if (c->engine && !strcmp(c->engine, "xdp"))
-		rp_buf_puts(b, " --engine xdp");
+	if (c->engine && c->engine[0] && strcmp(c->engine, "socket")) {
+		rp_buf_puts(b, " --engine");
+		shell_arg(b, c->engine);
+	}
 	if (c->family && (!strcmp(c->family, "4") || !strcmp(c->family, "6")))
 		rp_buf_printf(b, " -%s", c->family);
 	if (c->dscp > 0 && c->dscp < 64)

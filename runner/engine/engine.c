@@ -19,8 +19,9 @@ static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 {
 	if (cfg->proto == NS_PROTO_TCP)
 		return cfg->role == ENGINE_SEND ? &engine_tcp_send_ops : &engine_tcp_recv_ops;
-	if (cfg->kind == ENGINE_XDP)
-		return cfg->role == ENGINE_SEND ? &engine_xdp_send_ops : &engine_xdp_recv_ops;
+	if (cfg->kind == ENGINE_XDP || cfg->kind == ENGINE_XDP_COUNT)
+		return cfg->role == ENGINE_SEND ? &engine_xdp_send_ops
+		       : cfg->kind == ENGINE_XDP ? &engine_xdp_rx_ops : &engine_xdp_count_ops;
 	if (cfg->role == ENGINE_RECV)
 		return &engine_udp_recv_ops;
 	if (cfg->zerocopy)
@@ -46,7 +47,7 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 	if (cfg->proto == NS_PROTO_TCP && cfg->length > NS_TCP_MAX_LEN)
 		return ns_err_set(err, "engine: TCP length %u, at most %d", cfg->length,
 				  NS_TCP_MAX_LEN);
-	if (cfg->kind == ENGINE_XDP && cfg->proto != NS_PROTO_UDP)
+	if (cfg->kind != ENGINE_SOCKET && cfg->proto != NS_PROTO_UDP)
 		return ns_err_code(err, NS_E_USAGE, "engine: the XDP engine sends UDP only");
 	if (cfg->not_data_len > ENGINE_NOT_DATA_MAX)
 		return ns_err_set(err, "engine: %u bytes of not-data prefix, at most %d",
@@ -90,6 +91,8 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	e->nthreads = cfg->threads ? cfg->threads : 1;
 	if (e->nthreads > nfds)
 		e->nthreads = nfds;
+	if (cfg->kind == ENGINE_XDP && cfg->role == ENGINE_RECV)
+		e->nthreads = 1; /* reads every queue: a stream's datagrams may come on any */
 	atomic_init(&e->stop, false);
 	atomic_init(&e->running, 0);
 	atomic_init(&e->gso_active, cfg->proto == NS_PROTO_UDP && cfg->role == ENGINE_SEND &&

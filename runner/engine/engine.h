@@ -25,9 +25,13 @@
 enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
 
 /* How datagrams move: kernel sockets, or AF_XDP (UDP over IPv4 only: the sender writes whole
- * frames into an AF_XDP socket's UMEM; the receiver counts the test's flow in an XDP program
- * and drops it there). engine_xdp_available() says whether this build has it. */
-enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1 };
+ * frames into an AF_XDP socket's UMEM; the receiver has an XDP program hand the test's flow to
+ * AF_XDP sockets and accounts it as the socket engine does, or, ENGINE_XDP_COUNT, counts it in
+ * the program and drops it there: datagrams and the highest sequence only). Every XDP setup,
+ * privileges and device checks included, happens in engine_create(): a failure there with
+ * code NS_E_UNSUPPORTED leaves the sockets usable with ENGINE_SOCKET. engine_xdp_available()
+ * says whether this build has AF_XDP at all. */
+enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1, ENGINE_XDP_COUNT = 2 };
 
 struct engine_cfg {
 	enum ns_proto proto;
@@ -114,7 +118,7 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
 void engine_destroy(struct engine *e);
-/* What ran, e.g. "socket", "xdp tx copy", "xdp rx count-only native". */
+/* What ran, e.g. "socket", "xdp tx copy", "xdp rx copy native", "xdp rx count-only native". */
 const char *engine_mode(const struct engine *e);
 /* Whether AF_XDP was built in; if not, why not (one line) in why. */
 bool engine_xdp_available(char *why, size_t n);

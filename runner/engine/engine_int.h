@@ -135,7 +135,7 @@ struct engine {
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
 extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_zc_ops,
 	engine_udp_recv_ops;
-extern const struct engine_ops engine_xdp_send_ops, engine_xdp_recv_ops;
+extern const struct engine_ops engine_xdp_send_ops, engine_xdp_rx_ops, engine_xdp_count_ops;
 
 uint64_t engine_now_ns(void);
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */

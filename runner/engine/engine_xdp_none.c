@@ -18,8 +18,9 @@ static int xdp_missing(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
 	(void)e;
 	(void)s;
-	return ns_err_code(err, NS_E_USAGE, "%s", XDP_MISSING);
+	return ns_err_code(err, NS_E_UNSUPPORTED, "%s", XDP_MISSING);
 }
 
 const struct engine_ops engine_xdp_send_ops = {.name = "xdp-send", .setup = xdp_missing};
-const struct engine_ops engine_xdp_recv_ops = {.name = "xdp-recv", .setup = xdp_missing};
+const struct engine_ops engine_xdp_rx_ops = {.name = "xdp-rx", .setup = xdp_missing};
+const struct engine_ops engine_xdp_count_ops = {.name = "xdp-count", .setup = xdp_missing};

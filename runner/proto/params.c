@@ -109,6 +109,28 @@ static int check_until(const struct probe_params *p, struct ns_err *err)
 	return 0;
 }
 
+bool probe_engine_name_ok(const char *v)
+{
+	size_t n = strcspn(v, ",");
+	bool xdp = (n == 3 && !strncmp(v, "xdp", 3)) || (n == 9 && !strncmp(v, "xdp-count", 9));
+	if (v[n]) /* only an XDP engine falls back, and only to sockets */
+		return xdp && !strcmp(v + n, ",socket");
+	return xdp || !n || (n == 6 && !strncmp(v, "socket", 6));
+}
+
+enum engine_kind probe_engine_kind(const struct probe_params *p)
+{
+	if (!strncmp(p->engine, "xdp-count", 9))
+		return ENGINE_XDP_COUNT;
+	return !strncmp(p->engine, "xdp", 3) ? ENGINE_XDP : ENGINE_SOCKET;
+}
+
+bool probe_engine_fallback(const struct probe_params *p)
+{
+	const char *c = strchr(p->engine, ',');
+	return c && !strcmp(c, ",socket");
+}
+
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
 {
 	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP)
@@ -121,12 +143,13 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_set(err, "a text parameter is not terminated");
 	if (p->port == 0)
 		return ns_err_set(err, "port must be 1..65535");
-	if (!terminated(p->engine, sizeof(p->engine)) ||
-	    (p->engine[0] && strcmp(p->engine, "socket") && strcmp(p->engine, "xdp")))
-		return ns_err_code(err, NS_E_USAGE, "engine '%.8s': expected socket or xdp", p->engine);
-	if (!strcmp(p->engine, "xdp") && p->proto != NS_PROTO_UDP)
+	if (!terminated(p->engine, sizeof(p->engine)) || !probe_engine_name_ok(p->engine))
+		return ns_err_code(err, NS_E_USAGE, "engine '%.23s': expected socket, xdp or xdp-count, "
+				   "the last two optionally followed by ,socket", p->engine);
+	bool xdp = probe_engine_kind(p) != ENGINE_SOCKET;
+	if (xdp && p->proto != NS_PROTO_UDP)
 		return ns_err_code(err, NS_E_USAGE, "the xdp engine sends UDP: add -u");
-	if (!strcmp(p->engine, "xdp") && p->gso)
+	if (xdp && p->gso)
 		return ns_err_code(err, NS_E_USAGE, "--gso is a socket engine option: not with --engine xdp");
 	if (p->streams < 1 || p->streams > NS_MAX_STREAMS)
 		return ns_err_set(err, "streams %u out of range: must be 1..%d", (unsigned)p->streams,

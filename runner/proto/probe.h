@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "runner/engine/engine.h"
 #include "runner/engine/limits.h"
 
 #define NS_DEFAULT_PORT 5301      /* agent control port (iperf3 uses 5201) */
@@ -39,7 +40,9 @@ struct probe_params {
 	double timeout_s;         /* whole test; 0 = omit + duration + 15 s. probe_run never
 	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
-	char engine[8];         /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP, UDP) */
+	char engine[24];        /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP, UDP),
+	                           "xdp-count" (AF_XDP sender, receiver counts in XDP); either with
+	                           ",socket": an end that cannot use AF_XDP uses sockets */
 	/* source, marking and amount (iperf3's -B, --cport, -4/-6, -S/--dscp, -Z,
 	 * --dont-fragment, -n, -k) */
 	char bind[64];          /* -B: the client's numeric source address of control and data,
@@ -61,6 +64,12 @@ struct probe_params {
 
 /* Bytes the senders send in all (-n, or -k times the length); 0 = the test runs by time. */
 uint64_t probe_params_amount(const struct probe_params *p);
+/* The engine params.engine names (without its ",socket"), and whether an end that cannot run
+ * it may use the socket engine instead. */
+enum engine_kind probe_engine_kind(const struct probe_params *p);
+/* NAME or NAME,socket, NAME one of socket, xdp, xdp-count ("" = socket). */
+bool probe_engine_name_ok(const char *v);
+bool probe_engine_fallback(const struct probe_params *p);
 
 void probe_params_init(struct probe_params *p);
 int probe_params_check(const struct probe_params *p, struct ns_err *err);

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		"  -A, --affinity CPULIST     pin threads on both ends\n"
 		"  -w, --window BYTES         socket buffers\n"
 		"  -R, --reverse              the agent sends\n"
-		"      --engine NAME          socket (default) or xdp (AF_XDP; root on both ends)\n"
+		"      --engine NAME          socket (default), xdp, xdp-count (AF_XDP; root on both\n"
+		"                             ends); NAME,socket: sockets where AF_XDP is refused\n"
 		"      --goals LIST           loss ratios, e.g. 0,0.5%% (default; 0 = NDR)\n"
 		"      --exceed-ratio R       share of a load's trial time that may exceed the goal\n"
 		"                             and the load still count as meeting it (default 0.5)\n"
@@ -136,7 +137,7 @@ static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 	case OPT_DRY: o->dry_run = true; return 0;
 	case OPT_ENGINE:
 		if (strlen(arg) >= sizeof(p->engine))
-			return ns_err_code(err, NS_E_USAGE, "'%s': expected socket or xdp", arg);
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected socket, xdp or xdp-count", arg);
 		snprintf(p->engine, sizeof(p->engine), "%s", arg);
 		return 0;
 	case 'J': case OPT_JSON: o->json = true; return 0;

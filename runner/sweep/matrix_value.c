@@ -184,8 +184,11 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		u = b;
 		break;
 	case MX_ENGINE:
-		if (strcmp(text, "socket") && strcmp(text, "xdp"))
-			return ns_err_set(err, "'%s': expected socket or xdp", text);
+		if (strlen(text) >= sizeof(((struct probe_params *)0)->engine) ||
+		    !probe_engine_name_ok(text))
+			return ns_err_set(err, "'%s': expected socket, xdp or xdp-count (the last two "
+					  "with ,socket: fall back to sockets where AF_XDP is refused)",
+					  text);
 		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
 	case MX_AFFINITY:
 		if (!strcmp(text, "none") || !strcmp(text, "irq") || !strcmp(text, "spread")) {

@@ -83,7 +83,7 @@ if ($mode eq 'relay') {
 } elsif ($mode eq 'skipauth') {
 	my ($h, $p) = @ARGV;
 	my $s = conn($h, $p) or die "connect: $!\n";
-	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 9, 0) . pack('N n n', 0, 12, 0));
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 10, 0) . pack('N n n', 0, 12, 0));
 	print join(' ', answers($s, 3)), "\n";
 } elsif ($mode eq 'silent') {
 	my ($h, $p, $n, $secs) = @ARGV;
@@ -108,7 +108,7 @@ if ($mode eq 'relay') {
 		if ($k == 0) { syswrite($s, $junk); }                                  # random bytes
 		elsif ($k == 1) { syswrite($s, pack('N n n', 0xffffffff, 1, 0)); }     # huge length
 		elsif ($k == 2) { syswrite($s, pack('N n n', 8, 1, 0) . "NSW"); }      # truncated
-		else { syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 9, 0) .  # bad fields
+		else { syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 10, 0) .  # bad fields
 				    pack('N n n', 64, 3, 0) . $junk); }
 		close $s;
 	}

@@ -301,6 +301,40 @@ static void until_sustained(void **state)
 	refused(&p, "not terminated");
 }
 
+/* --engine: socket, xdp, xdp-count, the last two with ",socket" for the fallback; AF_XDP
+ * carries UDP only and has no GSO. */
+static void engine_names(void **state)
+{
+	(void)state;
+	static const struct { const char *v; enum engine_kind kind; bool fallback; } ok[] = {
+		{"", ENGINE_SOCKET, false}, {"socket", ENGINE_SOCKET, false},
+		{"xdp", ENGINE_XDP, false}, {"xdp-count", ENGINE_XDP_COUNT, false},
+		{"xdp,socket", ENGINE_XDP, true}, {"xdp-count,socket", ENGINE_XDP_COUNT, true},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct probe_params p = base();
+		p.proto = NS_PROTO_UDP;
+		snprintf(p.engine, sizeof(p.engine), "%s", ok[i].v);
+		assert_int_equal(probe_params_check(&p, NULL), 0);
+		assert_int_equal(probe_engine_kind(&p), ok[i].kind);
+		assert_int_equal(probe_engine_fallback(&p), ok[i].fallback);
+	}
+	static const char *const bad[] = {"xdpx", "xd", "socket,socket", "xdp,", "xdp,xdp",
+					  "xdp,socket,socket", "xdp-count,sock", ",socket"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct probe_params p = base();
+		p.proto = NS_PROTO_UDP;
+		snprintf(p.engine, sizeof(p.engine), "%s", bad[i]);
+		refused(&p, "expected socket, xdp or xdp-count");
+	}
+	struct probe_params p = base();
+	snprintf(p.engine, sizeof(p.engine), "xdp-count,socket");
+	refused(&p, "sends UDP");
+	p.proto = NS_PROTO_UDP;
+	p.gso = true;
+	refused(&p, "--gso");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +347,7 @@ int main(void)
 		cmocka_unit_test(source_marking_and_amount),
 		cmocka_unit_test(dscp_names_and_values),
 		cmocka_unit_test(until_sustained),
+		cmocka_unit_test(engine_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

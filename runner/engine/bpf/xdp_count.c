@@ -2,14 +2,7 @@
  * source and destination port listed in `flows` by user space, payload of the test's length)
  * are counted — datagrams, bytes, highest sequence number from the netsweep datagram header —
  * and dropped here, before the kernel's stack; every other packet passes untouched. */
-#include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/udp.h>
-
-#include <bpf/bpf_endian.h>
-#include <bpf/bpf_helpers.h>
+#include "udp4.h"
 
 struct flow_counts {
 	__u64 packets;
@@ -31,18 +24,12 @@ const volatile __u32 payload_len = 0;
 SEC("xdp")
 int xdp_count(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	if ((void *)(eth + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP))
+	void *end = (void *)(long)ctx->data_end;
+	struct iphdr *ip;
+	struct udphdr *udp = udp4_header(ctx, &ip);
+	if (!udp)
 		return XDP_PASS;
-	struct iphdr *ip = (void *)(eth + 1);
-	if ((void *)(ip + 1) > end || ip->ihl != 5 || ip->protocol != IPPROTO_UDP ||
-	    (ip->frag_off & bpf_htons(0x3fff)))
-		return XDP_PASS;
-	struct udphdr *udp = (void *)(ip + 1);
-	if ((void *)(udp + 1) > end)
-		return XDP_PASS;
-	__u32 key = ((__u32)bpf_ntohs(udp->source) << 16) | bpf_ntohs(udp->dest);
+	__u32 key = udp4_flow_key(udp);
 	struct flow_counts *c = bpf_map_lookup_elem(&flows, &key);
 	if (!c || bpf_ntohs(udp->len) != payload_len + sizeof(*udp))
 		return XDP_PASS;

@@ -1,0 +1,59 @@
+/* engine_xdp_int: what the AF_XDP sender and count-only receiver (engine_xdp.c) and the AF_XDP
+ * receiver (engine_xdp_rx.c) share, from engine_xdp_base.c: the path of a data socket
+ * (interface, addresses, next hop), the checks that refuse what AF_XDP cannot carry, and
+ * loading and attaching an XDP program compiled into the binary. Every failure that says "this
+ * host, device or account cannot do it" has the code NS_E_UNSUPPORTED, on which a test may
+ * fall back to the socket engine. */
+#ifndef NS_ENGINE_XDP_INT_H
+#define NS_ENGINE_XDP_INT_H
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine_int.h"
+
+struct bpf_object;
+struct bpf_link;
+
+#define XDP_FRAME_SIZE 2048u     /* one frame per UMEM chunk: payloads up to ~2000 bytes */
+#define XDP_HDR_LEN 42u          /* Ethernet 14 + IPv4 20 + UDP 8 */
+
+/* The 5-tuple and next hop of a connected IPv4 UDP socket. */
+struct xdp_path {
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	struct sockaddr_in local, peer;
+	uint32_t nexthop;        /* network order */
+	uint8_t src_mac[6], dst_mac[6];
+};
+
+/* Interface, addresses and next hop of a stream's connected socket (need_mac: the next hop's
+ * MAC too); refuses what AF_XDP cannot carry: IPv6, loopback and devices without an Ethernet
+ * header, bonds and tunnels. */
+int xdp_path_of(int fd, bool need_mac, struct xdp_path *p, struct ns_err *err);
+/* Key of a flow as the receiver sees it: the peer's port << 16 | ours. */
+uint32_t xdp_flow_key(const struct xdp_path *p);
+/* Receive ("rx") or transmit ("tx") queues of an interface, at least 1. */
+uint32_t xdp_queue_count(const char *ifname, const char *dir);
+/* ns_err_sys with code NS_E_UNSUPPORTED (a privilege or device refused), unless ENOMEM. */
+int xdp_err_refused(struct ns_err *err, int errnum, const char *what, const char *hint);
+
+/* An XDP program compiled into the binary, loaded with its read-only settings and attached
+ * through a bpf_link, which the kernel removes when the process dies, even by SIGKILL. */
+struct xdp_prog {
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int ifindex;
+	char how[16];            /* " native", " generic", " offloaded" or "" */
+};
+int xdp_prog_attach(struct xdp_prog *x, const char *obj, size_t obj_len, const char *prog_name,
+		    const void *settings, size_t settings_len, const struct xdp_path *p,
+		    struct ns_err *err);
+/* The fd of a map of the loaded program, -1 if it has none of that name. */
+int xdp_prog_map(const struct xdp_prog *x, const char *name);
+void xdp_prog_detach(struct xdp_prog *x);
+
+#endif
