@@ -16,4 +16,4 @@ LIB_SRC += runner/engine/engine_xdp_none.c
 $(info netsweep: libxdp/libbpf (pkg-config) or $(BPF_CC) missing: the AF_XDP engine is not built)
 endif
 BENCHES += tests/bench/xdp.sh
-ITESTS += tests/integration/xdp_netns.sh
+ITESTS += tests/integration/xdp_netns.sh tests/integration/xdp_fallback.sh

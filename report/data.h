@@ -55,7 +55,7 @@ struct rp_case {
 	int ordinal;
 	size_t ep;                   /* index into rp_data.eps */
 	char *protocol, *direction, *affinity, *congestion;
-	char *engine;                  /* "socket" or "xdp" (params.engine; NULL = socket) */
+	char *engine;                  /* params.engine: "socket", "xdp", "xdp,socket" ... (NULL = socket) */
 	long long streams, threads, length, rate_bps, fq_rate_bps, window, mss, nodelay, gso;
 	double duration_s, omit_s;
 	char *family, *bind_client, *bind_agent; /* "any"/"4"/"6"; a bind's addresses, or NULL */

@@ -324,8 +324,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
 			.nic = nic,
 		};
-		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s",
-			 e->eng ? engine_mode(e->eng) : "socket");
+		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s", session_end_mode(e));
 		if (e->role == ENGINE_SEND && t->p.zerocopy) {
 			struct engine_zc z;
 			engine_zerocopy(e->eng, &z);
@@ -449,6 +448,9 @@ void agent_run_test(struct conn *c, uint32_t len)
 			e->cookie = t.cookie;
 			if (session_end_start(e, &t.p, threads, cpus, n_cpus, &err) < 0)
 				goto fail;
+			if (e->xdp_refused[0])
+				agent_log(c->a, "%s: %s: the socket engine runs instead", c->peer_name,
+					  e->xdp_refused);
 		}
 	if (proto_send(c->ctl, PROTO_START, NULL, 0, proto_now() + 5, &err) < 0)
 		goto fail;

@@ -564,7 +564,7 @@ static int compute(struct client *c, struct ns_err *err)
 		if (as && !me_sender && as->gso_active)
 			res->gso_active = true;
 		if (d == 0) {
-			const char *mine_mode = me->eng ? engine_mode(me->eng) : "socket";
+			const char *mine_mode = session_end_mode(me);
 			const char *their_mode = as && as->mode[0] ? as->mode : "socket";
 			if (!strcmp(mine_mode, "socket") && !strcmp(their_mode, "socket"))
 				snprintf(res->engine_mode, sizeof(res->engine_mode), "socket");
@@ -748,6 +748,12 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			se->cookie = c.ready.cookie;
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
 				goto fail;
+			if (se->xdp_refused[0]) {
+				char w[NS_ERR_MAX + 64];
+				snprintf(w, sizeof(w), "this end runs the socket engine: %s",
+					 se->xdp_refused);
+				add_warning(res, w);
+			}
 		}
 	started = true;
 	if (run_loop(&c, &e) < 0)

@@ -47,8 +47,12 @@ static int route_lookup(uint32_t dst, struct xdp_path *p, struct ns_err *err)
 		}
 	}
 	fclose(f);
+	/* the kernel routed the connected socket, so its route is elsewhere: the local table
+	 * (loopback, an address of this host) or policy routing, neither of which we follow */
 	if (best_len < 0)
-		return ns_err_code(err, NS_E_UNREACHABLE, "xdp: no route to %s",
+		return ns_err_code(err, NS_E_UNSUPPORTED, "xdp: %s is not reached through the main "
+				   "routing table (loopback, a local address, policy routing): the XDP "
+				   "engine needs the Ethernet device of a route there",
 				   inet_ntoa((struct in_addr){dst}));
 	return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -112,7 +113,14 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		cfg.not_data_len = PROTO_COOKIE_LEN;
 	}
 	s->proto = p->proto;
+	s->xdp_refused[0] = '\0';
 	s->eng = engine_create(&cfg, s->fds, s->n, err);
+	if (!s->eng && cfg.kind != ENGINE_SOCKET && err->code == NS_E_UNSUPPORTED &&
+	    probe_engine_fallback(p)) {
+		snprintf(s->xdp_refused, sizeof(s->xdp_refused), "%s", err->msg);
+		cfg.kind = ENGINE_SOCKET;
+		s->eng = engine_create(&cfg, s->fds, s->n, err);
+	}
 	if (!s->eng)
 		return -1; /* the fds are still ours */
 	/* the baseline of a test without omit: taken just before the first byte can move */
@@ -194,6 +202,13 @@ int session_end_sender_error(struct session_end *s, const struct probe_params *p
 					  strerror(error));
 	}
 	return 0;
+}
+
+const char *session_end_mode(const struct session_end *s)
+{
+	if (s->xdp_refused[0])
+		return "socket (xdp unavailable)";
+	return s->eng ? engine_mode(s->eng) : "socket";
 }
 
 void session_end_destroy(struct session_end *s)

@@ -33,12 +33,17 @@ struct session_end {
 	double t_stop;             /* a self-timed sender: when it was seen stopped (0 = not yet) */
 	const uint8_t *cookie;     /* UDP receiver: the test's cookie (PROTO_COOKIE_LEN bytes), so
 	                              that a late greeting echo is not taken for data; may be NULL */
+	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test
+	                                 asked for xdp with ",socket"; "" = it did not fall back */
 };
 
 /* Allocates the fd and snapshot arrays (fds all -1). */
 int session_end_init(struct session_end *s, enum ns_dir dir, enum engine_role role, uint32_t n,
 		     bool per_stream, struct ns_err *err);
-/* Creates and starts the engine over s->fds (ownership moves to the engine). */
+/* Creates and starts the engine over s->fds (ownership moves to the engine). An end that
+ * cannot run the XDP engine (NS_E_UNSUPPORTED: privileges, device, build) fails here, before
+ * any data moves, or with --engine xdp,socket runs the socket engine and says why in
+ * s->xdp_refused. */
 int session_end_start(struct session_end *s, const struct probe_params *p, uint32_t threads,
 		      const int *cpus, uint32_t n_cpus, struct ns_err *err);
 /* Stops (or, for a receiver, first drains) the engine and takes the final snapshot.
@@ -53,6 +58,8 @@ void session_end_destroy(struct session_end *s);
  * words (EMSGSIZE, under --dont-fragment, names the path MTU); 0 otherwise. */
 int session_end_sender_error(struct session_end *s, const struct probe_params *p,
 			     struct ns_err *err);
+/* What carried this end's data: engine_mode(), or "socket (xdp unavailable)" after a fallback. */
+const char *session_end_mode(const struct session_end *s);
 /* CPU of this end's own engine threads from the baseline to the end, % of one CPU: with
  * --bidir each direction's, and never another test's in the same process. */
 double session_end_cpu_percent(const struct session_end *s);
