@@ -276,16 +276,6 @@ static uint32_t end_index(const struct client *c, uint8_t dir)
 	return c->n_ends;
 }
 
-/* Returns -1; a timeout while the results come says which part of them was awaited. */
-static int results_timed_out(const struct client *c, const char *what, struct ns_err *err)
-{
-	char agent[PROTO_ADDR_NAME_LEN];
-	if (!err || err->code != NS_E_TIMEOUT)
-		return -1;
-	proto_addr_name(c->ctl, false, agent, sizeof(agent));
-	return ns_err_timeout(err, 0, "%s from %s", what, agent);
-}
-
 /* The agent's results: RESULTS, then chunks, then DONE. */
 static int collect_results(struct client *c, struct ns_err *err)
 {
@@ -293,7 +283,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 	uint16_t type;
 	uint32_t len;
 	if (longrun_expect(&c->lr, c->ctl, c->buf, PROTO_RESULTS, &len, deadline, err) < 0)
-		return results_timed_out(c, "the test's results (RESULTS)", err);
+		return client_ctl_waited(c->ctl, "the test's results (RESULTS)", err);
 	if (proto_dec_results(c->buf, len, &c->agent, err) < 0)
 		return -1;
 	for (uint32_t i = 0; i < c->agent.n_dirs; i++) {
@@ -312,8 +302,8 @@ static int collect_results(struct client *c, struct ns_err *err)
 	}
 	for (;;) {
 		if (client_ctl_recv(c->ctl, c->buf, &type, &len, deadline, err) < 0)
-			return results_timed_out(c, "the rest of the test's results (RESULT_STREAMS, "
-						 "RESULT_INTERVALS, DONE)", err);
+			return client_ctl_waited(c->ctl, "the rest of the test's results "
+						 "(RESULT_STREAMS, RESULT_INTERVALS, DONE)", err);
 		uint8_t dir;
 		uint32_t first, count;
 		if (type == PROTO_DONE)

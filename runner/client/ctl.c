@@ -211,6 +211,11 @@ static int timed_out(int ctl, const char *what, struct ns_err *err)
 	return ns_err_timeout(err, 0, "%s from %s", what, peer);
 }
 
+int client_ctl_waited(int ctl, const char *what, struct ns_err *err)
+{
+	return err && err->code == NS_E_TIMEOUT ? timed_out(ctl, what, err) : -1;
+}
+
 /* Receives the next message; ERROR and BUSY become errors with the agent's words. */
 int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double deadline,
 		    struct ns_err *err)
@@ -241,11 +246,8 @@ int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, doubl
 		      struct ns_err *err)
 {
 	uint16_t type;
-	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0) {
-		if (err && err->code == NS_E_TIMEOUT)
-			return timed_out(ctl, proto_type_name(want), err);
-		return -1;
-	}
+	if (client_ctl_recv(ctl, buf, &type, len, deadline, err) < 0)
+		return client_ctl_waited(ctl, proto_type_name(want), err);
 	if (type != want)
 		return ns_err_code(err, NS_E_PROTOCOL, "protocol error: expected %s, got %s", proto_type_name(want),
 				  proto_type_name(type));

@@ -47,6 +47,9 @@ int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double
 		    struct ns_err *err);
 int client_ctl_expect(int ctl, uint8_t *buf, uint16_t want, uint32_t *len, double deadline,
 		      struct ns_err *err);
+/* Returns -1; a timeout in err (NS_E_TIMEOUT) is worded as a wait for what from the agent on
+ * ctl: "timed out waiting for WHAT from HOST:PORT". Other errors are left as they are. */
+int client_ctl_waited(int ctl, const char *what, struct ns_err *err);
 /* Whether SQLite's JSON parser takes text as one JSON value. */
 bool client_json_ok(const char *text);
 #endif

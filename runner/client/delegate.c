@@ -21,18 +21,14 @@ static int read_result(int ctl, uint8_t *buf, struct probe_result *res, double d
 {
 	struct proto_result_rd rd;
 	proto_result_rd_init(&rd, res);
-	for (;;) {
+	for (bool first = true;; first = false) {
 		uint16_t type;
 		uint32_t len;
-		if (client_ctl_recv(ctl, buf, &type, &len, deadline, err) < 0) {
-			if (err && err->code == NS_E_TIMEOUT) {
-				char agent[PROTO_ADDR_NAME_LEN];
-				proto_addr_name(ctl, false, agent, sizeof(agent));
-				ns_err_timeout(err, 0, "the delegated test's result (DELEGATE_RESULT) "
-					       "from %s", agent);
-			}
-			return -1;
-		}
+		if (client_ctl_recv(ctl, buf, &type, &len, deadline, err) < 0)
+			return client_ctl_waited(ctl, first ? "the delegated test's result "
+						 "(DELEGATE_RESULT)" : "the rest of the delegated "
+						 "test's result (DELEGATE_STREAMS, DELEGATE_INTERVALS, "
+						 "DONE)", err);
 		int rc = proto_result_rd_msg(&rd, type, buf, len, err);
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;

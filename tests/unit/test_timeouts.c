@@ -22,6 +22,7 @@
 #include "runner/agent/agent.h"
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
+#include "runner/proto/result_wire.h"
 
 /* ---- sockets ---- */
 
@@ -141,11 +142,11 @@ static void a_receive_names_the_silent_peer(void **state)
 
 /* ---- the client's waits, against a fake agent ---- */
 
-/* Until the far end closes (or 10 s): the fake's silence. */
+/* Until the far end closes (or 20 s): the fake's silence. */
 static void wait_eof(int fd)
 {
 	char junk[4096];
-	double until = proto_now() + 10;
+	double until = proto_now() + 20;
 	while (proto_now() < until) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		if (poll(&pfd, 1, 100) > 0 && recv(fd, junk, sizeof(junk), MSG_DONTWAIT) == 0)
@@ -180,6 +181,8 @@ enum fake_mode {
 	F_NO_RESULTS,     /* nothing after STOP */
 	F_HALF_RESULTS,   /* RESULTS after STOP, then nothing */
 	F_DEAD_TCP_R,     /* F_DEAD_TCP for a reverse test: the client connects all the same */
+	F_DELEGATE_NONE,  /* a client agent: DELEGATE_REQUEST read, then silence */
+	F_DELEGATE_HALF,  /* ... DELEGATE_RESULT sent, then silence */
 };
 
 struct fake {
@@ -207,6 +210,18 @@ static void *fake_agent(void *arg)
 	send_hello(fd);
 	if (f->mode == F_NO_READY)
 		goto silent;
+	if (f->mode == F_DELEGATE_NONE || f->mode == F_DELEGATE_HALF) {
+		recv_type(fd, buf, PROTO_DELEGATE_REQUEST, &len);
+		if (f->mode == F_DELEGATE_HALF) {
+			struct probe_result none = {0};
+			proto_buf_init(&b);
+			proto_enc_delegate_result(&b, &none);
+			assert_int_equal(proto_send_buf(fd, PROTO_DELEGATE_RESULT, &b,
+							proto_now() + 5, &err), 0);
+			proto_buf_free(&b);
+		}
+		goto silent;
+	}
 	recv_type(fd, buf, PROTO_TEST_REQUEST, &len);
 	assert_int_equal(proto_dec_params(buf, len, &p, &err), 0);
 	if (f->mode == F_DEAD_UDP) {
@@ -280,11 +295,12 @@ static void *probe_fake(void *arg)
 	if (p.proto == NS_PROTO_UDP)
 		p.rate_bps = 1000000;
 	p.connect_timeout_s = 0.5;
-	p.duration_s = 1;
+	p.duration_s = f->mode == F_LATE_START ? 2 : 1;
 	p.interval_s = 0;
-	/* the whole test: the connect timeout and this. A late START (1 s) leaves the test 0.5 s
-	 * short of its end; the others end 1 s before it. */
-	p.timeout_s = f->mode == F_LATE_START ? 1 : 2;
+	/* the whole test: the connect timeout and this. START comes 1 s late: the test ends
+	 * 0.5 s after the bound, and the set-up has 1.5 s before START is late itself. The
+	 * others end 1 s before it. */
+	p.timeout_s = 2;
 	f->rc = probe_run(&p, &res, &f->err);
 	probe_result_free(&res);
 	return NULL;
@@ -326,7 +342,7 @@ static void client_waits_name_the_agent(void **state)
 		 "1 of 2 (and 1 more) from 127.0.0.1:%u (agent 127.0.0.1:%u)",
 		 (unsigned)f[F_DEAD_UDP].udp_ports[0], (unsigned)f[F_DEAD_UDP].port);
 	assert_string_equal(f[F_DEAD_UDP].err.msg, want);
-	snprintf(want, sizeof(want), "timed out after 1 s waiting for the test with 127.0.0.1:%u "
+	snprintf(want, sizeof(want), "timed out after 2 s waiting for the test with 127.0.0.1:%u "
 		 "to end", (unsigned)f[F_LATE_START].port);
 	assert_string_equal(f[F_LATE_START].err.msg, want);
 	snprintf(want, sizeof(want), "timed out waiting for the test's results (RESULTS) from "
@@ -449,7 +465,28 @@ static struct {
 	FILE *log;
 	int saved_stderr, mute, hello;
 	char mute_name[PROTO_ADDR_NAME_LEN], hello_name[PROTO_ADDR_NAME_LEN];
+	struct fake del[2];              /* client agents of delegated runs, silent */
+	pthread_t del_probe[2];
 } scene;
+
+/* A delegated run through a fake client agent; its error goes to f->err. Its wait for the
+ * result is the longest of all: the run's bound plus a fixed 10 s for the client agent's own
+ * result collection. */
+static void *probe_from_fake(void *arg)
+{
+	struct fake *f = arg;
+	struct probe_params p;
+	struct probe_result res;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	p.connect_timeout_s = 0.3;
+	p.duration_s = 0.1;
+	p.timeout_s = 0.1;
+	p.interval_s = 0;
+	f->rc = probe_run_from("127.0.0.1", f->port, &p, &res, &f->err);
+	probe_result_free(&res);
+	return NULL;
+}
 
 static int agents_start(void **state)
 {
@@ -457,6 +494,15 @@ static int agents_start(void **state)
 	enum { N = N_AGENT };
 	struct fake_client *fc = scene.fc;
 	setenv("NETSWEEP_IMDS", "0", 1);
+	for (int i = 0; i < 2; i++) {
+		struct fake *f = &scene.del[i];
+		memset(f, 0, sizeof(*f));
+		f->mode = i ? F_DELEGATE_HALF : F_DELEGATE_NONE;
+		f->lfd = listen_on(SOCK_STREAM, 1, &f->port);
+		if (pthread_create(&f->th, NULL, fake_agent, f) != 0 ||
+		    pthread_create(&scene.del_probe[i], NULL, probe_from_fake, f) != 0)
+			return -1;
+	}
 	scene.log = tmpfile();
 	scene.saved_stderr = dup(2);
 	if (!scene.log || scene.saved_stderr < 0)
@@ -554,6 +600,28 @@ static void agent_waits_name_the_client(void **state)
 	assert_string_equal(fc[4].error, want);
 }
 
+static void delegated_waits_name_the_client_agent(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		pthread_join(scene.del_probe[i], NULL);
+		pthread_join(scene.del[i].th, NULL);
+		close(scene.del[i].lfd);
+		assert_int_equal(scene.del[i].rc, -1);
+		if (scene.del[i].err.code != NS_E_TIMEOUT)
+			fail_msg("%s", scene.del[i].err.msg);
+	}
+	char want[256];
+	snprintf(want, sizeof(want), "client agent 127.0.0.1 port %u: timed out waiting for the "
+		 "delegated test's result (DELEGATE_RESULT) from 127.0.0.1:%u",
+		 (unsigned)scene.del[0].port, (unsigned)scene.del[0].port);
+	assert_string_equal(scene.del[0].err.msg, want);
+	snprintf(want, sizeof(want), "client agent 127.0.0.1 port %u: timed out waiting for the "
+		 "rest of the delegated test's result (DELEGATE_STREAMS, DELEGATE_INTERVALS, DONE) "
+		 "from 127.0.0.1:%u", (unsigned)scene.del[1].port, (unsigned)scene.del[1].port);
+	assert_string_equal(scene.del[1].err.msg, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +630,7 @@ int main(void)
 		cmocka_unit_test(a_receive_names_the_silent_peer),
 		cmocka_unit_test(client_waits_name_the_agent),
 		cmocka_unit_test(agent_waits_name_the_client),
+		cmocka_unit_test(delegated_waits_name_the_client_agent),
 	};
 	return cmocka_run_group_tests(tests, agents_start, NULL);
 }
