@@ -54,7 +54,7 @@ int ns_err_sys(struct ns_err *err, const char *fmt, ...)
 
 /* A bounded wait ran out, in the one wording every timeout uses: "timed out after N s waiting
  * for WHAT", where WHAT names the thing awaited and its host and port ("READY from
- * 10.0.0.1:5201"). N is the length of the wait the user can set (--connect-timeout,
+ * 10.0.0.1:5301"). N is the length of the wait the user can set (--connect-timeout,
  * --timeout); after_s <= 0 leaves it out, for steps that share one deadline. Code NS_E_TIMEOUT. */
 int ns_err_timeout(struct ns_err *err, double after_s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -57,15 +57,15 @@ static void one_wording_for_every_timeout(void **state)
 {
 	(void)state;
 	struct ns_err err = {0};
-	assert_int_equal(ns_err_timeout(&err, 5, "READY from %s", "10.0.0.1:5201"), -1);
-	assert_string_equal(err.msg, "timed out after 5 s waiting for READY from 10.0.0.1:5201");
+	assert_int_equal(ns_err_timeout(&err, 5, "READY from %s", "10.0.0.1:5301"), -1);
+	assert_string_equal(err.msg, "timed out after 5 s waiting for READY from 10.0.0.1:5301");
 	assert_int_equal(err.code, NS_E_TIMEOUT);
 	ns_err_timeout(&err, 0.5, "x");
 	assert_string_equal(err.msg, "timed out after 0.5 s waiting for x");
 	ns_err_timeout(&err, 1500, "x");
 	assert_string_equal(err.msg, "timed out after 1500 s waiting for x");
-	ns_err_timeout(&err, 0, "HELLO from [::1]:5201");
-	assert_string_equal(err.msg, "timed out waiting for HELLO from [::1]:5201");
+	ns_err_timeout(&err, 0, "HELLO from [::1]:5301");
+	assert_string_equal(err.msg, "timed out waiting for HELLO from [::1]:5301");
 }
 
 /* A peer that reads nothing: the send names it and the message it would not take. */
