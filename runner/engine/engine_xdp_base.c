@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -180,12 +181,22 @@ int xdp_prog_attach(struct xdp_prog *x, const char *obj, size_t obj_len, const c
 	struct bpf_program *prog = bpf_object__find_program_by_name(x->obj, prog_name);
 	if (!prog)
 		return ns_err_code(err, NS_E_FAIL, "xdp: the XDP program is incomplete");
-	x->link = bpf_program__attach_xdp(prog, p->ifindex);
-	if (!x->link) {
+	/* flags 0: native where the driver has it, generic where it has none */
+	LIBBPF_OPTS(bpf_link_create_opts, native);
+	LIBBPF_OPTS(bpf_link_create_opts, generic, .flags = XDP_FLAGS_SKB_MODE);
+	const char *hook = getenv("NETSWEEP_TEST_XDP_GENERIC");
+	int fd = -1;
+	if (!hook || strcmp(hook, "1"))
+		fd = bpf_link_create(bpf_program__fd(prog), p->ifindex, BPF_XDP, &native);
+	if (fd < 0)
+		fd = bpf_link_create(bpf_program__fd(prog), p->ifindex, BPF_XDP, &generic);
+	if (fd < 0) {
 		char what[64];
 		snprintf(what, sizeof(what), "attaching to %s", p->ifname);
 		return xdp_err_refused(err, errno, what, " (no XDP there, or another program)");
 	}
+	x->link_fd = fd;
+	x->attached = true;
 	struct bpf_xdp_query_opts q = {.sz = sizeof(q)};
 	const char *how = "";
 	if (bpf_xdp_query(p->ifindex, 0, &q) == 0)
@@ -203,10 +214,10 @@ int xdp_prog_map(const struct xdp_prog *x, const char *name)
 
 void xdp_prog_detach(struct xdp_prog *x)
 {
-	if (x->link)
-		bpf_link__destroy(x->link); /* detaches the program */
+	if (x->attached)
+		close(x->link_fd); /* detaches the program */
 	if (x->obj)
 		bpf_object__close(x->obj);
-	x->link = NULL;
+	x->attached = false;
 	x->obj = NULL;
 }

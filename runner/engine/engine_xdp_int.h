@@ -16,7 +16,6 @@
 #include "engine_int.h"
 
 struct bpf_object;
-struct bpf_link;
 
 #define XDP_FRAME_SIZE 2048u     /* one frame per UMEM chunk: payloads up to ~2000 bytes */
 #define XDP_HDR_LEN 42u          /* Ethernet 14 + IPv4 20 + UDP 8 */
@@ -42,10 +41,14 @@ uint32_t xdp_queue_count(const char *ifname, const char *dir);
 int xdp_err_refused(struct ns_err *err, int errnum, const char *what, const char *hint);
 
 /* An XDP program compiled into the binary, loaded with its read-only settings and attached
- * through a bpf_link, which the kernel removes when the process dies, even by SIGKILL. */
+ * through a bpf_link, which the kernel removes when the process dies, even by SIGKILL:
+ * natively where the driver has XDP, else (or when the driver refuses) in generic (SKB)
+ * mode. NETSWEEP_TEST_XDP_GENERIC=1 asks for generic mode only, a test hook that stands for
+ * a driver without native XDP (tests/integration/xdp_netns.sh). */
 struct xdp_prog {
 	struct bpf_object *obj;
-	struct bpf_link *link;
+	int link_fd;             /* the bpf_link, when attached */
+	bool attached;
 	int ifindex;
 	char how[16];            /* " native", " generic", " offloaded" or "" */
 };

@@ -2,7 +2,9 @@
 # The AF_XDP engine (--engine xdp) over network namespaces:
 #   - on a veth pair, 64-byte UDP: every datagram the sender put out is counted at the
 #     receiver's AF_XDP sockets (zero loss, no duplicates, nothing out of order), the result
-#     says which engine and mode ran; the count-only receiver (--engine xdp-count) too;
+#     says which engine and mode ran; the count-only receiver (--engine xdp-count) too, and
+#     the receive path with the program in generic (SKB) mode (a test hook stands for a
+#     driver without native XDP);
 #   - ordinary traffic on the receiver's interface is untouched during a test (a ping run
 #     alongside gets every reply);
 #   - through a router namespace whose egress drops 1 % at random (tc BPF classifier; AF_XDP
@@ -18,7 +20,7 @@ source "$HERE/../lib/netns.sh"
 netns_require
 
 CHECKS=("xdp engine: 64-byte UDP on a veth, no loss reported" "xdp engine: a ping alongside gets every reply"
-	"xdp engine: count-only receiver" "xdp engine: loss through a 1 % random drop"
+	"xdp engine: count-only receiver" "xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
 	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program")
 netns_need_netsweep "${CHECKS[@]}"
 why=$("$NETSWEEP" probe 127.0.0.1 -u --engine xdp -t 0.1 --connect-timeout 0.1 2>&1)
@@ -65,6 +67,21 @@ if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp-cou
 		pass "$name: $rcvd of $sent datagrams ($mode)"
 	else
 		fail "$name" "sent $sent received $rcvd, mode '$mode'"
+	fi
+else
+	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
+fi
+name="xdp engine: generic (SKB) mode"
+if ! NETSWEEP_TEST_XDP_GENERIC=1 netns_agent xd-r "$R" "$((PORT + 1))"; then
+	fail "$name" "agent did not start"
+elif netns_probe xd-s "$OUT" "$R:$((PORT + 1))" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; then
+	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') mode=$(j '$.engine_mode')
+	dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
+	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$rcvd" ] && [ "$dup" = 0 ] &&
+		[ "$ooo" = 0 ] && [[ $mode == *"receiver xdp rx copy generic" ]]; then
+		pass "$name: $rcvd of $sent datagrams ($mode)"
+	else
+		fail "$name" "sent $sent received $rcvd dup $dup ooo $ooo, mode '$mode'"
 	fi
 else
 	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
