@@ -37,6 +37,9 @@ static const char *const migrations[] = {
 	"DROP VIEW IF EXISTS v_cost_ranking;",
 	/* 9: whether the provider shaped a result; result_nics comes from the schema file */
 	"ALTER TABLE results ADD COLUMN shaped_by_provider INTEGER;",
+	/* 10: v_cost_ranking ranks a case shaped on credits on its sustained rate, as the report
+	 * does; v_run_cost charges a long-run case the time it ran, not its upper bound */
+	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_run_cost;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

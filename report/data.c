@@ -355,7 +355,10 @@ static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *er
 	sqlite3_stmt *st;
 	for (size_t i = 0; i < d->n_eps; i++)
 		d->eps[i].billed_s = NAN;
-	if (rp_db_prep(db, "SELECT c.endpoint_id, sum(c.duration_s + c.omit_s), count(*) FROM results r"
+	/* a long-run case (until sustained) ran for its measured time, not its upper bound */
+	if (rp_db_prep(db, "SELECT c.endpoint_id, sum(CASE WHEN json_extract(c.params, '$.until') ="
+		 " 'sustained' THEN coalesce(r.duration_s, c.duration_s) ELSE c.duration_s END"
+		 " + c.omit_s), count(*) FROM results r"
 		 " JOIN cases c ON c.id = r.case_id WHERE c.run_id = ?1 AND r.status = 'ok'"
 		 " GROUP BY 1", &st, err) < 0)
 		return -1;

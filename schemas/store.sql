@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 9; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 10; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -389,10 +389,19 @@ FROM split WHERE item IS NOT NULL AND item <> '';
 -- highest-median case among those matching every term of the run's rank-by rule (all its
 -- cases when there is none), its median in Mbit/s per hourly dollar of the pair or the
 -- sender (price basis); pairs without a price are left out. rank: 1 = most per dollar.
+-- A case whose results stepped down (result_phases) counts its mean sustained rate instead
+-- of its median (version 10, column sustained), as the report does.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
-WITH eligible AS (
-	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key, m.median_bps
+WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
+	SELECT r.case_id, avg(p.sustained_bps) AS bps
+	FROM result_phases p JOIN results r ON r.id = p.result_id
+	WHERE r.status = 'ok' AND p.direction = 'fwd' GROUP BY r.case_id
+),
+eligible AS (
+	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key,
+	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained
 	FROM cases c JOIN v_case_median m ON m.case_id = c.id
+	LEFT JOIN sustained s ON s.case_id = c.id
 	WHERE NOT EXISTS (
 		SELECT 1 FROM v_rank_terms t WHERE t.run_id = c.run_id AND coalesce(CASE t.key
 			WHEN 'protocol' THEN c.protocol WHEN 'direction' THEN c.direction
@@ -414,7 +423,8 @@ picked AS (
 SELECT p.run_id, ep.endpoint_id, ep.endpoint, ep.instance_type, ep.region, ep.price_basis,
        ep.usd_per_hour, p.case_id, p.case_key, p.median_bps / 1e6 AS mbps,
        p.median_bps / 1e6 / ep.usd_per_hour AS mbps_per_usd_hour,
-       rank() OVER (PARTITION BY p.run_id ORDER BY p.median_bps / ep.usd_per_hour DESC) AS rank
+       rank() OVER (PARTITION BY p.run_id ORDER BY p.median_bps / ep.usd_per_hour DESC) AS rank,
+       p.sustained -- 1: mbps is the sustained rate of a case shaped on credits
 FROM picked p JOIN v_endpoint_prices ep ON ep.endpoint_id = p.endpoint_id
 WHERE p.k = 1 AND ep.usd_per_hour IS NOT NULL;
 
@@ -422,7 +432,8 @@ WHERE p.k = 1 AND ep.usd_per_hour IS NOT NULL;
 -- results are not charged). usd leaves out the ok results of pairs without a price:
 -- results_without_price counts them, and when it is not 0 usd is a lower bound.
 CREATE VIEW IF NOT EXISTS v_run_cost AS
-SELECT c.run_id, sum(ep.usd_per_hour * (c.duration_s + c.omit_s) / 3600.0) AS usd,
+SELECT c.run_id, sum(ep.usd_per_hour * (CASE WHEN json_extract(c.params, '$.until') = 'sustained'
+       THEN coalesce(r.duration_s, c.duration_s) ELSE c.duration_s END + c.omit_s) / 3600.0) AS usd,
        sum(ep.usd_per_hour IS NULL) AS results_without_price
 FROM results r
 JOIN cases c ON c.id = r.case_id

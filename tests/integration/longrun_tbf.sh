@@ -82,12 +82,17 @@ else
 fi
 NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$DB" -o "$NETNS_TMP/rep" >/dev/null 2>&1
 ranked=$(sqlite3 :memory: "SELECT json_extract(readfile('$NETNS_TMP/rep/report.json'), '\$.ranking.rows[0].mbps')")
-if [ -n "$sus" ] && [ -n "$ranked" ] && awk -v r="$ranked" -v s="$sus" -v w="$whole" \
-	'BEGIN { d = r - s / 1e6; if (d < 0) d = -d; exit !(d <= 0.005 * s / 1e6 && r < 0.8 * w / 1e6) }' &&
+view=$(q "SELECT mbps FROM v_cost_ranking WHERE sustained = 1")
+# the run's cost: the seconds the case ran, not its 60 s bound
+billed_s=$(q "SELECT round(usd * 3600 / (SELECT usd_per_hour FROM v_endpoint_prices), 1) FROM v_run_cost")
+within() { awk -v r="$1" -v s="$sus" -v w="$whole" \
+	'BEGIN { d = r - s / 1e6; if (d < 0) d = -d; exit !(d <= 0.005 * s / 1e6 && r < 0.8 * w / 1e6) }'; }
+if [ -n "$sus" ] && [ -n "$ranked" ] && within "$ranked" && within "$view" &&
+	awk -v b="$billed_s" 'BEGIN { exit !(b > 2 && b < 20) }' &&
 	grep -q 'sustained' "$NETNS_TMP/rep/report.md" &&
 	grep -q -- '--until sustained --steady 3' "$NETNS_TMP/rep/report.md"; then
-	pass "${CHECKS[2]}: ranked on $ranked Mbit/s, not the whole test's $(awk -v x="$whole" 'BEGIN { printf "%.1f", x / 1e6 }')"
+	pass "${CHECKS[2]}: ranked on $ranked Mbit/s (v_cost_ranking $view), not the whole test's $(awk -v x="$whole" 'BEGIN { printf "%.1f", x / 1e6 }'); charged $billed_s s"
 else
-	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s; sustained '$sus', whole '$whole'; probe command: $(grep -o 'netsweep probe [^`]*' "$NETNS_TMP/rep/report.md" | head -1)"
+	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s, view '$view'; sustained '$sus', whole '$whole'; charged '$billed_s' s; probe command: $(grep -o 'netsweep probe [^`]*' "$NETNS_TMP/rep/report.md" | head -1)"
 fi
 finish

@@ -64,7 +64,7 @@ fi
 
 # An input from schema version 2 (no uuid, no hooks): migrated on a copy, twice adds it once.
 cp "$T/b.db" "$T/old.db"
-sqlite3 "$T/old.db" "DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABLE runs DROP COLUMN uuid;
+sqlite3 "$T/old.db" "DROP VIEW v_cost_ranking; DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABLE runs DROP COLUMN uuid;
 	DROP VIEW v_run_billed; DROP VIEW v_endpoint_billed; DROP TABLE hooks;
 	ALTER TABLE results DROP COLUMN fwd_socket_drops; DROP TABLE result_phases;
 	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP TABLE result_nics; PRAGMA user_version = 2;"
