@@ -11,10 +11,10 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
-#include "lib/jsonw.h"
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
+#include "probe_opts.h"
 #include "runner/proto/dscp.h"
 #include "runner/proto/auth.h"
 #include "runner/proto/probe.h"
@@ -24,11 +24,7 @@
  * (runner/agent/caps.h), so that such a test is not refused by a default agent. */
 #define PROBE_AMOUNT_LIMIT_S 3600.0
 
-enum {
-	OPT_UDP = 256, OPT_THREADS, OPT_FQ_RATE, OPT_BIDIR, OPT_GSO, OPT_JSON, OPT_CONNECT_TIMEOUT,
-	OPT_TIMEOUT, OPT_FROM, OPT_ENGINE, OPT_CPORT, OPT_DSCP, OPT_DONT_FRAGMENT, OPT_PSK,
-	OPT_UNTIL, OPT_STEADY,
-};
+enum { OPT_FROM = PROBE_OPT_END };
 
 static void usage(FILE *f)
 {
@@ -80,101 +76,12 @@ static void usage(FILE *f)
 		STEADY_DEFAULT_S);
 }
 
-static int copy_str(char *dst, size_t cap, const char *s, const char *what, struct ns_err *err)
-{
-	if (strlen(s) >= cap)
-		return ns_err_set(err, "%s '%s' is too long (at most %zu characters)", what, s, cap - 1);
-	memcpy(dst, s, strlen(s) + 1);
-	return 0;
-}
-
-/* One option's value into p. */
-static int apply_opt(int c, const char *arg, struct probe_params *p, bool *json,
-		     struct ns_err *err)
-{
-	uint64_t v;
-	switch (c) {
-	case 'p':
-		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
-			return -1;
-		p->port = (uint16_t)v;
-		return 0;
-	case 'u': case OPT_UDP: p->proto = NS_PROTO_UDP; return 0;
-	case 'P':
-		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
-			return -1;
-		p->streams = (uint32_t)v;
-		return 0;
-	case OPT_THREADS:
-		if (units_parse_uint(arg, 0, NS_MAX_THREADS, &v, err) < 0)
-			return -1;
-		p->threads = (uint32_t)v;
-		return 0;
-	case 'l':
-		if (units_parse_bytes(arg, NS_TCP_MAX_LEN, &v, err) < 0)
-			return -1;
-		p->length = (uint32_t)v;
-		return 0;
-	case 'b': return units_parse_rate(arg, &p->rate_bps, err);
-	case OPT_FQ_RATE: return units_parse_rate(arg, &p->fq_rate_bps, err);
-	case 't': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->duration_s, err);
-	case 'i': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->interval_s, err);
-	case 'O': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->omit_s, err);
-	case 'R': p->dir = NS_DIR_REVERSE; return 0;
-	case OPT_BIDIR: p->dir = NS_DIR_BIDIR; return 0;
-	case 'A': return copy_str(p->affinity, sizeof(p->affinity), arg, "CPU list", err);
-	case 'w':
-		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
-			return -1;
-		p->window = (uint32_t)v;
-		return 0;
-	case 'M':
-		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
-			return -1;
-		p->mss = (uint32_t)v;
-		return 0;
-	case 'N': p->nodelay = true; return 0;
-	case 'C': return copy_str(p->congestion, sizeof(p->congestion), arg, "congestion", err);
-	case OPT_GSO: p->gso = true; return 0;
-	case OPT_ENGINE: return copy_str(p->engine, sizeof(p->engine), arg, "engine", err);
-	case 'B': return copy_str(p->bind, sizeof(p->bind), arg, "bind address", err);
-	case OPT_CPORT:
-		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
-			return -1;
-		p->cport = (uint32_t)v;
-		return 0;
-	case '4': p->family = 4; return 0;
-	case '6': p->family = 6; return 0;
-	case 'S': return dscp_parse_tos(arg, &p->tos, err);
-	case OPT_DSCP: return dscp_parse(arg, &p->tos, err);
-	case 'Z': p->zerocopy = true; return 0;
-	case OPT_DONT_FRAGMENT: p->dont_fragment = true; return 0;
-	case 'n': return units_parse_bytes(arg, UINT64_MAX, &p->bytes, err);
-	case 'k': return units_parse_uint(arg, 1, UINT64_MAX, &p->blocks, err);
-	case OPT_UNTIL: return copy_str(p->until, sizeof(p->until), arg, "until", err);
-	case OPT_STEADY: return units_parse_duration(arg, NS_MAX_DURATION_S, &p->steady_s, err);
-	case 'J': case OPT_JSON: *json = true; return 0;
-	case OPT_CONNECT_TIMEOUT:
-		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
-	case OPT_TIMEOUT:
-		return units_parse_duration(arg, 2 * NS_MAX_DURATION_S, &p->timeout_s, err);
-	}
-	return ns_err_set(err, "internal: option %d", c);
-}
-
 static void print_json_error(const char *msg)
 {
-	struct jsonw w;
-	jsonw_init(&w, false);
-	jsonw_obj_open(&w);
-	jsonw_kv_uint(&w, "version", 1);
-	jsonw_kv_str(&w, "status", "error");
-	jsonw_kv_str(&w, "error", msg);
-	jsonw_obj_close(&w);
-	const char *t = jsonw_finish(&w);
+	char *t = probe_opts_json_error(msg);
 	if (t)
 		printf("%s\n", t);
-	jsonw_free(&w);
+	free(t);
 }
 
 static void print_figures(const char *who, const struct probe_figures *f, enum ns_proto proto)
@@ -287,46 +194,33 @@ static void print_text(const struct probe_result *r)
 int cmd_probe(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"port", required_argument, NULL, 'p'},
-		{"udp", no_argument, NULL, OPT_UDP},
-		{"streams", required_argument, NULL, 'P'},
-		{"parallel", required_argument, NULL, 'P'},
-		{"threads", required_argument, NULL, OPT_THREADS},
-		{"length", required_argument, NULL, 'l'},
+		PROBE_LONGOPTS_SHARED,
 		{"rate", required_argument, NULL, 'b'},
 		{"bitrate", required_argument, NULL, 'b'},
-		{"fq-rate", required_argument, NULL, OPT_FQ_RATE},
+		{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
 		{"time", required_argument, NULL, 't'},
 		{"interval", required_argument, NULL, 'i'},
 		{"omit", required_argument, NULL, 'O'},
-		{"reverse", no_argument, NULL, 'R'},
-		{"bidir", no_argument, NULL, OPT_BIDIR},
-		{"affinity", required_argument, NULL, 'A'},
-		{"window", required_argument, NULL, 'w'},
+		{"bidir", no_argument, NULL, PROBE_OPT_BIDIR},
 		{"mss", required_argument, NULL, 'M'},
 		{"set-mss", required_argument, NULL, 'M'},
 		{"no-delay", no_argument, NULL, 'N'},
 		{"congestion", required_argument, NULL, 'C'},
-		{"gso", no_argument, NULL, OPT_GSO},
-		{"engine", required_argument, NULL, OPT_ENGINE},
-		{"psk-file", required_argument, NULL, OPT_PSK},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"gso", no_argument, NULL, PROBE_OPT_GSO},
+		{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
 		{"from", required_argument, NULL, OPT_FROM},
 		{"bind", required_argument, NULL, 'B'},
-		{"cport", required_argument, NULL, OPT_CPORT},
+		{"cport", required_argument, NULL, PROBE_OPT_CPORT},
 		{"version4", no_argument, NULL, '4'},
 		{"version6", no_argument, NULL, '6'},
 		{"tos", required_argument, NULL, 'S'},
-		{"dscp", required_argument, NULL, OPT_DSCP},
+		{"dscp", required_argument, NULL, PROBE_OPT_DSCP},
 		{"zerocopy", no_argument, NULL, 'Z'},
-		{"dont-fragment", no_argument, NULL, OPT_DONT_FRAGMENT},
+		{"dont-fragment", no_argument, NULL, PROBE_OPT_DONT_FRAGMENT},
 		{"bytes", required_argument, NULL, 'n'},
 		{"blockcount", required_argument, NULL, 'k'},
-		{"until", required_argument, NULL, OPT_UNTIL},
-		{"steady", required_argument, NULL, OPT_STEADY},
-		{"help", no_argument, NULL, 'h'},
+		{"until", required_argument, NULL, PROBE_OPT_UNTIL},
+		{"steady", required_argument, NULL, PROBE_OPT_STEADY},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_params p, from;
@@ -358,15 +252,16 @@ int cmd_probe(int argc, char **argv)
 		}
 		if (c == 't')
 			time_given = true;
-		if (c == OPT_PSK) {
+		if (c == PROBE_OPT_PSK) {
 			psk = optarg;
 			continue;
 		}
-		if (apply_opt(c, optarg, &p, &json, &err) < 0) {
-			const struct option *o = longopts;
-			while (o->name && o->val != c)
-				o++;
-			ns_err_prefix(&err, "--%s", o->name ? o->name : "?");
+		if (c == 'J' || c == PROBE_OPT_JSON)
+			continue; /* taken above */
+		if (probe_opts_apply(c, optarg, &p, &err) != 0) {
+			if (!err.msg[0])
+				ns_err_set(&err, "internal: option %d", c);
+			probe_opts_prefix(longopts, c, &err);
 			goto usage_err;
 		}
 	}
@@ -380,8 +275,12 @@ int cmd_probe(int argc, char **argv)
 		goto usage_err;
 	if (psk && psk[0]) {
 		struct auth_key key; /* read now: a bad key file is a usage error, not a failed run */
-		int bad = copy_str(p.psk_file, sizeof(p.psk_file), psk, "--psk-file", &err) < 0 ||
-			  auth_key_load(psk, &key, &err) < 0;
+		int bad = strlen(psk) >= sizeof(p.psk_file)
+				  ? ns_err_set(&err, "--psk-file '%s' is too long (at most %zu characters)",
+					       psk, sizeof(p.psk_file) - 1)
+				  : auth_key_load(psk, &key, &err);
+		if (!bad)
+			memcpy(p.psk_file, psk, strlen(psk) + 1);
 		auth_key_clear(&key);
 		if (bad)
 			goto usage_err;

@@ -13,14 +13,15 @@
 #include "lib/err.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
+#include "runner/client/probe_opts.h"
 #include "runner/core/cmds.h"
 #include "search.h"
 #include "search_json.h"
 #include "trial.h"
 
 enum {
-	OPT_UDP = 256, OPT_THREADS, OPT_GOALS, OPT_EXCEED, OPT_WIDTH, OPT_INITIAL, OPT_FINAL,
-	OPT_SUM, OPT_MIN, OPT_MAX, OPT_DRY, OPT_JSON, OPT_CONNECT_TIMEOUT, OPT_ENGINE, OPT_PSK,
+	OPT_GOALS = PROBE_OPT_END, OPT_EXCEED, OPT_WIDTH, OPT_INITIAL, OPT_FINAL, OPT_SUM, OPT_MIN,
+	OPT_MAX, OPT_DRY,
 };
 
 static void usage(FILE *f)
@@ -89,43 +90,19 @@ static int parse_pps(const char *s, double *out, struct ns_err *err)
 	return 0;
 }
 
+/* search's own options, and those of the test whose meaning differs here: --udp is required
+ * (not a switch of protocol), -l is a UDP payload, the key file is taken as given. */
 static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 {
 	uint64_t v;
 	struct probe_params *p = &o->p;
 	switch (c) {
-	case 'p':
-		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
-			return -1;
-		p->port = (uint16_t)v;
-		return 0;
-	case 'u': case OPT_UDP: o->udp = true; return 0;
-	case 'P':
-		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
-			return -1;
-		p->streams = (uint32_t)v;
-		return 0;
-	case OPT_THREADS:
-		if (units_parse_uint(arg, 0, NS_MAX_THREADS, &v, err) < 0)
-			return -1;
-		p->threads = (uint32_t)v;
-		return 0;
+	case 'u': case PROBE_OPT_UDP: o->udp = true; return 0;
 	case 'l':
 		if (units_parse_bytes(arg, NS_UDP_MAX_LEN, &v, err) < 0)
 			return -1;
 		p->length = (uint32_t)v;
 		return 0;
-	case 'A':
-		if (strlen(arg) >= sizeof(p->affinity))
-			return ns_err_code(err, NS_E_USAGE, "CPU list too long");
-		snprintf(p->affinity, sizeof(p->affinity), "%s", arg);
-		return 0;
-	case 'w':
-		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
-			return -1;
-		p->window = (uint32_t)v;
-		return 0;
-	case 'R': p->dir = NS_DIR_REVERSE; return 0;
 	case OPT_GOALS: o->goals = arg; return 0;
 	case OPT_EXCEED: return parse_ratio(arg, &o->exceed, err);
 	case OPT_WIDTH: return parse_ratio(arg, &o->c.goal_width, err);
@@ -135,21 +112,15 @@ static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 	case OPT_MIN: return parse_pps(arg, &o->c.min_load, err);
 	case OPT_MAX: return parse_pps(arg, &o->c.max_load, err);
 	case OPT_DRY: o->dry_run = true; return 0;
-	case OPT_ENGINE:
-		if (strlen(arg) >= sizeof(p->engine))
-			return ns_err_code(err, NS_E_USAGE, "'%s': expected socket, xdp or xdp-count", arg);
-		snprintf(p->engine, sizeof(p->engine), "%s", arg);
-		return 0;
-	case 'J': case OPT_JSON: o->json = true; return 0;
-	case OPT_CONNECT_TIMEOUT:
-		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
-	case OPT_PSK:
+	case 'J': case PROBE_OPT_JSON: o->json = true; return 0;
+	case PROBE_OPT_PSK:
 		if (strlen(arg) >= sizeof(p->psk_file))
 			return ns_err_code(err, NS_E_USAGE, "path too long");
 		snprintf(p->psk_file, sizeof(p->psk_file), "%s", arg);
 		return 0;
 	}
-	return ns_err_set(err, "internal: option %d", c);
+	int rc = probe_opts_apply(c, arg, p, err);
+	return rc > 0 ? ns_err_set(err, "internal: option %d", c) : rc;
 }
 
 static double now_s(void)
@@ -216,15 +187,7 @@ static void print_summary(const struct opts *o, const struct search_result *r, d
 int cmd_search(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"port", required_argument, NULL, 'p'},
-		{"udp", no_argument, NULL, OPT_UDP},
-		{"length", required_argument, NULL, 'l'},
-		{"streams", required_argument, NULL, 'P'},
-		{"parallel", required_argument, NULL, 'P'},
-		{"threads", required_argument, NULL, OPT_THREADS},
-		{"affinity", required_argument, NULL, 'A'},
-		{"window", required_argument, NULL, 'w'},
-		{"reverse", no_argument, NULL, 'R'},
+		PROBE_LONGOPTS_SHARED,
 		{"goals", required_argument, NULL, OPT_GOALS},
 		{"exceed-ratio", required_argument, NULL, OPT_EXCEED},
 		{"width", required_argument, NULL, OPT_WIDTH},
@@ -234,11 +197,6 @@ int cmd_search(int argc, char **argv)
 		{"min-pps", required_argument, NULL, OPT_MIN},
 		{"max-pps", required_argument, NULL, OPT_MAX},
 		{"dry-run", no_argument, NULL, OPT_DRY},
-		{"engine", required_argument, NULL, OPT_ENGINE},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-		{"psk-file", required_argument, NULL, OPT_PSK},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = {.exceed = 0.5};
@@ -264,10 +222,7 @@ int cmd_search(int argc, char **argv)
 			goto usage_err;
 		}
 		if (apply_opt(c, optarg, &o, &err) < 0) {
-			const struct option *lo = longopts;
-			while (lo->name && lo->val != c)
-				lo++;
-			ns_err_prefix(&err, "--%s", lo->name ? lo->name : "?");
+			probe_opts_prefix(longopts, c, &err);
 			goto usage_err;
 		}
 	}
@@ -328,19 +283,10 @@ int cmd_search(int argc, char **argv)
 	int rc = search_run(&o.c, search_probe_trial, &sp, &r, &err);
 	double elapsed = now_s() - t0;
 	if (rc < 0) {
-		if (o.json) {
-			struct jsonw w;
-			jsonw_init(&w, false);
-			jsonw_obj_open(&w);
-			jsonw_kv_uint(&w, "version", 1);
-			jsonw_kv_str(&w, "status", "error");
-			jsonw_kv_str(&w, "error", err.msg);
-			jsonw_obj_close(&w);
-			const char *t = jsonw_finish(&w);
-			if (t)
-				printf("%s\n", t);
-			jsonw_free(&w);
-		}
+		char *t = o.json ? probe_opts_json_error(err.msg) : NULL;
+		if (t)
+			printf("%s\n", t);
+		free(t);
 		fprintf(stderr, "netsweep search: %s\n", err.msg);
 		search_result_free(&r);
 		return NS_EXIT_FAIL;

@@ -1,0 +1,108 @@
+/* probe_opts: the shared test options (see probe_opts.h). */
+#include "probe_opts.h"
+
+#include <string.h>
+
+#include "lib/jsonw.h"
+#include "lib/units.h"
+#include "runner/proto/dscp.h"
+
+static int copy_str(char *dst, size_t cap, const char *s, const char *what, struct ns_err *err)
+{
+	if (strlen(s) >= cap)
+		return ns_err_set(err, "%s '%s' is too long (at most %zu characters)", what, s, cap - 1);
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_err *err)
+{
+	uint64_t v;
+	switch (c) {
+	case 'p':
+		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
+			return -1;
+		p->port = (uint16_t)v;
+		return 0;
+	case 'u': case PROBE_OPT_UDP: p->proto = NS_PROTO_UDP; return 0;
+	case 'P':
+		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
+			return -1;
+		p->streams = (uint32_t)v;
+		return 0;
+	case PROBE_OPT_THREADS:
+		if (units_parse_uint(arg, 0, NS_MAX_THREADS, &v, err) < 0)
+			return -1;
+		p->threads = (uint32_t)v;
+		return 0;
+	case 'l':
+		if (units_parse_bytes(arg, NS_TCP_MAX_LEN, &v, err) < 0)
+			return -1;
+		p->length = (uint32_t)v;
+		return 0;
+	case 'b': return units_parse_rate(arg, &p->rate_bps, err);
+	case PROBE_OPT_FQ_RATE: return units_parse_rate(arg, &p->fq_rate_bps, err);
+	case 't': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->duration_s, err);
+	case 'i': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->interval_s, err);
+	case 'O': return units_parse_duration(arg, NS_MAX_DURATION_S, &p->omit_s, err);
+	case 'R': p->dir = NS_DIR_REVERSE; return 0;
+	case PROBE_OPT_BIDIR: p->dir = NS_DIR_BIDIR; return 0;
+	case 'A': return copy_str(p->affinity, sizeof(p->affinity), arg, "CPU list", err);
+	case 'w':
+		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
+			return -1;
+		p->window = (uint32_t)v;
+		return 0;
+	case 'M':
+		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
+			return -1;
+		p->mss = (uint32_t)v;
+		return 0;
+	case 'N': p->nodelay = true; return 0;
+	case 'C': return copy_str(p->congestion, sizeof(p->congestion), arg, "congestion", err);
+	case PROBE_OPT_GSO: p->gso = true; return 0;
+	case PROBE_OPT_ENGINE: return copy_str(p->engine, sizeof(p->engine), arg, "engine", err);
+	case 'B': return copy_str(p->bind, sizeof(p->bind), arg, "bind address", err);
+	case PROBE_OPT_CPORT:
+		if (units_parse_uint(arg, 1, 65535, &v, err) < 0)
+			return -1;
+		p->cport = (uint32_t)v;
+		return 0;
+	case '4': p->family = 4; return 0;
+	case '6': p->family = 6; return 0;
+	case 'S': return dscp_parse_tos(arg, &p->tos, err);
+	case PROBE_OPT_DSCP: return dscp_parse(arg, &p->tos, err);
+	case 'Z': p->zerocopy = true; return 0;
+	case PROBE_OPT_DONT_FRAGMENT: p->dont_fragment = true; return 0;
+	case 'n': return units_parse_bytes(arg, UINT64_MAX, &p->bytes, err);
+	case 'k': return units_parse_uint(arg, 1, UINT64_MAX, &p->blocks, err);
+	case PROBE_OPT_UNTIL: return copy_str(p->until, sizeof(p->until), arg, "until", err);
+	case PROBE_OPT_STEADY:
+		return units_parse_duration(arg, NS_MAX_DURATION_S, &p->steady_s, err);
+	case PROBE_OPT_CONNECT_TIMEOUT:
+		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
+	case PROBE_OPT_TIMEOUT:
+		return units_parse_duration(arg, 2 * NS_MAX_DURATION_S, &p->timeout_s, err);
+	}
+	return 1;
+}
+
+void probe_opts_prefix(const struct option *longopts, int c, struct ns_err *err)
+{
+	const struct option *o = longopts;
+	while (o->name && o->val != c)
+		o++;
+	ns_err_prefix(err, "--%s", o->name ? o->name : "?");
+}
+
+char *probe_opts_json_error(const char *msg)
+{
+	struct jsonw w;
+	jsonw_init(&w, false);
+	jsonw_obj_open(&w);
+	jsonw_kv_uint(&w, "version", 1);
+	jsonw_kv_str(&w, "status", "error");
+	jsonw_kv_str(&w, "error", msg);
+	jsonw_obj_close(&w);
+	return jsonw_steal(&w);
+}

@@ -1,0 +1,50 @@
+/* probe_opts: the test options `netsweep probe` and `netsweep search` share — iperf3's letters
+ * and long names, each parsed into probe_params in one place with one wording — and the JSON
+ * object a command prints for an error with --json. Commands keep their own options and
+ * parsing loop; this only turns one option into a field. */
+#ifndef NS_PROBE_OPTS_H
+#define NS_PROBE_OPTS_H
+
+#include <getopt.h>
+
+#include "lib/err.h"
+#include "runner/proto/probe.h"
+
+/* getopt_long values of the long-only test options; a command's own start at PROBE_OPT_END. */
+enum probe_opt {
+	PROBE_OPT_UDP = 256, PROBE_OPT_THREADS, PROBE_OPT_FQ_RATE, PROBE_OPT_BIDIR, PROBE_OPT_GSO,
+	PROBE_OPT_JSON, PROBE_OPT_CONNECT_TIMEOUT, PROBE_OPT_TIMEOUT, PROBE_OPT_ENGINE,
+	PROBE_OPT_CPORT, PROBE_OPT_DSCP, PROBE_OPT_DONT_FRAGMENT, PROBE_OPT_PSK, PROBE_OPT_UNTIL,
+	PROBE_OPT_STEADY,
+	PROBE_OPT_END
+};
+
+/* The long options both commands take, as struct option entries. */
+#define PROBE_LONGOPTS_SHARED \
+	{"port", required_argument, NULL, 'p'}, \
+	{"udp", no_argument, NULL, PROBE_OPT_UDP}, \
+	{"length", required_argument, NULL, 'l'}, \
+	{"streams", required_argument, NULL, 'P'}, \
+	{"parallel", required_argument, NULL, 'P'}, \
+	{"threads", required_argument, NULL, PROBE_OPT_THREADS}, \
+	{"affinity", required_argument, NULL, 'A'}, \
+	{"window", required_argument, NULL, 'w'}, \
+	{"reverse", no_argument, NULL, 'R'}, \
+	{"engine", required_argument, NULL, PROBE_OPT_ENGINE}, \
+	{"json", no_argument, NULL, PROBE_OPT_JSON}, \
+	{"connect-timeout", required_argument, NULL, PROBE_OPT_CONNECT_TIMEOUT}, \
+	{"psk-file", required_argument, NULL, PROBE_OPT_PSK}, \
+	{"help", no_argument, NULL, 'h'}
+
+/* Option c (a letter or a PROBE_OPT_*) with its argument into p. Returns 0, -1 with err set
+ * (the value's fault; the caller names the option, probe_opts_prefix), or 1 when c is not a
+ * test option (-J/--json, --psk-file and the command's own are the caller's). */
+int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_err *err);
+
+/* Prefixes err with "--NAME" of option c as longopts spells it. */
+void probe_opts_prefix(const struct option *longopts, int c, struct ns_err *err);
+
+/* {"version": 1, "status": "error", "error": msg} as malloc'd text (NULL: out of memory). */
+char *probe_opts_json_error(const char *msg);
+
+#endif
