@@ -2,4 +2,4 @@
 LIB_SRC += runner/client/cmd_probe.c runner/client/ctl.c runner/client/client.c \
 	runner/client/client_hostinfo.c runner/client/delegate.c runner/client/longrun.c \
 	runner/client/probe_opts.c
-UNIT_TESTS += test_delegate test_ctl_messages test_timeouts
+UNIT_TESTS += test_delegate test_ctl_messages test_timeouts test_longrun
