@@ -70,6 +70,7 @@ struct rp_case {
 	 * of their burst rate, burst length and sustained rate */
 	int n_shaped;
 	double burst_bps, burst_s, sustained_bps;
+	double shaped_ran_s;       /* their mean measured time (a long-run case stops early) */
 	/* shaped by the cloud provider (report/provider.c): ok repeats whose NIC allowance
 	 * counters moved, those counters' deltas summed over them and both ends (bw_in, bw_out,
 	 * pps, conntrack, linklocal), and where ("agent ens5", NULL = unknown) */

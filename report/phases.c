@@ -12,6 +12,7 @@ static void phases_row(struct rp_case *c, sqlite3_stmt *st)
 	c->burst_bps = sqlite3_column_double(st, 2);
 	c->burst_s = sqlite3_column_double(st, 3);
 	c->sustained_bps = sqlite3_column_double(st, 4);
+	c->shaped_ran_s = sqlite3_column_double(st, 5);
 }
 
 int rp_phases_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
@@ -19,7 +20,7 @@ int rp_phases_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	/* a database from before version 7 has no such table: no phases, not an error */
 	return rp_db_case_rows(db,
 			       "SELECT r.case_id, count(*), avg(p.burst_bps), avg(p.burst_s),"
-			       " avg(p.sustained_bps) FROM result_phases p JOIN results r"
+			       " avg(p.sustained_bps), avg(r.duration_s) FROM result_phases p JOIN results r"
 			       " ON r.id = p.result_id JOIN cases c ON c.id = r.case_id"
 			       " WHERE c.run_id = ? AND r.status = 'ok' AND p.direction = 'fwd'"
 			       " GROUP BY r.case_id", d, phases_row, "result_phases", err);
@@ -45,5 +46,9 @@ void rp_phases_finding(const struct rp_data *d, struct rp_buf *b)
 			      "%d repeats). A burst on credits that stops is what \"up to\" bandwidth "
 			      "does; the per-dollar ranking uses the sustained rate for this case.",
 			      burst, c->burst_s, sus, c->n_shaped, c->n_ok);
+		if (c->steady_s > 0) /* long-run mode: the bound was not the length */
+			rp_buf_printf(b, " In long-run mode it ran %.0f s of its %.0f s bound: it stopped "
+				      "once the sustained rate had held for %g s.", c->shaped_ran_s,
+				      c->duration_s, c->steady_s);
 	}
 }
