@@ -6,14 +6,16 @@
 # payload bytes per 1514-byte frame tbf counts), keep its samples compact (sums only), and the report
 # must rank the pair per dollar on that sustained rate, not on the whole test's, and give
 # the case's probe command with --until and --steady. Unshaped, a
-# long-run probe runs to its bound and says ended=duration.
+# long-run probe runs to its bound and says ended=duration; with both directions shaped, a
+# --bidir long-run probe ends early once both held (the agent's series and its own).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 
 CHECKS=("long run: ended early on a steady sustained rate" "long run: sustained rate stored"
-	"long run: ranked per dollar on the sustained rate" "long run unshaped: ends at the bound")
+	"long run: ranked per dollar on the sustained rate" "long run unshaped: ends at the bound"
+	"long run --bidir: ends once both directions held")
 netns_need_netsweep "${CHECKS[@]}"
 NETSWEEP=$NETNS_NETSWEEP
 export NETSWEEP_IMDS=0
@@ -96,4 +98,26 @@ if [ -n "$sus" ] && [ -n "$ranked" ] && within "$ranked" && within "$view" &&
 else
 	fail "${CHECKS[2]}" "ranked on '$ranked' Mbit/s, view '$view'; sustained '$sus', whole '$whole'; charged '$billed_s' s; probe command: $(grep -o 'netsweep probe [^`]*' "$NETNS_TMP/rep/report.md" | head -1)"
 fi
+
+# --bidir: the forward series comes live from the agent, the reverse one is the probe's own
+for n in ls lr; do
+	dev=$(netns_dev $n) && ip netns exec "$(_netns_resolve $n)" tc qdisc replace dev "$dev" root \
+		tbf rate 40mbit burst 40mb peakrate 200mbit mtu 1600 latency 100ms ||
+		{ fail "namespace setup" "tc failed"; exit 1; }
+done
+if netns_probe ls "$OUT" "$R:$PORT" -t 60 -i 0.25 --until sustained --steady 3 --bidir; then
+	ended=$(netns_json "$OUT" '$.ended') dur=$(netns_json "$OUT" '$.duration_s')
+	f=$(netns_json "$OUT" '$.sum.receiver.shaping.sustained_bps')
+	r=$(netns_json "$OUT" '$.sum_reverse.receiver.shaping.sustained_bps')
+	if [ "$ended" = sustained ] && [ -n "$f" ] && [ -n "$r" ] &&
+		awk -v d="$dur" 'BEGIN { exit !(d > 2 && d < 30) }'; then
+		pass "${CHECKS[4]}: after $dur s, sustained $(awk -v x="$f" -v y="$r" 'BEGIN { printf "%.1f and %.1f", x / 1e6, y / 1e6 }') Mbit/s"
+	else
+		fail "${CHECKS[4]}" "ended=$ended after $dur s, sustained '$f' and '$r'"
+	fi
+else
+	fail "${CHECKS[4]}" "probe failed: $(netns_probe_why "$OUT")"
+fi
+netns_clear ls
+netns_clear lr
 finish
