@@ -63,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 6:
 		proto_dec_intervals(p, n, &dir, &first, &count, ivl, PROTO_IVLS_PER_CHUNK, &err);
+		/* the same chunk sent live during a long-run test, first anywhere in the series */
+		proto_dec_live_intervals(p, n, &dir, &first, &count, ivl, PROTO_IVLS_PER_CHUNK, &err);
 		break;
 	case 7: {
 		struct probe_params q;
