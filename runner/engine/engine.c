@@ -19,9 +19,9 @@ static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 {
 	if (cfg->proto == NS_PROTO_TCP)
 		return cfg->role == ENGINE_SEND ? &engine_tcp_send_ops : &engine_tcp_recv_ops;
-	if (cfg->kind == ENGINE_XDP || cfg->kind == ENGINE_XDP_COUNT)
+	if (cfg->kind == ENGINE_XDP || cfg->kind == ENGINE_XDP_RX)
 		return cfg->role == ENGINE_SEND ? &engine_xdp_send_ops
-		       : cfg->kind == ENGINE_XDP ? &engine_xdp_rx_ops : &engine_xdp_count_ops;
+		       : cfg->kind == ENGINE_XDP_RX ? &engine_xdp_rx_ops : &engine_xdp_count_ops;
 	if (cfg->role == ENGINE_RECV)
 		return &engine_udp_recv_ops;
 	if (cfg->zerocopy)
@@ -91,7 +91,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 	e->nthreads = cfg->threads ? cfg->threads : 1;
 	if (e->nthreads > nfds)
 		e->nthreads = nfds;
-	if (cfg->kind == ENGINE_XDP && cfg->role == ENGINE_RECV)
+	if (cfg->kind == ENGINE_XDP_RX && cfg->role == ENGINE_RECV)
 		e->nthreads = 1; /* reads every queue: a stream's datagrams may come on any */
 	atomic_init(&e->stop, false);
 	atomic_init(&e->running, 0);

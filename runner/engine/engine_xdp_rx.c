@@ -1,4 +1,4 @@
-/* engine_xdp_rx: the XDP engine's receiver with the socket engine's accounting (--engine xdp).
+/* engine_xdp_rx: the XDP engine's receiver with the socket engine's accounting (--engine xdp-rx).
  * bpf/xdp_rx.c sends the test's flows (destination address, ports, payload length) to an
  * AF_XDP socket on each receive queue of the interface and passes every other packet to the
  * kernel. One thread reads every queue's ring, parses Ethernet/IPv4/UDP and the datagram

@@ -112,7 +112,7 @@ static int check_until(const struct probe_params *p, struct ns_err *err)
 bool probe_engine_name_ok(const char *v)
 {
 	size_t n = strcspn(v, ",");
-	bool xdp = (n == 3 && !strncmp(v, "xdp", 3)) || (n == 9 && !strncmp(v, "xdp-count", 9));
+	bool xdp = (n == 3 && !strncmp(v, "xdp", 3)) || (n == 6 && !strncmp(v, "xdp-rx", 6));
 	if (v[n]) /* only an XDP engine falls back, and only to sockets */
 		return xdp && !strcmp(v + n, ",socket");
 	return xdp || !n || (n == 6 && !strncmp(v, "socket", 6));
@@ -120,8 +120,8 @@ bool probe_engine_name_ok(const char *v)
 
 enum engine_kind probe_engine_kind(const struct probe_params *p)
 {
-	if (!strncmp(p->engine, "xdp-count", 9))
-		return ENGINE_XDP_COUNT;
+	if (!strncmp(p->engine, "xdp-rx", 6))
+		return ENGINE_XDP_RX;
 	return !strncmp(p->engine, "xdp", 3) ? ENGINE_XDP : ENGINE_SOCKET;
 }
 
@@ -144,7 +144,7 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 	if (p->port == 0)
 		return ns_err_set(err, "port must be 1..65535");
 	if (!terminated(p->engine, sizeof(p->engine)) || !probe_engine_name_ok(p->engine))
-		return ns_err_code(err, NS_E_USAGE, "engine '%.23s': expected socket, xdp or xdp-count, "
+		return ns_err_code(err, NS_E_USAGE, "engine '%.23s': expected socket, xdp or xdp-rx, "
 				   "the last two optionally followed by ,socket", p->engine);
 	bool xdp = probe_engine_kind(p) != ENGINE_SOCKET;
 	if (xdp && p->proto != NS_PROTO_UDP)

@@ -40,9 +40,10 @@ struct probe_params {
 	double timeout_s;         /* whole test; 0 = omit + duration + 15 s. probe_run never
 	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
-	char engine[24];        /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP, UDP),
-	                           "xdp-count" (AF_XDP sender, receiver counts in XDP); either with
-	                           ",socket": an end that cannot use AF_XDP uses sockets */
+	char engine[24];        /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP sender,
+	                           the receiver counts in XDP), "xdp-rx" (AF_XDP both ends, full
+	                           accounting); either with ",socket": an end that cannot use
+	                           AF_XDP uses sockets */
 	/* source, marking and amount (iperf3's -B, --cport, -4/-6, -S/--dscp, -Z,
 	 * --dont-fragment, -n, -k) */
 	char bind[64];          /* -B: the client's numeric source address of control and data,
@@ -67,7 +68,7 @@ uint64_t probe_params_amount(const struct probe_params *p);
 /* The engine params.engine names (without its ",socket"), and whether an end that cannot run
  * it may use the socket engine instead. */
 enum engine_kind probe_engine_kind(const struct probe_params *p);
-/* NAME or NAME,socket, NAME one of socket, xdp, xdp-count ("" = socket). */
+/* NAME or NAME,socket, NAME one of socket, xdp, xdp-rx ("" = socket). */
 bool probe_engine_name_ok(const char *v);
 bool probe_engine_fallback(const struct probe_params *p);
 

@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 10              /* 10: engine up to 23 bytes ("xdp-count,socket") */
+#define PROTO_VERSION 10              /* 10: engine up to 23 bytes ("xdp-rx,socket") */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */

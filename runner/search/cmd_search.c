@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		"  -A, --affinity CPULIST     pin threads on both ends\n"
 		"  -w, --window BYTES         socket buffers\n"
 		"  -R, --reverse              the agent sends\n"
-		"      --engine NAME          socket (default), xdp, xdp-count (AF_XDP; root on both\n"
+		"      --engine NAME          socket (default), xdp, xdp-rx (AF_XDP; root on both\n"
 		"                             ends); NAME,socket: sockets where AF_XDP is refused\n"
 		"      --goals LIST           loss ratios, e.g. 0,0.5%% (default; 0 = NDR)\n"
 		"      --exceed-ratio R       share of a load's trial time that may exceed the goal\n"

@@ -186,7 +186,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	case MX_ENGINE:
 		if (strlen(text) >= sizeof(((struct probe_params *)0)->engine) ||
 		    !probe_engine_name_ok(text))
-			return ns_err_set(err, "'%s': expected socket, xdp or xdp-count (the last two "
+			return ns_err_set(err, "'%s': expected socket, xdp or xdp-rx (the last two "
 					  "with ,socket: fall back to sockets where AF_XDP is refused)",
 					  text);
 		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;

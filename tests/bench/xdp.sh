@@ -1,7 +1,7 @@
 #!/bin/bash
 # AF_XDP benchmark (make bench; not a test): 64-byte UDP over a veth pair between two
-# namespaces, received datagrams/s of netsweep --engine xdp (AF_XDP receive path, full
-# accounting: the default), of --engine xdp-count (counted in the XDP program), of netsweep's
+# namespaces, received datagrams/s of netsweep --engine xdp (counted in the XDP program: the
+# default), of --engine xdp-rx (AF_XDP receive path, full accounting), of netsweep's
 # socket engine and of iperf3 -u -b 0 -l 64, side by side in one invocation, with the 10GbE
 # wire rate at 64-byte frames (14.88 Mpps) for reference. Target (issue 15): xdp >= 3x iperf3
 # and >= 3x the socket engine. BENCH_XDP_SECS (default 5) and BENCH_ROUNDS (default 2,
@@ -38,19 +38,19 @@ run_iperf3() { # received datagrams/s: packets minus lost over the time
 }
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }'; }
 
-: >"$NETNS_TMP/xdp" >"$NETNS_TMP/xdpc" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3"
+: >"$NETNS_TMP/xdp" >"$NETNS_TMP/xdprx" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3"
 for ((r = 1; r <= ROUNDS; r++)); do
-	if ((r % 2)); then order="xdp xdpc socket iperf3"; else order="iperf3 socket xdpc xdp"; fi
+	if ((r % 2)); then order="xdp xdprx socket iperf3"; else order="iperf3 socket xdprx xdp"; fi
 	for t in $order; do
 		case $t in
 		xdp) run_ns xdp >>"$NETNS_TMP/xdp" ;;
-		xdpc) run_ns xdp-count >>"$NETNS_TMP/xdpc" ;;
+		xdprx) run_ns xdp-rx >>"$NETNS_TMP/xdprx" ;;
 		socket) run_ns socket >>"$NETNS_TMP/sock" ;;
 		iperf3) run_iperf3 >>"$NETNS_TMP/iperf3" ;;
 		esac
 	done
 done
-X=$(grep . "$NETNS_TMP/xdp" | mean) C=$(grep . "$NETNS_TMP/xdpc" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
+X=$(grep . "$NETNS_TMP/xdp" | mean) C=$(grep . "$NETNS_TMP/xdprx" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
 kpps() { awk -v p="$1" 'BEGIN { if (p == "") print "n/a"; else printf "%.0f k/s", p / 1e3 }'; }
 ratio() {
 	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN {
@@ -59,9 +59,9 @@ ratio() {
 }
 echo "64-byte UDP over a veth pair, received datagrams/s, $SECS s x $ROUNDS rounds (load $(cut -d' ' -f1 /proc/loadavg)):"
 printf "  %-40s %s\n" "netsweep --engine xdp" "$(kpps "$X")" \
-	"netsweep --engine xdp-count" "$(kpps "$C")" "netsweep socket engine" "$(kpps "$K")" \
+	"netsweep --engine xdp-rx" "$(kpps "$C")" "netsweep socket engine" "$(kpps "$K")" \
 	"iperf3 -u -b 0 -l 64" "$(kpps "$I")" "10GbE wire rate, 64-byte frames" "14881 k/s"
 ratio "xdp / iperf3" "$X" "$I" 3
 ratio "xdp / socket engine" "$X" "$K" 3
-ratio "xdp-count / iperf3" "$C" "$I" 3
-ratio "xdp-count / socket engine" "$C" "$K" 3
+ratio "xdp-rx / iperf3" "$C" "$I" 3
+ratio "xdp-rx / socket engine" "$C" "$K" 3

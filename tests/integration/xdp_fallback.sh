@@ -85,7 +85,7 @@ else
 fi
 name="xdp fallback: xdp,socket at the client"
 if probe_as NOCAP "$PORT" xdp,socket; then
-	fallback_check "$name" "sender socket (xdp unavailable), receiver xdp rx copy native" \
+	fallback_check "$name" "sender socket (xdp unavailable), receiver xdp rx count-only native" \
 		'*this end runs the socket engine: xdp: *needs root*'
 else
 	fail "$name" "probe failed: $(netns_probe_why "$OUT")"

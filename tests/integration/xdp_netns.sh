@@ -1,16 +1,16 @@
 #!/bin/bash
-# The AF_XDP engine (--engine xdp) over network namespaces:
+# The AF_XDP engine (--engine xdp, xdp-rx) over network namespaces:
 #   - on a veth pair, 64-byte UDP: every datagram the sender put out is counted at the
-#     receiver's AF_XDP sockets (zero loss, no duplicates, nothing out of order), the result
-#     says which engine and mode ran; the count-only receiver (--engine xdp-count) too, and
-#     the receive path with the program in generic (SKB) mode (a test hook stands for a
+#     receiver's AF_XDP sockets (xdp-rx: zero loss, no duplicates, nothing out of order), the
+#     result says which engine and mode ran; the count-only receiver (xdp, the default) too,
+#     and the receive path with the program in generic (SKB) mode (a test hook stands for a
 #     driver without native XDP);
 #   - ordinary traffic on the receiver's interface is untouched during a test (a ping run
 #     alongside gets every reply);
 #   - through a router namespace whose egress drops 1 % at random (tc BPF classifier; AF_XDP
 #     copy mode bypasses the sender's own tc, so the drop sits one hop on), the reported loss
-#     is within 0.2 points of 1 % over more than a million datagrams, with no duplicates or
-#     reordering reported; through a classifier there that sends 1 % of the datagrams twice
+#     is within 0.2 points of 1 % over more than a million datagrams, with either receiver
+#     (xdp-rx: no duplicates or reordering reported either); through a classifier there that sends 1 % of the datagrams twice
 #     (tests/bpf/dup.c), the duplicates reported are within 0.2 points of 1 %, with no loss;
 #   - kill -9 of an agent in the middle of an XDP test leaves no XDP program on the interface
 #     (the program hangs on a bpf_link, which dies with the process), and the next agent works.
@@ -21,6 +21,7 @@ netns_require
 
 CHECKS=("xdp engine: 64-byte UDP on a veth, no loss reported" "xdp engine: a ping alongside gets every reply"
 	"xdp engine: count-only receiver" "xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
+	"xdp engine: loss through a 1 % random drop, receive path"
 	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program")
 netns_need_netsweep "${CHECKS[@]}"
 why=$("$NETSWEEP" probe 127.0.0.1 -u --engine xdp -t 0.1 --connect-timeout 0.1 2>&1)
@@ -38,7 +39,7 @@ name="xdp engine: 64-byte UDP on a veth, no loss reported"
 netns_exec xd-r ping -c 25 -i 0.1 -W 1 "$S" >"$NETNS_TMP/ping" 2>&1 &
 PING=$!
 # paced below what a veth's receive ring takes on a loaded 2-core machine: a clean path
-if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 100M -t 3 -i 0 --engine xdp; then
+if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 100M -t 3 -i 0 --engine xdp-rx; then
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets')
 	lost=$(j '$.sum.receiver.lost') mode=$(j '$.engine_mode')
 	dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
@@ -60,7 +61,7 @@ else
 	fail "$name" "$(tr "\n" " " <"$NETNS_TMP/ping" | head -c 300)"
 fi
 name="xdp engine: count-only receiver"
-if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp-count; then
+if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; then
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') mode=$(j '$.engine_mode')
 	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$rcvd" ] &&
 		[[ $mode == *"receiver xdp rx count-only"* ]]; then
@@ -74,7 +75,7 @@ fi
 name="xdp engine: generic (SKB) mode"
 if ! NETSWEEP_TEST_XDP_GENERIC=1 netns_agent xd-r "$R" "$((PORT + 1))"; then
 	fail "$name" "agent did not start"
-elif netns_probe xd-s "$OUT" "$R:$((PORT + 1))" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; then
+elif netns_probe xd-s "$OUT" "$R:$((PORT + 1))" -u -l 64 -b 50M -t 1 -i 0 --engine xdp-rx; then
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') mode=$(j '$.engine_mode')
 	dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
 	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$rcvd" ] && [ "$dup" = 0 ] &&
@@ -102,6 +103,7 @@ netns_pair xe s m "$S2" "$M1" >/dev/null && netns_pair xe m t "$M2" "$T" >/dev/n
 MDEV=$(netns_dev xe-m xe-t)
 if ! obj=$(_netns_drop_obj 1); then
 	skip "$name" "no BPF drop classifier (clang missing)"
+	skip "$name, receive path" "no BPF drop classifier (clang missing)"
 elif ! netns_exec xe-m tc qdisc add dev "$MDEV" clsact ||
 	! netns_exec xe-m tc filter add dev "$MDEV" egress bpf da obj "$obj" sec classifier; then
 	fail "$name" "could not attach the drop classifier"
@@ -109,15 +111,16 @@ elif ! netns_agent xe-t "$T" "$PORT"; then
 	fail "$name" "the agent behind the router did not start"
 else
 	# 250,000 datagrams/s x 5 s: 1.25 M, where 1 % has a standard deviation of 0.009 points
-	check_drop() {
-		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 128M -t 5 -i 0 --engine xdp || {
+	check_drop() { # check_drop ENGINE
+		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 128M -t 5 -i 0 --engine "$1" || {
 			CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
 		sent=$(j '$.sum.sender.packets') pct=$(j '$.sum.receiver.lost_percent')
 		dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
 		CHECK_MSG="$sent datagrams sent, $pct % lost, $dup duplicates, $ooo out of order"
 		[ "$sent" -ge 1000000 ] && netns_within "$pct" 1 20 && [ "$dup" = 0 ] && [ "$ooo" = 0 ]
 	}
-	netns_check_runs "$name" check_drop
+	netns_check_runs "$name" check_drop xdp
+	netns_check_runs "$name, receive path" check_drop xdp-rx
 fi
 
 name="xdp engine: duplicates through a 1 % duplicator"
@@ -130,7 +133,7 @@ elif ! netns_exec xe-m tc filter del dev "$MDEV" egress ||
 else
 	# 125,000 datagrams/s x 3 s: 1 % duplicated has a standard deviation of 0.016 points
 	check_dup() {
-		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 64M -t 3 -i 0 --engine xdp || {
+		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 64M -t 3 -i 0 --engine xdp-rx || {
 			CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
 		sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets')
 		dup=$(j '$.sum.receiver.duplicates') lost=$(j '$.sum.receiver.lost')

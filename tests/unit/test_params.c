@@ -301,15 +301,15 @@ static void until_sustained(void **state)
 	refused(&p, "not terminated");
 }
 
-/* --engine: socket, xdp, xdp-count, the last two with ",socket" for the fallback; AF_XDP
+/* --engine: socket, xdp, xdp-rx, the last two with ",socket" for the fallback; AF_XDP
  * carries UDP only and has no GSO. */
 static void engine_names(void **state)
 {
 	(void)state;
 	static const struct { const char *v; enum engine_kind kind; bool fallback; } ok[] = {
 		{"", ENGINE_SOCKET, false}, {"socket", ENGINE_SOCKET, false},
-		{"xdp", ENGINE_XDP, false}, {"xdp-count", ENGINE_XDP_COUNT, false},
-		{"xdp,socket", ENGINE_XDP, true}, {"xdp-count,socket", ENGINE_XDP_COUNT, true},
+		{"xdp", ENGINE_XDP, false}, {"xdp-rx", ENGINE_XDP_RX, false},
+		{"xdp,socket", ENGINE_XDP, true}, {"xdp-rx,socket", ENGINE_XDP_RX, true},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		struct probe_params p = base();
@@ -320,15 +320,15 @@ static void engine_names(void **state)
 		assert_int_equal(probe_engine_fallback(&p), ok[i].fallback);
 	}
 	static const char *const bad[] = {"xdpx", "xd", "socket,socket", "xdp,", "xdp,xdp",
-					  "xdp,socket,socket", "xdp-count,sock", ",socket"};
+					  "xdp,socket,socket", "xdp-rx,sock", "xdp-count", ",socket"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct probe_params p = base();
 		p.proto = NS_PROTO_UDP;
 		snprintf(p.engine, sizeof(p.engine), "%s", bad[i]);
-		refused(&p, "expected socket, xdp or xdp-count");
+		refused(&p, "expected socket, xdp or xdp-rx");
 	}
 	struct probe_params p = base();
-	snprintf(p.engine, sizeof(p.engine), "xdp-count,socket");
+	snprintf(p.engine, sizeof(p.engine), "xdp-rx,socket");
 	refused(&p, "sends UDP");
 	p.proto = NS_PROTO_UDP;
 	p.gso = true;
