@@ -16,6 +16,7 @@
 #include "expand.h"
 #include "labpairs.h"
 #include "matrix.h"
+#include "matrix_longrun.h"
 #include "pricecheck.h"
 #include "pair_key.h"
 #include "progress.h"
@@ -66,6 +67,11 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 	       cs->n, NS_PLURAL(cs->n), cs->excluded, m->repeats, NS_PLURAL(m->repeats),
 	       cs->n * m->repeats, NS_PLURAL(cs->n * m->repeats), m->n_pairs,
 	       NS_PLURAL(m->n_pairs), est, jobs > 1 ? " with --jobs" : "");
+	size_t longrun = mxlong_count(m, cs);
+	if (longrun)
+		printf("%zu long-run case%s (until sustained): counted at the duration, an upper bound; "
+		       "each ends once its rate holds steady after a step down\n", longrun,
+		       NS_PLURAL(longrun));
 	if (m->search) {
 		const struct search_cfg *sc = &m->search_cfg;
 		uint32_t trials;

@@ -39,6 +39,14 @@ void mxlong_apply(struct probe_params *p, enum matrix_axis_id axis, const struct
 	}
 }
 
+size_t mxlong_count(const struct matrix *m, const struct sweep_cases *cs)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cs->n; i++)
+		n += expand_value(m, &cs->v[i], MX_UNTIL)->u != 0;
+	return n;
+}
+
 /* The line to blame for a case's steady time: its steady value's, else its until value's. */
 static int steady_line(const struct matrix *m, const struct sweep_case *c)
 {

@@ -20,5 +20,7 @@ void mxlong_apply(struct probe_params *p, enum matrix_axis_id axis, const struct
  * interval, a steady time of at least STEADY_MIN_INTERVALS intervals and below its duration,
  * no amount, and not to be a rate search. Errors are "FILE:LINE: axis 'steady' ...". */
 int mxlong_check(const struct matrix *m, const struct sweep_cases *cs, struct ns_err *err);
+/* How many of the cases are long-run (their duration is a bound, not their length). */
+size_t mxlong_count(const struct matrix *m, const struct sweep_cases *cs);
 
 #endif

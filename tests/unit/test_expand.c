@@ -11,6 +11,7 @@
 
 #include "runner/sweep/bind.h"
 #include "runner/sweep/expand.h"
+#include "runner/sweep/matrix_longrun.h"
 #include "lib/steady.h"
 
 static void load(struct matrix *m, const char *text)
@@ -333,6 +334,7 @@ static void long_run_axes(void **state)
 	expand(&m, &c);
 	assert_int_equal(c.n, 2);
 	assert_int_equal(expand_check(&m, &c, &err), 0);
+	assert_int_equal(mxlong_count(&m, &c), 1); /* dry-run: 1 case's time is a bound */
 	expand_params(&m, &c.v[0], &p);
 	assert_string_equal(p.until, "");
 	assert_true(p.steady_s == 0);
