@@ -192,6 +192,24 @@ static void print_text(const struct probe_result *r)
 		printf("warning: %s\n", r->warnings);
 }
 
+/* What probe's own options say; the test options go into probe_params. */
+struct cli {
+	const char *from_arg, *psk;
+	bool time_given;
+};
+
+static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
+{
+	struct cli *o = ctx;
+	switch (c) {
+	case OPT_FROM: o->from_arg = arg; return 0;
+	case PROBE_OPT_PSK: o->psk = arg; return 0;
+	case 'J': case PROBE_OPT_JSON: return 0; /* taken before parsing */
+	case 't': o->time_given = true; break;
+	}
+	return 1;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -226,46 +244,23 @@ int cmd_probe(int argc, char **argv)
 	};
 	struct probe_params p, from;
 	struct ns_err err = {0};
-	const char *from_arg = NULL;
-	bool json = false, time_given = false;
-	const char *target = NULL;
-	int c;
+	struct cli o = {.psk = getenv("NETSWEEP_PSK_FILE")};
+	bool json = false;
+	const char *target = NULL, *from_arg, *psk;
 	probe_params_init(&p);
-	const char *psk = getenv("NETSWEEP_PSK_FILE");
 	for (int i = 1; i < argc; i++) /* errors come out as JSON whatever the option order */
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
 			json = true;
-	opterr = 0;
-	optind = 1;
-	/* "+" would stop at HOST; permuting lets HOST come anywhere, as iperf3 allows */
-	while ((c = getopt_long(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return NS_EXIT_OK;
-		}
-		if (c == ':' || c == '?') {
-			cli_option_error(c, argv, &err);
-			goto usage_err;
-		}
-		if (c == OPT_FROM) {
-			from_arg = optarg;
-			continue;
-		}
-		if (c == 't')
-			time_given = true;
-		if (c == PROBE_OPT_PSK) {
-			psk = optarg;
-			continue;
-		}
-		if (c == 'J' || c == PROBE_OPT_JSON)
-			continue; /* taken above */
-		if (probe_opts_apply(c, optarg, &p, &err) != 0) {
-			if (!err.msg[0])
-				ns_err_set(&err, "internal: option %d", c);
-			probe_opts_prefix(longopts, c, &err);
-			goto usage_err;
-		}
+	int parsed = probe_opts_parse(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:", longopts,
+				      &p, own_opt, &o, &err);
+	if (parsed > 0) {
+		usage(stdout);
+		return NS_EXIT_OK;
 	}
+	if (parsed < 0)
+		goto usage_err;
+	from_arg = o.from_arg;
+	psk = o.psk;
 	if (optind < argc)
 		target = argv[optind++];
 	if (!target) {
@@ -288,7 +283,7 @@ int cmd_probe(int argc, char **argv)
 	}
 	/* by amount, as iperf3's -n/-k: the time is only a limit; unless given, the longest test
 	 * an agent takes by default (agent --max-duration) */
-	if ((p.bytes || p.blocks) && !time_given)
+	if ((p.bytes || p.blocks) && !o.time_given)
 		p.duration_s = PROBE_AMOUNT_LIMIT_S - p.omit_s;
 	if (p.until[0] && !p.steady_s)
 		p.steady_s = STEADY_DEFAULT_S;

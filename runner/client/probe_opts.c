@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "lib/cli.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
 #include "runner/proto/dscp.h"
@@ -87,12 +88,32 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 	return 1;
 }
 
-void probe_opts_prefix(const struct option *longopts, int c, struct ns_err *err)
+int probe_opts_parse(int argc, char **argv, const char *optstring,
+		     const struct option *longopts, struct probe_params *p, probe_opts_fn fn,
+		     void *ctx, struct ns_err *err)
 {
-	const struct option *o = longopts;
-	while (o->name && o->val != c)
-		o++;
-	ns_err_prefix(err, "--%s", o->name ? o->name : "?");
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == ':' || c == '?')
+			return cli_option_error(c, argv, err);
+		int rc = fn(c, optarg, ctx, err);
+		if (rc > 0)
+			rc = probe_opts_apply(c, optarg, p, err);
+		if (rc != 0) {
+			const struct option *o = longopts;
+			while (o->name && o->val != c)
+				o++;
+			if (rc > 0)
+				ns_err_set(err, "internal: option %d", c);
+			ns_err_prefix(err, "--%s", o->name ? o->name : "?");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 char *probe_opts_json_error(const char *msg)

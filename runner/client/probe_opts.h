@@ -37,12 +37,21 @@ enum probe_opt {
 	{"help", no_argument, NULL, 'h'}
 
 /* Option c (a letter or a PROBE_OPT_*) with its argument into p. Returns 0, -1 with err set
- * (the value's fault; the caller names the option, probe_opts_prefix), or 1 when c is not a
+ * (the value's fault; probe_opts_parse names the option), or 1 when c is not a
  * test option (-J/--json, --psk-file and the command's own are the caller's). */
 int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_err *err);
 
-/* Prefixes err with "--NAME" of option c as longopts spells it. */
-void probe_opts_prefix(const struct option *longopts, int c, struct ns_err *err);
+/* A command's own options: 0 taken, -1 a bad value (err set), 1 not its own (then the
+ * option is a test option, for probe_opts_apply). */
+typedef int (*probe_opts_fn)(int c, const char *arg, void *ctx, struct ns_err *err);
+
+/* Parses argv's options with getopt_long (from argv[1], permuting, so that HOST may come
+ * anywhere as iperf3 allows): each goes to fn, then into p by probe_opts_apply. Returns 0
+ * with optind at the first operand, 1 for -h/--help, -1 with err naming the option (a usage
+ * error). */
+int probe_opts_parse(int argc, char **argv, const char *optstring,
+		     const struct option *longopts, struct probe_params *p, probe_opts_fn fn,
+		     void *ctx, struct ns_err *err);
 
 /* {"version": 1, "status": "error", "error": msg} as malloc'd text (NULL: out of memory). */
 char *probe_opts_json_error(const char *msg);

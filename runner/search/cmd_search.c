@@ -92,8 +92,9 @@ static int parse_pps(const char *s, double *out, struct ns_err *err)
 
 /* search's own options, and those of the test whose meaning differs here: --udp is required
  * (not a switch of protocol), -l is a UDP payload, the key file is taken as given. */
-static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
+static int apply_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 {
+	struct opts *o = ctx;
 	uint64_t v;
 	struct probe_params *p = &o->p;
 	switch (c) {
@@ -119,8 +120,7 @@ static int apply_opt(int c, const char *arg, struct opts *o, struct ns_err *err)
 		snprintf(p->psk_file, sizeof(p->psk_file), "%s", arg);
 		return 0;
 	}
-	int rc = probe_opts_apply(c, arg, p, err);
-	return rc > 0 ? ns_err_set(err, "internal: option %d", c) : rc;
+	return 1;
 }
 
 static double now_s(void)
@@ -202,7 +202,6 @@ int cmd_search(int argc, char **argv)
 	struct opts o = {.exceed = 0.5};
 	struct ns_err err = {0};
 	const char *target = NULL;
-	int c;
 	probe_params_init(&o.p);
 	o.p.proto = NS_PROTO_UDP;
 	const char *env_psk = getenv("NETSWEEP_PSK_FILE");
@@ -210,22 +209,14 @@ int cmd_search(int argc, char **argv)
 		snprintf(o.p.psk_file, sizeof(o.p.psk_file), "%s", env_psk);
 	search_cfg_init(&o.c);
 	o.c.duration_sum_s = 0; /* = final duration unless given */
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":p:ul:P:A:w:RJh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return NS_EXIT_OK;
-		}
-		if (c == ':' || c == '?') {
-			cli_option_error(c, argv, &err);
-			goto usage_err;
-		}
-		if (apply_opt(c, optarg, &o, &err) < 0) {
-			probe_opts_prefix(longopts, c, &err);
-			goto usage_err;
-		}
+	int parsed = probe_opts_parse(argc, argv, ":p:ul:P:A:w:RJh", longopts, &o.p, apply_opt, &o,
+				      &err);
+	if (parsed > 0) {
+		usage(stdout);
+		return NS_EXIT_OK;
 	}
+	if (parsed < 0)
+		goto usage_err;
 	if (optind < argc)
 		target = argv[optind++];
 	if (!target) {
