@@ -25,9 +25,9 @@
 enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
 
 /* How datagrams move: kernel sockets, or AF_XDP (UDP over IPv4 only: the sender writes whole
- * frames into an AF_XDP socket's UMEM; the receiver counts the test's flow in an XDP program
- * and drops it there, datagrams and the highest sequence only, or, ENGINE_XDP_RX, has the
- * program hand the flow to AF_XDP sockets and accounts it as the socket engine does). Every XDP setup,
+ * frames into an AF_XDP socket's UMEM; the receiver accounts the test's flow in an XDP
+ * program, as udpseq does, and drops it there, or, ENGINE_XDP_RX, has the program hand the
+ * flow to AF_XDP sockets and accounts it with udpseq in user space). Every XDP setup,
  * privileges and device checks included, happens in engine_create(): a failure there with
  * code NS_E_UNSUPPORTED leaves the sockets usable with ENGINE_SOCKET. engine_xdp_available()
  * says whether this build has AF_XDP at all. */

@@ -5,12 +5,14 @@
  * driver allows it, copy mode otherwise; no XDP program is needed to send.
  * Everything is set up at engine_create(), so that a host that cannot do it is known before
  * the test starts and the caller may still use the sockets with the socket engine.
- * Receiver, count-only (--engine xdp, the default of the XDP engines: the fastest, on a
- * receiver short of CPU by far): bpf/xdp_count.c counts and drops the test's
- * flows (source and destination port, payload length) before the stack and passes every
- * other packet; no reordering, duplicates or jitter (engine_xdp_rx.c has them). The data
- * sockets stay open, so the 5-tuple stays the kernel's. IPv4 only. */
+ * Receiver, count-only (--engine xdp, the default of the XDP engines: the fastest, by far on
+ * a receiver short of CPU): bpf/xdp_count.c accounts the test's flows (source and destination
+ * port, payload length) as udpseq.c does — loss, reordering, duplicates, jitter — and drops
+ * them before the stack, passing every other packet; user space only publishes what the
+ * program's map holds. The data sockets stay open, so the 5-tuple stays the kernel's. IPv4
+ * only. */
 #include "engine_xdp_int.h"
+#include "bpf/flow_state.h"
 
 #include <arpa/inet.h>
 #include <endian.h>
@@ -303,10 +305,6 @@ const struct engine_ops engine_xdp_send_ops = {
 
 /* ---- receiver: count-only ---- */
 
-struct flow_counts {
-	uint64_t packets, bytes, highest_plus1;
-};
-
 static int xdp_count_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 {
 	struct xdp_path p;
@@ -329,36 +327,42 @@ static int xdp_count_setup(struct engine *e, struct e_stream *s, struct ns_err *
 		return ns_err_sys(err, "xdp: allocation");
 	*key = xdp_flow_key(&p);
 	s->priv = key;
-	struct flow_counts zero = {0};
-	if (bpf_map_update_elem(xdp_prog_map(r, "flows"), key, &zero, BPF_NOEXIST) != 0)
+	struct flow_state *zero = calloc(1, sizeof(*zero));
+	int rc = zero ? bpf_map_update_elem(xdp_prog_map(r, "flows"), key, zero, BPF_NOEXIST) : -1;
+	free(zero);
+	if (rc != 0)
 		return ns_err_sys(err, "xdp: registering the flow");
 	return 0;
 }
 
 static int xdp_recv_thread_init(struct e_thread *t, struct ns_err *err)
 {
-	(void)err;
-	t->buf_len = 2048;
+	t->buf_len = sizeof(struct flow_state); /* the map's value; socket leftovers fit too */
 	t->buf = engine_buf_alloc(t->buf_len);
 	return t->buf ? 0 : ns_err_sys(err, "xdp: receive buffer");
 }
 
-/* Publishes the program's counts; what still reaches the socket (greetings, datagrams of
+/* Publishes the program's accounting; what still reaches the socket (greetings, datagrams of
  * another length) is read and dropped so that poll does not spin on it. */
 static int xdp_count_recv(struct e_thread *t, struct e_stream *s)
 {
 	struct xdp_prog *r = t->e->priv;
 	while (recv(s->fd, t->buf, t->buf_len, MSG_DONTWAIT) >= 0)
 		;
-	struct flow_counts c;
-	if (bpf_map_lookup_elem(xdp_prog_map(r, "flows"), s->priv, &c) == 0) {
-		atomic_store_explicit(&s->packets, c.packets, memory_order_relaxed);
-		atomic_store_explicit(&s->bytes, c.bytes, memory_order_relaxed);
-		atomic_store_explicit(&s->highest_plus1, c.highest_plus1, memory_order_relaxed);
-		atomic_store_explicit(&s->lost,
-				      c.highest_plus1 > c.packets ? c.highest_plus1 - c.packets : 0,
-				      memory_order_relaxed);
-	}
+	struct flow_state *f = (struct flow_state *)t->buf;
+	if (bpf_map_lookup_elem(xdp_prog_map(r, "flows"), s->priv, f) != 0)
+		return E_BLOCKED;
+	atomic_store_explicit(&s->packets, f->packets, memory_order_relaxed);
+	atomic_store_explicit(&s->bytes, f->bytes, memory_order_relaxed);
+	atomic_store_explicit(&s->highest_plus1, f->highest_plus1, memory_order_relaxed);
+	atomic_store_explicit(&s->lost, f->highest_plus1 > f->packets ? f->highest_plus1 - f->packets
+								   : 0, memory_order_relaxed);
+	atomic_store_explicit(&s->out_of_order, f->out_of_order, memory_order_relaxed);
+	atomic_store_explicit(&s->duplicates, f->duplicates, memory_order_relaxed);
+	double j = (double)f->jitter16_ns / 16 / 1e6;
+	uint64_t jb;
+	memcpy(&jb, &j, sizeof(jb));
+	atomic_store_explicit(&s->jitter_bits, jb, memory_order_relaxed);
 	return E_BLOCKED;
 }
 

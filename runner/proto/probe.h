@@ -41,8 +41,8 @@ struct probe_params {
 	                             blocks longer than this plus the connect timeout */
 	char psk_file[256];     /* reserved for the authentication issue; "" = none */
 	char engine[24];        /* --engine: "" or "socket" (kernel sockets), "xdp" (AF_XDP sender,
-	                           the receiver counts in XDP), "xdp-rx" (AF_XDP both ends, full
-	                           accounting); either with ",socket": an end that cannot use
+	                           the receiver accounts in XDP), "xdp-rx" (AF_XDP both ends,
+	                           accounted in user space); either with ",socket": an end that cannot use
 	                           AF_XDP uses sockets */
 	/* source, marking and amount (iperf3's -B, --cport, -4/-6, -S/--dscp, -Z,
 	 * --dont-fragment, -n, -k) */

@@ -11,7 +11,8 @@
 #     copy mode bypasses the sender's own tc, so the drop sits one hop on), the reported loss
 #     is within 0.2 points of 1 % over more than a million datagrams, with either receiver
 #     (xdp-rx: no duplicates or reordering reported either); through a classifier there that sends 1 % of the datagrams twice
-#     (tests/bpf/dup.c), the duplicates reported are within 0.2 points of 1 %, with no loss;
+#     (tests/bpf/dup.c), the duplicates reported are within 0.2 points of 1 %, with no loss,
+#     with either receiver;
 #   - kill -9 of an agent in the middle of an XDP test leaves no XDP program on the interface
 #     (the program hangs on a bpf_link, which dies with the process), and the next agent works.
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,7 @@ netns_require
 CHECKS=("xdp engine: 64-byte UDP on a veth, no loss reported" "xdp engine: a ping alongside gets every reply"
 	"xdp engine: count-only receiver" "xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
 	"xdp engine: loss through a 1 % random drop, receive path"
+	"xdp engine: duplicates through a 1 % duplicator, receive path"
 	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program")
 netns_need_netsweep "${CHECKS[@]}"
 why=$("$NETSWEEP" probe 127.0.0.1 -u --engine xdp -t 0.1 --connect-timeout 0.1 2>&1)
@@ -127,13 +129,14 @@ name="xdp engine: duplicates through a 1 % duplicator"
 dup_obj=$NETNS_TMP/dup.o
 if ! clang -O2 -target bpf -I/usr/include/x86_64-linux-gnu -c "$HERE/../bpf/dup.c" -o "$dup_obj" 2>/dev/null; then
 	skip "$name" "the duplicating classifier does not build (clang missing)"
+	skip "$name, receive path" "the duplicating classifier does not build (clang missing)"
 elif ! netns_exec xe-m tc filter del dev "$MDEV" egress ||
 	! netns_exec xe-m tc filter add dev "$MDEV" egress bpf da obj "$dup_obj" sec classifier; then
 	fail "$name" "could not attach the duplicating classifier"
 else
 	# 125,000 datagrams/s x 3 s: 1 % duplicated has a standard deviation of 0.016 points
-	check_dup() {
-		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 64M -t 3 -i 0 --engine xdp-rx || {
+	check_dup() { # check_dup ENGINE
+		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 64M -t 3 -i 0 --engine "$1" || {
 			CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
 		sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets')
 		dup=$(j '$.sum.receiver.duplicates') lost=$(j '$.sum.receiver.lost')
@@ -142,7 +145,8 @@ else
 		[ "$sent" -ge 200000 ] && [ "$rcvd" = "$sent" ] && [ "$lost" = 0 ] &&
 			netns_within "$pct" 1 20
 	}
-	netns_check_runs "$name" check_dup
+	netns_check_runs "$name" check_dup xdp
+	netns_check_runs "$name, receive path" check_dup xdp-rx
 fi
 
 name="xdp engine: kill -9 of the agent leaves no XDP program"
