@@ -8,6 +8,7 @@ ifeq ($(XDP_OK),yes)
 LIB_SRC += runner/engine/engine_xdp_base.c runner/engine/engine_xdp.c runner/engine/engine_xdp_rx.c
 EMBED += NS_XDP_COUNT_OBJ:$(BUILD)/bpf/xdp_count.o NS_XDP_RX_OBJ:$(BUILD)/bpf/xdp_rx.o
 LDLIBS += $(shell pkg-config --libs libxdp libbpf)
+UNIT_TESTS += test_xdp_count
 $(BUILD)/bpf/%.o: runner/engine/bpf/%.c runner/engine/bpf/udp4.h runner/engine/bpf/flow_state.h
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<
