@@ -756,7 +756,8 @@ static void udp_zerocopy_run(bool gso)
 	udp_pairs(2, snd, rcv);
 	struct engine_cfg rc = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 1000 };
 	struct engine_cfg sc = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1000,
-				 .threads = 1, .rate_bps = 80000000, .send_bytes = 4000000,
+				 .threads = 1, .rate_bps = gso ? 400000000 : 80000000,
+				 .send_bytes = 4000000,
 				 .send_duration_s = 60, .zerocopy = true, .gso = gso };
 	struct engine *r = make(&rc, rcv, 2);
 	struct engine *s = make(&sc, snd, 2);
@@ -781,7 +782,9 @@ static void udp_zerocopy_run(bool gso)
 		assert_int_equal(ss[i].packets, 2000);
 		assert_int_equal(rs[i].out_of_order + rs[i].duplicates, 0);
 		assert_int_equal(rs[i].packets + rs[i].lost, rs[i].highest_seq_plus1);
-		assert_true(rs[i].packets >= 1800 && rs[i].highest_seq_plus1 <= 2000);
+		/* GSO needs a rate at which the pacer builds batches: a starved receiver
+		 * then loses more, which the checks above still account for */
+		assert_true(rs[i].packets >= (gso ? 1000 : 1800) && rs[i].highest_seq_plus1 <= 2000);
 	}
 	assert_int_equal(z.completions, z.sends);
 	if (gso && gso_took)
