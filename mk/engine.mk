@@ -3,6 +3,6 @@
 LIB_SRC += runner/engine/udpseq.c runner/engine/pace.c runner/engine/engine_base.c \
 	runner/engine/engine.c runner/engine/engine_tcp.c runner/engine/engine_udp.c runner/engine/zerocopy.c \
 	runner/engine/sysstat.c
-UNIT_TESTS += test_udpseq test_engine
+UNIT_TESTS += test_udpseq test_engine test_zerocopy
 ITESTS += tests/integration/probe_truth.sh
 BENCHES += tests/bench/engine_timing.sh tests/bench/zerocopy.sh

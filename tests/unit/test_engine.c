@@ -22,107 +22,7 @@
 #include <unistd.h>
 
 #include "runner/engine/engine.h"
-
-#define MAXS 8
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-	nanosleep(&ts, NULL);
-}
-
-static int family = AF_INET; /* of the loopback pairs below */
-
-/* Timing bounds. By default (make test) ones that hold on a loaded 2-core machine shared
- * with builds: a starved thread makes rates low and stops late, never the other way round.
- * NS_STRICT_TIMING=1 (make bench: tests/bench/engine_timing.sh) asks for the accuracy the
- * engines are built for, on a quiet machine. */
-static bool strict_timing(void)
-{
-	const char *s = getenv("NS_STRICT_TIMING");
-	return s && !strcmp(s, "1");
-}
-#define TIMING(strict, loaded) (strict_timing() ? (strict) : (loaded))
-
-static socklen_t loopback(struct sockaddr_storage *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (family == AF_INET6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-		a->sin6_family = AF_INET6;
-		a->sin6_addr = in6addr_loopback;
-		return sizeof(*a);
-	}
-	struct sockaddr_in *a = (struct sockaddr_in *)ss;
-	a->sin_family = AF_INET;
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return sizeof(*a);
-}
-
-static void tcp_pairs(uint32_t n, int *snd, int *rcv)
-{
-	int l = socket(family, SOCK_STREAM, 0);
-	assert_true(l >= 0);
-	struct sockaddr_storage a;
-	socklen_t al = loopback(&a);
-	assert_int_equal(bind(l, (struct sockaddr *)&a, al), 0);
-	assert_int_equal(listen(l, 64), 0);
-	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &al), 0);
-	for (uint32_t i = 0; i < n; i++) {
-		snd[i] = socket(family, SOCK_STREAM, 0);
-		assert_int_equal(connect(snd[i], (struct sockaddr *)&a, al), 0);
-		rcv[i] = accept(l, NULL, NULL);
-		assert_true(rcv[i] >= 0);
-	}
-	close(l);
-}
-
-/* Connected UDP pairs; the receiving sockets keep the system's default buffer size, which
- * the engine is expected to raise. */
-static void udp_pairs(uint32_t n, int *snd, int *rcv)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		struct sockaddr_storage a, b;
-		socklen_t al = loopback(&a), bl = loopback(&b);
-		snd[i] = socket(family, SOCK_DGRAM, 0);
-		rcv[i] = socket(family, SOCK_DGRAM, 0);
-		assert_int_equal(bind(snd[i], (struct sockaddr *)&a, al), 0);
-		assert_int_equal(bind(rcv[i], (struct sockaddr *)&b, bl), 0);
-		assert_int_equal(getsockname(snd[i], (struct sockaddr *)&a, &al), 0);
-		assert_int_equal(getsockname(rcv[i], (struct sockaddr *)&b, &bl), 0);
-		assert_int_equal(connect(snd[i], (struct sockaddr *)&b, bl), 0);
-		assert_int_equal(connect(rcv[i], (struct sockaddr *)&a, al), 0);
-	}
-}
-
-static struct engine *make(const struct engine_cfg *cfg, const int *fds, uint32_t n)
-{
-	struct ns_err err = {0};
-	struct engine *e = engine_create(cfg, fds, n, &err);
-	if (!e)
-		fail_msg("engine_create: %s", err.msg);
-	if (engine_start(e, &err) < 0)
-		fail_msg("engine_start: %s", err.msg);
-	return e;
-}
-
-/* Bounds are generous: colleagues' tests run netsweep at a raised priority on this 2-core
- * machine and a thread of ours was seen waiting seconds for a CPU. Timing is checked where
- * it is the point (stop_is_honoured_quickly). */
-static bool wait_done(struct engine *e, double timeout_s)
-{
-	double end = now_s() + timeout_s;
-	while (!engine_done(e) && now_s() < end)
-		sleep_s(0.005);
-	return engine_done(e);
-}
+#include "engine_pairs.h"
 
 /* Runs a sender and a receiver over n streams; fills both ends' snapshots. */
 static void run_pair(const struct engine_cfg *scfg, const struct engine_cfg *rcfg, uint32_t n,
@@ -678,13 +578,6 @@ static void bad_configurations_are_refused(void **state)
 }
 
 /* Every test starts on IPv4, even after one over ::1 failed half-way. */
-static int ipv4(void **state)
-{
-	(void)state;
-	family = AF_INET;
-	return 0;
-}
-
 /* -n: the senders split the amount evenly and stop by themselves once it is sent; a TCP
  * receiver gets every byte of it, a UDP one whole datagrams. */
 static void amount_ends_the_senders(void **state)
@@ -715,91 +608,6 @@ static void amount_ends_the_senders(void **state)
 	assert_int_equal(ss[0].bytes + ss[1].bytes, 102000);
 }
 
-/* -Z: MSG_ZEROCOPY sends come back as completions from the error queue, all of them by the
- * end (on loopback the kernel copies them at delivery, and says so). */
-static void zerocopy_completions_are_counted(void **state)
-{
-	(void)state;
-	int snd[1], rcv[1];
-	tcp_pairs(1, snd, rcv);
-	struct engine_cfg rc = { .proto = NS_PROTO_TCP, .role = ENGINE_RECV, .threads = 1 };
-	struct engine_cfg sc = { .proto = NS_PROTO_TCP, .role = ENGINE_SEND, .threads = 1,
-				 .length = 64 * 1024, .send_duration_s = 0.5, .zerocopy = true };
-	struct engine *r = make(&rc, rcv, 1);
-	struct engine *s = make(&sc, snd, 1);
-	assert_true(wait_done(s, 10));
-	engine_join(s);
-	assert_true(wait_done(r, 10));
-	engine_join(r);
-	struct engine_zc z;
-	engine_zerocopy(s, &z);
-	struct engine_stream_snap ss[1];
-	engine_snapshot(s, ss);
-	engine_destroy(s);
-	engine_destroy(r);
-	if (!z.active)
-		skip(); /* a kernel without SO_ZEROCOPY: the engine copied, as it says */
-	assert_true(z.sends > 100);
-	assert_true(z.sends >= ss[0].packets); /* a write may take several sends */
-	assert_int_equal(z.completions, z.sends);
-	assert_true(z.copied <= z.completions);
-}
-
-/* -Z on UDP: every datagram that arrives arrives once and in order (each call writes its
- * headers only into ring slots the kernel has released: a slot reused too early shows as a
- * duplicate or a reordered sequence), and every zero-copy send completes; also with
- * UDP_SEGMENT, one completion per super-datagram. A loaded machine may starve the receiver
- * and overflow its socket: such loss is not the sender's doing, but it must be counted. */
-static void udp_zerocopy_run(bool gso)
-{
-	int snd[2], rcv[2];
-	udp_pairs(2, snd, rcv);
-	struct engine_cfg rc = { .proto = NS_PROTO_UDP, .role = ENGINE_RECV, .length = 1000 };
-	struct engine_cfg sc = { .proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1000,
-				 .threads = 1, .rate_bps = gso ? 400000000 : 80000000,
-				 .send_bytes = 4000000,
-				 .send_duration_s = 60, .zerocopy = true, .gso = gso };
-	struct engine *r = make(&rc, rcv, 2);
-	struct engine *s = make(&sc, snd, 2);
-	assert_true(wait_done(s, 30));
-	engine_join(s);
-	sleep_s(0.2);
-	engine_stop(r);
-	assert_true(wait_done(r, 5));
-	engine_join(r);
-	struct engine_zc z;
-	engine_zerocopy(s, &z);
-	struct engine_stream_snap ss[2], rs[2];
-	engine_snapshot(s, ss);
-	engine_snapshot(r, rs);
-	bool gso_took = engine_gso_active(s);
-	engine_destroy(s);
-	engine_destroy(r);
-	if (!z.active)
-		skip(); /* a kernel without UDP zero-copy (before 5.0): the engine copied, as it says */
-	assert_int_equal(z.fallback_errno, 0);
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(ss[i].packets, 2000);
-		assert_int_equal(rs[i].out_of_order + rs[i].duplicates, 0);
-		assert_int_equal(rs[i].packets + rs[i].lost, rs[i].highest_seq_plus1);
-		/* GSO needs a rate at which the pacer builds batches: a starved receiver
-		 * then loses more, which the checks above still account for */
-		assert_true(rs[i].packets >= (gso ? 1000 : 1800) && rs[i].highest_seq_plus1 <= 2000);
-	}
-	assert_int_equal(z.completions, z.sends);
-	if (gso && gso_took)
-		assert_true(z.sends < 4000); /* super-datagrams, not datagrams */
-	else
-		assert_int_equal(z.sends, 4000);
-}
-
-static void udp_zerocopy_keeps_every_datagram(void **state)
-{
-	(void)state;
-	udp_zerocopy_run(false);
-	udp_zerocopy_run(true);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -819,8 +627,6 @@ int main(void)
 		cmocka_unit_test_setup(threads_are_pinned_round_robin, ipv4),
 		cmocka_unit_test_setup(bad_configurations_are_refused, ipv4),
 		cmocka_unit_test_setup(amount_ends_the_senders, ipv4),
-		cmocka_unit_test_setup(zerocopy_completions_are_counted, ipv4),
-		cmocka_unit_test_setup(udp_zerocopy_keeps_every_datagram, ipv4),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
