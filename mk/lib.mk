@@ -2,5 +2,6 @@
 # the command-line wording every subcommand shares.
 LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/datadir.c lib/cidr.c \
 	lib/store_schema.c lib/steady.c lib/lathist.c
+LIB_SRC += lib/logout.c
 EMBED += NS_STORE_SQL:schemas/store.sql
 UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist

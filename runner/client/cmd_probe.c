@@ -7,29 +7,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
+#include "lib/logout.h"
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
+#include "iperf3_text.h"
 #include "probe_opts.h"
 #include "runner/proto/dscp.h"
 #include "runner/proto/auth.h"
+#include "runner/proto/iperf3_json.h"
 #include "runner/proto/probe.h"
+#include "runner/core/version.h"
 #include "runner/session/session.h"
 
 /* The time limit of a test by amount (-n/-k) without -t: an agent's default --max-duration
  * (runner/agent/caps.h), so that such a test is not refused by a default agent. */
 #define PROBE_AMOUNT_LIMIT_S 3600.0
 
-enum { OPT_FROM = PROBE_OPT_END };
+enum {
+	OPT_FROM = PROBE_OPT_END, OPT_JSON_FORMAT, OPT_JSON_STREAM, OPT_LOGFILE, OPT_TIMESTAMPS,
+	OPT_FORCEFLUSH
+};
+
+/* -f's unit for the text output (0 = netsweep's own adaptive units): the command's state. */
+static char out_unit;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep probe HOST[:PORT] [options]   (IPv6: [ADDR]:PORT)\n"
+		"  -c, --client HOST[:PORT] the agent, as iperf3's -c (or as the first operand)\n"
 		"      --from HOST[:PORT]   send from the agent there (it runs the test against\n"
 		"                           HOST and returns the result; see agent --delegate)\n"
 		"      --psk-file FILE      the agents' pre-shared key (default $NETSWEEP_PSK_FILE)\n"
@@ -72,7 +86,17 @@ static void usage(FILE *f)
 		"                           steady for --steady SECS (default %g); -t is the bound\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
-		"  -J, --json               one JSON object on stdout\n",
+		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
+		"      --json-format F      netsweep (default) or iperf3: iperf3 -J's layout,\n"
+		"                           netsweep's own object under the key \"netsweep\"\n"
+		"      --json-stream        iperf3 --json-stream: one JSON event a line (start,\n"
+		"                           each interval as it ends, end)\n"
+		"  -f, --format UNIT        rates in k/m/g/t bits/s or K/M/G/T bytes/s\n"
+		"  -V, --verbose            also the host, the time and the CPU of both ends\n"
+		"      --logfile FILE       append the output to FILE instead of stdout\n"
+		"      --timestamps[=FMT]   start every output line with the time (strftime FMT,\n"
+		"                           default \"%%c \")\n"
+		"      --forceflush         flush every output line at once\n",
 		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN,
 		STEADY_DEFAULT_S);
 }
@@ -87,8 +111,11 @@ static void print_json_error(const char *msg)
 
 static void print_figures(const char *who, const struct probe_figures *f, enum ns_proto proto)
 {
-	char rate[32], bytes[32];
-	units_format_rate(f->bits_per_second, rate, sizeof(rate));
+	char rate[40], bytes[32];
+	if (out_unit)
+		iperf3_format_rate(f->bits_per_second, out_unit, rate, sizeof(rate));
+	else
+		units_format_rate(f->bits_per_second, rate, sizeof(rate));
 	units_format_bytes((double)f->bytes, bytes, sizeof(bytes));
 	printf("  %-9s %12s %15s %12.0f pkt/s  cpu %5.1f%%", who, bytes, rate,
 	       f->packets_per_second, f->cpu_percent);
@@ -108,8 +135,11 @@ static void print_figures(const char *who, const struct probe_figures *f, enum n
 static void print_interval(const struct probe_interval *v, enum ns_dir dir, void *arg)
 {
 	const struct probe_params *p = arg;
-	char rate[32], bytes[32];
-	units_format_rate(v->bits_per_second, rate, sizeof(rate));
+	char rate[40], bytes[32];
+	if (out_unit)
+		iperf3_format_rate(v->bits_per_second, out_unit, rate, sizeof(rate));
+	else
+		units_format_rate(v->bits_per_second, rate, sizeof(rate));
 	units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
@@ -179,6 +209,8 @@ static void print_text(const struct probe_result *r)
 		       (unsigned long long)r->zerocopy_sends,
 		       (unsigned long long)r->zerocopy_completions,
 		       (unsigned long long)r->zerocopy_copied);
+	if (p->streams > 1)
+		iperf3_print_streams(stdout, r, out_unit);
 	print_nic("client", &r->nic_client);
 	print_nic("agent", &r->nic_agent);
 	if (r->shaped_by_provider)
@@ -192,10 +224,101 @@ static void print_text(const struct probe_result *r)
 		printf("warning: %s\n", r->warnings);
 }
 
+/* What the run's callbacks and the iperf3 JSON need besides the result: the test, whether
+ * intervals go out as --json-stream events, when it started and this process's CPU. */
+struct probe_run_view {
+	const struct probe_params *p;
+	bool stream;
+	struct iperf3_ctx ctx;
+	struct rusage ru0;
+	double t0;
+	char uname_line[400];
+};
+
+static double now_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double tv_s(struct timeval t)
+{
+	return (double)t.tv_sec + (double)t.tv_usec / 1e6;
+}
+
+static void probe_view_start(struct probe_run_view *v, bool verbose)
+{
+	struct utsname u;
+	struct timespec ts;
+	if (uname(&u) == 0)
+		snprintf(v->uname_line, sizeof(v->uname_line), "%s %s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.version, u.machine);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	v->ctx = (struct iperf3_ctx){.start_unix = (double)ts.tv_sec, .system_info = v->uname_line,
+				     .host_user_pct = -1, .host_system_pct = -1};
+	getrusage(RUSAGE_SELF, &v->ru0);
+	v->t0 = now_mono();
+	if (verbose) {
+		char when[64];
+		time_t t = ts.tv_sec;
+		struct tm tm;
+		strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&t, &tm));
+		printf("netsweep %s\n%s\nTime: %s\n", NETSWEEP_VERSION, v->uname_line, when);
+	}
+	if (v->stream) {
+		char *text = iperf3_json_event_start(v->p, &v->ctx);
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		fflush(stdout);
+	}
+}
+
+/* This process's user and system CPU over the test, % of one CPU, as iperf3 reports it. */
+static void probe_view_end(struct probe_run_view *v)
+{
+	struct rusage ru;
+	double wall = now_mono() - v->t0;
+	if (getrusage(RUSAGE_SELF, &ru) != 0 || wall <= 0)
+		return;
+	v->ctx.host_user_pct = 100.0 * (tv_s(ru.ru_utime) - tv_s(v->ru0.ru_utime)) / wall;
+	v->ctx.host_system_pct = 100.0 * (tv_s(ru.ru_stime) - tv_s(v->ru0.ru_stime)) / wall;
+}
+
+static void view_interval(const struct probe_interval *sum, enum ns_dir dir, void *arg)
+{
+	struct probe_run_view *v = arg;
+	if (!v->stream) {
+		print_interval(sum, dir, (void *)v->p);
+		return;
+	}
+	char *text = iperf3_json_event_interval(v->p, sum, dir);
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	fflush(stdout);
+}
+
+static void print_verbose_end(const struct probe_result *r, const struct iperf3_ctx *c)
+{
+	double remote = 0;
+	for (uint32_t d = 0; d < r->n_dirs && d < 2; d++)
+		remote += r->dirs[d].dir == NS_DIR_REVERSE ? r->dirs[d].sender.cpu_percent
+							   : r->dirs[d].receiver.cpu_percent;
+	if (c->host_user_pct >= 0)
+		printf("CPU Utilization: local %.1f%% (%.1f%%u/%.1f%%s), remote (engine threads) "
+		       "%.1f%%\n", c->host_user_pct + c->host_system_pct, c->host_user_pct,
+		       c->host_system_pct, remote);
+	if (r->agent_hostinfo)
+		printf("agent: %s\n", r->agent_hostinfo);
+}
+
 /* What probe's own options say; the test options go into probe_params. */
 struct cli {
-	const char *from_arg, *psk;
-	bool time_given;
+	const char *from_arg, *psk, *target;
+	bool time_given, iperf3_json, json_stream, verbose;
+	struct logout_opts out;
 };
 
 static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
@@ -206,6 +329,19 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	case PROBE_OPT_PSK: o->psk = arg; return 0;
 	case 'J': case PROBE_OPT_JSON: return 0; /* taken before parsing */
 	case 't': o->time_given = true; break;
+	case 'c': o->target = arg; return 0;
+	case 'V': o->verbose = true; return 0;
+	case 'f': return iperf3_unit_parse(arg, &out_unit, err);
+	case OPT_JSON_FORMAT:
+		if (!strcmp(arg, "iperf3") || !strcmp(arg, "netsweep")) {
+			o->iperf3_json = !strcmp(arg, "iperf3");
+			return 0;
+		}
+		return ns_err_code(err, NS_E_USAGE, "'%s' is not a JSON format (netsweep, iperf3)", arg);
+	case OPT_JSON_STREAM: o->json_stream = true; return 0;
+	case OPT_LOGFILE: o->out.logfile = arg; return 0;
+	case OPT_TIMESTAMPS: o->out.time_format = arg ? arg : ""; return 0;
+	case OPT_FORCEFLUSH: o->out.forceflush = true; return 0;
 	}
 	return 1;
 }
@@ -240,6 +376,14 @@ int cmd_probe(int argc, char **argv)
 		{"blockcount", required_argument, NULL, 'k'},
 		{"until", required_argument, NULL, PROBE_OPT_UNTIL},
 		{"steady", required_argument, NULL, PROBE_OPT_STEADY},
+		{"client", required_argument, NULL, 'c'},
+		{"json-format", required_argument, NULL, OPT_JSON_FORMAT},
+		{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
+		{"format", required_argument, NULL, 'f'},
+		{"verbose", no_argument, NULL, 'V'},
+		{"logfile", required_argument, NULL, OPT_LOGFILE},
+		{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
+		{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_params p, from;
@@ -247,12 +391,18 @@ int cmd_probe(int argc, char **argv)
 	struct cli o = {.psk = getenv("NETSWEEP_PSK_FILE")};
 	bool json = false;
 	const char *target = NULL, *from_arg, *psk;
+	char hint[256];
 	probe_params_init(&p);
 	for (int i = 1; i < argc; i++) /* errors come out as JSON whatever the option order */
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J") ||
+		    !strcmp(argv[i], "--json-stream"))
 			json = true;
-	int parsed = probe_opts_parse(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:", longopts,
-				      &p, own_opt, &o, &err);
+	if (iperf3_hint(argc, argv, hint, sizeof(hint))) {
+		ns_err_code(&err, NS_E_USAGE, "%s", hint);
+		goto usage_err;
+	}
+	int parsed = probe_opts_parse(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:c:f:V",
+				      longopts, &p, own_opt, &o, &err);
 	if (parsed > 0) {
 		usage(stdout);
 		return NS_EXIT_OK;
@@ -261,10 +411,11 @@ int cmd_probe(int argc, char **argv)
 		goto usage_err;
 	from_arg = o.from_arg;
 	psk = o.psk;
-	if (optind < argc)
+	target = o.target;
+	if (!target && optind < argc)
 		target = argv[optind++];
 	if (!target) {
-		ns_err_set(&err, "no agent given: netsweep probe HOST[:PORT]");
+		ns_err_set(&err, "no agent given: netsweep probe HOST[:PORT] (or -c HOST)");
 		goto usage_err;
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
@@ -298,24 +449,39 @@ int cmd_probe(int argc, char **argv)
 	uint32_t n_cpus;
 	if (!from_arg && session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* this host's */
 		goto usage_err;
+	if (o.out.logfile || o.out.time_format || o.out.forceflush) {
+		FILE *f = logout_open(&o.out, &err);
+		if (!f)
+			goto usage_err;
+		fflush(stdout);
+		stdout = f; /* every printf of this command obeys --logfile/--timestamps */
+	}
 
 	signal(SIGPIPE, SIG_IGN);
 	struct probe_result res;
+	struct probe_run_view view = {.p = &p, .stream = o.json_stream};
+	probe_view_start(&view, o.verbose && !json);
 	if (!json)
 		print_header(&p);
 	int rc;
 	if (from_arg) {
 		/* the client agent's CPUs, not ours, take the affinity; its intervals come at the end */
 		rc = probe_run_from(from.host, from.port, &p, &res, &err);
-		for (uint32_t d = 0; !json && d < res.n_dirs; d++)
+		for (uint32_t d = 0; (!json || o.json_stream) && d < res.n_dirs; d++)
 			for (uint32_t i = 0; i < res.dirs[d].n_intervals; i++)
 				if (res.dirs[d].intervals[i].stream == -1)
-					print_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &p);
+					view_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &view);
 	} else {
-		rc = client_run(&p, &res, json ? NULL : print_interval, &p, &err);
+		rc = client_run(&p, &res, json && !o.json_stream ? NULL : view_interval, &view, &err);
 	}
-	if (json) {
-		char *text = probe_result_json(&res, true);
+	probe_view_end(&view);
+	if (o.json_stream) {
+		char *text = iperf3_json_event_end(&res, &view.ctx);
+		printf("%s\n", text ? text : "{\"event\": \"error\", \"data\": \"out of memory\"}");
+		free(text);
+	} else if (json) {
+		char *text = o.iperf3_json ? iperf3_json(&res, &view.ctx, true)
+					   : probe_result_json(&res, true);
 		if (text)
 			printf("%s\n", text);
 		else
@@ -323,10 +489,16 @@ int cmd_probe(int argc, char **argv)
 		free(text);
 	} else {
 		print_text(&res);
+		if (o.verbose)
+			print_verbose_end(&res, &view.ctx);
 	}
 	if (rc < 0)
 		fprintf(stderr, "netsweep probe: %s\n", err.msg);
 	probe_result_free(&res);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "netsweep probe: writing the output failed\n");
+		rc = -1;
+	}
 	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
 
 usage_err:
