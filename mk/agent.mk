@@ -3,5 +3,6 @@ LIB_SRC += runner/agent/cmd_agent.c runner/agent/cmd_key.c runner/agent/conn.c r
 	runner/agent/gate.c runner/agent/caps.c runner/agent/agent_test.c runner/agent/agent_delegate.c
 ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh \
 	tests/integration/agent_auth.sh tests/integration/agent_delegate.sh \
-	tests/integration/agent_lockout.sh tests/integration/agent_caps.sh
+	tests/integration/agent_lockout.sh tests/integration/agent_caps.sh \
+	tests/integration/agent_rate_cap.sh
 ITESTS += tests/integration/probe_options.sh tests/integration/probe_family.sh

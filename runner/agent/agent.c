@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "runner/engine/budget.h"
 #include "runner/host/hostinfo.h"
 #include "runner/session/sockopt.h"
 
@@ -71,6 +73,20 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 	}
 	if (!(a->gate = gate_create(a, on_ready, err)))
 		goto err;
+	if (a->o.max_rate_bps) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (!(a->budget = malloc(sizeof(*a->budget)))) {
+			ns_err_code(err, NS_E_NOMEM, "out of memory");
+			goto err;
+		}
+		if (budget_init(a->budget, a->o.max_rate_bps,
+				(uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec, err) < 0) {
+			free(a->budget);
+			a->budget = NULL;
+			goto err;
+		}
+	}
 	snprintf(port, sizeof(port), "%u", (unsigned)o->port);
 	int rc = getaddrinfo(o->listen_addr[0] ? o->listen_addr : "::", port, &hints, &ai);
 	if (rc != 0) {
@@ -147,6 +163,10 @@ void agent_destroy(struct agent *a)
 	if (a->pipe_w >= 0)
 		close(a->pipe_w);
 	gate_destroy(a->gate);
+	if (a->budget) {
+		budget_destroy(a->budget);
+		free(a->budget);
+	}
 	auth_key_clear(&a->key);
 	free(a);
 }

@@ -15,6 +15,7 @@
 #include "caps.h"
 #include "conn.h"
 #include "serve.h"
+#include "runner/engine/budget.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
 #include "runner/host/niccount.h"
@@ -32,7 +33,22 @@ struct atest {
 	bool start_asked;
 	struct niccount nic;          /* the interface towards the client, over the test */
 	uint32_t live_sent[2];        /* until set: interval sums of ends[i] sent during the test */
+	uint64_t held0;               /* budget_held() at the start */
 };
+
+/* Whether the agent's --max-rate bucket, drawn by its earlier tests too, kept this sending end
+ * noticeably below the rate the test asked for. */
+static bool held_by_cap(const struct atest *t, const struct session_end *e)
+{
+	struct budget *b = t->c->a->budget;
+	if (!b || e->role != ENGINE_SEND || budget_held(b) == t->held0 || !t->p.rate_bps)
+		return false;
+	uint64_t sent = 0;
+	for (uint32_t k = 0; k < e->n; k++)
+		sent += e->cur[k].bytes - e->omit[k].bytes;
+	double asked = (double)t->p.rate_bps / 8.0 * (e->t_end - e->t_omit);
+	return (double)sent < AGENT_HELD_SHARE * asked;
+}
 
 static int *stream_slot(struct atest *t, uint32_t k)
 {
@@ -323,6 +339,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.kernel_drops = e->drops_end > e->drops_omit ? e->drops_end - e->drops_omit : 0,
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
 			.nic = nic,
+			.held_by_cap = held_by_cap(t, e),
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s", session_end_mode(e));
 		if (e->role == ENGINE_SEND && t->p.zerocopy) {
@@ -434,6 +451,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 	if (niccount_begin(&t.nic, (struct sockaddr *)&c->peer, c->peer_len, &nerr) < 0)
 		agent_log(c->a, "%s: %s", c->peer_name, nerr.msg);
 	uint32_t threads = session_threads(&t.p);
+	t.held0 = c->a->budget ? budget_held(c->a->budget) : 0;
 	for (int pass = 0; pass < 2; pass++) /* receivers first */
 		for (uint32_t i = 0; i < t.n_ends; i++) {
 			struct session_end *e = &t.ends[i];
@@ -446,6 +464,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 						;
 			}
 			e->cookie = t.cookie;
+			e->budget = c->a->budget;
 			if (session_end_start(e, &t.p, threads, cpus, n_cpus, &err) < 0)
 				goto fail;
 			if (e->xdp_refused[0])

@@ -21,5 +21,12 @@ int agent_caps_check(const struct agent *a, const struct probe_params *p, struct
 		return ns_err_code(err, NS_E_LIMIT, "a rate of %llu bit/s exceeds this agent's "
 				   "--max-rate of %llu bit/s", (unsigned long long)p->rate_bps,
 				   (unsigned long long)o->max_rate_bps);
+	/* the cap is the agent's traffic, both ways together */
+	if (o->max_rate_bps && p->dir == NS_DIR_BIDIR && p->rate_bps > o->max_rate_bps / 2)
+		return ns_err_code(err, NS_E_LIMIT, "a --bidir test at %llu bit/s each way exceeds "
+				   "this agent's --max-rate of %llu bit/s for both together (ask "
+				   "for -b at most %llu)", (unsigned long long)p->rate_bps,
+				   (unsigned long long)o->max_rate_bps,
+				   (unsigned long long)(o->max_rate_bps / 2));
 	return sockopt_fd_room(p, err);
 }

@@ -25,6 +25,8 @@
 #define AGENT_REQUEST_S 5.0        /* then the request */
 #define AGENT_MAX_PENDING 1024     /* connections in their handshake, served together */
 #define AGENT_LOG_PER_S 5          /* refused-connection log lines per second, at most */
+#define AGENT_HELD_SHARE 0.95      /* a sender below this share of its rate, held by the
+				    * --max-rate bucket, is said to be (timer slack is less) */
 
 struct gate;
 
@@ -38,6 +40,8 @@ struct agent {
 	struct auth_key key;       /* key.len 0: no key, loopback clients only */
 	struct cidr_list allow;    /* allow.n 0: any address */
 	struct gate *gate;         /* connections in their handshake (gate.c) */
+	struct budget *budget;     /* --max-rate: what every test's senders draw from, one after
+				    * another (NULL: no cap) */
 	double log_window;         /* rate limit of refused-connection log lines */
 	unsigned log_lines;
 	unsigned long log_dropped;

@@ -12,6 +12,8 @@
 #include "lib/err.h"
 #include "runner/engine/limits.h"
 
+struct budget;
+
 /* Every UDP datagram starts with this header, serialised big-endian field by field:
  *   u64 sequence number (per stream, from 0)
  *   u64 send time of this datagram in nanoseconds since the sender engine's start
@@ -40,6 +42,8 @@ struct engine_cfg {
 	uint32_t length;        /* bytes per write / UDP payload */
 	uint64_t rate_bps;      /* application pacing of the total over all streams, 0 = unlimited */
 	uint64_t fq_rate_bps;   /* SO_MAX_PACING_RATE per socket, 0 = none */
+	struct budget *budget;  /* sender: a token bucket every send draws from first, shared
+	                           with other engines (an agent's --max-rate); NULL = none */
 	bool gso;               /* UDP_SEGMENT on send; engine_gso_active() tells if it took */
 	bool zerocopy;          /* MSG_ZEROCOPY on send (TCP; UDP, with UDP_SEGMENT when gso);
 	                           engine_zerocopy() tells if it took */

@@ -12,12 +12,15 @@
 #include <sys/socket.h>
 
 #include "engine.h"
+#include "budget.h"
 #include "pace.h"
 #include "udpseq.h"
 #include "zerocopy.h"
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
 #define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */
+#define E_PACED_WRITE_S 0.001  /* a paced TCP write: 1 ms of the stream's rate (paced_write) */
+#define E_PACED_MIN_WRITE 1448 /* ... at least one full segment of a 1500-byte MTU */
 
 struct e_thread;
 
@@ -40,6 +43,8 @@ struct e_stream {
 	struct pace pace;
 	uint64_t next_seq;     /* UDP sender */
 	uint32_t tcp_off;      /* TCP sender: bytes of the current write already sent */
+	uint64_t allow;        /* TCP sender: most bytes the next send call may write (pacer and
+	                          budget) */
 	uint64_t unit_ns;      /* UDP sender: time the last send call took per datagram, the
 	                          offset between the send times of a batch's datagrams */
 	struct udpseq *seq;    /* UDP receiver */
@@ -71,6 +76,8 @@ struct e_thread {
 	unsigned char *ctrl;
 	uint32_t batch;        /* units per send call (UDP datagrams; 1 write for TCP);
 	                          UDP receiver: messages per recvmmsg */
+	uint32_t pace_unit;    /* sender: bytes of one pacer unit (a paced TCP write is smaller
+	                          than the configured length, see paced_write()) */
 	uint32_t gso_segs;     /* datagrams per GSO super-datagram */
 	uint32_t gso_msgs;     /* super-datagrams per sendmmsg */
 	/* CPU time of this thread, stored as it returns (its clock dies with it) */

@@ -107,6 +107,8 @@ static int tcp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	size_t want = len - s->tcp_off;
 	if (want > s->left)
 		want = (size_t)s->left;
+	if (want > s->allow)
+		want = (size_t)s->allow;
 	if (s->zc && s->zc_sends - s->zc_done >= TCP_ZC_REAP_AT)
 		s->zc_done += zc_reap(s->fd, &s->zc_copied, NULL);
 	/* the send buffer is never written after start, so the kernel may keep its pages */

@@ -200,7 +200,8 @@ enum field_type {
 	X(FT_U64, zc_sends, NULL, F_WIRE) \
 	X(FT_U64, zc_completions, NULL, F_WIRE) \
 	X(FT_U64, zc_copied, NULL, F_WIRE) \
-	PROBE_NIC_FIELDS(X, nic, "", F_WIRE)
+	PROBE_NIC_FIELDS(X, nic, "", F_WIRE) \
+	X(FT_U8, held_by_cap, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 10              /* 10: engine up to 23 bytes ("xdp-rx,socket") */
+#define PROTO_VERSION 11              /* 11: RESULTS say held_by_cap */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -153,6 +153,8 @@ struct proto_results {
 		uint8_t zc_active;
 		uint64_t zc_sends, zc_completions, zc_copied;
 		struct probe_nic nic;  /* the agent's interface over the test (the same in both) */
+		uint8_t held_by_cap;   /* sender: the agent's --max-rate bucket (shared by all its
+		                          tests) held the sending below the asked rate */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

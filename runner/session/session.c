@@ -98,6 +98,7 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.length = p->length,
 		.rate_bps = p->rate_bps,
 		.fq_rate_bps = p->fq_rate_bps,
+		.budget = s->role == ENGINE_SEND ? s->budget : NULL,
 		.gso = p->gso,
 		.kind = probe_engine_kind(p),
 		.zerocopy = p->zerocopy && probe_engine_kind(p) == ENGINE_SOCKET,

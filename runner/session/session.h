@@ -31,6 +31,8 @@ struct session_end {
 	uint64_t drops_omit, drops_end;   /* host-wide UDP receive errors (sysstat) */
 	double t_omit, t_end;      /* times of the baseline and final snapshots */
 	double t_stop;             /* a self-timed sender: when it was seen stopped (0 = not yet) */
+	struct budget *budget;     /* sender: the agent's --max-rate bucket (engine_cfg.budget); may
+	                              be NULL */
 	const uint8_t *cookie;     /* UDP receiver: the test's cookie (PROTO_COOKIE_LEN bytes), so
 	                              that a late greeting echo is not taken for data; may be NULL */
 	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test

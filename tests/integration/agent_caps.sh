@@ -42,6 +42,7 @@ refused "caps: streams over --max-streams" "exceed this agent's --max-streams of
 refused "caps: omit + duration over --max-duration" "exceeds this agent's --max-duration of 5 s" -t 4 -O 2 -b 10M
 refused "caps: an unpaced test over --max-rate" "an unpaced test exceeds this agent's --max-rate" -t 0.5
 refused "caps: a rate over --max-rate" "a rate of 200000000 bit/s exceeds this agent's --max-rate of 100000000 bit/s" -t 0.5 -b 200M
+refused "caps: --bidir over half of --max-rate each way" "a --bidir test at 60000000 bit/s each way exceeds" -t 0.5 -b 60M --bidir
 if "$NS" probe "127.0.0.1:$PORT" -P 4 -t 0.5 -b 50M >/dev/null 2>&1; then
 	pass "caps: a test within every cap runs"
 else
