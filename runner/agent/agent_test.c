@@ -317,6 +317,36 @@ static int measure(struct atest *t, struct ns_err *err)
 	}
 }
 
+/* "test done" with what this end moved in each direction, as iperf3 -s prints a test's
+ * summary: bytes, seconds, rate, this end's engine CPU, and a UDP receiver's loss. */
+static void log_summary(const struct atest *t)
+{
+	char line[512];
+	size_t len = 0;
+	line[0] = '\0';
+	for (uint32_t i = 0; i < t->n_ends && len < sizeof(line); i++) {
+		const struct session_end *e = &t->ends[i];
+		uint64_t bytes = 0, packets = 0, lost = 0;
+		for (uint32_t k = 0; k < e->n; k++) {
+			bytes += e->cur[k].bytes - e->omit[k].bytes;
+			packets += e->cur[k].packets - e->omit[k].packets;
+			lost += e->cur[k].lost - e->omit[k].lost;
+		}
+		double dur = e->t_end - e->t_omit;
+		char amount[32], rate[32];
+		units_format_bytes((double)bytes, amount, sizeof(amount));
+		units_format_rate(dur > 0 ? 8.0 * (double)bytes / dur : 0, rate, sizeof(rate));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s %s %s in %.2f s, %s, cpu "
+					"%.0f%%", ns_dir_name(e->dir), e->role == ENGINE_SEND ? "sent" : "received",
+					amount, dur, rate, session_end_cpu_percent(e));
+		if (len < sizeof(line) && e->role == ENGINE_RECV && t->p.proto == NS_PROTO_UDP)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, ", lost %llu/%llu",
+						(unsigned long long)lost,
+						(unsigned long long)(lost + packets));
+	}
+	agent_log(t->c->a, "%s: test done%s", t->c->peer_name, line);
+}
+
 static int send_results(struct atest *t, struct ns_err *err)
 {
 	int fd = t->c->ctl;
@@ -482,7 +512,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 				session_end_finish(&t.ends[i], AGENT_DRAIN_S);
 	if (send_results(&t, &err) < 0)
 		goto fail;
-	agent_log(c->a, "%s: test done", c->peer_name);
+	log_summary(&t);
 	goto out;
 fail:
 	agent_refuse(c, code, err.msg[0] ? err.msg : "test failed");

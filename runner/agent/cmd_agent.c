@@ -1,5 +1,6 @@
 /* `netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...] [--delegate] ...`:
  * serves tests until SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,7 +42,9 @@ static void usage(FILE *f)
 		   "      --max-rate RATE     a test must pace at or below RATE, bits/s (default: no cap)\n"
 		   "      --max-streams N     streams per direction, at most (default %d)\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
-		   "  -q, --quiet             no log lines on stderr\n",
+		   "  -q, --quiet             no log lines on stderr\n"
+		   "      --logfile FILE      append the log lines (each test's summary, with the\n"
+		   "                          time) to FILE instead of stderr\n",
 		NS_DEFAULT_PORT, AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS);
 }
 
@@ -94,11 +97,13 @@ int cmd_agent(int argc, char **argv)
 		{"max-duration", required_argument, NULL, 'T'},
 		{"max-rate", required_argument, NULL, 'B'},
 		{"max-streams", required_argument, NULL, 'S'},
+		{"logfile", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct agent_opts o;
 	struct ns_err err = {0};
+	const char *logfile = NULL;
 	int c;
 	agent_opts_init(&o);
 	opterr = 0;
@@ -118,6 +123,9 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'L':
+			logfile = optarg;
 			break;
 		case 'D':
 			o.delegate = 0;
@@ -168,6 +176,17 @@ int cmd_agent(int argc, char **argv)
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
 		goto usage_err;
+	if (logfile) {
+		FILE *f = fopen(logfile, "a");
+		if (!f) {
+			ns_err_code(&err, NS_E_USAGE, "--logfile %s: %s", logfile, strerror(errno));
+			goto usage_err;
+		}
+		fclose(f);
+		if (!freopen(logfile, "a", stderr))
+			return NS_EXIT_FAIL; /* stderr itself is gone: nothing to say it on */
+		setvbuf(stderr, NULL, _IOLBF, 0);
+	}
 
 	struct agent *a = agent_create(&o, &err);
 	if (!a) {

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void agent_log(const struct agent *a, const char *fmt, ...)
@@ -20,7 +21,14 @@ void agent_log(const struct agent *a, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	proto_printable(line);
-	fprintf(stderr, "netsweep agent: %s\n", line);
+	/* each line says when, as iperf3 -s --timestamps does: a test's summary is a record */
+	char when[32] = "";
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (gmtime_r(&ts.tv_sec, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ ", &tm);
+	fprintf(stderr, "%snetsweep agent: %s\n", when, line);
 }
 
 void agent_log_limited(struct agent *a, const char *fmt, ...)

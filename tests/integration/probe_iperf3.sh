@@ -7,7 +7,8 @@
 #     key "netsweep" holds the native result: the two agree);
 #   - --json-stream: every line parses on its own; start, intervals, then end;
 #   - -c HOST, -f m, --logfile, --timestamps, --forceflush, -V, per-stream lines and [SUM];
-#   - iperf3's options that mean something else here are refused with a hint.
+#   - iperf3's options that mean something else here are refused with a hint;
+#   - the agent logs each test's summary with the time, to --logfile.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 command -v iperf3 >/dev/null || { skip "probe iperf3 JSON" "iperf3 is not installed"; exit 0; }
@@ -32,7 +33,7 @@ wait_listen() {
 	return 1
 }
 APORT=$(free_port)
-"$NS" agent --listen "127.0.0.1:$APORT" 2>"$TMP/agent.log" &
+"$NS" agent --listen "127.0.0.1:$APORT" --logfile "$TMP/agentfile.log" 2>"$TMP/agent.log" &
 PIDS+=($!)
 IPORT=$(free_port)
 iperf3 -s -p "$IPORT" >"$TMP/iperf3-s.log" 2>&1 &
@@ -138,5 +139,12 @@ if [ "$rc" = 2 ] && grep -q -- "--psk-file my.key" "$TMP/hint.err"; then
 	pass "-k FILE: says -k is --blockcount and names --psk-file"
 else
 	fail "-k FILE hint" "exit $rc: $(cat "$TMP/hint.err")"
+fi
+# the agent's log: one summary a test, each line stamped, in the --logfile
+n=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z netsweep agent: 127\.0\.0\.1: test done; (forward|reverse) (sent|received) .* in [0-9.]+ s, .*bit/s, cpu' "$TMP/agentfile.log")
+if [ "$n" -ge 5 ] && grep -q 'lost [0-9]*/[0-9]*' "$TMP/agentfile.log" && [ ! -s "$TMP/agent.log" ]; then
+	pass "agent --logfile: $n test summaries, each stamped"
+else
+	fail "agent --logfile: test summaries" "$n summaries: $(tail -3 "$TMP/agentfile.log"; cat "$TMP/agent.log")"
 fi
 finish
