@@ -40,6 +40,9 @@ static const char *const migrations[] = {
 	/* 10: v_cost_ranking ranks a case shaped on credits on its sustained rate, as the report
 	 * does; v_run_cost charges a long-run case the time it ran, not its upper bound */
 	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_run_cost;",
+	/* 11: v_cost_ranking's columns of before version 8 (mean_mbps, mean_mbps_per_usd_hour,
+	 * results) back as deprecated aliases: users' queries on them work again */
+	"DROP VIEW IF EXISTS v_cost_ranking;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

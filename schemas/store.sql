@@ -1,9 +1,11 @@
--- netsweep results store (PRAGMA user_version = 10; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 11; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
 -- migration blocks there, keyed on user_version. Times are ISO-8601 UTC text,
 -- rates are bits/s, sizes bytes, durations seconds, prices US dollars per hour.
+-- The views are the public interface: schemas/views.md documents each column, and
+-- tests/integration/contracts.sh holds them to it (a view change updates that file).
 
 PRAGMA foreign_keys = ON;
 
@@ -390,7 +392,9 @@ FROM split WHERE item IS NOT NULL AND item <> '';
 -- cases when there is none), its median in Mbit/s per hourly dollar of the pair or the
 -- sender (price basis); pairs without a price are left out. rank: 1 = most per dollar.
 -- A case whose results stepped down (result_phases) counts its mean sustained rate instead
--- of its median (version 10, column sustained), as the report does.
+-- of its median (version 10, column sustained), as the report does. Version 11 adds back
+-- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
+-- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -424,7 +428,11 @@ SELECT p.run_id, ep.endpoint_id, ep.endpoint, ep.instance_type, ep.region, ep.pr
        ep.usd_per_hour, p.case_id, p.case_key, p.median_bps / 1e6 AS mbps,
        p.median_bps / 1e6 / ep.usd_per_hour AS mbps_per_usd_hour,
        rank() OVER (PARTITION BY p.run_id ORDER BY p.median_bps / ep.usd_per_hour DESC) AS rank,
-       p.sustained -- 1: mbps is the sustained rate of a case shaped on credits
+       p.sustained, -- 1: mbps is the sustained rate of a case shaped on credits
+       -- version 11: the columns of before version 8 again, deprecated, gone in netsweep 0.3
+       p.median_bps / 1e6 AS mean_mbps, p.median_bps / 1e6 / ep.usd_per_hour AS mean_mbps_per_usd_hour,
+       (SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok') AS results
 FROM picked p JOIN v_endpoint_prices ep ON ep.endpoint_id = p.endpoint_id
 WHERE p.k = 1 AND ep.usd_per_hour IS NOT NULL;
 
