@@ -1,2 +1,4 @@
-# runner/core: the command table (main.c, linked into the binary only).
+# runner/core: the command table (main.c, linked into the binary only); contracts.sh holds
+# the public views and JSON keys to their documents in schemas/.
 ITESTS += tests/integration/cli.sh tests/integration/layout_deps.sh
+ITESTS += tests/integration/contracts.sh

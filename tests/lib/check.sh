@@ -22,3 +22,19 @@ expect_exit() {
 }
 
 finish() { [ "$FAILS" = 0 ]; }
+
+# loopback_agent DIR [AGENT OPTION...]: starts `netsweep agent` on 127.0.0.1, on a port the
+# kernel picks, logging to DIR/agent.log; sets AGENT_PORT and AGENT_PID (the caller's trap
+# kills it). Returns 1, the log on stderr, when it does not listen within 5 s.
+loopback_agent() {
+	local dir=$1; shift
+	"$NETSWEEP" agent --listen 127.0.0.1:0 "$@" 2>"$dir/agent.log" &
+	AGENT_PID=$! AGENT_PORT=
+	for _ in $(seq 50); do
+		AGENT_PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$dir/agent.log" 2>/dev/null)
+		[ -n "$AGENT_PORT" ] && return 0
+		sleep 0.1
+	done
+	cat "$dir/agent.log" >&2
+	return 1
+}
