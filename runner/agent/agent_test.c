@@ -4,6 +4,7 @@
  * connection and the agent's stop pipe. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,14 @@
 #include "runner/session/sockopt.h"
 #include "runner/host/niccount.h"
 
+/* A TCP data connection from the client's address whose greeting is not all in yet. */
+struct dpend {
+	int fd;
+	double deadline;
+	uint32_t got;
+	uint8_t h[PROTO_DATA_HELLO_LEN];
+};
+
 struct atest {
 	struct conn *c;
 	struct probe_params p;
@@ -29,6 +38,8 @@ struct atest {
 	int dfd;                      /* TCP data listener */
 	int *udp;                     /* UDP sockets by stream index (fds of ends[]) */
 	bool *got;                    /* stream k has its connection */
+	struct dpend pend[AGENT_DATA_PENDING];
+	uint32_t n_pend;
 	uint32_t n_got;
 	bool start_asked;
 	struct niccount nic;          /* the interface towards the client, over the test */
@@ -82,7 +93,7 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 		if (sockopt_apply(t->dfd, &t->p, err) < 0)
 			return -1;
 		if (bind(t->dfd, (struct sockaddr *)&sa, t->c->local_len) < 0 ||
-		    listen(t->dfd, (int)t->total) < 0)
+		    listen(t->dfd, (int)(t->total + AGENT_DATA_PENDING)) < 0)
 			return ns_err_sys(err, "data listener");
 		r->data_port = agent_get_port(t->dfd);
 		return 0;
@@ -103,40 +114,87 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 	return 0;
 }
 
-/* A TCP data connection: only from the client's address, only with the cookie. */
+/* Takes stream k's greeting from pending connection i (removed from the list either way):
+ * the stream's socket if the cookie is right and the index free, else closed. */
+static void pend_done(struct atest *t, uint32_t i, bool complete)
+{
+	struct dpend *d = &t->pend[i];
+	uint32_t k;
+	if (complete && valid_hello(t, d->h, &k) && !t->got[k]) {
+		int fl = fcntl(d->fd, F_GETFL); /* the engines' sends and reads say MSG_DONTWAIT */
+		if (fl >= 0)
+			fcntl(d->fd, F_SETFL, fl & ~O_NONBLOCK);
+		if (t->p.nodelay)
+			sockopt_nodelay(d->fd, NULL);
+		*stream_slot(t, k) = d->fd;
+		t->got[k] = true;
+		t->n_got++;
+	} else {
+		close(d->fd);
+	}
+	t->n_pend--; /* in the order of arrival: the first of two with one index wins */
+	memmove(d, d + 1, (t->n_pend - i) * sizeof(*d));
+}
+
+/* New TCP data connections: only from the client's address; each waits for its greeting
+ * beside the others, under its own deadline, so that silent ones hold up nobody. When the
+ * list is full the oldest (nearest its deadline) makes room. */
 static void accept_data(struct atest *t)
 {
-	struct sockaddr_storage from;
-	socklen_t fl = sizeof(from);
-	int fd = accept4(t->dfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	uint8_t h[PROTO_DATA_HELLO_LEN];
-	size_t got = 0;
-	double until = proto_now() + AGENT_COOKIE_WAIT_S;
-	uint32_t k;
-	if (!agent_same_ip(&from, &t->c->peer))
-		goto drop;
-	while (got < sizeof(h) && proto_now() < until) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		if (poll(&pfd, 1, 50) <= 0)
+	for (uint32_t n = 0; n < AGENT_DATA_PENDING; n++) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		int fd = accept4(t->dfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			return;
+		if (!agent_same_ip(&from, &t->c->peer)) {
+			close(fd);
 			continue;
-		ssize_t r = recv(fd, h + got, sizeof(h) - got, MSG_DONTWAIT);
-		if (r <= 0 && !(r < 0 && (errno == EAGAIN || errno == EINTR)))
-			goto drop;
-		if (r > 0)
-			got += (size_t)r;
+		}
+		if (t->n_pend == AGENT_DATA_PENDING) {
+			uint32_t oldest = 0;
+			for (uint32_t i = 1; i < t->n_pend; i++)
+				if (t->pend[i].deadline < t->pend[oldest].deadline)
+					oldest = i;
+			pend_done(t, oldest, false);
+		}
+		t->pend[t->n_pend++] = (struct dpend){.fd = fd,
+						      .deadline = proto_now() + AGENT_COOKIE_WAIT_S};
 	}
-	if (got < sizeof(h) || !valid_hello(t, h, &k) || t->got[k])
-		goto drop;
-	if (t->p.nodelay)
-		sockopt_nodelay(fd, NULL);
-	*stream_slot(t, k) = fd;
-	t->got[k] = true;
-	t->n_got++;
-	return;
-drop:
-	close(fd);
+}
+
+/* Reads what pending connection i has of its greeting; returns true if it left the list. */
+static bool pend_read(struct atest *t, uint32_t i)
+{
+	struct dpend *d = &t->pend[i];
+	ssize_t r = recv(d->fd, d->h + d->got, sizeof(d->h) - d->got, MSG_DONTWAIT);
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return false;
+	if (r <= 0) {
+		pend_done(t, i, false);
+		return true;
+	}
+	d->got += (uint32_t)r;
+	if (d->got < sizeof(d->h))
+		return false;
+	pend_done(t, i, true);
+	return true;
+}
+
+/* Drops pending connections past their deadline; returns the time of the next one (or far). */
+static double pend_expire(struct atest *t, double now)
+{
+	double next = now + 3600;
+	for (uint32_t i = 0; i < t->n_pend;) {
+		if (now >= t->pend[i].deadline) {
+			pend_done(t, i, false);
+			continue;
+		}
+		if (t->pend[i].deadline < next)
+			next = t->pend[i].deadline;
+		i++;
+	}
+	return next;
 }
 
 /* A UDP greeting on stream k's socket: connect to its source (the client's address only) and
@@ -191,22 +249,28 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 	double wait = t->p.connect_timeout_s < AGENT_MAX_CONNECT_S ? t->p.connect_timeout_s
 								   : AGENT_MAX_CONNECT_S;
 	double deadline = proto_now() + wait + AGENT_SETUP_S;
-	uint32_t np = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total);
-	struct pollfd *pfd = calloc(np, sizeof(*pfd));
+	uint32_t nl = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total); /* then the pending */
+	struct pollfd *pfd = calloc(nl + AGENT_DATA_PENDING, sizeof(*pfd));
 	int rc = -1;
 	if (!pfd)
 		return ns_err_set(err, "out of memory");
 	pfd[0] = (struct pollfd){.fd = c->ctl, .events = POLLIN};
 	pfd[1] = (struct pollfd){.fd = c->a->pipe_r, .events = POLLIN};
-	for (uint32_t i = 2; i < np; i++)
+	for (uint32_t i = 2; i < nl; i++)
 		pfd[i] = (struct pollfd){.fd = t->p.proto == NS_PROTO_TCP ? t->dfd : t->udp[i - 2],
 					 .events = POLLIN};
 	while (!(t->start_asked && t->n_got == t->total)) {
-		double left = deadline - proto_now();
+		double now = proto_now(), left = deadline - now;
 		if (left <= 0) {
 			test_timed_out(t, wait + AGENT_SETUP_S, "START", err);
 			goto out;
 		}
+		double next = pend_expire(t, now);
+		if (next - now < left)
+			left = next - now;
+		uint32_t np = nl + t->n_pend;
+		for (uint32_t i = 0; i < t->n_pend; i++)
+			pfd[nl + i] = (struct pollfd){.fd = t->pend[i].fd, .events = POLLIN};
 		int n = poll(pfd, np, (int)(left * 1000) + 1);
 		if (n < 0 && errno != EINTR) {
 			ns_err_sys(err, "poll");
@@ -218,7 +282,12 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 			ns_err_set(err, "agent stopping");
 			goto out;
 		}
-		for (uint32_t i = 2; i < np; i++) {
+		/* the pending first, in order (j: where entry i of this round's poll is now),
+		 * then what the listener has */
+		for (uint32_t i = 0, j = 0, n0 = t->n_pend; i < n0; i++)
+			if (!(pfd[nl + i].revents && pend_read(t, j)))
+				j++;
+		for (uint32_t i = 2; i < nl; i++) {
 			if (!(pfd[i].revents & POLLIN))
 				continue;
 			if (t->p.proto == NS_PROTO_TCP)
@@ -242,6 +311,8 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 	}
 	rc = 0;
 out:
+	while (t->n_pend) /* late or extra connections: every stream is in, or the test failed */
+		pend_done(t, 0, false);
 	free(pfd);
 	return rc;
 }

@@ -20,7 +20,8 @@
 #define AGENT_LINGER_S 1.0
 #define AGENT_SETUP_S 5.0          /* data connections, on top of the client's connect timeout */
 #define AGENT_DRAIN_S 2.0
-#define AGENT_COOKIE_WAIT_S 1.0
+#define AGENT_COOKIE_WAIT_S 1.0    /* a TCP data connection's greeting, each under its own */
+#define AGENT_DATA_PENDING 64      /* data connections waiting for their greeting at once */
 #define AGENT_AUTH_S 2.0           /* from accept to a proven key (or, keyless, to HELLO) */
 #define AGENT_REQUEST_S 5.0        /* then the request */
 #define AGENT_MAX_PENDING 1024     /* connections in their handshake, served together */
