@@ -17,6 +17,15 @@ use IO::Socket::INET;
 use IO::Select;
 use Time::HiRes qw(time sleep);
 
+# runner/proto/proto.h's PROTO_VERSION, read from the source: a HELLO of another one is
+# refused before anything else, and every bump would have to change this script too
+use FindBin;
+my $VERSION;
+{
+	open(my $h, '<', "$FindBin::Bin/../../runner/proto/proto.h") or die "proto.h: $!\n";
+	while (<$h>) { $VERSION = $1 if /^#define PROTO_VERSION (\d+)/; }
+	die "no PROTO_VERSION in proto.h\n" unless $VERSION;
+}
 my %names = (1 => 'HELLO', 2 => 'AUTH_CHALLENGE', 3 => 'AUTH_RESPONSE', 5 => 'READY',
 	     13 => 'HOSTINFO', 14 => 'BUSY', 15 => 'ERROR');
 my $mode = shift @ARGV or die "mode?\n";
@@ -83,7 +92,7 @@ if ($mode eq 'relay') {
 } elsif ($mode eq 'skipauth') {
 	my ($h, $p) = @ARGV;
 	my $s = conn($h, $p) or die "connect: $!\n";
-	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 10, 0) . pack('N n n', 0, 12, 0));
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $VERSION, 0) . pack('N n n', 0, 12, 0));
 	print join(' ', answers($s, 3)), "\n";
 } elsif ($mode eq 'silent') {
 	my ($h, $p, $n, $secs) = @ARGV;
@@ -108,7 +117,7 @@ if ($mode eq 'relay') {
 		if ($k == 0) { syswrite($s, $junk); }                                  # random bytes
 		elsif ($k == 1) { syswrite($s, pack('N n n', 0xffffffff, 1, 0)); }     # huge length
 		elsif ($k == 2) { syswrite($s, pack('N n n', 8, 1, 0) . "NSW"); }      # truncated
-		else { syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, 10, 0) .  # bad fields
+		else { syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $VERSION, 0) .  # bad fields
 				    pack('N n n', 64, 3, 0) . $junk); }
 		close $s;
 	}
