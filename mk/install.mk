@@ -13,7 +13,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(NS_SHARE)/schemas $(NS_SHARE)/examples
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/netsweep
-	cp -R data/catalog data/matrices data/provision $(NS_SHARE)/
+	cp -R data/catalog data/matrices data/provision data/grafana $(NS_SHARE)/
 	install -m 0644 schemas/*.xsd schemas/*.sql schemas/*.md $(NS_SHARE)/schemas/
 	install -m 0644 packaging/systemd/netsweep-nightly.service \
 		packaging/systemd/netsweep-nightly.timer packaging/systemd/netsweep-agent.service \

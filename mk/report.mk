@@ -11,3 +11,5 @@ BENCHES += tests/bench/report_scale.sh
 LIB_SRC += report/provider.c
 UNIT_TESTS += test_report_provider
 ITESTS += tests/integration/report_provider.sh
+LIB_SRC += report/export.c report/cmd_export.c
+ITESTS += tests/integration/export_metrics.sh

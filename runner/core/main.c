@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "report/cmd_export.h"
 #include "report/cmd_report.h"
 #include "lib/err.h"
 #include "version.h"
@@ -21,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{"probe", cmd_probe, "run one test against an agent"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
+	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge several runners' databases into one"},
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},

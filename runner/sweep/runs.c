@@ -11,6 +11,7 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
+#include "lib/jsonw.h"
 #include "store.h"
 
 static const char RUNS_SQL[] =
@@ -26,14 +27,15 @@ static const char RUNS_SQL[] =
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: netsweep runs [--db FILE] [--matrix NAME]\n"
+		"usage: netsweep runs [--db FILE] [--matrix NAME] [--json]\n"
 		"\n"
 		"Lists the runs in the database: id, matrix, label, start, status, results ok and\n"
 		"failed, and cost: the instances' billed time (setup to teardown, or the run's wall\n"
 		"time without hooks) at the run's prices, the measured seconds' cost in brackets.\n"
 		"A run id, a label or 'previous' names a run for report --run and --baseline.\n"
 		"  --db FILE       database (default $NETSWEEP_DB, else ./netsweep.db)\n"
-		"  --matrix NAME   only the runs of this matrix\n");
+		"  --matrix NAME   only the runs of this matrix\n"
+		"  --json          a JSON array, one object a run (schemas/runs-json.md)\n");
 }
 
 static void money(sqlite3_stmt *st, int col, char *buf, size_t len)
@@ -44,12 +46,56 @@ static void money(sqlite3_stmt *st, int col, char *buf, size_t len)
 		snprintf(buf, len, "$%.4f", sqlite3_column_double(st, col));
 }
 
+static void json_money(struct jsonw *w, const char *key, sqlite3_stmt *st, int col)
+{
+	jsonw_key(w, key);
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		jsonw_null(w);
+	else
+		jsonw_double(w, sqlite3_column_double(st, col));
+}
+
+/* --json: the same rows as the table, each an object (schemas/runs-json.md). */
+static int print_json(sqlite3 *h, sqlite3_stmt *st, const char *db)
+{
+	struct jsonw w;
+	int step;
+	jsonw_init(&w, true);
+	jsonw_arr_open(&w);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		jsonw_obj_open(&w);
+		jsonw_kv_int(&w, "id", sqlite3_column_int64(st, 0));
+		jsonw_kv_str(&w, "matrix", (const char *)sqlite3_column_text(st, 1));
+		jsonw_kv_str(&w, "label", (const char *)sqlite3_column_text(st, 2));
+		jsonw_kv_str(&w, "started_at", (const char *)sqlite3_column_text(st, 3));
+		jsonw_kv_str(&w, "status", (const char *)sqlite3_column_text(st, 4));
+		jsonw_kv_int(&w, "results_ok", sqlite3_column_int64(st, 5));
+		jsonw_kv_int(&w, "results_failed", sqlite3_column_int64(st, 6));
+		json_money(&w, "billed_usd", st, 7);
+		json_money(&w, "measured_usd", st, 8);
+		jsonw_obj_close(&w);
+	}
+	jsonw_arr_close(&w);
+	const char *text = jsonw_finish(&w);
+	int rc = NS_EXIT_FAIL;
+	if (step != SQLITE_DONE)
+		fprintf(stderr, "netsweep runs: %s: %s\n", db, sqlite3_errmsg(h));
+	else if (!text)
+		fprintf(stderr, "netsweep runs: out of memory\n");
+	else if (printf("%s\n", text) > 0)
+		rc = NS_EXIT_OK;
+	jsonw_free(&w);
+	return rc;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'}, {"matrix", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},     {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
+	bool json = false;
 	const char *db = getenv("NETSWEEP_DB"), *matrix = NULL;
 	struct ns_err err = {0};
 	int c;
@@ -59,6 +105,7 @@ int cmd_runs(int argc, char **argv)
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'm': matrix = optarg; break;
+		case 'j': json = true; break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
 		default:
 			cli_option_error(c, argv, &err);
@@ -95,6 +142,10 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (matrix)
 		sqlite3_bind_text(st, 1, matrix, -1, SQLITE_STATIC);
+	if (json) {
+		rc = print_json(h, st, db);
+		goto out;
+	}
 	printf("%-5s %-20s %-16s %-24s %-11s %5s %6s %10s %11s\n", "id", "matrix", "label",
 	       "started", "status", "ok", "failed", "billed", "(measured)");
 	int step;

@@ -1,0 +1,179 @@
+/* cmd_export: `netsweep export` — runs of the database for dashboards and alerting
+ * (report/export.h). Reads only the database, as the report does (read-only; an older schema
+ * is migrated in memory). Parses into a config, validates, then exports; -o writes a
+ * temporary file beside FILE and renames it, so a failure leaves FILE as it was. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_export.h"
+#include "export.h"
+#include "rundb.h"
+#include "lib/cli.h"
+#include "lib/err.h"
+#include "lib/units.h"
+
+#define EXPORT_MAX_RUNS 100000 /* --last N: past this a dashboard wants the database itself */
+
+struct export_cfg {
+	const char *db, *run, *out;
+	uint64_t last;
+	struct rp_export_opts o;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netsweep export [--db FILE] [--run RUN | --last N] [--format FORMAT]\n"
+		"                       [--no-timestamps] [-o FILE]\n"
+		"\n"
+		"Writes runs for dashboards and alerting (metric names and labels:\n"
+		"schemas/export.md):\n"
+		"  --db FILE          database (default $NETSWEEP_DB or ./netsweep.db)\n"
+		"  --run RUN          a run id, a label, 'latest' (default) or 'previous'\n"
+		"  --last N           the newest N runs instead, oldest first (at most %d)\n"
+		"  --format FORMAT    openmetrics (default): OpenMetrics 1.0 text, timestamps in\n"
+		"                     seconds (promtool tsdb create-blocks-from openmetrics);\n"
+		"                     prometheus: Prometheus text, timestamps in milliseconds\n"
+		"                     (promtool check metrics; with --no-timestamps for\n"
+		"                     node_exporter's textfile collector); ndjson: one v_results\n"
+		"                     row a line, every column under its name\n"
+		"  --no-timestamps    samples without the time of their case\n"
+		"  -o, --output FILE  write FILE (atomically) instead of standard output\n",
+		EXPORT_MAX_RUNS);
+}
+
+static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},       {"run", required_argument, NULL, 'r'},
+		{"last", required_argument, NULL, 'n'},     {"format", required_argument, NULL, 'f'},
+		{"no-timestamps", no_argument, NULL, 'T'},  {"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+	};
+	const char *env = getenv("NETSWEEP_DB");
+	*c = (struct export_cfg){.db = env && *env ? env : "netsweep.db", .run = "latest",
+				 .o = {.format = RP_EXPORT_OPENMETRICS, .timestamps = true}};
+	int ch;
+	bool run_given = false;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd': c->db = optarg; break;
+		case 'r': c->run = optarg; run_given = true; break;
+		case 'n':
+			if (units_parse_uint(optarg, 1, EXPORT_MAX_RUNS, &c->last, err) < 0)
+				return ns_err_prefix(err, "--last"), -1;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "openmetrics"))
+				c->o.format = RP_EXPORT_OPENMETRICS;
+			else if (!strcmp(optarg, "prometheus"))
+				c->o.format = RP_EXPORT_PROMETHEUS;
+			else if (!strcmp(optarg, "ndjson"))
+				c->o.format = RP_EXPORT_NDJSON;
+			else
+				return ns_err_code(err, NS_E_USAGE, "--format '%s': openmetrics, prometheus "
+						   "or ndjson", optarg);
+			break;
+		case 'T': c->o.timestamps = false; break;
+		case 'o': c->out = optarg; break;
+		case 'h': return 1;
+		default: return cli_option_error(ch, argv, err);
+		}
+	}
+	if (cli_no_operands(argc, argv, err) < 0)
+		return -1;
+	if (run_given && c->last)
+		return ns_err_code(err, NS_E_USAGE, "--run and --last name the runs twice: give one");
+	return 0;
+}
+
+static int last_runs(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT id FROM (SELECT id, started_at FROM runs ORDER BY started_at "
+			   "DESC, id DESC LIMIT ?1) ORDER BY started_at, id", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)n);
+	*ids = calloc(n, sizeof(**ids));
+	*count = 0;
+	if (!*ids) {
+		sqlite3_finalize(st);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
+	while (*count < n && sqlite3_step(st) == SQLITE_ROW)
+		(*ids)[(*count)++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!*count)
+		return ns_err_code(err, NS_E_INPUT, "the database holds no runs");
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_cfg c;
+	struct ns_err err = {0};
+	int p = parse(argc, argv, &c, &err);
+	if (p > 0) {
+		usage(stdout);
+		return NS_EXIT_OK;
+	}
+	if (p < 0) {
+		fprintf(stderr, "netsweep export: %s (see 'netsweep export --help')\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	sqlite3 *db = NULL;
+	long long one, *ids = &one;
+	size_t n = 1;
+	int rc = NS_EXIT_USAGE;
+	char tmp[4096] = "";
+	FILE *out = stdout;
+	if (rp_db_open(c.db, &db, &err) < 0)
+		goto done;
+	if (c.last ? last_runs(db, c.last, &ids, &n, &err) < 0
+		   : rp_run_resolve(db, c.run, &one, &err) < 0)
+		goto done;
+	rc = NS_EXIT_FAIL;
+	if (c.out) {
+		int fd;
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", c.out) >= sizeof(tmp) ||
+		    (fd = mkstemp(tmp)) < 0 || !(out = fdopen(fd, "w"))) {
+			ns_err_code(&err, NS_E_IO, "%s: %s", c.out, strerror(errno));
+			tmp[0] = '\0';
+			out = stdout;
+			goto done;
+		}
+	}
+	if (rp_export(db, ids, n, &c.o, out, &err) < 0)
+		goto done;
+	if (fflush(out) != 0 || ferror(out)) {
+		ns_err_code(&err, NS_E_IO, "%s: %s", c.out ? c.out : "standard output", strerror(errno));
+		goto done;
+	}
+	if (c.out) {
+		if (fsync(fileno(out)) != 0 || fclose(out) != 0 || rename(tmp, c.out) != 0) {
+			out = stdout;
+			ns_err_code(&err, NS_E_IO, "%s: %s", c.out, strerror(errno));
+			goto done;
+		}
+		out = stdout;
+		tmp[0] = '\0';
+	}
+	rc = NS_EXIT_OK;
+done:
+	if (out != stdout)
+		fclose(out);
+	if (tmp[0])
+		unlink(tmp);
+	if (ids != &one)
+		free(ids);
+	sqlite3_close(db);
+	if (rc != NS_EXIT_OK)
+		fprintf(stderr, "netsweep export: %s\n", err.msg);
+	return rc;
+}
