@@ -43,6 +43,10 @@ static const char *const migrations[] = {
 	/* 11: v_cost_ranking's columns of before version 8 (mean_mbps, mean_mbps_per_usd_hour,
 	 * results) back as deprecated aliases: users' queries on them work again */
 	"DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 12: prices of every pricing model and currency (run_price_quotes, run_pricing and
+	 * v_endpoint_quotes from the schema file); who sells a type, and "up to" bandwidth */
+	"ALTER TABLE run_instance_types ADD COLUMN provider TEXT;"
+	"ALTER TABLE run_instance_types ADD COLUMN network_up_to INTEGER;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 11; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 12; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -207,6 +207,9 @@ CREATE TABLE IF NOT EXISTS run_instance_types (
 	baseline_gbps    REAL,
 	enhanced_networking TEXT,                  -- none, vif, ixgbevf, ena
 	PRIMARY KEY (run_id, instance_type)
+	-- version 12 adds provider TEXT (aws, azure, gcp, scaleway, hetzner, ...; NULL = the
+	-- catalog did not say) and network_up_to INTEGER (1: network_gbps is an "up to" burst,
+	-- baseline_gbps what the type sustains)
 );
 
 CREATE TABLE IF NOT EXISTS run_prices (
@@ -217,6 +220,32 @@ CREATE TABLE IF NOT EXISTS run_prices (
 	as_of            TEXT NOT NULL,            -- date the price was quoted
 	source           TEXT NOT NULL,            -- where it came from
 	PRIMARY KEY (run_id, instance_type, region)
+);
+
+-- Every price the catalog held for the run's pairs (version 12): each instance type and
+-- region in every pricing model it was quoted in, in its own currency. run_prices above keeps
+-- the on-demand US-dollar price the views below rank on; the report ranks on the run's
+-- pricing (run_pricing) from this table and never mixes currencies without an exchange rate.
+CREATE TABLE IF NOT EXISTS run_price_quotes (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	pricing          TEXT NOT NULL CHECK (pricing IN ('on-demand', 'spot', 'reserved')),
+	term             TEXT NOT NULL DEFAULT '', -- reserved: '1yr', '3yr'; '' otherwise
+	currency         TEXT NOT NULL,            -- ISO 4217: USD, EUR, ...
+	per_hour         REAL NOT NULL CHECK (per_hour > 0), -- one instance, in currency
+	price_window     TEXT,                     -- spot: what the figure summarises
+	as_of            TEXT NOT NULL,
+	source           TEXT NOT NULL,
+	PRIMARY KEY (run_id, instance_type, region, pricing, term)
+);
+
+-- The pricing model a run ranks on: the matrix's pricing attribute (version 12). No row =
+-- on-demand; `report --pricing` overrides it.
+CREATE TABLE IF NOT EXISTS run_pricing (
+	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	pricing          TEXT NOT NULL CHECK (pricing IN ('on-demand', 'spot', 'reserved')),
+	term             TEXT NOT NULL DEFAULT ''
 );
 
 -- Provisioning hooks (matrix <setup>/<teardown>): one row per hook run, pair NULL for the
@@ -351,6 +380,21 @@ SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint, e.instance_type, e.reg
 FROM endpoints e
 LEFT JOIN run_prices p
        ON p.run_id = e.run_id AND p.instance_type = e.instance_type AND p.region = e.region;
+
+-- Every quote of each endpoint pair (version 12): per_hour is the pair's or the sender's price
+-- (price basis) in currency; ranked = 1 for the run's pricing model (run_pricing, default
+-- on-demand). Currencies are never converted here: the report's --fx does that, and says so.
+CREATE VIEW IF NOT EXISTS v_endpoint_quotes AS
+SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint, e.instance_type, e.region,
+       e.price_basis, q.pricing, q.term, q.currency, q.per_hour AS unit_per_hour,
+       q.per_hour * (CASE e.price_basis WHEN 'pair' THEN 2 ELSE 1 END) AS per_hour,
+       q.price_window, q.as_of, q.source,
+       (coalesce(rp.pricing, 'on-demand') = q.pricing AND coalesce(rp.term, '') = q.term)
+         AS ranked
+FROM endpoints e
+JOIN run_price_quotes q
+       ON q.run_id = e.run_id AND q.instance_type = e.instance_type AND q.region = e.region
+LEFT JOIN run_pricing rp ON rp.run_id = e.run_id;
 
 -- Cost figures of every successful result.
 CREATE VIEW IF NOT EXISTS v_cost AS

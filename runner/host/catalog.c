@@ -72,33 +72,43 @@ void catalog_free(struct catalog *c)
 	catalog_init(c);
 }
 
-/* FNV-1a over type and, for prices, a separator and the region. */
-static uint64_t key_hash(const char *type, const char *region)
+static uint64_t fnv(uint64_t h, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (const char *p = type; *p; p++)
+	for (const char *p = s; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	if (region) {
-		h = (h ^ 0xff) * 1099511628211ULL;
-		for (const char *p = region; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL;
+}
+
+/* FNV-1a over type and, for prices, region, pricing model and term. */
+static uint64_t key_hash(const char *type, const struct catalog_price *k)
+{
+	uint64_t h = fnv(1469598103934665603ULL, type);
+	if (k) {
+		h = fnv(h, k->region);
+		h = fnv(h, catalog_pricing_name(k->pricing));
+		h = fnv(h, k->term);
 	}
 	return h;
 }
 
-/* The slot holding type (+ region), or the empty slot where it would go. */
-static size_t *index_slot(const struct catalog *c, bool price, const char *type,
-			  const char *region)
+static bool price_key_eq(const struct catalog_price *a, const struct catalog_price *b)
 {
+	return strcmp(a->type, b->type) == 0 && strcmp(a->region, b->region) == 0 &&
+	       a->pricing == b->pricing && strcmp(a->term, b->term) == 0;
+}
+
+/* The slot holding type (or the price key k), or the empty slot where it would go. */
+static size_t *index_slot(const struct catalog *c, const char *type,
+			  const struct catalog_price *k)
+{
+	bool price = k != NULL;
 	size_t *tab = price ? c->ix->price : c->ix->inst, cap = price ? c->ix->price_cap
 								     : c->ix->inst_cap;
-	for (size_t i = (size_t)key_hash(type, price ? region : NULL) & (cap - 1);;
-	     i = (i + 1) & (cap - 1)) {
+	for (size_t i = (size_t)key_hash(type, k) & (cap - 1);; i = (i + 1) & (cap - 1)) {
 		if (!tab[i])
 			return &tab[i];
-		size_t k = tab[i] - 1;
-		if (price ? strcmp(c->prices[k].type, type) == 0 && strcmp(c->prices[k].region, region) == 0
-			  : strcmp(c->instances[k].type, type) == 0)
+		size_t n = tab[i] - 1;
+		if (price ? price_key_eq(&c->prices[n], k) : strcmp(c->instances[n].type, type) == 0)
 			return &tab[i];
 	}
 }
@@ -124,8 +134,8 @@ static int index_reserve(struct catalog *c, bool price, size_t n)
 	*cap = ncap;
 	size_t have = price ? c->n_prices : c->n_instances;
 	for (size_t k = 0; k < have; k++)
-		*index_slot(c, price, price ? c->prices[k].type : c->instances[k].type,
-			    price ? c->prices[k].region : NULL) = k + 1;
+		*index_slot(c, price ? c->prices[k].type : c->instances[k].type,
+			    price ? &c->prices[k] : NULL) = k + 1;
 	return 0;
 }
 
@@ -133,17 +143,67 @@ const struct catalog_instance *catalog_instance(const struct catalog *c, const c
 {
 	if (!type || !c->ix || !c->ix->inst)
 		return NULL;
-	size_t k = *index_slot(c, false, type, NULL);
+	size_t k = *index_slot(c, type, NULL);
 	return k ? &c->instances[k - 1] : NULL;
+}
+
+const struct catalog_price *catalog_price_of(const struct catalog *c, const char *type,
+					     const char *region, enum catalog_pricing pricing,
+					     const char *term)
+{
+	if (!type || !region || !c->ix || !c->ix->price || strlen(type) >= sizeof(c->prices[0].type) ||
+	    strlen(region) >= sizeof(c->prices[0].region) ||
+	    (term && strlen(term) >= sizeof(c->prices[0].term)))
+		return NULL;
+	struct catalog_price key = {.pricing = pricing};
+	snprintf(key.type, sizeof(key.type), "%s", type);
+	snprintf(key.region, sizeof(key.region), "%s", region);
+	snprintf(key.term, sizeof(key.term), "%s", term ? term : "");
+	size_t k = *index_slot(c, type, &key);
+	return k ? &c->prices[k - 1] : NULL;
 }
 
 const struct catalog_price *catalog_price(const struct catalog *c, const char *type,
 					  const char *region)
 {
-	if (!type || !region || !c->ix || !c->ix->price)
-		return NULL;
-	size_t k = *index_slot(c, true, type, region);
-	return k ? &c->prices[k - 1] : NULL;
+	return catalog_price_of(c, type, region, CATALOG_ON_DEMAND, NULL);
+}
+
+static const char *const pricing_names[] = {"on-demand", "spot", "reserved"};
+
+const char *catalog_pricing_name(enum catalog_pricing p)
+{
+	return (unsigned)p < 3 ? pricing_names[p] : "on-demand";
+}
+
+int catalog_pricing_parse(const char *s, enum catalog_pricing *p)
+{
+	for (int i = 0; s && i < 3; i++)
+		if (strcmp(s, pricing_names[i]) == 0) {
+			*p = (enum catalog_pricing)i;
+			return 0;
+		}
+	return -1;
+}
+
+int catalog_pricing_split(const char *s, enum catalog_pricing *p, char term[8])
+{
+	char kind[16];
+	const char *colon = s ? strchr(s, ':') : NULL;
+	term[0] = '\0';
+	*p = CATALOG_ON_DEMAND;
+	if (!s)
+		return 0;
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	if (n >= sizeof(kind) || (colon && strlen(colon + 1) >= 8))
+		return -1;
+	memcpy(kind, s, n);
+	kind[n] = '\0';
+	if (colon)
+		snprintf(term, 8, "%s", colon + 1);
+	if (catalog_pricing_parse(kind, p) < 0 || (*p == CATALOG_RESERVED) != (colon != NULL))
+		return -1;
+	return 0;
 }
 
 /* Levenshtein distance of two short strings, capped: enough to tell a typo from another type. */
@@ -282,6 +342,7 @@ struct merge {
 	struct catalog *c;
 	size_t cap_instances, cap_prices;
 	const char *path;
+	char provider[32];          /* the catalog element's, for its instances */
 };
 
 static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct ns_err *err)
@@ -292,16 +353,49 @@ static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct 
 	attr_str(pn, "region", p.region, sizeof(p.region));
 	attr_str(pn, "as-of", p.as_of, sizeof(p.as_of));
 	attr_str(pn, "source", p.source, sizeof(p.source));
-	bool present;
-	if (attr_double(pn, "usd-per-hour", &p.usd_per_hour, &present, m->path, err) < 0)
+	attr_str(pn, "term", p.term, sizeof(p.term));
+	attr_str(pn, "window", p.window, sizeof(p.window));
+	char buf[16] = "on-demand";
+	attr_str(pn, "pricing", buf, sizeof(buf));
+	if (catalog_pricing_parse(buf, &p.pricing) < 0)
+		return node_error(err, m->path, pn, "price of %s: unknown pricing '%s'", type, buf);
+	if ((p.pricing == CATALOG_RESERVED) != (p.term[0] != '\0'))
+		return node_error(err, m->path, pn, "price of %s: a term goes with pricing=\"reserved\" "
+				  "and only with it", type);
+	bool usd, other;
+	double usd_v = 0, other_v = 0;
+	if (attr_double(pn, "usd-per-hour", &usd_v, &usd, m->path, err) < 0 ||
+	    attr_double(pn, "per-hour", &other_v, &other, m->path, err) < 0)
 		return -1;
-	if (!present || !p.region[0] || !p.as_of[0] || !p.source[0])
+	if (!attr_str(pn, "currency", p.currency, sizeof(p.currency)))
+		snprintf(p.currency, sizeof(p.currency), "USD");
+	if (usd == other)
+		return node_error(err, m->path, pn, "price of %s needs usd-per-hour or per-hour "
+				  "(with currency), one of the two", type);
+	if (usd && strcmp(p.currency, "USD") != 0)
+		return node_error(err, m->path, pn, "price of %s: usd-per-hour with currency %s "
+				  "(use per-hour)", type, p.currency);
+	p.per_hour = usd ? usd_v : other_v;
+	if (!p.region[0] || !p.as_of[0] || !p.source[0])
 		return node_error(err, m->path, pn, "price of %s needs region, usd-per-hour, as-of and source",
 				  type);
+	/* the schema's uniqueness skips prices without pricing/term: the same key twice in one
+	 * instance element is refused here */
+	for (xmlNodePtr q = pn->prev; q; q = q->prev) {
+		char r[32] = "", k[16] = "on-demand", t[8] = "";
+		if (!is_elem(q, "price"))
+			continue;
+		attr_str(q, "region", r, sizeof(r));
+		attr_str(q, "pricing", k, sizeof(k));
+		attr_str(q, "term", t, sizeof(t));
+		if (!strcmp(r, p.region) && !strcmp(k, buf) && !strcmp(t, p.term))
+			return node_error(err, m->path, pn, "price of %s: a second %s price for %s",
+					  type, buf, p.region);
+	}
 	struct catalog *c = m->c;
 	if (index_reserve(c, true, c->n_prices + 1) < 0)
 		return node_error(err, m->path, pn, "out of memory");
-	size_t *slot = index_slot(c, true, p.type, p.region);
+	size_t *slot = index_slot(c, p.type, &p);
 	if (*slot) {
 		c->prices[*slot - 1] = p;
 		return 0;
@@ -322,7 +416,7 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 
 	if (index_reserve(c, false, c->n_instances + 1) < 0)
 		return node_error(err, m->path, in, "out of memory");
-	size_t *slot = index_slot(c, false, type, NULL);
+	size_t *slot = index_slot(c, type, NULL);
 	struct catalog_instance *ci = *slot ? &c->instances[*slot - 1] : NULL;
 	if (!ci) {
 		if (grow((void **)&c->instances, c->n_instances, &m->cap_instances, sizeof(*ci)) < 0)
@@ -349,6 +443,8 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 	if (present)
 		ci->memory_gib = d;
 	attr_str(in, "enhanced", ci->enhanced, sizeof(ci->enhanced));
+	if (!attr_str(in, "provider", ci->provider, sizeof(ci->provider)) && m->provider[0])
+		snprintf(ci->provider, sizeof(ci->provider), "%s", m->provider);
 
 	for (xmlNodePtr ch = in->children; ch; ch = ch->next) {
 		if (is_elem(ch, "network")) {
@@ -361,6 +457,8 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 				return -1;
 			if (present)
 				ci->baseline_gbps = d;
+			if (attr_str(ch, "up-to", buf, sizeof(buf)))
+				ci->up_to = !strcmp(buf, "true") || !strcmp(buf, "1");
 		} else if (is_elem(ch, "price")) {
 			if (merge_price(m, type, ch, err) < 0)
 				return -1;
@@ -523,6 +621,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	}
 
 	xmlNodePtr root = xmlDocGetRootElement(doc);
+	if (root)
+		attr_str(root, "provider", m.provider, sizeof(m.provider));
 	for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
 		if (is_elem(n, "instance") && merge_instance(&m, n, err) < 0)
 			goto err;

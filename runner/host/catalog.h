@@ -4,6 +4,7 @@
 #ifndef NS_CATALOG_H
 #define NS_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/err.h"
@@ -16,15 +17,32 @@ struct catalog_instance {
 	double network_gbps;        /* advertised (burst where stated); 0 = unknown */
 	double baseline_gbps;       /* 0 = not stated */
 	char enhanced[16];          /* "none", "vif", "ixgbevf", "ena" */
+	bool up_to;                 /* network_gbps is a burst ("Up to 25 Gigabit") */
+	char provider[32];          /* "aws", "scaleway", ...; "" = not stated */
 };
+
+/* A price's model: pay as you go, interruptible capacity (a summary of a moving price over a
+ * window), or a commitment of a term. */
+enum catalog_pricing { CATALOG_ON_DEMAND, CATALOG_SPOT, CATALOG_RESERVED };
 
 struct catalog_price {
 	char type[64];
 	char region[32];            /* "ap-northeast-1" */
-	double usd_per_hour;
+	enum catalog_pricing pricing;
+	char term[8];               /* reserved: "1yr", "3yr"; "" otherwise */
+	char currency[4];           /* ISO 4217; "USD" when the catalog does not say */
+	double per_hour;            /* in currency, per instance-hour */
+	char window[256];           /* spot: what the figure summarises; "" otherwise */
 	char as_of[16];             /* "2016-05-01" */
 	char source[256];
 };
+
+/* "on-demand", "spot", "reserved" and back; -1 for anything else. */
+const char *catalog_pricing_name(enum catalog_pricing p);
+int catalog_pricing_parse(const char *s, enum catalog_pricing *p);
+/* A matrix's pricing attribute: "on-demand", "spot" or "reserved:TERM" (NULL = on-demand)
+ * into its model and term ("" unless reserved). -1 when it is none of those. */
+int catalog_pricing_split(const char *s, enum catalog_pricing *p, char term[8]);
 
 /* Files larger than this are refused before parsing: a price list of every instance type in
  * every region is under 2 MB, and libxml2's tree takes about 10 times the file in memory. */
@@ -49,8 +67,13 @@ void catalog_init(struct catalog *c);
  * loading and merging take time linear in the entries. */
 int catalog_load(struct catalog *c, const char *path, struct ns_err *err);
 const struct catalog_instance *catalog_instance(const struct catalog *c, const char *type);
+/* The on-demand price of type in region (in whatever currency the catalog gives it). */
 const struct catalog_price *catalog_price(const struct catalog *c, const char *type,
 					  const char *region);
+/* The price of one model (term: "1yr"... for reserved, "" or NULL otherwise). */
+const struct catalog_price *catalog_price_of(const struct catalog *c, const char *type,
+					     const char *region, enum catalog_pricing pricing,
+					     const char *term);
 void catalog_free(struct catalog *c);
 
 /* The known instance type nearest to type by edit distance (for "did you mean"), NULL when

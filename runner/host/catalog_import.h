@@ -1,6 +1,8 @@
-/* catalog_import: a catalog file (schemas/catalog.xsd) from what AWS publishes — the Price List
- * bulk offer file (offers/v1.0/aws/AmazonEC2/.../index.json), the output of `aws pricing
- * get-products --service-code AmazonEC2`, and the output of `aws ec2 describe-instance-types`.
+/* catalog_import: a catalog file (schemas/catalog.xsd) from what providers publish — AWS's
+ * Price List bulk offer file (offers/v1.0/aws/AmazonEC2/.../index.json), the output of `aws
+ * pricing get-products --service-code AmazonEC2`, of `aws ec2 describe-instance-types` and of
+ * `aws ec2 describe-spot-price-history`; the Azure Retail Prices API, the Google Cloud Billing
+ * Catalog (with machine shapes), Scaleway's and Hetzner's server types (catalog_import_clouds.c).
  * Each input's format is recognised from its content. JSON is read by SQLite's JSON functions
  * in an in-memory database (no JSON parser of our own); the result is written with libxml2
  * and then loaded back through catalog_load, so what is written is known to be valid. */
@@ -21,7 +23,9 @@ struct catalog_import_opts {
 	size_t n_inputs;
 	const char *regions[CATALOG_IMPORT_MAX_REGIONS]; /* prices of these regions only; none = all */
 	size_t n_regions;
-	const char *name;                  /* the catalog's name attribute (default "aws") */
+	const char *pricings[3];           /* on-demand, spot, reserved: these only; none = all */
+	size_t n_pricings;
+	const char *name;                  /* the catalog's name (default: the one provider's) */
 	const char *as_of;                 /* YYYY-MM-DD over the price list's own date; NULL = its own */
 };
 

@@ -1,4 +1,4 @@
-/* netsweep catalog import: a catalog file from AWS's published prices and instance figures
+/* netsweep catalog import: a catalog file from providers' published prices and instance figures
  * (catalog_import.h). Exit 0 written, 2 usage or input errors, 1 anything else. */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,20 +12,36 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: netsweep catalog import -o OUT [--region R]... [--name N] [--as-of DATE] FILE...\n"
+		"usage: netsweep catalog import -o OUT [--region R]... [--pricing KIND]... [--name N]\n"
+		"                               [--as-of DATE] FILE...\n"
 		"\n"
-		"Writes a catalog (schemas/catalog.xsd) from what AWS publishes; each FILE's kind is\n"
-		"recognised from its content:\n"
-		"  the Price List bulk offer file  (.../offers/v1.0/aws/AmazonEC2/current/REGION/index.json)\n"
-		"  aws pricing get-products --service-code AmazonEC2 [--filters ...]   (its JSON output)\n"
-		"  aws ec2 describe-instance-types [--instance-types ...]              (its JSON output)\n"
-		"Prices are on-demand Linux on shared tenancy, each with the price list's date and the\n"
-		"file it came from; describe-instance-types gives vCPUs, memory, network performance,\n"
-		"baseline and peak bandwidth, ENA and EFA.\n"
+		"Writes a catalog (schemas/catalog.xsd) from what providers publish; each FILE's kind is\n"
+		"recognised from its content, and several files (pages, zones, providers) merge:\n"
+		"  AWS Price List offer file or `aws pricing get-products` output: on-demand Linux on\n"
+		"      shared tenancy, USD (Windows, RHEL, SUSE, BYOL, dedicated, reserved left out)\n"
+		"  `aws ec2 describe-instance-types`: vCPUs, memory, network performance, baseline and\n"
+		"      peak bandwidth of all network cards (\"up to\" flagged), ENA, EFA\n"
+		"  `aws ec2 describe-spot-price-history`: Linux/UNIX spot, the median of the records per\n"
+		"      type and region (its zones together), the window stated (SUSE, RHEL, Windows out)\n"
+		"  Azure Retail Prices API pages (Items[]): Virtual Machines by the hour, Linux\n"
+		"      pay-as-you-go, Spot and 1/3-year reservations (the term's price over its hours);\n"
+		"      Windows, Low Priority, Dev/Test and non-primary meters left out; its currencyCode\n"
+		"  Google Cloud Billing Catalog skus[]: predefined vCPU + RAM rates (on demand, Spot, 1/3-\n"
+		"      year commitments) times each machine type's shape, from `gcloud compute\n"
+		"      machine-types list --format=json` given beside it, else the shipped table\n"
+		"      (data/catalog/gcp-machine-types.json); custom, sole-tenant, extended memory out\n"
+		"  Scaleway products/servers of one zone, named in the file's name (products-fr-par-1.json):\n"
+		"      hourly price in EUR, vCPUs, RAM, sum_internal_bandwidth as the advertised\n"
+		"      bandwidth; Windows (-WIN) and end-of-service types left out\n"
+		"  Hetzner Cloud server_types: each location's hourly price net of VAT, in EUR (gross\n"
+		"      left out), cores, memory; deprecated types left out\n"
+		"Every price keeps its pricing model, currency, date and the file it came from.\n"
 		"  -o, --output OUT  the catalog file to write\n"
-		"  --region R        prices of this region only (repeatable; default all)\n"
-		"  --name N          the catalog's name (default aws)\n"
-		"  --as-of DATE      YYYY-MM-DD for every price instead of the price list's date\n");
+		"  --region R        prices of this region or zone only (repeatable; default all)\n"
+		"  --pricing KIND    on-demand, spot or reserved prices only (repeatable; default all)\n"
+		"  --name N          the catalog's name (default the provider's)\n"
+		"  --as-of DATE      YYYY-MM-DD for every price instead of the price list's date (and\n"
+		"                    for Scaleway and Hetzner, whose lists carry none, instead of today)\n");
 }
 
 static int cmd_import(int argc, char **argv)
@@ -33,7 +49,8 @@ static int cmd_import(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'}, {"region", required_argument, NULL, 'r'},
 		{"name", required_argument, NULL, 'n'},   {"as-of", required_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+		{"pricing", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct catalog_import_opts o = {0};
 	const char *out = NULL;
@@ -53,6 +70,16 @@ static int cmd_import(int argc, char **argv)
 				return NS_EXIT_USAGE;
 			}
 			o.regions[o.n_regions++] = optarg;
+			break;
+		case 'p':
+			if (strcmp(optarg, "on-demand") && strcmp(optarg, "spot") &&
+			    strcmp(optarg, "reserved")) {
+				fprintf(stderr, "netsweep catalog import: --pricing %s: on-demand, spot "
+					"or reserved\n", optarg);
+				return NS_EXIT_USAGE;
+			}
+			if (o.n_pricings < 3)
+				o.pricings[o.n_pricings++] = optarg;
 			break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
 		default:

@@ -50,8 +50,9 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 {
 	/* The last column is padded only when more columns follow: no trailing blanks. */
 	int asof_w = bps > 0 ? 10 : 0;
-	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %-*s", "type", "vCPU", "GiB",
-	       "network", "Gbit/s", "baseline", "enhanced", "region", "$/hour", asof_w, "as of");
+	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %-12s %-3s %9s %-*s", "type", "vCPU", "GiB",
+	       "network", "Gbit/s", "baseline", "enhanced", "region", "pricing", "cur", "per hour",
+	       asof_w, "as of");
 	if (bps > 0)
 		printf(" %12s %12s", "Mbit/s/($/h)", "$/(Gbit/s*h)");
 	printf("\n");
@@ -75,12 +76,15 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 			if (strcmp(p->type, in->type) || (region && strcmp(p->region, region)))
 				continue;
 			any = true;
-			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9.4f %-*s", in->type, vcpu, mem,
-			       in->network_label[0] ? in->network_label : "-", gbps, base,
-			       in->enhanced[0] ? in->enhanced : "-", p->region, p->usd_per_hour, asof_w,
-			       p->as_of);
+			char kind[16];
+			snprintf(kind, sizeof(kind), "%s%s%s", catalog_pricing_name(p->pricing),
+				 p->term[0] ? " " : "", p->term);
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %-12s %-3s %9.4f %-*s", in->type,
+			       vcpu, mem, in->network_label[0] ? in->network_label : "-", gbps, base,
+			       in->enhanced[0] ? in->enhanced : "-", p->region, kind, p->currency,
+			       p->per_hour, asof_w, p->as_of);
 			if (bps > 0) {
-				double usd = cost_usd_per_hour(p->usd_per_hour, basis);
+				double usd = cost_usd_per_hour(p->per_hour, basis);
 				printf(" %12.0f %12.4f", cost_mbps_per_usd_hour(bps, usd),
 				       cost_usd_per_gbps_hour(bps, usd));
 			}
@@ -89,9 +93,9 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 		}
 		if (!any && !region) {
 			/* Listed, but priceless: say so rather than leave it out. */
-			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %9s %s\n", in->type, vcpu, mem,
-			       in->network_label[0] ? in->network_label : "-", gbps, base,
-			       in->enhanced[0] ? in->enhanced : "-", "-", "no price", "-");
+			printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %-12s %-3s %9s %s\n", in->type,
+			       vcpu, mem, in->network_label[0] ? in->network_label : "-", gbps, base,
+			       in->enhanced[0] ? in->enhanced : "-", "-", "-", "-", "no price", "-");
 			(*shown)++;
 		}
 	}

@@ -395,6 +395,8 @@ static int load_settings(struct loader *L, xmlNodePtr root)
 	}
 	if ((s = attr(root, "rank-by")) && !(m->rank_by = strdup(s)))
 		return fail_at(L, root, "rank-by");
+	if ((s = attr(root, "pricing")) && !(m->pricing = strdup(s)))
+		return fail_at(L, root, "pricing");
 	if ((s = attr(root, "seed"))) {
 		if (units_parse_uint(s, 0, UINT32_MAX, &m->seed, L->err) < 0)
 			return fail_at(L, root, "seed");
@@ -619,6 +621,7 @@ void matrix_free(struct matrix *m)
 	free(m->pairs);
 	free(m->description);
 	free(m->rank_by);
+	free(m->pricing);
 	free(m->text);
 	free(m->path);
 	memset(m, 0, sizeof(*m));

@@ -107,6 +107,7 @@ struct matrix {
 	char name[128];
 	char *description;                 /* may be NULL */
 	char *rank_by;                     /* rank-by attribute, NULL = best (the report's rule) */
+	char *pricing;                     /* pricing attribute ("spot", "reserved:1yr"), NULL = on-demand */
 	uint32_t repeats;
 	enum matrix_order order;
 	bool has_seed;

@@ -41,6 +41,8 @@ static const struct merge_table tables[] = {
 	{"result_nics", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_price_quotes", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_pricing", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"endpoint_emulation", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
 };

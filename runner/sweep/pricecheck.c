@@ -24,11 +24,16 @@ int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
 		     void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err)
 {
 	int missing = 0;
+	enum catalog_pricing kind;
+	char term[8];
+	if (catalog_pricing_split(m->pricing, &kind, term) < 0)
+		return ns_err_code(err, NS_E_INPUT, "%s: pricing '%s' is not on-demand, spot or "
+				   "reserved:TERM", m->path, m->pricing);
 	for (size_t i = 0; i < m->n_pairs; i++) {
 		const struct matrix_pair *p = &m->pairs[i];
 		if (!p->instance_type[0])
 			continue; /* nothing to price: the report shows no cost for it */
-		if (p->region[0] && catalog_price(cat, p->instance_type, p->region))
+		if (p->region[0] && catalog_price_of(cat, p->instance_type, p->region, kind, term))
 			continue;
 		char msg[NS_ERR_MAX], hint[MX_NAME_MAX + 32] = "";
 		const char *near = catalog_instance(cat, p->instance_type)
@@ -40,9 +45,10 @@ int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
 				 "its cost will be missing from the report", m->path, p->line, p->name,
 				 p->instance_type, hint);
 		else
-			snprintf(msg, sizeof(msg), "%s:%d: pair %s: the catalog has no price for %s in "
-				 "%s%s: its cost will be missing from the report", m->path, p->line,
-				 p->name, p->instance_type, p->region, hint);
+			snprintf(msg, sizeof(msg), "%s:%d: pair %s: the catalog has no %s%sprice for %s "
+				 "in %s%s: its cost will be missing from the report", m->path, p->line,
+				 p->name, m->pricing ? m->pricing : "", m->pricing ? " " : "",
+				 p->instance_type, p->region, hint);
 		if (m->strict)
 			return ns_err_code(err, NS_E_INPUT, "%s (strict=\"true\"; add the price with "
 					   "--catalog FILE)", msg);

@@ -581,7 +581,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 			.matrix_text = m->text, .matrix_hash = m->hash, .label = o->label,
 			.version = NETSWEEP_VERSION, .runner_host = host, .order = order_name(m->order),
 			.has_seed = m->has_seed || m->order == MX_ORDER_SHUFFLED, .seed = seed,
-			.repeats = m->repeats, .rank_by = m->rank_by,
+			.repeats = m->repeats, .rank_by = m->rank_by, .pricing = m->pricing,
 		};
 		if (store_run_create(st, &r, &R.run_id, err) < 0)
 			goto out;

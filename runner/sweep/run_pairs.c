@@ -248,10 +248,16 @@ int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err
 		const struct catalog_instance *ci = catalog_instance(&cat, mp->instance_type);
 		if (ci && store_put_instance_type(R->st, R->run_id, ci, err) < 0)
 			goto out;
-		const struct catalog_price *cp =
-			mp->region[0] ? catalog_price(&cat, mp->instance_type, mp->region) : NULL;
-		if (cp && store_put_price(R->st, R->run_id, cp, err) < 0)
-			goto out;
+		/* every pricing model and currency of the pair's type and region */
+		const struct catalog_price *cp = NULL;
+		for (size_t k = 0; mp->region[0] && k < cat.n_prices; k++) {
+			const struct catalog_price *q = &cat.prices[k];
+			if (strcmp(q->type, mp->instance_type) || strcmp(q->region, mp->region))
+				continue;
+			if (store_put_price(R->st, R->run_id, q, err) < 0)
+				goto out;
+			cp = q;
+		}
 		if (!ci || (mp->region[0] && !cp)) {
 			char msg[200];
 			snprintf(msg, sizeof(msg), "catalog: no %s for %s%s%s", ci ? "price" : "entry",

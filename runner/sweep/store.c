@@ -15,7 +15,7 @@
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_JSON,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_QUOTE, ST_JSON,
 	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
@@ -80,11 +80,16 @@ static const char *const sql_text[ST_COUNT] = {
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[ST_ITYPE] =
 	"INSERT OR IGNORE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
-	" network_label, network_gbps, baseline_gbps, enhanced_networking)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	" network_label, network_gbps, baseline_gbps, enhanced_networking, provider, network_up_to)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	/* the views' on-demand US-dollar price, beside every quote (version 11) */
 	[ST_PRICE] =
 	"INSERT OR IGNORE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
-	" source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	" source) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?7 = 'on-demand' AND ?8 = 'USD'",
+	[ST_QUOTE] =
+	"INSERT OR IGNORE INTO run_price_quotes (run_id, instance_type, region, pricing, term,"
+	" currency, per_hour, price_window, as_of, source)"
+	" VALUES (?1, ?2, ?3, ?7, ?9, ?8, ?4, ?10, ?5, ?6)",
 	[ST_JSON] = "SELECT json_extract(?1, ?2)",
 	[ST_SEARCH_INSERT] =
 	"INSERT OR REPLACE INTO searches (result_id, search_json) VALUES (?1, ?2)",
@@ -255,6 +260,23 @@ static int run_rank_insert(struct store *s, int64_t run_id, const char *rank_by,
 	return rc;
 }
 
+/* The matrix's pricing attribute ("spot", "reserved:1yr"), beside the run (version 11). */
+static int run_pricing_insert(struct store *s, int64_t run_id, const char *pricing,
+			      struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *colon = strchr(pricing, ':');
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO run_pricing (run_id, pricing, term)"
+			       " VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "recording the run's pricing");
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, pricing, colon ? (int)(colon - pricing) : -1, SQLITE_TRANSIENT);
+	bind_text(st, 3, colon ? colon + 1 : "");
+	int rc = step_done(s, st, err, "recording the run's pricing");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,
 		     struct ns_err *err)
 {
@@ -282,6 +304,8 @@ int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	if (r->rank_by && run_rank_insert(s, *run_id, r->rank_by, err) < 0)
+		goto out;
+	if (r->pricing && run_pricing_insert(s, *run_id, r->pricing, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -699,6 +723,8 @@ int store_put_instance_type(struct store *s, int64_t run_id, const struct catalo
 	bind_pos_double(st, 6, i->network_gbps);
 	bind_pos_double(st, 7, i->baseline_gbps);
 	bind_text(st, 8, i->enhanced[0] ? i->enhanced : NULL);
+	bind_text(st, 9, i->provider[0] ? i->provider : NULL);
+	sqlite3_bind_int(st, 10, i->up_to);
 	rc = step_done(s, st, err, "recording an instance type");
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -710,16 +736,24 @@ int store_put_price(struct store *s, int64_t run_id, const struct catalog_price 
 {
 	int rc = -1;
 	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = stmt(s, ST_PRICE, err);
-	if (!st)
-		goto out;
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, p->type);
-	bind_text(st, 3, p->region);
-	sqlite3_bind_double(st, 4, p->usd_per_hour);
-	bind_text(st, 5, p->as_of);
-	bind_text(st, 6, p->source);
-	rc = step_done(s, st, err, "recording a price");
+	for (int id = ST_PRICE; id <= ST_QUOTE; id++) {
+		sqlite3_stmt *st = stmt(s, id, err);
+		if (!st)
+			goto out;
+		sqlite3_bind_int64(st, 1, run_id);
+		bind_text(st, 2, p->type);
+		bind_text(st, 3, p->region);
+		sqlite3_bind_double(st, 4, p->per_hour);
+		bind_text(st, 5, p->as_of);
+		bind_text(st, 6, p->source);
+		bind_text(st, 7, catalog_pricing_name(p->pricing));
+		bind_text(st, 8, p->currency[0] ? p->currency : "USD");
+		bind_text(st, 9, p->term);
+		bind_text(st, 10, p->window[0] ? p->window : NULL);
+		if (step_done(s, st, err, "recording a price") < 0)
+			goto out;
+	}
+	rc = 0;
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;

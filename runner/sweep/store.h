@@ -40,6 +40,7 @@ struct store_run {
 	int64_t seed;
 	uint32_t repeats;
 	const char *rank_by;               /* NULL = best case per pair */
+	const char *pricing;               /* "spot", "reserved:1yr"; NULL = on-demand */
 };
 
 int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id,
@@ -112,6 +113,7 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
  * keeps the prices it started with). */
 int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
 			    struct ns_err *err);
+/* Every quote goes to run_price_quotes; an on-demand USD one to run_prices too. */
 int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
 		    struct ns_err *err);
 

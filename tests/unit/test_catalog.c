@@ -54,7 +54,7 @@ static void shipped_catalog_has_the_seeds(void **state)
 	assert_string_equal(in->network_label, "Moderate");
 	const struct catalog_price *p = catalog_price(&c, "m4.large", "ap-northeast-1");
 	assert_non_null(p);
-	assert_true(fabs(p->usd_per_hour - 0.183) < 1e-12);
+	assert_true(fabs(p->per_hour - 0.183) < 1e-12);
 	/* A current set a buyer compares, each family with a price. */
 	static const char *const current[] = {"m5.large", "m6i.large", "m7i.large", "c5n.large",
 					      "c6in.large", "c7gn.large", "m6g.large"};
@@ -64,7 +64,7 @@ static void shipped_catalog_has_the_seeds(void **state)
 	for (size_t i = 0; i < c.n_prices; i++) {
 		assert_int_equal(strlen(c.prices[i].as_of), 10);
 		assert_true(strlen(c.prices[i].source) > 10);
-		assert_true(c.prices[i].usd_per_hour > 0);
+		assert_true(c.prices[i].per_hour > 0);
 	}
 	assert_null(catalog_price(&c, "m4.large", "mars-north-1"));
 	assert_null(catalog_instance(&c, "z9.huge"));
@@ -93,7 +93,7 @@ static void later_file_overrides(void **state)
 	size_t prices = c.n_prices, instances = c.n_instances;
 	assert_int_equal(catalog_load(&c, path, &err), 0);
 	const struct catalog_price *p = catalog_price(&c, "m4.large", "ap-northeast-1");
-	assert_true(fabs(p->usd_per_hour - 0.05) < 1e-12);
+	assert_true(fabs(p->per_hour - 0.05) < 1e-12);
 	assert_string_equal(p->source, "test spot quote");
 	/* Only what the later file states changes: the instance keeps its figures, other regions
 	 * keep their prices. */
@@ -256,10 +256,10 @@ static void many_entries_load_and_merge(void **state)
 		snprintf(region, sizeof(region), "r-%d", i % 7);
 		assert_int_equal(catalog_instance(&c, type)->vcpus, i % 64 + 1);
 		if (i != 7)
-			assert_true(catalog_price(&c, type, region)->usd_per_hour == i + 1.5);
+			assert_true(catalog_price(&c, type, region)->per_hour == i + 1.5);
 	}
-	assert_true(catalog_price(&c, "t7.large", "r-0")->usd_per_hour == 9);
-	assert_true(catalog_price(&c, "t7.large", "r-9")->usd_per_hour == 3);
+	assert_true(catalog_price(&c, "t7.large", "r-0")->per_hour == 9);
+	assert_true(catalog_price(&c, "t7.large", "r-9")->per_hour == 3);
 	assert_null(catalog_price(&c, "t7.large", "r-1"));
 	assert_null(catalog_instance(&c, "t7.larg"));
 	/* loading the files again over themselves changes no count */
@@ -286,6 +286,82 @@ static void nearest_type_suggests_typos_only(void **state)
 	catalog_free(&c);
 }
 
+/* Prices of several models and currencies side by side: each found by its key, the currency
+ * kept, the catalog's provider inherited, "up to" read; contradictions refused with a line. */
+static void pricing_models_and_currencies(void **state)
+{
+	(void)state;
+	char *path = write_temp(
+		"<catalog name=\"m\" provider=\"scaleway\">\n"
+		"  <instance type=\"PRO2-S\" vcpus=\"8\">\n"
+		"    <network gbps=\"1.6\" up-to=\"true\" baseline-gbps=\"0.8\"/>\n"
+		"    <price region=\"fr-par-1\" per-hour=\"0.2386\" currency=\"EUR\" as-of=\"2026-11-01\" source=\"t\"/>\n"
+		"    <price region=\"fr-par-1\" per-hour=\"0.1\" currency=\"EUR\" pricing=\"spot\" window=\"w\" as-of=\"2026-11-01\" source=\"t\"/>\n"
+		"    <price region=\"fr-par-1\" usd-per-hour=\"0.15\" pricing=\"reserved\" term=\"1yr\" as-of=\"2026-11-01\" source=\"t\"/>\n"
+		"    <price region=\"fr-par-1\" usd-per-hour=\"0.12\" pricing=\"reserved\" term=\"3yr\" as-of=\"2026-11-01\" source=\"t\"/>\n"
+		"  </instance>\n"
+		"  <instance type=\"m5.large\" provider=\"aws\"><price region=\"us-east-1\" usd-per-hour=\"0.096\" as-of=\"2026-11-01\" source=\"t\"/></instance>\n"
+		"</catalog>\n");
+	struct catalog c;
+	catalog_init(&c);
+	struct ns_err err = {0};
+	assert_int_equal(catalog_load(&c, path, &err), 0);
+	const struct catalog_price *od = catalog_price(&c, "PRO2-S", "fr-par-1");
+	assert_non_null(od);
+	assert_string_equal(od->currency, "EUR");
+	assert_true(fabs(od->per_hour - 0.2386) < 1e-12);
+	const struct catalog_price *spot =
+		catalog_price_of(&c, "PRO2-S", "fr-par-1", CATALOG_SPOT, NULL);
+	assert_true(spot && fabs(spot->per_hour - 0.1) < 1e-12);
+	assert_string_equal(spot->window, "w");
+	const struct catalog_price *r3 =
+		catalog_price_of(&c, "PRO2-S", "fr-par-1", CATALOG_RESERVED, "3yr");
+	assert_true(r3 && fabs(r3->per_hour - 0.12) < 1e-12);
+	assert_string_equal(r3->currency, "USD");
+	assert_null(catalog_price_of(&c, "PRO2-S", "fr-par-1", CATALOG_RESERVED, "5yr"));
+	assert_int_equal(c.n_prices, 5);
+	assert_string_equal(catalog_instance(&c, "PRO2-S")->provider, "scaleway");
+	assert_string_equal(catalog_instance(&c, "m5.large")->provider, "aws");
+	assert_true(catalog_instance(&c, "PRO2-S")->up_to);
+	assert_false(catalog_instance(&c, "m5.large")->up_to);
+	enum catalog_pricing k;
+	char term[8];
+	assert_int_equal(catalog_pricing_split("reserved:3yr", &k, term), 0);
+	assert_int_equal(k, CATALOG_RESERVED);
+	assert_string_equal(term, "3yr");
+	assert_int_equal(catalog_pricing_split("spot", &k, term), 0);
+	assert_int_equal(k, CATALOG_SPOT);
+	assert_int_equal(catalog_pricing_split("reserved", &k, term), -1);
+	assert_int_equal(catalog_pricing_split("spot:1yr", &k, term), -1);
+	drop_temp(path);
+
+	static const char *const bad[] = {
+		/* US dollars said to be euros */
+		"<price region=\"r\" usd-per-hour=\"1\" currency=\"EUR\" as-of=\"2026-11-01\" source=\"t\"/>",
+		/* two amounts */
+		"<price region=\"r\" usd-per-hour=\"1\" per-hour=\"1\" as-of=\"2026-11-01\" source=\"t\"/>",
+		/* no amount */
+		"<price region=\"r\" currency=\"EUR\" as-of=\"2026-11-01\" source=\"t\"/>",
+		/* a term without a reservation */
+		"<price region=\"r\" usd-per-hour=\"1\" term=\"1yr\" as-of=\"2026-11-01\" source=\"t\"/>",
+		/* the same on-demand price twice */
+		"<price region=\"r\" usd-per-hour=\"1\" as-of=\"2026-11-01\" source=\"t\"/>"
+		"<price region=\"r\" usd-per-hour=\"2\" as-of=\"2026-11-01\" source=\"t\"/>",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text), "<catalog>\n<instance type=\"x.large\">\n%s\n</instance>\n"
+			 "</catalog>\n", bad[i]);
+		path = write_temp(text);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(catalog_load(&c, path, &err), -1);
+		assert_non_null(strstr(err.msg, path));
+		assert_non_null(strstr(err.msg, ":3:"));
+		drop_temp(path);
+	}
+	catalog_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +374,7 @@ int main(void)
 		cmocka_unit_test(oversized_catalog_is_refused),
 		cmocka_unit_test(many_entries_load_and_merge),
 		cmocka_unit_test(nearest_type_suggests_typos_only),
+		cmocka_unit_test(pricing_models_and_currencies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,9 +47,9 @@ static void m4_prices_come_from_the_catalog(void **state)
 	for (size_t i = 0; i < sizeof(m4) / sizeof(m4[0]); i++) {
 		const struct catalog_price *p = catalog_price(&c, m4[i].type, "ap-northeast-1");
 		assert_non_null(p);
-		assert_true(fabs(p->usd_per_hour - m4[i].price) < 1e-9);
+		assert_true(fabs(p->per_hour - m4[i].price) < 1e-9);
 		double v = cost_mbps_per_usd_hour(m4[i].mbps * 1e6,
-						  cost_usd_per_hour(p->usd_per_hour, COST_SENDER));
+						  cost_usd_per_hour(p->per_hour, COST_SENDER));
 		assert_int_equal(lround(v), (long)m4[i].printed);
 	}
 	catalog_free(&c);
