@@ -3,7 +3,10 @@
 # instance types emulated in network namespaces by `netsweep lab` at 1/100 scale — ranked per
 # dollar. Otherwise data/matrices/quick.xml on the loopback default, against an agent the
 # runner forks on 127.0.0.1, and how to get the full demo. Results go to ./netsweep.db (or
-# $NETSWEEP_DB), the report to netsweep-report/.
+# $NETSWEEP_DB), the report to netsweep-report/. No key is needed: the lab makes its own for
+# its agents and the runner reads it from the lab (lab.sh's setup prints its psk_file).
+# NETSWEEP_LAB_PREFIX / NETSWEEP_LAB_DIR move the lab (default nsdemo, /run/netsweep-lab);
+# NETSWEEP_DEMO_DURATION (tests) runs the same matrix with shorter cases.
 set -eu
 B=build/netsweep
 DB=${NETSWEEP_DB:-netsweep.db}
@@ -12,13 +15,25 @@ export NETSWEEP_IMDS="${NETSWEEP_IMDS:-0}"
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 &&
 	ip netns list >/dev/null 2>&1; then
 	matrix=data/matrices/lab-demo.xml
-	export NETSWEEP_LAB_PREFIX=nsdemo NETSWEEP_LAB_SCALE="${NETSWEEP_LAB_SCALE:-1/100}"
-	"$B" lab down --prefix nsdemo 2>/dev/null || true # what a killed demo left
+	export NETSWEEP_LAB_PREFIX="${NETSWEEP_LAB_PREFIX:-nsdemo}" NETSWEEP_LAB_SCALE="${NETSWEEP_LAB_SCALE:-1/100}"
+	"$B" lab down --prefix "$NETSWEEP_LAB_PREFIX" 2>/dev/null || true # what a killed demo left
 	echo "demo: three instance types emulated on this host (netsweep lab, scale $NETSWEEP_LAB_SCALE)"
-	"$B" run "$matrix" --provision lab --db "$DB" --label demo-lab
+	label=demo-lab
 else
 	matrix=data/matrices/quick.xml
-	"$B" run "$matrix" --db "$DB" --label demo
+	label=demo
+fi
+if [ -n "${NETSWEEP_DEMO_DURATION:-}" ]; then
+	short=$(mktemp "${TMPDIR:-/tmp}/netsweep-demo.XXXXXX")
+	trap 'rm -f "$short"' EXIT
+	sed "s|<axis name=\"duration\">.*</axis>|<axis name=\"duration\"><value>$NETSWEEP_DEMO_DURATION</value></axis>|" \
+		"$matrix" >"$short"
+	matrix=$short
+fi
+if [ "$label" = demo-lab ]; then
+	"$B" run "$matrix" --provision lab --db "$DB" --label "$label"
+else
+	"$B" run "$matrix" --db "$DB" --label "$label"
 	echo
 	echo "This was the loopback demo. The full one — three priced instance types emulated in"
 	echo "network namespaces and ranked per dollar — needs root and iproute2: sudo make demo"

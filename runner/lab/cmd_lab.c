@@ -44,7 +44,9 @@ static void usage(FILE *f)
 		"  --credit S       seconds an \"up to\" type keeps its peak from a full bucket (default %.0f)\n"
 		"  --catalog FILE   an instance catalog over the default one (repeatable)\n"
 		"  --psk-file FILE  the agents' key file (default $NETSWEEP_PSK_FILE; without one\n"
-		"                   the agents serve only their own namespace's loopback)\n"
+		"                   the lab makes its own, DIR/PREFIX.psk, mode 0600, removed by\n"
+		"                   lab down); the JSON names it as psk_file, which run --lab and\n"
+		"                   run --provision lab use\n"
 		"  --hook           as a provisioning hook: the pair is $NETSWEEP_PAIR of type\n"
 		"                   $NETSWEEP_INSTANCE_TYPE (key $NETSWEEP_PSK_FILE); up prints that\n"
 		"                   pair's object only, down removes that pair only\n"
@@ -238,7 +240,8 @@ static int lab_up_cmd(const struct lab_cfg *c, int argc, char **argv)
 				    pairs[i].pair, c->hook ? " --pair " : "", c->hook ? pairs[i].pair : "");
 			goto fail;
 		}
-	/* an agent without a key serves loopback clients only: the lab's are reached over veths */
+	/* an agent without a key serves loopback clients only, and the lab's are reached over
+	 * veths: given none, the pairs get the lab's own (lab_pair_up) */
 	const char *psk = c->psk_file;
 	if (!psk)
 		psk = getenv("NETSWEEP_PSK_FILE");
@@ -259,6 +262,7 @@ static int lab_up_cmd(const struct lab_cfg *c, int argc, char **argv)
 		jsonw_kv_str(&w, "state_dir", lab.dir);
 		jsonw_kv_double(&w, "scale", c->scale);
 		jsonw_kv_str(&w, "scale_text", c->scale_text);
+		jsonw_kv_str(&w, "psk_file", pairs[0].psk_file);
 		jsonw_obj_close(&w);
 		jsonw_key(&w, "pairs");
 		jsonw_arr_open(&w);
@@ -271,6 +275,10 @@ static int lab_up_cmd(const struct lab_cfg *c, int argc, char **argv)
 	if (text)
 		printf("%s\n", text);
 	jsonw_free(&w);
+	if (!c->hook && (!psk || !psk[0]))
+		fprintf(stderr, "netsweep lab up: no key given: the agents prove the lab's own, %s "
+			"(removed by lab down; probe them with --psk-file %s)\n", pairs[0].psk_file,
+			pairs[0].psk_file);
 	rc = NS_EXIT_OK;
 	goto out;
 fail:

@@ -1,5 +1,7 @@
 #include "lab.h"
 
+#include "runner/proto/auth.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +97,7 @@ void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
 	jsonw_kv_str(w, "client", NULL);
 	jsonw_kv_str(w, "namespace", p->link.ns);
 	jsonw_kv_int(w, "agent_pid", p->agent_pid);
+	jsonw_kv_str(w, "psk_file", p->psk_file[0] ? p->psk_file : NULL);
 	jsonw_key(w, "emulation");
 	jsonw_obj_open(w);
 	jsonw_kv_str(w, "lab", "netns");
@@ -155,12 +158,46 @@ out:
 	return rc;
 }
 
+static void key_path(const struct lab *lab, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.psk", lab->dir, lab->prefix);
+}
+
+/* The lab's own key, made when missing; under the lab's lock, so that the pairs of one prefix,
+ * each set up by its own `lab up --hook`, share it. */
+static int own_key(const struct lab *lab, char *out, size_t cap, struct ns_err *err)
+{
+	char path[300];
+	key_path(lab, path, sizeof(path));
+	if (strlen(path) >= cap)
+		return ns_err_code(err, NS_E_USAGE, "state directory name too long");
+	struct stat sb;
+	if (lstat(path, &sb) < 0 && errno == ENOENT && auth_key_create(path, err) < 0)
+		return -1;
+	struct auth_key k;
+	int rc = auth_key_load(path, &k, err);
+	auth_key_clear(&k);
+	memcpy(out, path, strlen(path) + 1);
+	return rc;
+}
+
+static void drop_key_if_idle(const struct lab *lab);
+
 int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const char *psk_file,
 		struct ns_err *err)
 {
+	if (psk_file && psk_file[0]) {
+		if (strlen(psk_file) >= sizeof(p->psk_file))
+			return ns_err_code(err, NS_E_USAGE, "key file path '%.64s...' is too long", psk_file);
+		snprintf(p->psk_file, sizeof(p->psk_file), "%s", psk_file);
+	} else if (own_key(lab, p->psk_file, sizeof(p->psk_file), err) < 0) {
+		return -1;
+	}
 	unsigned slot = free_slot(lab);
-	if (!slot)
+	if (!slot) {
+		drop_key_if_idle(lab);
 		return ns_err_code(err, NS_E_LIMIT, "no free lab slot (%d in use)", LAB_MAX_SLOTS);
+	}
 	labnet_link_init(&p->link, lab->prefix, slot);
 	p->agent_pid = 0;
 	char path[300], log[300];
@@ -170,7 +207,7 @@ int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const cha
 		return -1;
 	if (labnet_create(&p->link, &p->shape, err) < 0)
 		goto err;
-	if (labnet_start_agent(&p->link, self, log, psk_file, &p->agent_pid, err) < 0 ||
+	if (labnet_start_agent(&p->link, self, log, p->psk_file, &p->agent_pid, err) < 0 ||
 	    write_state(lab, p, false, err) < 0) {
 		struct ns_err ignored;
 		labnet_destroy(p->link.ns, &ignored);
@@ -180,6 +217,7 @@ int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const cha
 err:;
 	int e = errno;
 	unlink(path);
+	drop_key_if_idle(lab);
 	errno = e;
 	return -1;
 }
@@ -248,6 +286,19 @@ static size_t our_namespaces(const struct lab *lab, char (*ns)[LAB_NAME_MAX], si
 	return n;
 }
 
+static void drop_key_if_idle(const struct lab *lab)
+{
+	char (*ns)[LAB_NAME_MAX] = calloc(MAX_FOUND, LAB_NAME_MAX);
+	if (!ns)
+		return;
+	if (our_namespaces(lab, ns, MAX_FOUND) == 0) {
+		char path[300];
+		key_path(lab, path, sizeof(path));
+		unlink(path);
+	}
+	free(ns);
+}
+
 static bool ns_is_pair(const struct lab *lab, const char *ns, const char *pair)
 {
 	char path[300];
@@ -296,6 +347,7 @@ int lab_down(struct lab *lab, const char *pair, struct ns_err *err)
 		removed++;
 	}
 	free(ns);
+	drop_key_if_idle(lab);
 	return rc < 0 ? -1 : removed;
 }
 

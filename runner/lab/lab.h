@@ -29,6 +29,7 @@ struct lab_pair {
 	char type[64];
 	struct lab_shape shape;
 	const char *scale_text;   /* as the user wrote it ("1/100") */
+	char psk_file[256];       /* the key its agent proves: the caller's, else the lab's own */
 	struct lab_link link;
 	pid_t agent_pid;
 };
@@ -39,14 +40,17 @@ int lab_open(struct lab *lab, const char *dir, const char *prefix, struct ns_err
 void lab_close(struct lab *lab);
 
 /* Brings one pair up: a free slot, its state file, the link, the agent. On failure nothing of
- * it is left. self is the netsweep binary the agent runs. */
+ * it is left. self is the netsweep binary the agent runs. psk_file NULL or "": the lab's own
+ * key, DIR/PREFIX.psk (mode 0600), made by the first pair that needs it and removed with the
+ * prefix's last pair; p->psk_file says which key the agent has. */
 int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const char *psk_file,
 		struct ns_err *err);
 /* The pair as `lab up` prints it (also its state file's content). */
 void lab_pair_json(struct jsonw *w, const struct lab_pair *p);
 
-/* Removes every namespace of the prefix (state file or not) or, with pair, only that pair's.
- * Returns how many were removed, -1 when one could not be. */
+/* Removes every namespace of the prefix (state file or not) or, with pair, only that pair's,
+ * and the lab's own key once no pair of the prefix is left. Returns how many were removed,
+ * -1 when one could not be. */
 int lab_down(struct lab *lab, const char *pair, struct ns_err *err);
 /* Whether a pair of that name is up under this prefix. */
 bool lab_has_pair(struct lab *lab, const char *pair);

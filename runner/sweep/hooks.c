@@ -15,6 +15,7 @@
 
 #include "lib/units.h"
 #include "runner/client/client.h"
+#include "pair_key.h"
 
 extern char **environ;
 
@@ -192,7 +193,8 @@ static const char *const env_names[] = {
 	"NETSWEEP_MATRIX", "NETSWEEP_ATTEMPT", "NETSWEEP_SETUP_OUTPUT",
 };
 
-/* The runner's environment (NETSWEEP_PSK_FILE among it) with the hook's variables. */
+/* The runner's environment with the hook's variables; a pair's hooks get its key file as
+ * NETSWEEP_PSK_FILE (the run's --psk-file, or its own psk-file). */
 static char **make_env(const struct hooks *H, const char *kind, const struct matrix_pair *p,
 		       int attempt, const char *setup_output)
 {
@@ -203,8 +205,9 @@ static char **make_env(const struct hooks *H, const char *kind, const struct mat
 	e.v = calloc(e.cap, sizeof(char *));
 	if (!e.v)
 		return NULL;
+	const char *key = p && p->psk_file[0] ? p->psk_file : NULL;
 	for (size_t i = 0; i < n_env; i++) {
-		bool ours = false;
+		bool ours = key && !strncmp(environ[i], "NETSWEEP_PSK_FILE=", 18);
 		for (size_t k = 0; k < sizeof(env_names) / sizeof(env_names[0]) && !ours; k++) {
 			size_t l = strlen(env_names[k]);
 			ours = strncmp(environ[i], env_names[k], l) == 0 && environ[i][l] == '=';
@@ -225,6 +228,8 @@ static char **make_env(const struct hooks *H, const char *kind, const struct mat
 		env_add(&e, "NETSWEEP_INSTANCE_TYPE", p->instance_type);
 		env_add(&e, "NETSWEEP_REGION", p->region);
 		env_add(&e, "NETSWEEP_EXPECTED_DRIVER", p->expected_driver);
+		if (key)
+			env_add(&e, "NETSWEEP_PSK_FILE", key);
 	} else {
 		for (size_t i = 0; i < H->m.n_pairs; i++) {
 			size_t l = strlen(names);
@@ -334,6 +339,13 @@ static int take_addresses(struct hooks *H, size_t i, const char *json, const cha
 			return -1;
 		}
 		snprintf(p->client, sizeof(p->client), "%s", addr);
+	}
+	/* a provisioner that made its agents' key (netsweep lab) names it */
+	char key[sizeof(p->psk_file)];
+	snprintf(path, sizeof(path), "%s.psk_file", prefix);
+	if (store_json_get(H->o.st, json, path, key, sizeof(key)) == 1 && pair_key_set(p, key, &e) < 0) {
+		say(why, wlen, "pair %s: the setup's psk_file: %.200s", p->name, e.msg);
+		return -1;
 	}
 	return 0;
 }

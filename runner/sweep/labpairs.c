@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair_key.h"
+
 struct lab_row {
-	char pair[MX_NAME_MAX], type[MX_NAME_MAX], agent[256];
+	char pair[MX_NAME_MAX], type[MX_NAME_MAX], agent[256], psk_file[1024];
 	char *emulation;
 	bool used;
 };
@@ -53,7 +55,7 @@ static int read_rows(const char *path, const char *text, struct lab_row **rows, 
 		" UNION ALL SELECT json(?1) WHERE json_type(?1, '$.pairs') IS NULL)"
 		" SELECT json_extract(value, '$.pair'), json_extract(value, '$.instance_type'),"
 		" json_extract(value, '$.agent'), json(json_extract(value, '$.emulation')),"
-		" json_type(value, '$.emulation') FROM p";
+		" json_type(value, '$.emulation'), json_extract(value, '$.psk_file') FROM p";
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
@@ -92,6 +94,7 @@ static int read_rows(const char *path, const char *text, struct lab_row **rows, 
 		copy_col(row->pair, sizeof(row->pair), st, 0);
 		copy_col(row->type, sizeof(row->type), st, 1);
 		copy_col(row->agent, sizeof(row->agent), st, 2);
+		copy_col(row->psk_file, sizeof(row->psk_file), st, 5);
 		const unsigned char *em = sqlite3_column_text(st, 3), *em_type = sqlite3_column_text(st, 4);
 		if (!row->agent[0] || !em || !em_type || strcmp((const char *)em_type, "object")) {
 			ns_err_code(err, NS_E_INPUT, "%s: pair %zu: needs \"agent\" and an \"emulation\" "
@@ -176,6 +179,11 @@ int labpairs_apply(struct matrix *m, const char *path, char ***emulation, struct
 		hit->used = true;
 		if (set_agent(mp, path, hit->agent, err) < 0)
 			goto out;
+		/* the key the lab's agent was started with, whatever the matrix names for EC2 */
+		if (hit->psk_file[0] && pair_key_set(mp, hit->psk_file, err) < 0) {
+			ns_err_prefix(err, "%s: pair %s: psk_file", path, mp->name);
+			goto out;
+		}
 		(*emulation)[i] = hit->emulation;
 		hit->emulation = NULL;
 	}

@@ -1,7 +1,8 @@
 /* labpairs: `run --lab FILE` — a matrix written for real instances pointed at the agents of a
  * lab (`netsweep lab up` printed FILE). Each matrix pair takes the lab pair of its name, else
- * one of its instance type; its client becomes this host, and the lab pair's emulation JSON
- * is kept for the store, so every result says it was emulated and at what scale. */
+ * one of its instance type; its client becomes this host, its key the lab pair's psk_file,
+ * and the lab pair's emulation JSON is kept for the store, so every result says it was
+ * emulated and at what scale. */
 #ifndef NS_LABPAIRS_H
 #define NS_LABPAIRS_H
 

@@ -26,6 +26,16 @@ int pair_key_resolve(const char *matrix_path, const char *attr, char *out, size_
 	return check(out, err);
 }
 
+int pair_key_set(struct matrix_pair *p, const char *path, struct ns_err *err)
+{
+	if (strlen(path) >= sizeof(p->psk_file))
+		return ns_err_code(err, NS_E_INPUT, "key file path '%.64s...' is too long", path);
+	if (check(path, err) < 0)
+		return -1;
+	snprintf(p->psk_file, sizeof(p->psk_file), "%s", path);
+	return 0;
+}
+
 int pair_key_default(struct matrix *m, const char *psk, struct ns_err *err)
 {
 	if (!psk || !psk[0] || m->loopback)
