@@ -1,4 +1,5 @@
 # runner/core: the command table (main.c, linked into the binary only); contracts.sh holds
-# the public views and JSON keys to their documents in schemas/.
+# the public views and JSON keys to their documents in schemas/; demo.sh runs make demo from
+# a clean clone, as root and not.
 ITESTS += tests/integration/cli.sh tests/integration/layout_deps.sh
-ITESTS += tests/integration/contracts.sh
+ITESTS += tests/integration/contracts.sh tests/integration/demo.sh

@@ -11,8 +11,10 @@
 #   <setup timeout="2m" wait="10s">data/provision/lab.sh setup</setup>
 #   <teardown timeout="2m">data/provision/lab.sh teardown</teardown>
 #
-# setup prints {"agent": "198.18.N.2:5301", "client": null, "emulation": {...}, ...}; the
-# runner stores "emulation", so the pair's results say they were emulated and at what scale.
+# setup prints {"agent": "198.18.N.2:5301", "client": null, "psk_file": "...", "emulation":
+# {...}, ...}; the runner stores "emulation", so the pair's results say they were emulated and
+# at what scale, and proves the key psk_file names to the agent: NETSWEEP_PSK_FILE when the
+# run has a key, else the lab's own (made in its state directory, removed with its last pair).
 # From netsweep: NETSWEEP_PAIR, NETSWEEP_INSTANCE_TYPE, NETSWEEP_PSK_FILE, NETSWEEP_BIN (the
 # runner's own binary; else netsweep from PATH). Yours, all optional:
 #   NETSWEEP_LAB_SCALE    every rate times this (1/100), stated in the results

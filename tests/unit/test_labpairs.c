@@ -1,6 +1,7 @@
 /* labpairs: run --lab FILE points a matrix's pairs at a lab — by pair name first, else by
  * instance type — clears their client and driver check, keeps each lab pair's emulation JSON,
- * and refuses what it cannot use (no lab pair for a pair, not JSON, no agent); --provision
+ * takes the key its agent was started with (psk_file), and refuses what it cannot use (no lab
+ * pair for a pair, not JSON, no agent, a key file that does not load); --provision
  * lab turns every pair's hooks into data/provision/lab.sh's and drops the run's own. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner/proto/auth.h"
 #include "runner/sweep/labpairs.h"
 
 static const char mx[] =
@@ -115,6 +117,38 @@ static void refused(void **state)
 	unlink(path);
 }
 
+static void lab_key(void **state)
+{
+	(void)state;
+	char key[64], json[512];
+	struct ns_err err = {0};
+	snprintf(key, sizeof(key), "/tmp/ns-test-labpairs-%d.psk", (int)getpid());
+	unlink(key);
+	assert_int_equal(auth_key_create(key, &err), 0);
+	/* "a" has the lab's key over the matrix's none; "b"'s lab pair names no key */
+	snprintf(json, sizeof(json), "{\"pairs\": [{\"pair\": \"a\", \"agent\": \"198.18.1.2:5301\","
+		 " \"psk_file\": \"%s\", \"emulation\": {}}, {\"pair\": \"b\", \"agent\": \"198.18.2.2:5301\","
+		 " \"emulation\": {}}]}", key);
+	write_lab(json);
+	struct matrix m;
+	char **em = NULL;
+	load(&m);
+	assert_int_equal(labpairs_apply(&m, path, &em, &err), 0);
+	assert_string_equal(m.pairs[0].psk_file, key);
+	assert_string_equal(m.pairs[1].psk_file, "");
+	labpairs_free(em, m.n_pairs);
+	matrix_free(&m);
+	/* a key that does not load stops the run before it starts */
+	unlink(key);
+	write_lab(json);
+	load(&m);
+	assert_int_equal(labpairs_apply(&m, path, &em, &err), -1);
+	assert_non_null(strstr(err.msg, "psk_file"));
+	assert_null(em);
+	matrix_free(&m);
+	unlink(path);
+}
+
 static void provision_hooks(void **state)
 {
 	(void)state;
@@ -139,6 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(by_name_then_type), cmocka_unit_test(one_hook_object),
 		cmocka_unit_test(refused),           cmocka_unit_test(provision_hooks),
+		cmocka_unit_test(lab_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
