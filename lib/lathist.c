@@ -74,9 +74,14 @@ void lathist_copy(struct lathist *dst, const struct lathist *src)
 
 void lathist_merge(struct lathist *dst, const struct lathist *src)
 {
-	for (uint32_t i = 0; i < LATHIST_BUCKETS; i++)
-		ST(dst->b[i], LD(dst->b[i]) + LD(src->b[i]));
-	ST(dst->count, LD(dst->count) + LD(src->count));
+	/* the count from the buckets as read: src may be a live histogram */
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < LATHIST_BUCKETS; i++) {
+		uint64_t c = LD(src->b[i]);
+		ST(dst->b[i], LD(dst->b[i]) + c);
+		n += c;
+	}
+	ST(dst->count, LD(dst->count) + n);
 	ST(dst->sum_ns, LD(dst->sum_ns) + LD(src->sum_ns));
 	if (LD(src->min_ns) < LD(dst->min_ns))
 		ST(dst->min_ns, LD(src->min_ns));

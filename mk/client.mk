@@ -4,3 +4,4 @@ LIB_SRC += runner/client/cmd_probe.c runner/client/ctl.c runner/client/client.c 
 	runner/client/probe_opts.c runner/client/iperf3_text.c
 UNIT_TESTS += test_delegate test_ctl_messages test_timeouts test_longrun test_iperf3_json
 ITESTS += tests/integration/probe_iperf3.sh
+ITESTS += tests/integration/probe_rr.sh

@@ -537,6 +537,10 @@ static int compute(struct client *c, struct ns_err *err)
 			return -1;
 		if (d == 0)
 			res->duration_s = dur;
+		if (d == 0 && me_sender && session_end_latency(me, dur, &res->latency, err) < 0)
+			return -1;
+		if (d == 0 && res->latency.present)
+			res->latency.client_cpu = me->eng ? engine_stream_last_cpu(me->eng, 0) : -1;
 		double my_cpu = session_end_cpu_percent(me);
 		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
 		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;

@@ -84,6 +84,12 @@ static void usage(FILE *f)
 		"  -k, --blockcount N       end after N writes/datagrams of --length, all streams\n"
 		"      --until sustained    end once the receive rate stepped down and then held\n"
 		"                           steady for --steady SECS (default %g); -t is the bound\n"
+		"      --rr tcp|udp         request/response (TCP_RR, UDP_RR): each stream sends a\n"
+		"                           request, waits for the response, and the client times\n"
+		"                           every transaction (percentiles, transactions/s)\n"
+		"      --request BYTES      request size (default 1; UDP at least and default 8)\n"
+		"      --response BYTES     response size (likewise)\n"
+		"      --rr-rate N[/s]      transactions/s over all streams (default back to back)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
@@ -186,9 +192,36 @@ static void print_nic(const char *who, const struct probe_nic *n)
 	printf("\n");
 }
 
+static void print_latency_figures(const struct probe_latency_figures *f)
+{
+	printf("%10llu %10.0f/s  min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f us",
+	       (unsigned long long)f->transactions, f->transactions_per_second, f->min_us, f->p50_us,
+	       f->p90_us, f->p99_us, f->p999_us, f->max_us);
+	if (f->lost)
+		printf("  lost %llu", (unsigned long long)f->lost);
+}
+
+/* Request/response: the latency series and summary (transactions, not bytes). */
+static void print_latency(const struct probe_latency *l)
+{
+	for (uint32_t i = 0; i < l->n_intervals; i++) {
+		const struct probe_latency_interval *v = &l->intervals[i];
+		printf("  %7.2f-%-7.2f s ", v->start_s, v->end_s);
+		print_latency_figures(&v->f);
+		printf("%s\n", v->omitted ? "  (omitted)" : "");
+	}
+	printf("latency summary (percentiles within %.2g %%):\n  ", 100 * l->relative_error);
+	print_latency_figures(&l->sum);
+	if (l->client_cpu >= 0)
+		printf("  (client on CPU %d)", (int)l->client_cpu);
+	printf("\n");
+}
+
 static void print_text(const struct probe_result *r)
 {
 	const struct probe_params *p = &r->params;
+	if (r->latency.present)
+		print_latency(&r->latency);
 	for (uint32_t d = 0; d < r->n_dirs; d++) {
 		const struct probe_direction *pd = &r->dirs[d];
 		printf("%s summary:\n", ns_dir_name(pd->dir));
@@ -384,6 +417,10 @@ int cmd_probe(int argc, char **argv)
 		{"logfile", required_argument, NULL, OPT_LOGFILE},
 		{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
 		{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
+		{"rr", required_argument, NULL, PROBE_OPT_RR},
+		{"request", required_argument, NULL, PROBE_OPT_REQUEST},
+		{"response", required_argument, NULL, PROBE_OPT_RESPONSE},
+		{"rr-rate", required_argument, NULL, PROBE_OPT_RR_RATE},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_params p, from;
@@ -440,6 +477,11 @@ int cmd_probe(int argc, char **argv)
 		p.steady_s = STEADY_DEFAULT_S;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
+	if (from_arg && p.rr[0]) {
+		ns_err_code(&err, NS_E_USAGE, "--rr does not go with --from yet: a delegated "
+			    "result does not carry the latency figures");
+		goto usage_err;
+	}
 	probe_params_init(&from);
 	if (from_arg && probe_params_target(from_arg, &from, &err) < 0) {
 		ns_err_prefix(&err, "--from");
@@ -472,7 +514,7 @@ int cmd_probe(int argc, char **argv)
 				if (res.dirs[d].intervals[i].stream == -1)
 					view_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &view);
 	} else {
-		rc = client_run(&p, &res, json && !o.json_stream ? NULL : view_interval, &view, &err);
+		rc = client_run(&p, &res, (json && !o.json_stream) || p.rr[0] ? NULL : view_interval, &view, &err);
 	}
 	probe_view_end(&view);
 	if (o.json_stream) {

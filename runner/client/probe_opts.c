@@ -80,6 +80,31 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 	case PROBE_OPT_UNTIL: return copy_str(p->until, sizeof(p->until), arg, "until", err);
 	case PROBE_OPT_STEADY:
 		return units_parse_duration(arg, NS_MAX_DURATION_S, &p->steady_s, err);
+	case PROBE_OPT_RR: /* tcp: TCP_RR, udp: UDP_RR */
+		if (strcmp(arg, "tcp") && strcmp(arg, "udp"))
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected tcp or udp", arg);
+		p->proto = !strcmp(arg, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
+		memcpy(p->rr, "rr", 3);
+		return 0;
+	case PROBE_OPT_REQUEST: case PROBE_OPT_RESPONSE:
+		if (units_parse_bytes(arg, ENGINE_RR_MAX_LEN, &v, err) < 0)
+			return -1;
+		*(c == PROBE_OPT_REQUEST ? &p->rr_request : &p->rr_response) = (uint32_t)v;
+		return 0;
+	case PROBE_OPT_RR_RATE: { /* N or N/s */
+		char num[32];
+		size_t n = strlen(arg);
+		if (n >= 2 && !strcmp(arg + n - 2, "/s"))
+			n -= 2;
+		if (n == 0 || n >= sizeof(num))
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected transactions/s", arg);
+		memcpy(num, arg, n);
+		num[n] = '\0';
+		if (units_parse_uint(num, 1, 1000000000, &v, err) < 0)
+			return -1;
+		p->rr_rate = (double)v;
+		return 0;
+	}
 	case PROBE_OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
 	case PROBE_OPT_TIMEOUT:

@@ -17,6 +17,8 @@
 
 static const struct engine_ops *pick_ops(const struct engine_cfg *cfg)
 {
+	if (cfg->rr)
+		return cfg->role == ENGINE_SEND ? &engine_rr_client_ops : &engine_rr_server_ops;
 	if (cfg->proto == NS_PROTO_TCP)
 		return cfg->role == ENGINE_SEND ? &engine_tcp_send_ops : &engine_tcp_recv_ops;
 	if (cfg->kind == ENGINE_XDP || cfg->kind == ENGINE_XDP_RX)
@@ -54,6 +56,15 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 				  cfg->not_data_len, ENGINE_NOT_DATA_MAX);
 	if (!(cfg->send_duration_s >= 0 && cfg->send_duration_s <= NS_MAX_DURATION_S))
 		return ns_err_set(err, "engine: duration %g s out of range", cfg->send_duration_s);
+	if (cfg->rr && cfg->rr != ENGINE_RR)
+		return ns_err_set(err, "engine: unknown request/response mode %d", (int)cfg->rr);
+	uint32_t rr_min = cfg->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
+	if (cfg->rr && (cfg->rr_request < rr_min || cfg->rr_request > ENGINE_RR_MAX_LEN ||
+			cfg->rr_response < rr_min || cfg->rr_response > ENGINE_RR_MAX_LEN))
+		return ns_err_set(err, "engine: request/response sizes %u/%u, expected %u..%d",
+				  cfg->rr_request, cfg->rr_response, rr_min, ENGINE_RR_MAX_LEN);
+	if (cfg->rr && (cfg->kind != ENGINE_SOCKET || !(cfg->rr_rate >= 0)))
+		return ns_err_set(err, "engine: request/response runs on sockets at a rate >= 0");
 	if (cfg->n_cpus && !cfg->cpus)
 		return ns_err_set(err, "engine: %u CPUs given without a list", cfg->n_cpus);
 	for (uint32_t i = 0; i < cfg->n_cpus; i++)
@@ -118,6 +129,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		t->e = e;
 		t->idx = i;
 		t->cpu = e->cpus ? e->cpus[i % cfg->n_cpus] : -1;
+		atomic_init(&t->last_cpu, -1);
 		t->n = nfds / e->nthreads + (i < nfds % e->nthreads);
 		t->streams = calloc(t->n, sizeof(*t->streams));
 		t->pfds = calloc(t->n, sizeof(*t->pfds));
@@ -376,7 +388,9 @@ static void run_receiver(struct e_thread *t)
 static void *thread_main(void *arg)
 {
 	struct e_thread *t = arg;
-	if (t->e->cfg.role == ENGINE_SEND)
+	if (t->e->cfg.rr)
+		engine_rr_run(t);
+	else if (t->e->cfg.role == ENGINE_SEND)
 		run_sender(t);
 	else
 		run_receiver(t);
@@ -563,6 +577,21 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 	}
 }
 
+void engine_latency(const struct engine *e, struct lathist *out)
+{
+	lathist_init(out);
+	for (uint32_t i = 0; i < e->n; i++)
+		if (e->streams[i].hist)
+			lathist_merge(out, e->streams[i].hist);
+}
+
+int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
+{
+	if (stream >= e->n)
+		return -1;
+	return atomic_load_explicit(&e->streams[stream].t->last_cpu, memory_order_relaxed);
+}
+
 int engine_stream_cpu(const struct engine *e, uint32_t stream)
 {
 	if (stream >= e->n)
@@ -589,6 +618,7 @@ void engine_destroy(struct engine *e)
 			if (e->streams[i].fd >= 0)
 				close(e->streams[i].fd);
 			free(e->streams[i].seq);
+			free(e->streams[i].hist);
 		}
 	}
 	if (e->threads) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/lathist.h"
 #include "runner/engine/limits.h"
 
 struct budget;
@@ -34,6 +35,19 @@ enum engine_role { ENGINE_SEND = 0, ENGINE_RECV = 1 };
  * code NS_E_UNSUPPORTED leaves the sockets usable with ENGINE_SOCKET. engine_xdp_available()
  * says whether this build has AF_XDP at all. */
 enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1, ENGINE_XDP_RX = 2 };
+
+/* Request/response (engine_rr.c): the sender role is the requester, which writes a request of
+ * rr_request bytes, waits for the rr_response bytes of the answer and records the time between
+ * on CLOCK_MONOTONIC in the stream's latency histogram (engine_latency); the receiver role
+ * answers each request. One transaction in flight per stream, as netperf's TCP_RR. UDP: one
+ * datagram each way, the response carrying the request's first ENGINE_RR_SEQ_LEN bytes (a
+ * sequence number) back, so that a late answer is never taken for the current one; a request
+ * unanswered for ENGINE_RR_LOST_NS counts as lost and the next one goes out. */
+enum engine_rr { ENGINE_RR_NONE = 0, ENGINE_RR = 1 };
+#define ENGINE_RR_SEQ_LEN 8
+#define ENGINE_RR_LOST_NS 200000000ull /* far above any round trip a region has, yet a lost
+					  datagram costs a test little */
+#define ENGINE_RR_MAX_LEN (1024 * 1024)
 
 struct engine_cfg {
 	enum ns_proto proto;
@@ -60,6 +74,11 @@ struct engine_cfg {
 	 * Datagrams of any length but `length` are never data either. */
 	uint8_t not_data[ENGINE_NOT_DATA_MAX];
 	uint32_t not_data_len;
+	/* request/response (see enum engine_rr): sizes, and the requesters' total transaction
+	 * rate (0 = back to back) */
+	enum engine_rr rr;
+	uint32_t rr_request, rr_response;
+	double rr_rate;
 };
 
 /* Cumulative counters of one stream since engine_start(). */
@@ -119,6 +138,12 @@ struct engine_zc {
 	int fallback_errno;
 };
 void engine_zerocopy(const struct engine *e, struct engine_zc *out);
+/* Request/response: every stream's latency histogram merged into out (which it initialises),
+ * safe while the engine runs; out stays empty for an engine that is not a requester. */
+void engine_latency(const struct engine *e, struct lathist *out);
+/* Request/response: the CPU stream's thread last ran on (pinned or not), -1 = unknown. The
+ * round trip depends on it: both ends on one CPU skip the cross-CPU wake-up. */
+int engine_stream_last_cpu(const struct engine *e, uint32_t stream);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
 void engine_destroy(struct engine *e);

@@ -55,6 +55,13 @@ struct e_stream {
 	_Atomic uint64_t sock_drops;    /* UDP receiver: SO_RXQ_OVFL, the socket's own drops */
 	_Atomic bool finished;
 	_Atomic int error;
+	/* request/response (engine_rr.c): where the current transaction is, when it started, the
+	 * next paced start, the UDP sequence; the histogram is published like the counters */
+	uint8_t rr_phase;
+	bool rr_block;         /* the only stream of its thread: blocking calls with timeouts */
+	uint32_t rr_off;
+	uint64_t rr_t0, rr_next, rr_seq;
+	struct lathist *hist;
 	/* MSG_ZEROCOPY: sends made with it, completions reaped, of which copied (read after join) */
 	uint64_t zc_sends, zc_done, zc_copied;
 } __attribute__((aligned(64)));
@@ -85,6 +92,7 @@ struct e_thread {
 	_Atomic bool cpu_final;
 	void *priv;            /* the ops' per-thread state (AF_XDP: socket and UMEM) */
 	_Atomic uint64_t end_ns; /* engine_now_ns() when the thread's work was over, 0 = running */
+	_Atomic int last_cpu;  /* request/response: the CPU it last ran on (sched_getcpu), -1 */
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished
@@ -142,7 +150,11 @@ struct engine {
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
 extern const struct engine_ops engine_udp_mmsg_ops, engine_udp_gso_ops, engine_udp_zc_ops,
 	engine_udp_recv_ops;
+extern const struct engine_ops engine_rr_client_ops, engine_rr_server_ops;
 extern const struct engine_ops engine_xdp_send_ops, engine_xdp_rx_ops, engine_xdp_count_ops;
+
+/* A request/response thread's whole run (engine_rr.c). */
+void engine_rr_run(struct e_thread *t);
 
 uint64_t engine_now_ns(void);
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */

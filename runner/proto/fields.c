@@ -51,6 +51,9 @@ DEFINE_TABLE(fields_snap, "engine_stream_snap", ENGINE_SNAP_FIELDS)
 #define FIELD_STRUCT struct probe_shaping
 DEFINE_TABLE(fields_shaping, "probe_shaping", PROBE_SHAPING_FIELDS)
 #undef FIELD_STRUCT
+#define FIELD_STRUCT struct probe_latency_figures
+DEFINE_TABLE(fields_latency, "probe_latency_figures", PROBE_LATENCY_FIELDS)
+#undef FIELD_STRUCT
 #define FIELD_STRUCT struct proto_dir_summary
 DEFINE_TABLE(fields_dir_summary, "proto_dir_summary", PROTO_DIR_SUMMARY_FIELDS)
 #undef FIELD_STRUCT

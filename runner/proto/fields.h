@@ -86,7 +86,11 @@ enum field_type {
 	X(FT_U64, bytes, "bytes", F_WJ) \
 	X(FT_U64, blocks, "blocks", F_WJ) \
 	X(FT_STR, until, "until", F_WJ) \
-	X(FT_F64, steady_s, "steady_s", F_WJ)
+	X(FT_F64, steady_s, "steady_s", F_WJ) \
+	X(FT_STR, rr, "rr", F_WJ) \
+	X(FT_U32, rr_request, "rr_request", F_WJ) \
+	X(FT_U32, rr_response, "rr_response", F_WJ) \
+	X(FT_F64, rr_rate, "rr_rate", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
@@ -166,6 +170,20 @@ enum field_type {
 	X(FT_F64, jitter_ms, "jitter_ms", F_WJ | F_UDP) \
 	X(FT_BOOL, omitted, "omitted", F_WJ)
 
+/* struct probe_latency_figures: "latency" and each of its "intervals" (JSON only: the client
+ * times the transactions, the agent only answers them). */
+#define PROBE_LATENCY_FIELDS(X) \
+	X(FT_U64, transactions, "transactions", F_JSON) \
+	X(FT_F64, transactions_per_second, "transactions_per_second", F_JSON) \
+	X(FT_U64, lost, "lost", F_JSON) \
+	X(FT_F64, min_us, "min_us", F_JSON) \
+	X(FT_F64, mean_us, "mean_us", F_JSON) \
+	X(FT_F64, p50_us, "p50_us", F_JSON) \
+	X(FT_F64, p90_us, "p90_us", F_JSON) \
+	X(FT_F64, p99_us, "p99_us", F_JSON) \
+	X(FT_F64, p999_us, "p999_us", F_JSON) \
+	X(FT_F64, max_us, "max_us", F_JSON)
+
 /* struct engine_stream_snap: one counter snapshot of a stream in RESULT_STREAMS (two per
  * stream: end of omit, end of test). */
 #define ENGINE_SNAP_FIELDS(X) \
@@ -221,7 +239,7 @@ struct field_table {
 };
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
-	fields_interval, fields_snap, fields_dir_summary, fields_shaping;
+	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

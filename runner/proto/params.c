@@ -15,6 +15,7 @@
 #define P2_MIN_INTERVAL_S 0.01
 #define P2_MAX_CONNECT_TIMEOUT_S 600.0
 #define P2_MAX_INTERVALS 100000               /* = PROTO_MAX_INTERVALS */
+#define P2_MAX_RR_RATE 1e9                    /* transactions/s: far above any host's */
 #define P2_MAX_BLOCKS (1ull << 40)            /* times a 16 MiB write stays below 2^64 bytes */
 
 const char *ns_proto_name(enum ns_proto p)
@@ -106,6 +107,43 @@ static int check_until(const struct probe_params *p, struct ns_err *err)
 	if (probe_params_amount(p))
 		return ns_err_code(err, NS_E_USAGE, "until sustained ends by the rate: not with an "
 				   "amount (-n / -k)");
+	return 0;
+}
+
+void probe_rr_sizes(const struct probe_params *p, uint32_t *request, uint32_t *response)
+{
+	uint32_t least = p->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
+	*request = p->rr_request ? p->rr_request : least;
+	*response = p->rr_response ? p->rr_response : least;
+}
+
+/* Request/response: sizes and rate in range, and none of the throughput test's own options
+ * (the amount, pacing in bits, a direction, zero-copy, GSO, XDP, long-run mode). */
+static int check_rr(const struct probe_params *p, struct ns_err *err)
+{
+	if (!terminated(p->rr, sizeof(p->rr)))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (!p->rr[0])
+		return p->rr_request || p->rr_response || p->rr_rate != 0
+			       ? ns_err_code(err, NS_E_USAGE, "--request, --response and --rr-rate "
+					     "go with --rr")
+			       : 0;
+	if (strcmp(p->rr, "rr"))
+		return ns_err_code(err, NS_E_USAGE, "rr '%.7s': expected rr", p->rr);
+	uint32_t req, resp, least = p->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
+	probe_rr_sizes(p, &req, &resp);
+	if (req < least || req > ENGINE_RR_MAX_LEN || resp < least || resp > ENGINE_RR_MAX_LEN)
+		return ns_err_code(err, NS_E_USAGE, "request %u / response %u bytes out of range: "
+				   "must be %u..%d (UDP carries an 8-byte sequence number)",
+				   (unsigned)req, (unsigned)resp, (unsigned)least, ENGINE_RR_MAX_LEN);
+	if (!(p->rr_rate >= 0 && p->rr_rate <= P2_MAX_RR_RATE))
+		return ns_err_code(err, NS_E_USAGE, "rr rate %g transactions/s out of range: must be "
+				   "0 (back to back)..%g", p->rr_rate, P2_MAX_RR_RATE);
+	if (p->dir != NS_DIR_FORWARD || p->rate_bps || p->length || probe_params_amount(p) ||
+	    p->gso || p->zerocopy || probe_engine_kind(p) != ENGINE_SOCKET || p->until[0])
+		return ns_err_code(err, NS_E_USAGE, "a request/response test takes none of -R, "
+				   "--bidir, -b, -l, -n, -k, --gso, -Z, --engine xdp, --until "
+				   "(sizes: --request/--response; pacing: --rr-rate)");
 	return 0;
 }
 
@@ -207,7 +245,7 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 				  p->timeout_s, 2 * NS_MAX_DURATION_S);
 	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
 		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
-	if (check_until(p, err) < 0)
+	if (check_until(p, err) < 0 || check_rr(p, err) < 0)
 		return -1;
 	return check_source(p, err);
 }

@@ -61,7 +61,17 @@ struct probe_params {
 	 * stepped down and stayed steady for steady_s; duration_s is then the upper bound */
 	char until[12];         /* "" = run for the duration, "sustained" */
 	double steady_s;        /* with until: how long the rate after the step must hold */
+	/* request/response (netperf's TCP_RR / UDP_RR): each stream sends a request of
+	 * rr_request bytes and waits for the rr_response bytes of the answer; the client times
+	 * every transaction (struct probe_latency). Forward only: the agent answers. */
+	char rr[8];             /* --rr: "" = a throughput test, "rr" = request/response */
+	uint32_t rr_request;    /* --request bytes, 0 = the protocol's least (TCP 1, UDP 8) */
+	uint32_t rr_response;   /* --response bytes, likewise */
+	double rr_rate;         /* --rr-rate: transactions/s over all streams, 0 = back to back */
 };
+
+/* The request and response sizes a request/response test uses (its defaults resolved). */
+void probe_rr_sizes(const struct probe_params *p, uint32_t *request, uint32_t *response);
 
 /* Bytes the senders send in all (-n, or -k times the length); 0 = the test runs by time. */
 uint64_t probe_params_amount(const struct probe_params *p);
@@ -159,6 +169,33 @@ struct probe_direction {
 	uint32_t n_intervals;
 };
 
+/* Latency figures of a request/response test, from the merged histogram of every stream
+ * (lib/lathist.h: percentiles within LATHIST_REL_ERROR), in microseconds. */
+struct probe_latency_figures {
+	uint64_t transactions;
+	double transactions_per_second;
+	uint64_t lost;             /* UDP: requests unanswered within ENGINE_RR_LOST_NS */
+	double min_us, mean_us, p50_us, p90_us, p99_us, p999_us, max_us;
+};
+
+/* One interval of the latency series (the sum over streams). */
+struct probe_latency_interval {
+	double start_s, end_s;     /* as struct probe_interval */
+	bool omitted;
+	struct probe_latency_figures f;
+};
+
+/* JSON "latency": present only for a request/response test. */
+struct probe_latency {
+	bool present;
+	struct probe_latency_figures sum;   /* the measured time (after omit) */
+	double relative_error;     /* of the percentiles: LATHIST_REL_ERROR */
+	int32_t client_cpu;        /* the CPU the client's first requester thread last ran on */
+	char *histogram;           /* malloc'd lathist_encode text of the measured time */
+	struct probe_latency_interval *intervals;
+	uint32_t n_intervals;
+};
+
 struct probe_result {
 	struct probe_params params;
 	double duration_s;         /* measured time actually covered */
@@ -179,6 +216,7 @@ struct probe_result {
 	                              down) or "duration" (the bound came first); "" otherwise */
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
+	struct probe_latency latency;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
 	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
 	char error[NS_ERR_MAX];

@@ -16,7 +16,8 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 11              /* 11: RESULTS say held_by_cap */
+#define PROTO_VERSION 12              /* 11: RESULTS say held_by_cap; 12: request/response
+					 (rr, rr_request, rr_response, rr_rate) */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */

@@ -25,6 +25,9 @@ void probe_result_free(struct probe_result *res)
 	}
 	free(res->agent_hostinfo);
 	res->agent_hostinfo = NULL;
+	free(res->latency.histogram);
+	free(res->latency.intervals);
+	memset(&res->latency, 0, sizeof(res->latency));
 }
 
 /* Fields that do not apply to the protocol are omitted; sender and receiver objects carry the
@@ -66,6 +69,41 @@ static void sum_json(struct jsonw *w, const char *key, const struct probe_direct
 		jsonw_null(w);
 	}
 	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+}
+
+/* "latency": the request/response figures, their series and the histogram, or null. */
+static void latency_json(struct jsonw *w, const struct probe_result *res)
+{
+	const struct probe_latency *l = &res->latency;
+	jsonw_key(w, "latency");
+	if (!l->present) {
+		jsonw_null(w);
+		return;
+	}
+	uint32_t req, resp;
+	probe_rr_sizes(&res->params, &req, &resp);
+	jsonw_obj_open(w);
+	jsonw_kv_str(w, "test", res->params.proto == NS_PROTO_UDP ? "udp_rr" : "tcp_rr");
+	jsonw_kv_uint(w, "request", req);
+	jsonw_kv_uint(w, "response", resp);
+	jsonw_kv_double(w, "rate", res->params.rr_rate);
+	fields_json(w, &fields_latency, &l->sum, res->params.proto);
+	jsonw_kv_double(w, "relative_error", l->relative_error);
+	jsonw_kv_int(w, "client_cpu", l->client_cpu);
+	jsonw_kv_str(w, "histogram", l->histogram ? l->histogram : "");
+	jsonw_key(w, "intervals");
+	jsonw_arr_open(w);
+	for (uint32_t i = 0; i < l->n_intervals; i++) {
+		const struct probe_latency_interval *v = &l->intervals[i];
+		jsonw_obj_open(w);
+		jsonw_kv_double(w, "start_s", v->start_s);
+		jsonw_kv_double(w, "end_s", v->end_s);
+		jsonw_kv_bool(w, "omitted", v->omitted);
+		fields_json(w, &fields_latency, &v->f, res->params.proto);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
 	jsonw_obj_close(w);
 }
 
@@ -137,6 +175,7 @@ char *probe_result_json(const struct probe_result *res, bool pretty)
 	sum_json(&w, "sum", res->n_dirs > 0 ? &res->dirs[0] : &empty, p->proto);
 	if (res->n_dirs > 1)
 		sum_json(&w, "sum_reverse", &res->dirs[1], p->proto);
+	latency_json(&w, res);
 	jsonw_key(&w, "agent_hostinfo");
 	jsonw_raw(&w, res->agent_hostinfo);
 	jsonw_obj_close(&w);

@@ -92,6 +92,8 @@ int session_end_init(struct session_end *s, enum ns_dir dir, enum engine_role ro
 int session_end_start(struct session_end *s, const struct probe_params *p, uint32_t threads,
 		      const int *cpus, uint32_t n_cpus, struct ns_err *err)
 {
+	uint32_t rr_req, rr_resp;
+	probe_rr_sizes(p, &rr_req, &rr_resp);
 	struct engine_cfg cfg = {
 		.proto = p->proto,
 		.role = s->role,
@@ -107,9 +109,14 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.cpus = n_cpus ? cpus : NULL,
 		.n_cpus = n_cpus,
 		.send_duration_s = s->role == ENGINE_SEND ? p->omit_s + p->duration_s : 0,
+		.rr = p->rr[0] ? ENGINE_RR : ENGINE_RR_NONE,
+		.rr_request = rr_req,
+		.rr_response = rr_resp,
+		.rr_rate = p->rr_rate,
 	};
 	/* a greeting as long as a data datagram passes the engine's length check */
-	if (s->cookie && p->proto == NS_PROTO_UDP && p->length == PROTO_DATA_HELLO_LEN) {
+	uint32_t data_len = p->rr[0] ? rr_req : p->length;
+	if (s->cookie && p->proto == NS_PROTO_UDP && data_len == PROTO_DATA_HELLO_LEN) {
 		memcpy(cfg.not_data, s->cookie, PROTO_COOKIE_LEN);
 		cfg.not_data_len = PROTO_COOKIE_LEN;
 	}
@@ -124,6 +131,8 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 	}
 	if (!s->eng)
 		return -1; /* the fds are still ours */
+	if (cfg.rr && s->role == ENGINE_SEND && !s->lat && !(s->lat = lat_end_new(err)))
+		return -1;
 	/* the baseline of a test without omit: taken just before the first byte can move */
 	sysstat_udp_drops(&s->drops_omit, NULL);
 	s->cpu_omit_ns = 0;
@@ -225,6 +234,7 @@ void session_end_destroy(struct session_end *s)
 	free(s->prev);
 	free(s->cur);
 	free(s->ivl);
+	lat_end_free(s->lat);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -300,6 +310,8 @@ static void record(struct session_end *s, double start_s, double end_s, bool omi
 	double dt = now - s->prev_t;
 	session_interval(s->prev, s->cur, s->n, -1, start_s, end_s, dt, omitted, &v);
 	append_interval(s, &v);
+	if (s->lat)
+		lat_end_interval(s->lat, s->eng, start_s, end_s, dt, omitted, v.lost);
 	for (uint32_t i = 0; s->per_stream && i < s->n; i++) {
 		session_interval(s->prev, s->cur, s->n, (int32_t)i, start_s, end_s, dt, omitted, &v);
 		append_interval(s, &v);
@@ -321,6 +333,8 @@ static void mark_omit(struct session_end *s, double omit_s, double now)
 	s->t_omit = now;
 	s->cpu_omit_ns = engine_cpu_ns(s->eng);
 	sysstat_udp_drops(&s->drops_omit, NULL);
+	if (s->lat)
+		lat_end_mark_omit(s->lat, s->eng);
 }
 
 void session_clock_init(struct session_clock *c, double t0, const struct probe_params *p)
@@ -462,4 +476,15 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		fs[k]->packets_per_second = dur > 0 ? (double)fs[k]->packets / dur : 0;
 	}
 	return 0;
+}
+
+int session_end_latency(struct session_end *s, double dur, struct probe_latency *out,
+			struct ns_err *err)
+{
+	if (!s->lat || !s->eng)
+		return 0;
+	uint64_t lost = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		lost += delta(s->omit[i].lost, s->cur[i].lost);
+	return lat_end_result(s->lat, s->eng, dur, lost, out, err);
 }

@@ -12,6 +12,7 @@
 #include "runner/engine/engine.h"
 #include "runner/proto/probe.h"
 #include "runner/engine/sysstat.h"
+#include "latency.h"
 
 /* One end of one direction: the engine and its snapshots. */
 struct session_end {
@@ -35,6 +36,7 @@ struct session_end {
 	                              be NULL */
 	const uint8_t *cookie;     /* UDP receiver: the test's cookie (PROTO_COOKIE_LEN bytes), so
 	                              that a late greeting echo is not taken for data; may be NULL */
+	struct lat_end *lat;       /* a request/response requester's histograms, else NULL */
 	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test
 	                                 asked for xdp with ",socket"; "" = it did not fall back */
 };
@@ -60,6 +62,10 @@ void session_end_destroy(struct session_end *s);
  * words (EMSGSIZE, under --dont-fragment, names the path MTU); 0 otherwise. */
 int session_end_sender_error(struct session_end *s, const struct probe_params *p,
 			     struct ns_err *err);
+/* A request/response requester's latency over the measured time (after session_end_finish);
+ * out->present stays false for any other end. */
+int session_end_latency(struct session_end *s, double dur, struct probe_latency *out,
+			struct ns_err *err);
 /* What carried this end's data: engine_mode(), or "socket (xdp unavailable)" after a fallback. */
 const char *session_end_mode(const struct session_end *s);
 /* CPU of this end's own engine threads from the baseline to the end, % of one CPU: with

@@ -16,7 +16,7 @@
 
 static const struct field_table *const all_tables[] = {
 	&fields_params, &fields_result, &fields_figures, &fields_stream, &fields_shaping,
-	&fields_interval, &fields_snap, &fields_dir_summary,
+	&fields_interval, &fields_snap, &fields_dir_summary, &fields_latency,
 };
 #define N_TABLES (sizeof(all_tables) / sizeof(all_tables[0]))
 

@@ -335,6 +335,44 @@ static void engine_names(void **state)
 	refused(&p, "--gso");
 }
 
+/* Request/response: the defaults resolve to the protocol's least sizes, UDP keeps room for its
+ * sequence number, and a throughput test's own options are refused with it. */
+static void request_response(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	uint32_t req, resp;
+	p.rr_request = 10;
+	refused(&p, "go with --rr"); /* sizes without --rr */
+	p = base();
+	memcpy(p.rr, "rr", 3);
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	probe_rr_sizes(&p, &req, &resp);
+	assert_true(req == 1 && resp == 1);
+	p.proto = NS_PROTO_UDP;
+	probe_rr_sizes(&p, &req, &resp);
+	assert_true(req == ENGINE_RR_SEQ_LEN && resp == ENGINE_RR_SEQ_LEN);
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.rr_request = 4;
+	refused(&p, "out of range");
+	p.rr_request = 0;
+	p.rr_response = ENGINE_RR_MAX_LEN + 1;
+	refused(&p, "out of range");
+	p.rr_response = 0;
+	p.rr_rate = -1;
+	refused(&p, "rr rate");
+	p.rr_rate = 1000;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.dir = NS_DIR_REVERSE;
+	refused(&p, "request/response");
+	p.dir = NS_DIR_FORWARD;
+	p.rate_bps = 1000000;
+	refused(&p, "request/response");
+	p.rate_bps = 0;
+	memcpy(p.rr, "crr", 4);
+	refused(&p, "expected rr");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +386,7 @@ int main(void)
 		cmocka_unit_test(dscp_names_and_values),
 		cmocka_unit_test(until_sustained),
 		cmocka_unit_test(engine_names),
+		cmocka_unit_test(request_response),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
