@@ -314,9 +314,27 @@ static void long_run_fields(void **state)
 	assert_int_equal(e->type, FT_STR);
 	assert_int_equal(e->flags, F_JSON);
 	assert_true(e->size > strlen("sustained") && e->size > strlen("duration"));
-	/* wire fields go at the end of TEST_REQUEST: older fields keep their offsets */
-	assert_ptr_equal(s, &fields_params.f[fields_params.n - 1]);
-	assert_ptr_equal(u, &fields_params.f[fields_params.n - 2]);
+	/* wire fields go at the end of TEST_REQUEST: older fields keep their offsets (the
+	 * request/response ones came after) */
+	assert_ptr_equal(s, &fields_params.f[fields_params.n - 5]);
+	assert_ptr_equal(u, &fields_params.f[fields_params.n - 6]);
+}
+
+/* Request/response (issue 24): its four fields are the last of TEST_REQUEST, and the latency
+ * figures are the client's own (JSON only). */
+static void request_response_fields(void **state)
+{
+	(void)state;
+	const char *keys[] = {"rr", "rr_request", "rr_response", "rr_rate"};
+	for (size_t i = 0; i < 4; i++) {
+		const struct field *f = find_key(&fields_params, keys[i]);
+		assert_non_null(f);
+		assert_ptr_equal(f, &fields_params.f[fields_params.n - 4 + i]);
+		assert_true((f->flags & F_WJ) == F_WJ);
+	}
+	for (size_t i = 0; i < fields_latency.n; i++)
+		assert_int_equal(fields_latency.f[i].flags, F_JSON);
+	assert_non_null(find_key(&fields_latency, "p999_us"));
 }
 
 int main(void)
@@ -327,6 +345,7 @@ int main(void)
 		cmocka_unit_test(every_json_field_round_trips),
 		cmocka_unit_test(nic_counter_keys_are_enas_names),
 		cmocka_unit_test(long_run_fields),
+		cmocka_unit_test(request_response_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
