@@ -3,7 +3,6 @@ LIB_SRC += runner/host/cmd_hostinfo.c runner/host/cmd_cost.c runner/host/cmd_nic
 LIB_SRC += runner/host/hostinfo.c runner/host/nic.c runner/host/imds.c runner/host/catalog.c
 LIB_SRC += runner/host/cost.c runner/host/wire.c runner/host/ethstats.c runner/host/niccount.c
 LIB_SRC += runner/host/catalog_import.c runner/host/catalog_import_clouds.c runner/host/cmd_catalog.c
-EMBED += host_catalog_xsd:schemas/catalog.xsd
 UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo test_ethstats
 ITESTS += tests/integration/hostinfo_catalog.sh tests/integration/hostinfo_imds.sh
 ITESTS += tests/integration/hostinfo_netns.sh tests/integration/catalog_import.sh tests/integration/catalog_clouds.sh

@@ -4,9 +4,8 @@ LIB_SRC += runner/sweep/cmd_run.c runner/sweep/sha256.c runner/sweep/matrix.c ru
 	runner/sweep/loopback.c runner/sweep/matrix_search.c runner/sweep/search_case.c runner/sweep/runs.c runner/sweep/merge.c \
 	runner/sweep/lease.c runner/sweep/retry.c runner/sweep/pricecheck.c runner/sweep/run_pairs.c \
 	runner/sweep/hooks.c runner/sweep/hooks_exec.c runner/sweep/labpairs.c runner/sweep/bind.c runner/sweep/matrix_longrun.c runner/sweep/compact.c runner/sweep/pair_key.c
-EMBED += NS_MATRIX_XSD:schemas/matrix.xsd
 UNIT_TESTS += test_matrix test_expand test_store test_hooks test_compact
-ITESTS += tests/integration/run_matrix_errors.sh tests/integration/run_loopback.sh tests/integration/run_resume.sh \
+ITESTS += tests/integration/run_matrix_errors.sh tests/integration/loader_bounds.sh tests/integration/run_loopback.sh tests/integration/run_resume.sh \
 	tests/integration/run_netns.sh tests/integration/run_checks.sh \
 	tests/integration/run_remote_client.sh tests/integration/runs_merge.sh \
 	tests/integration/run_hooks.sh tests/integration/provision_examples.sh \

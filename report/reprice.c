@@ -6,22 +6,8 @@
 #include <string.h>
 
 #include <libxml/parser.h>
-#include <libxml/xmlschemas.h>
 
-extern const char host_catalog_xsd[]; /* schemas/catalog.xsd, compiled in */
-
-static int valid(xmlDocPtr doc)
-{
-	xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(host_catalog_xsd,
-							     (int)strlen(host_catalog_xsd));
-	xmlSchemaPtr schema = pc ? xmlSchemaParse(pc) : NULL;
-	xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
-	int ok = vc && xmlSchemaValidateDoc(vc, doc) == 0;
-	xmlSchemaFreeValidCtxt(vc);
-	xmlSchemaFree(schema);
-	xmlSchemaFreeParserCtxt(pc);
-	return ok;
-}
+#include "lib/xsdcheck.h"
 
 static int is_elem(xmlNodePtr n, const char *name)
 {
@@ -61,14 +47,10 @@ static xmlNodePtr find_price(xmlNodePtr root, const char *type, const char *regi
 int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_err *err)
 {
 	*n_priced = 0;
-	xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-					      XML_PARSE_NOWARNING);
-	if (!doc)
-		return ns_err_code(err, NS_E_INPUT, "--catalog %s: not a readable XML file", path);
-	if (!valid(doc)) {
-		xmlFreeDoc(doc);
-		return ns_err_code(err, NS_E_INPUT, "--catalog %s: not valid against "
-				   "schemas/catalog.xsd (netsweep cost --catalog says where)", path);
+	xmlDocPtr doc = xsdcheck_file(&xsdcheck_catalog, path, err);
+	if (!doc) {
+		ns_err_prefix(err, "--catalog");
+		return -1;
 	}
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	xmlNodePtr root = xmlDocGetRootElement(doc);

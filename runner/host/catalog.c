@@ -4,7 +4,6 @@
 #include "catalog.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,17 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <libxml/xmlschemas.h>
 #include <pthread.h>
 
 #include "lib/datadir.h"
+#include "lib/xsdcheck.h"
 
-extern const char host_catalog_xsd[]; /* schemas/catalog.xsd, see mk/host.mk EMBED */
 
 #define CATALOG_MAX_ENTRIES 100000 /* bounds memory if a file is absurdly large */
 
@@ -248,35 +244,6 @@ const char *catalog_nearest_type(const struct catalog *c, const char *type)
 	return found;
 }
 
-/* The first libxml2 error of a load, with the file and line it names. Collected through the
- * structured handler so that nothing is printed on stderr behind the caller's back. */
-struct xml_errors {
-	char msg[NS_ERR_MAX];
-	bool have;
-	bool named_file;  /* libxml2 gave the file name: msg starts with it */
-};
-
-static void collect_xml_error(void *ctx, xmlErrorPtr e)
-{
-	struct xml_errors *xe = ctx;
-	if (xe->have || !e)
-		return;
-	xe->have = true;
-	char text[NS_ERR_MAX];
-	snprintf(text, sizeof(text), "%s", e->message ? e->message : "unknown XML error");
-	size_t n = strlen(text);
-	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
-		text[--n] = '\0';
-	/* Precisions keep file + line + text inside one message. */
-	xe->named_file = e->file != NULL;
-	if (e->file)
-		snprintf(xe->msg, sizeof(xe->msg), "%.180s:%d: %.300s", e->file, e->line, text);
-	else if (e->line > 0)
-		snprintf(xe->msg, sizeof(xe->msg), "line %d: %.480s", e->line, text);
-	else
-		snprintf(xe->msg, sizeof(xe->msg), "%.500s", text);
-}
-
 static int node_error(struct ns_err *err, const char *path, xmlNodePtr n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -467,92 +434,9 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 	return 0;
 }
 
-static xmlSchemaPtr load_schema(struct xml_errors *xe, struct ns_err *err)
-{
-	xmlSchemaParserCtxtPtr pctx =
-		xmlSchemaNewMemParserCtxt(host_catalog_xsd, (int)strlen(host_catalog_xsd));
-	if (!pctx) {
-		ns_err_set(err, "catalog schema: cannot create parser");
-		return NULL;
-	}
-	xmlSchemaSetParserStructuredErrors(pctx, collect_xml_error, xe);
-	xmlSchemaPtr schema = xmlSchemaParse(pctx);
-	xmlSchemaFreeParserCtxt(pctx);
-	if (!schema)
-		ns_err_set(err, "catalog schema (built in): %s", xe->have ? xe->msg : "does not parse");
-	return schema;
-}
-
-/* The whole file, if it is a regular file within the size limit. O_NONBLOCK: opening a FIFO
- * must not wait for a writer before fstat can refuse it. */
-static int read_bounded(const char *path, char **text, size_t *len, struct ns_err *err)
-{
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return ns_err_sys(err, "%s: cannot read catalog", path);
-	if (fstat(fd, &sb) < 0) {
-		ns_err_sys(err, "%s", path);
-		goto err;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		ns_err_code(err, NS_E_INPUT, "%s: not a regular file (a catalog is read from a file)",
-			    path);
-		goto err;
-	}
-	if (sb.st_size > CATALOG_MAX_BYTES) {
-		ns_err_code(err, NS_E_LIMIT, "%s: %lld bytes, over the catalog limit of %u MiB", path,
-			    (long long)sb.st_size, CATALOG_MAX_BYTES >> 20);
-		goto err;
-	}
-	/* one byte more than the limit: a file that grew since fstat is still caught */
-	size_t cap = (size_t)sb.st_size + 1, n = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf) {
-		ns_err_code(err, NS_E_NOMEM, "%s: out of memory", path);
-		goto err;
-	}
-	for (;;) {
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ns_err_sys(err, "%s: read", path);
-			free(buf);
-			goto err;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			ns_err_code(err, NS_E_INPUT, "%s: the file changed while it was read", path);
-			free(buf);
-			goto err;
-		}
-	}
-	close(fd);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-err:
-	{
-		int saved = errno;
-		close(fd);
-		errno = saved;
-	}
-	return -1;
-}
-
 int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 {
-	struct xml_errors xe = {.have = false};
-	xmlSchemaPtr schema = NULL;
-	xmlSchemaValidCtxtPtr vctx = NULL;
-	xmlParserCtxtPtr pctx = NULL;
 	xmlDocPtr doc = NULL;
-	char *text = NULL;
-	size_t text_len = 0;
 	/* Work on a copy so that a file failing half-way leaves c as it was. */
 	struct catalog work;
 	catalog_init(&work);
@@ -582,43 +466,9 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 		ns_err_set(err, "%s: out of memory", path);
 		goto err;
 	}
-	if (read_bounded(path, &text, &text_len, err) < 0)
+	doc = xsdcheck_file(&xsdcheck_catalog, path, err);
+	if (!doc)
 		goto err;
-	pctx = xmlNewParserCtxt();
-	if (!pctx) {
-		ns_err_set(err, "%s: cannot create XML parser", path);
-		goto err;
-	}
-	/* libxml2 2.9 has no per-context handler for parse errors: the structured handler is
-	 * per thread, set for this read only. NONET: a catalog never makes the parser fetch. */
-	xmlSetStructuredErrorFunc(&xe, collect_xml_error);
-	doc = xmlCtxtReadMemory(pctx, text, (int)text_len, path, NULL,
-				XML_PARSE_NONET | XML_PARSE_NOWARNING);
-	xmlSetStructuredErrorFunc(NULL, NULL);
-	if (!doc) {
-		if (xe.have)
-			ns_err_set(err, "%s", xe.msg);
-		else
-			ns_err_set(err, "%s: cannot read catalog", path);
-		goto err;
-	}
-
-	schema = load_schema(&xe, err);
-	if (!schema)
-		goto err;
-	vctx = xmlSchemaNewValidCtxt(schema);
-	if (!vctx) {
-		ns_err_set(err, "%s: cannot create schema validator", path);
-		goto err;
-	}
-	xmlSchemaSetValidStructuredErrors(vctx, collect_xml_error, &xe);
-	if (xmlSchemaValidateDoc(vctx, doc) != 0) {
-		ns_err_set(err, "%s", xe.have ? xe.msg : "catalog does not match schemas/catalog.xsd");
-		/* libxml2 may leave the file name out of validation errors: make sure it is there. */
-		if (!xe.have || !xe.named_file)
-			ns_err_prefix(err, "%s", path);
-		goto err;
-	}
 
 	xmlNodePtr root = xmlDocGetRootElement(doc);
 	if (root)
@@ -629,19 +479,11 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 
 	catalog_free(c);
 	*c = work;
-	xmlSchemaFreeValidCtxt(vctx);
-	xmlSchemaFree(schema);
 	xmlFreeDoc(doc);
-	xmlFreeParserCtxt(pctx);
-	free(text);
 	return 0;
 
 err:
 	catalog_free(&work);
-	xmlSchemaFreeValidCtxt(vctx);
-	xmlSchemaFree(schema);
 	xmlFreeDoc(doc);
-	xmlFreeParserCtxt(pctx);
-	free(text);
 	return -1;
 }

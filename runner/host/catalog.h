@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "lib/err.h"
+#include "lib/xsdcheck.h"
 
 struct catalog_instance {
 	char type[64];              /* "m4.large" */
@@ -44,9 +45,8 @@ int catalog_pricing_parse(const char *s, enum catalog_pricing *p);
  * into its model and term ("" unless reserved). -1 when it is none of those. */
 int catalog_pricing_split(const char *s, enum catalog_pricing *p, char term[8]);
 
-/* Files larger than this are refused before parsing: a price list of every instance type in
- * every region is under 2 MB, and libxml2's tree takes about 10 times the file in memory. */
-#define CATALOG_MAX_BYTES (32u << 20)
+/* Files larger than this are refused before parsing (lib/xsdcheck.h says why). */
+#define CATALOG_MAX_BYTES XSDCHECK_CATALOG_MAX_BYTES
 
 struct catalog_index;
 

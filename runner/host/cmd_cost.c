@@ -32,7 +32,10 @@ static void usage(FILE *f)
 		"  --throughput RATE     also show Mbit/s per $/hour and $ per Gbit/s-hour for RATE (436M)\n"
 		"  --basis pair|sender   price both instances of a pair (default) or the sender alone\n"
 		"  wire --speed RATE     link speed (10G); --sizes are Ethernet frame sizes in bytes with\n"
-		"                        FCS (64..9238), --mtus the MTUs for the TCP payload share\n");
+		"                        FCS (64..9238), --mtus the MTUs for the TCP payload share\n"
+		"A catalog file is at most %u MiB, refused at its first error, its reading and checking\n"
+		"bounded at %.0f CPU-seconds; a DOCTYPE is refused.\n",
+		XSDCHECK_CATALOG_MAX_BYTES >> 20, XSDCHECK_MAX_CPU_S);
 }
 
 static bool type_matches(const char *type, const char *want)

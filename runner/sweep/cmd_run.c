@@ -12,6 +12,7 @@
 #include "lib/datadir.h"
 #include "lib/err.h"
 #include "lib/units.h"
+#include "lib/xsdcheck.h"
 #include "runner/host/catalog.h"
 #include "expand.h"
 #include "labpairs.h"
@@ -49,7 +50,10 @@ static void usage(FILE *f)
 		"                  _CREDIT pass lab up's --scale, --rate and --credit\n"
 		"  --psk-file FILE the key proven to every pair's agents without a psk-file of\n"
 		"                  their own (default $NETSWEEP_PSK_FILE; netsweep key)\n"
-		"At most %d runs (cases x repeats) per matrix.\n", RUN_MAX_RUNS);
+		"At most %d runs (cases x repeats) per matrix. A matrix file is at most %u MiB and a\n"
+		"catalog %u MiB; each is refused at its first error, its reading and checking bounded\n"
+		"at %.0f CPU-seconds; a DOCTYPE is refused.\n", RUN_MAX_RUNS,
+		XSDCHECK_MATRIX_MAX_BYTES >> 20, XSDCHECK_CATALOG_MAX_BYTES >> 20, XSDCHECK_MAX_CPU_S);
 }
 
 static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs)

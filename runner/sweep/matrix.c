@@ -11,39 +11,14 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <libxml/xmlerror.h>
-#include <libxml/xmlschemas.h>
 
 #include "lib/units.h"
+#include "lib/xsdcheck.h"
 #include "matrix_search.h"
 #include "matrix_value.h"
 #include "runner/proto/probe.h"
 
-extern const char NS_MATRIX_XSD[]; /* schemas/matrix.xsd, compiled in (mk/sweep.mk) */
-
-#define MATRIX_MAX_BYTES (4u << 20)
 #define MATRIX_MAX_VALUES 100000
-
-/* ---- libxml2 errors -------------------------------------------------------------------- */
-
-struct xml_errors {
-	bool have;
-	int line;
-	char msg[400];
-};
-
-static void xml_error(void *ctx, xmlErrorPtr e)
-{
-	struct xml_errors *x = ctx;
-	if (x->have || !e)
-		return;
-	x->have = true;
-	x->line = e->line;
-	snprintf(x->msg, sizeof(x->msg), "%s", e->message ? e->message : "malformed XML");
-	size_t n = strlen(x->msg);
-	while (n > 0 && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
-		x->msg[--n] = '\0';
-}
 
 /* ---- the tree walk --------------------------------------------------------------------- */
 
@@ -497,51 +472,10 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 	return 0;
 }
 
-static int validate(struct loader *L, xmlDocPtr doc)
-{
-	struct xml_errors xe = {0};
-	int rc = -1;
-	xmlSchemaParserCtxtPtr pctx = xmlSchemaNewMemParserCtxt(NS_MATRIX_XSD,
-								 (int)strlen(NS_MATRIX_XSD));
-	xmlSchemaPtr schema = NULL;
-	xmlSchemaValidCtxtPtr vctx = NULL;
-	if (!pctx)
-		goto err;
-	xmlSchemaSetParserStructuredErrors(pctx, xml_error, &xe);
-	schema = xmlSchemaParse(pctx);
-	if (!schema)
-		goto err;
-	vctx = xmlSchemaNewValidCtxt(schema);
-	if (!vctx)
-		goto err;
-	xmlSchemaSetValidStructuredErrors(vctx, xml_error, &xe);
-	int v = xmlSchemaValidateDoc(vctx, doc);
-	if (v != 0) {
-		if (xe.have)
-			ns_err_set(L->err, "%s:%d: %s", L->path, xe.line, xe.msg);
-		else
-			ns_err_set(L->err, "%s: does not match the matrix schema", L->path);
-		goto out;
-	}
-	rc = 0;
-	goto out;
-err:
-	ns_err_set(L->err, "matrix schema: %s", xe.have ? xe.msg : "cannot be loaded");
-out:
-	if (vctx)
-		xmlSchemaFreeValidCtxt(vctx);
-	if (schema)
-		xmlSchemaFree(schema);
-	if (pctx)
-		xmlSchemaFreeParserCtxt(pctx);
-	return rc;
-}
-
 int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
 		    struct ns_err *err)
 {
 	struct loader L = {.m = m, .path = path, .err = err};
-	struct xml_errors xe = {0};
 	xmlDocPtr doc = NULL;
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(path);
@@ -555,18 +489,10 @@ int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t
 	m->text_len = len;
 	sha256_hex(text, len, 32, m->hash);
 
-	xmlSetStructuredErrorFunc(&xe, xml_error);
-	doc = xmlReadMemory(text, (int)len, path, NULL,
-			    XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-	xmlSetStructuredErrorFunc(NULL, NULL);
-	if (!doc || xe.have) {
-		if (xe.have)
-			ns_err_set(err, "%s:%d: not well-formed XML: %s", path, xe.line, xe.msg);
-		else
-			ns_err_set(err, "%s:1: not well-formed XML", path);
+	doc = xsdcheck_mem(&xsdcheck_matrix, path, text, len, err);
+	if (!doc)
 		goto err;
-	}
-	if (validate(&L, doc) < 0 || load_doc(&L, doc) < 0)
+	if (load_doc(&L, doc) < 0)
 		goto err;
 	xmlFreeDoc(doc);
 	return 0;
@@ -579,25 +505,11 @@ err:
 
 int matrix_load(struct matrix *m, const char *path, struct ns_err *err)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t len = 0;
 	memset(m, 0, sizeof(*m));
-	if (!f)
-		return ns_err_sys(err, "%s: cannot open", path);
-	buf = malloc(MATRIX_MAX_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		return ns_err_set(err, "%s: out of memory", path);
-	}
-	len = fread(buf, 1, MATRIX_MAX_BYTES + 1, f);
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr || len > MATRIX_MAX_BYTES) {
-		free(buf);
-		return rerr ? ns_err_set(err, "%s: read error", path)
-			    : ns_err_set(err, "%s: larger than %u bytes", path, MATRIX_MAX_BYTES);
-	}
+	if (xsdcheck_slurp(path, xsdcheck_matrix.max_bytes, &buf, &len, err) < 0)
+		return -1;
 	int rc = matrix_load_mem(m, path, buf, len, err);
 	free(buf);
 	return rc;
