@@ -23,8 +23,11 @@
 #define AGENT_COOKIE_WAIT_S 1.0    /* a TCP data connection's greeting, each under its own */
 #define AGENT_DATA_PENDING 64      /* data connections waiting for their greeting at once */
 #define AGENT_AUTH_S 2.0           /* from accept to a proven key (or, keyless, to HELLO) */
-#define AGENT_REQUEST_S 5.0        /* then the request */
+#define AGENT_REQUEST_S 2.0        /* then the request: a client sends it at once, one round
+				    * trip after the proof (the longest WAN ones are ~0.5 s) */
 #define AGENT_MAX_PENDING 1024     /* connections in their handshake, served together */
+#define AGENT_PENDING_PER_ADDR 64  /* ... from one address: one runner's concurrent pairs */
+#define AGENT_PENDING_PER_PREFIX 256 /* ... from one /24 or /64 */
 #define AGENT_LOG_PER_S 5          /* refused-connection log lines per second, at most */
 #define AGENT_HELD_SHARE 0.95      /* a sender below this share of its rate, held by the
 				    * --max-rate bucket, is said to be (timer slack is less) */

@@ -4,7 +4,8 @@
  * request is read, before the key is proven. All connections are served together by one poll:
  * reads are non-blocking and byte-exact (a header, then its payload), and each connection has
  * AGENT_AUTH_S to prove the key, then AGENT_REQUEST_S to send its request. Until the key is
- * proven a connection owns a few hundred bytes; the request buffer comes after. */
+ * proven a connection owns a few hundred bytes; the request buffer comes after. Slots are
+ * shared fairly between source addresses and networks (find_slot), proven or not. */
 #include "gate.h"
 
 #include <errno.h>
@@ -35,6 +36,8 @@ struct pend {
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
 	char name[INET6_ADDRSTRLEN];
+	uint8_t addr[16];                   /* the peer's address (IPv4 as ::ffff:a.b.c.d) */
+	uint8_t pfx[16];                    /* ... its /24 (IPv4) or /64 (IPv6) */
 };
 
 struct gate {
@@ -92,6 +95,79 @@ static void peer_name(const struct sockaddr_storage *ss, socklen_t len, char *ou
 		memmove(out, out + 7, strlen(out + 7) + 1);
 }
 
+/* The keys a connection is counted under: its address, and its /24 or /64. */
+static void addr_key(const struct sockaddr_storage *ss, uint8_t addr[16], uint8_t pfx[16])
+{
+	memset(addr, 0, 16);
+	if (ss->ss_family == AF_INET) {
+		addr[10] = addr[11] = 0xff;
+		memcpy(addr + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	} else {
+		memcpy(addr, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+	}
+	bool v4 = !memcmp(addr, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12);
+	memcpy(pfx, addr, 16);
+	memset(pfx + (v4 ? 15 : 8), 0, v4 ? 1 : 8);
+}
+
+static int cmp_pfx(const void *x, const void *y)
+{
+	const struct pend *const *a = x, *const *b = y;
+	return memcmp((*a)->pfx, (*b)->pfx, 16);
+}
+
+/* The slot the newcomer from addr (in pfx) takes: its own address's oldest once that holds
+ * AGENT_PENDING_PER_ADDR, its network's oldest once that holds AGENT_PENDING_PER_PREFIX, else a
+ * free one, else the oldest of the network that holds the most. So a flood from one place
+ * churns only its own slots, and a client elsewhere keeps its slot for its whole deadline
+ * (AGENT_AUTH_S, then AGENT_REQUEST_S), whatever arrives after it. */
+static struct pend *find_slot(struct gate *g, const uint8_t addr[16], const uint8_t pfx[16])
+{
+	struct pend *free_slot = NULL, *own = NULL, *net = NULL;
+	int n_own = 0, n_net = 0;
+	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
+		struct pend *p = &g->p[i];
+		if (p->state == P_FREE) {
+			if (!free_slot)
+				free_slot = p;
+			continue;
+		}
+		if (memcmp(p->pfx, pfx, 16))
+			continue;
+		n_net++;
+		if (!net || p->deadline < net->deadline)
+			net = p;
+		if (memcmp(p->addr, addr, 16))
+			continue;
+		n_own++;
+		if (!own || p->deadline < own->deadline)
+			own = p;
+	}
+	if (n_own >= AGENT_PENDING_PER_ADDR)
+		return own;
+	if (n_net >= AGENT_PENDING_PER_PREFIX)
+		return net;
+	if (free_slot)
+		return free_slot;
+	/* full, from many networks: the biggest gives way (sorted by network: runs are groups) */
+	struct pend *by[AGENT_MAX_PENDING], *victim = NULL;
+	int best = 0;
+	for (int i = 0; i < AGENT_MAX_PENDING; i++)
+		by[i] = &g->p[i];
+	qsort(by, AGENT_MAX_PENDING, sizeof(by[0]), cmp_pfx);
+	for (int i = 0, j; i < AGENT_MAX_PENDING; i = j) {
+		struct pend *old = by[i];
+		for (j = i + 1; j < AGENT_MAX_PENDING && !cmp_pfx(&by[i], &by[j]); j++)
+			if (by[j]->deadline < old->deadline)
+				old = by[j];
+		if (j - i > best) {
+			best = j - i;
+			victim = old;
+		}
+	}
+	return victim;
+}
+
 void gate_accept(struct gate *g, int fd)
 {
 	struct agent *a = g->a;
@@ -114,24 +190,16 @@ void gate_accept(struct gate *g, int fd)
 		close(fd);
 		return;
 	}
-	struct pend *slot = NULL, *oldest = NULL;
-	for (int i = 0; i < AGENT_MAX_PENDING && !slot; i++) {
-		struct pend *p = &g->p[i];
-		if (p->state == P_FREE)
-			slot = p;
-		else if (p->state != P_REQUEST && (!oldest || p->deadline < oldest->deadline))
-			oldest = p;
+	uint8_t addr[16], pfx[16];
+	addr_key(&ss, addr, pfx);
+	struct pend *slot = find_slot(g, addr, pfx);
+	if (slot->state != P_FREE) {
+		agent_log_limited(a, "%s: dropped: too many connections in their handshake from %s",
+				  slot->name, memcmp(slot->addr, addr, 16) ? "its network" : "it");
+		drop(slot);
 	}
-	if (!slot) {
-		if (!oldest) { /* every slot holds a proven client: the newcomer waits its turn */
-			close(fd);
-			return;
-		}
-		agent_log_limited(a, "%s: dropped: too many connections in their handshake",
-				  oldest->name);
-		drop(oldest);
-		slot = oldest;
-	}
+	memcpy(slot->addr, addr, 16);
+	memcpy(slot->pfx, pfx, 16);
 	slot->fd = fd;
 	slot->state = P_HELLO;
 	slot->deadline = proto_now() + AGENT_AUTH_S;

@@ -16,7 +16,9 @@ typedef void (*gate_ready_fn)(struct agent *a, struct conn *c);
 struct gate *gate_create(struct agent *a, gate_ready_fn ready, struct ns_err *err);
 void gate_destroy(struct gate *g);
 /* Takes a freshly accepted connection: refused at once if --allow (or, without a key, the
- * loopback rule) does not admit its address; the oldest handshake makes room when full. */
+ * loopback rule) does not admit its address; when its address, its network or the whole
+ * table is full, the oldest connection of the address or network holding the most makes
+ * room. */
 void gate_accept(struct gate *g, int fd);
 /* Fills pfd (room for AGENT_MAX_PENDING) with the handshakes' sockets; returns how many. */
 int gate_pollfds(struct gate *g, struct pollfd *pfd);

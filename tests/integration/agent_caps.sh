@@ -3,33 +3,9 @@
 # refused with the cap it exceeds, one within them runs; a stream count that needs more open
 # files than the agent may have is refused saying so, before any connection is made.
 source "$(dirname "$0")/../lib/check.sh"
-TMP=$(mktemp -d /tmp/i9-caps.XXXXXX) || exit 2
-export NETSWEEP_IMDS=0
-unset NETSWEEP_PSK_FILE
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-NS=$TMP/netsweep
-cp "$NETSWEEP" "$NS" || { fail "copy netsweep" "$NETSWEEP"; exit 1; }
+source "$(dirname "$0")/../lib/lo_agent.sh"
+lo_agent_setup i9-caps
 
-# start_agent LOG ARGS...: an agent on a free port; PORT is set once it listens
-start_agent() {
-	local log=$1 i
-	shift
-	"$NS" agent --listen 127.0.0.1:0 "$@" 2>"$log" &
-	PIDS+=("$!")
-	for i in $(seq 100); do
-		PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$log")
-		[ -n "$PORT" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 start_agent "$TMP/caps.log" --max-streams 4 --max-duration 5s --max-rate 100M ||
 	{ fail "agent with caps" "did not start"; exit 1; }
 refused() { # NAME WANT ARGS...

@@ -7,7 +7,14 @@
 #                                              ERROR:6 EOF")
 #   ctl_peer.pl hello HOST PORT VERSION        HELLO with another version; prints the answer
 #   ctl_peer.pl skipauth HOST PORT             HELLO, then HOSTINFO_REQUEST without the key
-#   ctl_peer.pl silent HOST PORT N SECS        holds N connections open, silent, for SECS
+#   ctl_peer.pl silent HOST PORT N SECS [FROM] holds N connections open, silent, for SECS
+#                                              (from source address FROM)
+#   ctl_peer.pl idle HOST PORT KEY N SECS [FROM]  N connections that prove the key (file KEY),
+#                                              then hold still for SECS; prints how many the
+#                                              agent proved itself to
+#   ctl_peer.pl delay LPORT HOST PORT FROM SECS  forwards one connection from LPORT (on HOST)
+#                                              to HOST:PORT from source FROM, what the client
+#                                              sends SECS late (a distant client's handshake)
 #   ctl_peer.pl churn HOST PORT SECS           connects and closes in a loop for SECS
 #   ctl_peer.pl garbage HOST PORT N            N connections of random bytes, huge lengths,
 #                                              truncated frames
@@ -31,8 +38,30 @@ my %names = (1 => 'HELLO', 2 => 'AUTH_CHALLENGE', 3 => 'AUTH_RESPONSE', 5 => 'RE
 my $mode = shift @ARGV or die "mode?\n";
 
 sub conn {
-	my ($h, $p) = @_;
-	return IO::Socket::INET->new(PeerAddr => $h, PeerPort => $p, Proto => 'tcp', Timeout => 3);
+	my ($h, $p, $from) = @_;
+	return IO::Socket::INET->new(PeerAddr => $h, PeerPort => $p, Proto => 'tcp', Timeout => 3,
+				     $from ? (LocalAddr => $from) : ());
+}
+
+# Reads exactly $n bytes within $secs, or undef.
+sub read_n {
+	my ($s, $n, $secs) = @_;
+	my ($buf, $sel, $until) = ('', IO::Select->new($s), time + $secs);
+	while (length($buf) < $n) {
+		return undef unless $sel->can_read($until - time);
+		my $got = sysread($s, $buf, $n - length($buf), length($buf));
+		return undef unless $got;
+	}
+	return $buf;
+}
+
+# One frame: (type, payload) or () on EOF / timeout.
+sub frame {
+	my ($s, $secs) = @_;
+	my $hdr = read_n($s, 8, $secs) // return ();
+	my ($len, $type) = unpack('N n', $hdr);
+	my $body = $len ? read_n($s, $len, $secs) // return () : '';
+	return ($type, $body);
 }
 
 # Reads frames for up to $secs; returns the list of type names (ERROR:code), EOF at the end.
@@ -95,9 +124,9 @@ if ($mode eq 'relay') {
 	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $VERSION, 0) . pack('N n n', 0, 12, 0));
 	print join(' ', answers($s, 3)), "\n";
 } elsif ($mode eq 'silent') {
-	my ($h, $p, $n, $secs) = @ARGV;
+	my ($h, $p, $n, $secs, $from) = @ARGV;
 	my @keep;
-	for (1 .. $n) { my $s = conn($h, $p); push @keep, $s if $s; }
+	for (1 .. $n) { my $s = conn($h, $p, $from); push @keep, $s if $s; }
 	print scalar(@keep), "\n";
 	STDOUT->flush;
 	sleep $secs;
@@ -122,6 +151,51 @@ if ($mode eq 'relay') {
 		close $s;
 	}
 	print "$ok\n";
+} elsif ($mode eq 'idle') {
+	require Digest::SHA;
+	my ($h, $p, $keyfile, $n, $secs, $from) = @ARGV;
+	open(my $f, '<', $keyfile) or die "$keyfile: $!\n";
+	my $hex = <$f>;
+	chomp $hex;
+	my $key = pack('H*', $hex);
+	my (@keep, $proved);
+	$proved = 0;
+	for (1 .. $n) {
+		my $s = conn($h, $p, $from) or next;
+		syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $VERSION, 0));
+		my ($t1) = frame($s, 3);
+		my ($t2, $na) = frame($s, 3);
+		next unless defined $t2 && $t1 == 1 && $t2 == 2;
+		my $nc = join('', map { chr(int(rand(256))) } 1 .. 32);
+		my $mac = Digest::SHA::hmac_sha256("netsweep client proof" . $na . $nc, $key);
+		syswrite($s, pack('N n n', 64, 3, 0) . $nc . $mac);
+		my ($t3) = frame($s, 3);
+		$proved++ if defined $t3 && $t3 == 3;
+		push @keep, $s;
+	}
+	print "$proved\n";
+	STDOUT->flush;
+	sleep $secs;
+} elsif ($mode eq 'delay') {
+	my ($lport, $h, $p, $from, $secs) = @ARGV;
+	my $l = IO::Socket::INET->new(LocalAddr => $h, LocalPort => $lport, Listen => 1,
+				      ReuseAddr => 1) or die "listen: $!\n";
+	print "listening\n";
+	STDOUT->flush;
+	my $c = $l->accept or die "accept: $!\n";
+	my $a = conn($h, $p, $from) or die "connect: $!\n";
+	my $sel = IO::Select->new($c, $a);
+	my @late; # [time due, bytes] from the client, in order
+	OUTER: while (1) {
+		my $wait = @late ? $late[0][0] - time : 30;
+		$wait = 0 if $wait < 0;
+		for my $r ($sel->can_read($wait)) {
+			my $n = sysread($r, my $buf, 65536);
+			last OUTER unless $n;
+			if ($r == $c) { push @late, [time + $secs, $buf]; } else { syswrite($c, $buf); }
+		}
+		syswrite($a, (shift @late)->[1]) while @late && $late[0][0] <= time;
+	}
 } else {
 	die "unknown mode $mode\n";
 }
