@@ -1,7 +1,8 @@
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, its data (catalog, matrices,
 # provisioning hooks), the schemas, the man page and the systemd examples. The binary finds
 # its data as PREFIX/share/netsweep next to itself (lib/datadir.c), wherever it is copied.
-# make deb: a Debian package of the same (dpkg-deb under fakeroot) with the agent service.
+# make deb: a Debian package of the same (dpkg-deb under fakeroot) with the agent service;
+# its Depends come from the binary's libraries (mk/debdeps.sh: dpkg-shlibdeps).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 NS_SHARE = $(DESTDIR)$(PREFIX)/share/netsweep
@@ -30,9 +31,10 @@ deb:
 	install -m 0644 packaging/deb/netsweep-agent.default $(DEB_DIR)/root/etc/default/netsweep-agent
 	install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm $(DEB_DIR)/root/DEBIAN/
 	echo /etc/default/netsweep-agent >$(DEB_DIR)/root/DEBIAN/conffiles
+	deps=$$(sh mk/debdeps.sh $(DEB_DIR)/root/usr/bin/netsweep) && \
 	sed -e 's/@VERSION@/$(NS_VERSION)/' -e "s/@ARCH@/$$(dpkg --print-architecture)/" \
 		-e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_DIR)/root | cut -f1)/" \
-		packaging/deb/control.in >$(DEB_DIR)/root/DEBIAN/control
+		-e "s|@DEPENDS@|$$deps|" packaging/deb/control.in >$(DEB_DIR)/root/DEBIAN/control
 	fakeroot dpkg-deb --root-owner-group --build $(DEB_DIR)/root \
 		$(BUILD)/netsweep_$(NS_VERSION)_$$(dpkg --print-architecture).deb
 ITESTS += tests/integration/install_deb.sh

@@ -2,7 +2,8 @@
 # The nightly run (netsweep-nightly.service runs it): run the matrix into one database with
 # today's date as label, report it against the previous run with the regression gate, and
 # keep the last NETSWEEP_KEEP_REPORTS reports. Exits 1 when the run had failures or the gate
-# tripped (the unit then shows failed: wire OnFailure= to your alerting).
+# tripped (the unit then shows failed: wire OnFailure= to your alerting). The run proves
+# NETSWEEP_PSK_FILE (the service sets /etc/netsweep/agent.psk) to the pairs' agents.
 set -u
 matrix=${NETSWEEP_MATRIX:?NETSWEEP_MATRIX: the matrix file}
 state=${NETSWEEP_STATE:-/var/lib/netsweep}

@@ -61,10 +61,46 @@ if dpkg --root="$R" --force-depends --force-script-chrootless -i "$deb" >"$T/dpk
 else
 	fail "dpkg -i installs the package" "$(tail -n 5 "$T/dpkg")"
 fi
-if dpkg-deb -f "$deb" Depends | grep -q libsqlite3-0 && dpkg-deb -c "$deb" 2>/dev/null | grep -q "etc/default/netsweep-agent"; then
-	pass "the package declares its libraries and ships the agent's defaults"
+if dpkg-deb -c "$deb" 2>/dev/null | grep -q "etc/default/netsweep-agent"; then
+	pass "the package ships the agent's defaults"
 else
-	fail "the package declares its libraries and ships the agent's defaults"
+	fail "the package ships the agent's defaults"
+fi
+# Every library the packaged binary NEEDs, found from outside (readelf, the loader's cache,
+# dpkg -S), belongs to a package the Depends name, at a version this machine satisfies.
+depends=$(dpkg-deb -f "$deb" Depends)
+uncovered="" needed=0
+for so in $(readelf -d "$R/usr/bin/netsweep" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+	needed=$((needed + 1))
+	path=$(ldconfig -p | awk -v so="$so" '$1 == so { print $NF; exit }')
+	pkg=$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(realpath "$path" 2>/dev/null)" 2>/dev/null)
+	pkg=${pkg%%:*}
+	# "pkg (>= v)" among the comma-separated Depends, alternatives split at "|"
+	want=$(tr ',|' '\n\n' <<<"$depends" | sed 's/^ *//' | awk -v p="$pkg" '$1 == p { print; exit }')
+	ver=$(sed -n 's/.*(>= *\(.*\))/\1/p' <<<"$want")
+	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)
+	if [ -z "$pkg" ] || [ -z "$want" ] || { [ -n "$ver" ] && ! dpkg --compare-versions "$have" ge "$ver"; }; then
+		uncovered="$uncovered $so (${path:-not found} in ${pkg:-no package}, declared: ${want:-no})"
+	fi
+done
+if [ "$needed" -gt 0 ] && [ -z "$uncovered" ]; then
+	pass "every one of the $needed NEEDED libraries is in a declared Depends ($depends)"
+else
+	fail "every NEEDED library is in a declared Depends" "uncovered:${uncovered:- none read}"
+fi
+recommends=$(dpkg-deb -f "$deb" Recommends)
+if grep -q gnuplot <<<"$recommends" && grep -q iproute2 <<<"$recommends"; then
+	pass "the programs it runs are recommended: $recommends"
+else
+	fail "the programs it runs are recommended (gnuplot, iproute2)" "Recommends: $recommends"
+fi
+# The key: the agent service serves with /etc/netsweep/agent.psk, the nightly example runs with it
+unit=$R/lib/systemd/system/netsweep-agent.service nightly=$R/usr/share/netsweep/examples/netsweep-nightly.service
+if grep -q '^LoadCredential=psk:/etc/netsweep/agent.psk$' "$unit" && grep -q '^ExecStart=.* --psk-file %d/psk' "$unit" &&
+   grep -q '^Environment=NETSWEEP_PSK_FILE=/etc/netsweep/agent.psk$' "$nightly"; then
+	pass "the agent service and the nightly example carry the key /etc/netsweep/agent.psk"
+else
+	fail "the agent service and the nightly example carry the key /etc/netsweep/agent.psk"
 fi
 if command -v systemd-analyze >/dev/null; then
 	# verify resolves ExecStart on this host: point it at the package's binary
