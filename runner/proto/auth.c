@@ -61,6 +61,15 @@ int auth_key_load(const char *path, struct auth_key *key, struct ns_err *err)
 		ns_err_code(err, NS_E_INPUT, "key file %s: not a regular file", path);
 		goto out;
 	}
+	/* as OpenSSH's: another account that owns the file may change its mode or contents */
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		ns_err_code(err, NS_E_INPUT,
+			    "key file %s: owned by uid %u, not by this user (uid %u) or root; "
+			    "run 'chown %u %s' or make a new one with 'netsweep key'",
+			    path, (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)geteuid(),
+			    path);
+		goto out;
+	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		ns_err_code(err, NS_E_INPUT,
 			    "key file %s: group or others may read it (mode %04o); "

@@ -4,8 +4,8 @@
 # agent runs no test and sends no host information; with it the probe works; a handshake
 # recorded from a real probe and replayed is refused; an old protocol version gets a clear
 # error; a keyless agent serves loopback clients only; refused connections are logged a few
-# lines a second at most; `netsweep key` writes a private key and key files others can read are
-# refused.
+# lines a second at most; `netsweep key` writes a private key and key files others can read,
+# or that another user owns, are refused.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
@@ -19,7 +19,8 @@ CHECKS=("key: netsweep key writes mode 0600 and never replaces a file"
 	"auth: a recorded handshake replayed is refused"
 	"auth: an old protocol version gets a clear error"
 	"auth: a keyless agent serves loopback clients only"
-	"auth: refused connections are logged a few lines a second")
+	"auth: refused connections are logged a few lines a second"
+	"key: a 0600 key file another user owns is refused, by a root agent too")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0
 PEER="perl $HERE/../lib/ctl_peer.pl"
@@ -54,6 +55,17 @@ if [ "$rc_a" = 2 ] && [ "$rc_p" = 2 ] && [[ "$out_a" == *"chmod 600"* ]] && [[ "
 	pass "${CHECKS[1]}: $out_a"
 else
 	fail "${CHECKS[1]}" "agent exit $rc_a '$out_a'; probe exit $rc_p '$out_p'"
+fi
+
+# 2b. a private key that nobody (uid 65534) owns: the root agent refuses it, as sshd would
+cp "$K" "$NETNS_TMP/nobody.key" && chmod 600 "$NETNS_TMP/nobody.key" &&
+	chown 65534 "$NETNS_TMP/nobody.key"
+out_a=$(timeout 5 "$N" agent --listen 127.0.0.1:0 --psk-file "$NETNS_TMP/nobody.key" 2>&1)
+rc_a=$?
+if [ "$rc_a" = 2 ] && [[ "$out_a" == *"owned by uid 65534, not by this user (uid 0) or root"* ]]; then
+	pass "${CHECKS[10]}: $out_a"
+else
+	fail "${CHECKS[10]}" "agent exit $rc_a '$out_a'"
 fi
 
 probe_c() { # OUT ARGS...: a probe from c

@@ -1,4 +1,4 @@
-/* auth: key files (mode, format, never replaced), the proofs against HMAC-SHA256 values
+/* auth: key files (mode, owner, format, never replaced), the proofs against HMAC-SHA256 values
  * computed outside this code (Python's hmac module), wrong keys and replays refused. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -100,6 +100,28 @@ static void key_files_are_checked(void **state)
 	assert_int_equal(auth_key_load(dir, &k, &err), -1);
 	snprintf(path, sizeof(path), "%s/missing", dir);
 	assert_int_equal(auth_key_load(path, &k, &err), -1);
+}
+
+/* Owned by another account (nobody), mode 0600: refused even by root, as OpenSSH does; owned
+ * by root, accepted. Needs root to give the file away. */
+static void key_files_of_another_user_are_refused(void **state)
+{
+	(void)state;
+	char path[128];
+	struct auth_key k;
+	struct ns_err err = {0};
+	if (geteuid() != 0) {
+		print_message("SKIP key owned by another user: needs root to chown the file\n");
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/nobody", dir);
+	write_file(path, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n", 0600);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(auth_key_load(path, &k, &err), -1);
+	assert_int_equal(err.code, NS_E_INPUT);
+	assert_non_null(strstr(err.msg, "owned by uid 65534, not by this user (uid 0) or root"));
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(auth_key_load(path, &k, &err), 0);
 }
 
 static struct auth_key key_0_31(void)
@@ -204,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(new_key_is_private_and_never_replaced),
 		cmocka_unit_test(key_files_are_checked),
+		cmocka_unit_test(key_files_of_another_user_are_refused),
 		cmocka_unit_test(proofs_match_an_outside_hmac),
 		cmocka_unit_test(handshake_both_ways_and_replays),
 	};
