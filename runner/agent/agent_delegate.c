@@ -72,8 +72,10 @@ static int resolve_target(struct agent *a, struct probe_params *p)
 	return ok ? 0 : -1;
 }
 
-/* Runs the test, stopped by the watcher; *accepted as client_run_delegated says. */
-static int run_bound_to_requester(struct conn *c, const struct probe_params *p,
+/* Runs the test, stopped by the watcher; *accepted as client_run_delegated says. A target
+ * refused before any connection (not in --allow, not resolved) is not run but answered as
+ * late as any other failure: the time of the answer must not tell the allow list. */
+static int run_bound_to_requester(struct conn *c, const struct probe_params *p, bool refused,
 				  struct probe_result *res, bool *accepted, struct ns_err *err)
 {
 	int cancel[2] = {-1, -1}, done[2] = {-1, -1};
@@ -92,7 +94,7 @@ static int run_bound_to_requester(struct conn *c, const struct probe_params *p,
 		goto out;
 	}
 	double t0 = proto_now();
-	rc = client_run_delegated(p, cancel[0], res, accepted, err);
+	rc = refused ? -1 : client_run_delegated(p, cancel[0], res, accepted, err);
 	if (rc < 0 && !*accepted) {
 		/* as slow as a silent target, whatever the target did */
 		struct pollfd pfd = {.fd = cancel[0], .events = POLLIN};
@@ -162,8 +164,8 @@ void agent_run_delegated(struct conn *c, uint32_t len, uint16_t hello_flags)
 		  ns_proto_name(p.proto), ns_dir_name(p.dir), target, p.duration_s);
 	bool accepted = false;
 	memset(&res, 0, sizeof(res));
-	int rc = resolve_target(a, &p) < 0 ? -1
-					   : run_bound_to_requester(c, &p, &res, &accepted, &err);
+	bool refused = resolve_target(a, &p) < 0;
+	int rc = run_bound_to_requester(c, &p, refused, &res, &accepted, &err);
 	if (rc < 0 && !accepted) {
 		/* one answer for closed, silent, filtered, talking, refusing, not allowed */
 		probe_result_free(&res);
