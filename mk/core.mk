@@ -1,5 +1,5 @@
 # runner/core: the command table (main.c, linked into the binary only); contracts.sh holds
 # the public views and JSON keys to their documents in schemas/; demo.sh runs make demo from
-# a clean clone, as root and not.
+# a clean clone, as root and not; docs_binary.sh holds the man page, --help and README to the code.
 ITESTS += tests/integration/cli.sh tests/integration/layout_deps.sh
-ITESTS += tests/integration/contracts.sh tests/integration/demo.sh
+ITESTS += tests/integration/contracts.sh tests/integration/demo.sh tests/integration/docs_binary.sh

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  -p, --port PORT            agent control port (default %d)\n"
 		"  -u, --udp                  UDP (the only protocol a loss search applies to)\n"
 		"  -l, --length BYTES         UDP payload (%d; %d..%d)\n"
-		"  -P, --streams N            parallel streams (default 1)\n"
+		"  -P, --streams N            parallel streams (default 1; also --parallel)\n"
 		"      --threads N            sending/receiving threads\n"
 		"  -A, --affinity CPULIST     pin threads on both ends\n"
 		"  -w, --window BYTES         socket buffers\n"
