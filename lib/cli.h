@@ -8,6 +8,11 @@
  * right after the call: fills err and returns -1. */
 int cli_option_error(int c, char **argv, struct ns_err *err);
 
+/* The same, and for an unknown long option the nearest of longopts ("did you mean
+ * '--streams'?"). */
+struct option;
+int cli_option_error_hint(int c, char **argv, const struct option *longopts, struct ns_err *err);
+
 /* After the options: -1 with err filled when an argument is left that the command does not
  * take, else 0. */
 int cli_no_operands(int argc, char **argv, struct ns_err *err);

@@ -47,6 +47,8 @@ static const char *const migrations[] = {
 	 * v_endpoint_quotes from the schema file); who sells a type, and "up to" bandwidth */
 	"ALTER TABLE run_instance_types ADD COLUMN provider TEXT;"
 	"ALTER TABLE run_instance_types ADD COLUMN network_up_to INTEGER;",
+	/* 13: the command line's overrides of a run (run --set, --only), a JSON array */
+	"ALTER TABLE runs ADD COLUMN overrides TEXT NOT NULL DEFAULT '[]';",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -8,3 +8,5 @@ EMBED += NS_STORE_SQL:schemas/store.sql NS_MATRIX_XSD:schemas/matrix.xsd \
 	NS_CATALOG_XSD:schemas/catalog.xsd
 UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist
 UNIT_TESTS += test_xsdcheck
+UNIT_TESTS += test_suggest
+LIB_SRC += lib/suggest.c lib/xmlhint.c

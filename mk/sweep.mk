@@ -15,3 +15,5 @@ BENCHES += tests/bench/sweep_expand.sh tests/bench/sweep_overhead.sh
 
 LONG_TESTS += tests/integration/run_survive.sh
 LIB_SRC += runner/sweep/store_nic.c
+LIB_SRC += runner/sweep/matrix_override.c
+ITESTS += tests/integration/run_overrides.sh

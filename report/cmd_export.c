@@ -83,7 +83,7 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 		case 'T': c->o.timestamps = false; break;
 		case 'o': c->out = optarg; break;
 		case 'h': return 1;
-		default: return cli_option_error(ch, argv, err);
+		default: return cli_option_error_hint(ch, argv, longopts, err);
 		}
 	}
 	if (cli_no_operands(argc, argv, err) < 0)

@@ -148,9 +148,12 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case ':':
 			fprintf(stderr, "netsweep report: %s needs a value\n", argv[optind - 1]);
 			return -1;
-		default:
-			fprintf(stderr, "netsweep report: unknown option %s\n", argv[optind - 1]);
+		default: {
+			struct ns_err oe = {0};
+			cli_option_error_hint(c, argv, longopts, &oe);
+			fprintf(stderr, "netsweep report: %s\n", oe.msg);
 			return -1;
+		}
 		}
 	}
 	if (optind < argc) {

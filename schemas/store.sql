@@ -31,6 +31,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	warnings         TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(warnings)) -- JSON array of strings
 	-- version 3 adds uuid TEXT UNIQUE (set by a trigger on insert): the run's identity when
 	-- databases are merged (`netsweep db merge`); see lib/store_schema.c
+	-- version 13 adds overrides TEXT NOT NULL DEFAULT '[]': a JSON array of the command
+	-- line's overrides of the matrix ("set repeats=1", "only pair=a"; run --set, --only)
 );
 CREATE INDEX IF NOT EXISTS runs_by_matrix ON runs(matrix_name, started_at);
 

@@ -170,7 +170,7 @@ int cmd_agent(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			goto usage_err;
 		}
 	}

@@ -124,7 +124,7 @@ int probe_opts_parse(int argc, char **argv, const char *optstring,
 		if (c == 'h')
 			return 1;
 		if (c == ':' || c == '?')
-			return cli_option_error(c, argv, err);
+			return cli_option_error_hint(c, argv, longopts, err);
 		int rc = fn(c, optarg, ctx, err);
 		if (rc > 0)
 			rc = probe_opts_apply(c, optarg, p, err);

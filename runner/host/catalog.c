@@ -2,6 +2,7 @@
  * and merges them: a later file's instance attributes override earlier ones of the same type,
  * its prices replace earlier prices of the same type and region. */
 #include "catalog.h"
+#include "lib/suggest.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -202,46 +203,15 @@ int catalog_pricing_split(const char *s, enum catalog_pricing *p, char term[8])
 	return 0;
 }
 
-/* Levenshtein distance of two short strings, capped: enough to tell a typo from another type. */
-static size_t edit_distance(const char *a, const char *b)
+static const char *type_at(const void *ctx, size_t i)
 {
-	size_t la = strlen(a), lb = strlen(b), row[65];
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (up + 1 < best)
-				best = up + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
+	const struct catalog *c = ctx;
+	return i < c->n_instances ? c->instances[i].type : NULL;
 }
 
 const char *catalog_nearest_type(const struct catalog *c, const char *type)
 {
-	/* a third of the name, at most 3 edits: m4.xlarg -> m4.xlarge, never c5 -> m4.large */
-	size_t limit = strlen(type) / 3, best = SIZE_MAX;
-	const char *found = NULL;
-	if (limit > 3)
-		limit = 3;
-	for (size_t i = 0; i < c->n_instances; i++) {
-		size_t d = edit_distance(type, c->instances[i].type);
-		if (d <= limit && d < best) {
-			best = d;
-			found = c->instances[i].type;
-		}
-	}
-	return found;
+	return suggest_nearest(type, type_at, c);
 }
 
 static int node_error(struct ns_err *err, const char *path, xmlNodePtr n, const char *fmt, ...)

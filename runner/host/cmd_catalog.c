@@ -83,7 +83,7 @@ static int cmd_import(int argc, char **argv)
 			break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			fprintf(stderr, "netsweep catalog import: %s\n", err.msg);
 			return NS_EXIT_USAGE;
 		}

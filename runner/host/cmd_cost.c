@@ -189,7 +189,7 @@ static int cmd_wire(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			return usage_error("netsweep cost wire", &err);
 		}
 	}
@@ -285,7 +285,7 @@ int cmd_cost(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			return usage_error("netsweep cost", &err);
 		}
 	}

@@ -78,7 +78,7 @@ int cmd_hostinfo(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			return usage_error(&err);
 		}
 	}

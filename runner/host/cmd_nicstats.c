@@ -35,7 +35,7 @@ int cmd_nicstats(int argc, char **argv)
 			usage(stdout);
 			return NS_EXIT_OK;
 		}
-		cli_option_error(c, argv, &err);
+		cli_option_error_hint(c, argv, longopts, &err);
 		fprintf(stderr, "netsweep nicstats: %s\n", err.msg);
 		return NS_EXIT_USAGE;
 	}

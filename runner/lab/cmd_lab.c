@@ -115,7 +115,7 @@ static int parse(int argc, char **argv, struct lab_cfg *c, struct ns_err *err)
 			c->catalogs[c->n_catalogs++] = optarg;
 			break;
 		case 'h': return 1;
-		default: return cli_option_error(ch, argv, err);
+		default: return cli_option_error_hint(ch, argv, longopts, err);
 		}
 	}
 	return 0;

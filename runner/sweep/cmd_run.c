@@ -18,6 +18,7 @@
 #include "labpairs.h"
 #include "matrix.h"
 #include "matrix_longrun.h"
+#include "matrix_override.h"
 #include "pricecheck.h"
 #include "pair_key.h"
 #include "progress.h"
@@ -30,11 +31,18 @@ static void usage(FILE *f)
 		"usage: netsweep run MATRIX [--db FILE] [--label TEXT] [--dry-run] [--resume]\n"
 		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
 		"                    [--retry-failed] [--lab FILE | --provision lab] [--psk-file FILE]\n"
+		"                    [--only AXIS=VALUE[,VALUE...]]... [--set NAME=VALUE[,...]]...\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
 		"  --label TEXT    a label stored with the run\n"
-		"  --dry-run       list the cases and the estimated time; run nothing\n"
+		"  --dry-run       list the cases, the estimated time and cost; run nothing\n"
+		"  --only AXIS=V[,V...]  run only the cases with one of these values (pair=NAME:\n"
+		"                  one pair); repeatable, all must match\n"
+		"  --set NAME=V[,V...]   an axis's values, or repeats, cooldown, case-timeout,\n"
+		"                  interval, order, seed, agent-wait, instead of the matrix's\n"
+		"                  (--set repeats=1 --set duration=2s); repeatable. Overrides are\n"
+		"                  stored with the run (runs.overrides) and part of its --resume key\n"
 		"  --resume        continue the newest unfinished run of the same matrix\n"
 		"  --jobs N        run cases of up to N different pairs at once (default 1)\n"
 		"  --quiet         no progress output\n"
@@ -56,7 +64,30 @@ static void usage(FILE *f)
 		XSDCHECK_MATRIX_MAX_BYTES >> 20, XSDCHECK_CATALOG_MAX_BYTES >> 20, XSDCHECK_MAX_CPU_S);
 }
 
-static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs)
+static void print_estimate(const struct pricecheck_estimate *e)
+{
+	char t[32];
+	for (size_t i = 0; i < e->n; i++) {
+		const struct pricecheck_pair *p = &e->pairs[i];
+		progress_format_secs(p->seconds, t, sizeof(t));
+		if (p->per_hour >= 0)
+			printf("pair %s: %s measured at %.4f %s/hour = %.4f %s\n", p->name, t,
+			       p->per_hour, p->currency, p->cost, p->currency);
+		else
+			printf("pair %s: %s measured, no price\n", p->name, t);
+	}
+	if (e->n - e->unpriced == 0)
+		printf("estimated cost: unknown (no pair has a price)\n");
+	else if (e->mixed)
+		printf("estimated cost: per pair above (their prices are in several currencies)\n");
+	else
+		printf("estimated cost: %.4f %s for the measured time%s; provisioning and idle time "
+		       "come on top\n", e->total, e->currency,
+		       e->unpriced ? " of the priced pairs" : "");
+}
+
+static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs,
+		    const struct pricecheck_estimate *e)
 {
 	printf("matrix %s: %s\n", m->name, m->path);
 	printf("%-6s %-16s %s\n", "case", "key", "parameters");
@@ -87,6 +118,7 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 		       "each (worst case, counted in the estimate)\n", sc->n_goals,
 		       NS_PLURAL(sc->n_goals), trials, est);
 	}
+	print_estimate(e);
 }
 
 static void warn_stderr(void *ctx, const char *msg)
@@ -95,8 +127,10 @@ static void warn_stderr(void *ctx, const char *msg)
 	fprintf(stderr, "netsweep run: warning: %s\n", msg);
 }
 
-/* The catalogs load (a bad --catalog file is an input error) and every pair has its price. */
-static int check_prices(const struct matrix *m, const struct run_opts *o, struct ns_err *err)
+/* The catalogs load (a bad --catalog file is an input error) and every pair has its price;
+ * with est, what the cases would cost. */
+static int check_prices(const struct matrix *m, const struct sweep_cases *cs,
+			const struct run_opts *o, struct pricecheck_estimate *est, struct ns_err *err)
 {
 	struct catalog cat;
 	catalog_init(&cat);
@@ -106,6 +140,8 @@ static int check_prices(const struct matrix *m, const struct run_opts *o, struct
 		priced |= m->pairs[i].instance_type[0] != 0;
 	if (rc == 0 && priced)
 		rc = pricecheck_pairs(m, &cat, warn_stderr, NULL, err) < 0 ? -1 : 0;
+	if (rc == 0 && est)
+		pricecheck_estimate(m, cs, &cat, est);
 	catalog_free(&cat);
 	return rc;
 }
@@ -120,8 +156,12 @@ int cmd_run(int argc, char **argv)
 		{"agent-wait", required_argument, NULL, 'w'}, {"retry-failed", no_argument, NULL, 'R'},
 		{"lab", required_argument, NULL, 'L'}, {"provision", required_argument, NULL, 'P'},
 		{"psk-file", required_argument, NULL, 'k'},
+		{"only", required_argument, NULL, 'O'}, {"set", required_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
+	struct mxo_list ovr = {0};
+	char *ovr_json = NULL;
+	struct pricecheck_estimate *est = NULL;
 	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
 	const char *db = getenv("NETSWEEP_DB");
 	const char *lab = NULL;
@@ -134,7 +174,8 @@ int cmd_run(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:l:nrj:qc:k:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:l:nrj:qc:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'l': o.label = optarg; break;
@@ -172,8 +213,17 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'R': o.retry_failed = true; break;
+		case 'O': case 'S':
+			if (mxo_add(&ovr, c == 'S', optarg, &err) < 0) {
+				fprintf(stderr, "netsweep run: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
-		default: usage(stderr); return NS_EXIT_USAGE;
+		default:
+			cli_option_error_hint(c, argv, longopts, &err);
+			fprintf(stderr, "netsweep run: %s (see 'netsweep run --help')\n", err.msg);
+			return NS_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != argc) {
@@ -198,6 +248,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		return NS_EXIT_USAGE;
 	}
+	if (mxo_apply_sets(&m, &ovr, &err) < 0 || !(ovr_json = mxo_json(&ovr))) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg[0] ? err.msg : "out of memory");
+		goto out;
+	}
+	o.overrides = ovr_json;
 	if (lab && labpairs_apply(&m, lab, &emulation, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
@@ -228,7 +283,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: --psk-file: %s\n", err.msg);
 		goto out;
 	}
-	if (expand_matrix(&m, &cases, &err) < 0 || expand_check(&m, &cases, &err) < 0) {
+	if (expand_matrix(&m, &cases, &err) < 0 || mxo_filter(&m, &cases, &ovr, &err) < 0 ||
+	    expand_check(&m, &cases, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
 	}
@@ -236,12 +292,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
 	}
-	if (check_prices(&m, &o, &err) < 0) {
+	if (dry && !(est = calloc(1, sizeof(*est)))) {
+		fprintf(stderr, "netsweep run: out of memory\n");
+		goto out;
+	}
+	if (check_prices(&m, &cases, &o, est, &err) < 0) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
 		goto out;
 	}
+	mxo_doc_addresses(&m, warn_stderr, NULL);
 	if (dry) {
-		dry_run(&m, &cases, o.jobs);
+		dry_run(&m, &cases, o.jobs, est);
 		rc = NS_EXIT_OK;
 		goto out;
 	}
@@ -277,6 +338,8 @@ int cmd_run(int argc, char **argv)
 		rc = sum.failed ? NS_EXIT_FAIL : NS_EXIT_OK;
 	}
 out:
+	free(est);
+	free(ovr_json);
 	store_close(st);
 	expand_free(&cases);
 	labpairs_free(emulation, m.n_pairs);

@@ -1,4 +1,5 @@
 #include "matrix.h"
+#include "lib/xmlhint.h"
 #include "bind.h"
 #include "retry.h"
 #include "pair_key.h"
@@ -17,6 +18,7 @@
 #include "matrix_search.h"
 #include "matrix_value.h"
 #include "runner/proto/probe.h"
+
 
 #define MATRIX_MAX_VALUES 100000
 
@@ -472,6 +474,21 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 	return 0;
 }
 
+/* A file the schema refused: when the reason is a misspelt element, attribute or axis name,
+ * say that in words with the name meant (lib/xmlhint.h) instead of the validator's dump of
+ * what it allows. Parsed again as xsdcheck does (no network, no DTD), without validation. */
+static void misspelt(const char *path, const char *text, size_t len, struct ns_err *err)
+{
+	if (len > XSDCHECK_MATRIX_MAX_BYTES)
+		return;
+	xmlDocPtr doc = xmlReadMemory(text, (int)len, path, NULL, XML_PARSE_NONET |
+				      XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+	struct ns_err hint = {0};
+	if (doc && xmlhint_check(doc, xsdcheck_matrix.xsd, path, &hint) < 0)
+		*err = hint;
+	xmlFreeDoc(doc);
+}
+
 int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
 		    struct ns_err *err)
 {
@@ -490,8 +507,11 @@ int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t
 	sha256_hex(text, len, 32, m->hash);
 
 	doc = xsdcheck_mem(&xsdcheck_matrix, path, text, len, err);
-	if (!doc)
+	if (!doc) {
+		if (err->code == NS_E_INPUT)
+			misspelt(path, text, len, err);
 		goto err;
+	}
 	if (load_doc(&L, doc) < 0)
 		goto err;
 	xmlFreeDoc(doc);

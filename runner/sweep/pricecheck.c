@@ -57,3 +57,33 @@ int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
 	}
 	return missing;
 }
+
+void pricecheck_estimate(const struct matrix *m, const struct sweep_cases *cs,
+			 const struct catalog *cat, struct pricecheck_estimate *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < m->n_pairs && i < PRICECHECK_MAX_PAIRS; i++) {
+		const struct matrix_pair *p = &m->pairs[i];
+		struct pricecheck_pair *out = &e->pairs[e->n++];
+		snprintf(out->name, sizeof(out->name), "%s", p->name);
+		for (size_t k = 0; k < cs->n; k++)
+			if (expand_value(m, &cs->v[k], MX_PAIR)->u == i)
+				out->seconds += m->repeats * (expand_case_seconds(m, &cs->v[k]) +
+							      m->cooldown_s);
+		const struct catalog_price *pr = p->instance_type[0] && p->region[0]
+							 ? catalog_price(cat, p->instance_type, p->region)
+							 : NULL;
+		out->per_hour = pr ? pr->per_hour * (strcmp(p->price_basis, "sender") ? 2 : 1) : -1;
+		if (pr) {
+			snprintf(out->currency, sizeof(out->currency), "%s", pr->currency);
+			out->cost = out->per_hour * out->seconds / 3600.0;
+			if (!e->currency[0])
+				snprintf(e->currency, sizeof(e->currency), "%s", pr->currency);
+			if (strcmp(e->currency, pr->currency))
+				e->mixed = true;
+			e->total += out->cost;
+		} else {
+			e->unpriced++;
+		}
+	}
+}

@@ -583,7 +583,8 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 			.has_seed = m->has_seed || m->order == MX_ORDER_SHUFFLED, .seed = seed,
 			.repeats = m->repeats, .rank_by = m->rank_by, .pricing = m->pricing,
 		};
-		if (store_run_create(st, &r, &R.run_id, err) < 0)
+		if (store_run_create(st, &r, &R.run_id, err) < 0 ||
+		    (o->overrides && store_run_set_overrides(st, R.run_id, o->overrides, err) < 0))
 			goto out;
 	} else {
 		sum->resumed = true;

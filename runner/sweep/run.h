@@ -31,6 +31,7 @@ struct run_opts {
 	enum progress_mode progress;
 	char *const *emulation;            /* --lab: per pair its emulation JSON; NULL = real */
 	FILE *out;                         /* progress and notes */
+	const char *overrides;             /* --set/--only as a JSON array (runs.overrides); NULL = [] */
 };
 
 struct run_summary {

@@ -108,7 +108,7 @@ int cmd_runs(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return NS_EXIT_OK;
 		default:
-			cli_option_error(c, argv, &err);
+			cli_option_error_hint(c, argv, longopts, &err);
 			fprintf(stderr, "netsweep runs: %s\n", err.msg);
 			return NS_EXIT_USAGE;
 		}

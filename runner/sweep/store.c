@@ -371,6 +371,25 @@ out:
 	return rc;
 }
 
+int store_run_set_overrides(struct store *s, int64_t run_id, const char *json,
+			    struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	pthread_mutex_lock(&s->lock);
+	int rc = sqlite3_prepare_v2(s->db, "UPDATE runs SET overrides = ?2 WHERE id = ?1", -1, &st,
+				    NULL) == SQLITE_OK ? 0 : -1;
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, run_id);
+		bind_text(st, 2, json);
+		rc = step_done(s, st, err, "storing the run's overrides");
+		sqlite3_finalize(st);
+	} else {
+		ns_err_set(err, "database: %s", sqlite3_errmsg(s->db));
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
 int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpoint *e,
 		       int64_t *endpoint_id, struct ns_err *err)
 {

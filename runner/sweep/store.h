@@ -52,6 +52,9 @@ int store_run_find_unfinished(struct store *s, const char *hash, int64_t *run_id
 /* The newest run with this matrix hash whatever its status (--retry-failed): as above. */
 int store_run_find_latest(struct store *s, const char *hash, int64_t *run_id, int64_t *seed,
 			  struct ns_err *err);
+/* The run's command-line overrides (a JSON array of strings, run --set/--only). */
+int store_run_set_overrides(struct store *s, int64_t run_id, const char *json,
+			    struct ns_err *err);
 /* Sets status (running, done, failed, interrupted), finished_at (NULL for 'running') and,
  * when warnings_json is not NULL, the warnings array. */
 int store_run_set_status(struct store *s, int64_t run_id, const char *status,

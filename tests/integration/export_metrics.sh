@@ -22,14 +22,8 @@ trap '[ -n "$AGENT" ] && kill "$AGENT" 2>/dev/null; wait 2>/dev/null; rm -rf "$T
 NS=$TMP/netsweep
 cp "$NETSWEEP" "$NS" || { fail "copy netsweep" "$NETSWEEP missing"; exit 1; }
 export NETSWEEP_IMDS=0
-"$NS" agent --listen 127.0.0.1:0 2>"$TMP/agent.log" &
-AGENT=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$TMP/agent.log")
-	[ -n "$port" ] && break
-	sleep 0.05
-done
+loopback_agent "$TMP"
+AGENT=$AGENT_PID port=$AGENT_PORT
 [ -n "$port" ] || { fail "agent on loopback" "$(cat "$TMP/agent.log")"; exit 1; }
 cat >"$TMP/m.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>

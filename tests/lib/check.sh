@@ -38,3 +38,20 @@ loopback_agent() {
 	cat "$dir/agent.log" >&2
 	return 1
 }
+
+# loopback_agent DIR [ARGS...]: starts BIN agent (BIN = $NS, a private copy, else $NETSWEEP)
+# on a free loopback port with ARGS, its log in DIR/agent.log, and waits until it listens;
+# sets AGENT_PORT and AGENT_PID (the caller kills it). Returns 1 when it does not start.
+loopback_agent() {
+	local dir=$1 bin=${NS:-$NETSWEEP}
+	shift
+	"$bin" agent --listen 127.0.0.1:0 "$@" 2>"$dir/agent.log" &
+	AGENT_PID=$!
+	AGENT_PORT=
+	for _ in $(seq 100); do
+		AGENT_PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$dir/agent.log")
+		[ -n "$AGENT_PORT" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
