@@ -19,7 +19,6 @@
 #include "matrix_value.h"
 #include "runner/proto/probe.h"
 
-
 #define MATRIX_MAX_VALUES 100000
 
 /* ---- the tree walk --------------------------------------------------------------------- */
