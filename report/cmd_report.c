@@ -22,6 +22,8 @@
 #include "json_out.h"
 #include "markdown.h"
 #include "reprice.h"
+#include "pricing.h"
+#include "advertised.h"
 #include "news.h"
 #include "report.h"
 #include "rundb.h"
@@ -31,6 +33,7 @@ enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
 
 struct report_opts {
 	const char *db, *run, *baseline, *outdir, *title, *catalog, *rank_by;
+	struct rp_pricing pricing;  /* --pricing, --fx */
 	double fail_pct;           /* < 0 = off */
 	long trend;                /* -1 = default */
 	double alpha, min_change, gnuplot_timeout;
@@ -70,7 +73,13 @@ static void usage(FILE *f)
 		"  --rank-by RULE     the case each pair is ranked on per dollar: best (its\n"
 		"                     highest median) or KEY=VALUE[,KEY=VALUE] over the cases\n"
 		"                     table's columns, e.g. streams=1 (default: the matrix's\n"
-		"                     rank-by, else best); stated on the page\n\n"
+		"                     rank-by, else best); stated on the page\n"
+		"  --pricing MODEL    rank on on-demand, spot or reserved:TERM prices (reserved:1yr;\n"
+		"                     default: the matrix's pricing, else on-demand), as the run\n"
+		"                     recorded them (or --catalog has them); spot beside on-demand\n"
+		"  --fx CUR=RATE,...  US dollars per unit of a currency (EUR=1.08): pairs priced in\n"
+		"                     it are converted and ranked with the others; without a rate\n"
+		"                     each currency is ranked on its own (stated on the page)\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -103,6 +112,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		{"gnuplot-timeout", required_argument, NULL, 'g'},
 		{"catalog", required_argument, NULL, 'C'},
 		{"rank-by", required_argument, NULL, 'R'},
+		{"pricing", required_argument, NULL, 'P'},
+		{"fx", required_argument, NULL, 'X'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -140,6 +151,16 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 				return -1;
 			break;
 		case 'C': o->catalog = optarg; break;
+		case 'P':
+		case 'X': {
+			struct ns_err e = {0};
+			if ((c == 'P' ? rp_pricing_parse_model(optarg, &o->pricing, &e)
+				      : rp_pricing_parse_fx(optarg, &o->pricing, &e)) < 0) {
+				fprintf(stderr, "netsweep report: %s\n", e.msg);
+				return -1;
+			}
+			break;
+		}
 		case 'g':
 			if (parse_num("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout) < 0)
 				return -1;
@@ -246,8 +267,12 @@ int cmd_report(int argc, char **argv)
 	if (rp_db_open(o.db, &db, &err) < 0 || rp_run_resolve(db, o.run, &run_id, &err) < 0 ||
 	    (o.baseline && rp_baseline_resolve(db, o.baseline, run_id, &base_id, &err) < 0) ||
 	    rp_data_load(db, run_id, &d, &err) < 0 ||
-	    (o.catalog && rp_reprice(&d, o.catalog, &n_repriced, &err) < 0))
+	    rp_pricing_load(db, &d, &o.pricing, &err) < 0 || rp_advertised_load(db, &d, &err) < 0 ||
+	    (o.catalog && rp_reprice(&d, o.catalog, o.pricing.model, o.pricing.term, &n_repriced,
+				     &err) < 0))
 		goto fail;
+	struct rp_pricing base_pricing = o.pricing;
+	rp_pricing_settle(&d, &o.pricing);
 	if (o.catalog)
 		snprintf(price_note, sizeof(price_note), "from --catalog %s for %zu of %zu pair%s%s",
 			 o.catalog, n_repriced, d.n_eps, d.n_eps == 1 ? "" : "s",
@@ -255,8 +280,12 @@ int cmd_report(int argc, char **argv)
 	if (o.baseline && base_id) {
 		size_t n_base_priced;
 		if (rp_data_load(db, base_id, &base, &err) < 0 ||
-		    (o.catalog && rp_reprice(&base, o.catalog, &n_base_priced, &err) < 0))
+		    rp_pricing_load(db, &base, &base_pricing, &err) < 0 ||
+		    rp_advertised_load(db, &base, &err) < 0 ||
+		    (o.catalog && rp_reprice(&base, o.catalog, base_pricing.model, base_pricing.term,
+					     &n_base_priced, &err) < 0))
 			goto fail;
+		rp_pricing_settle(&base, &base_pricing);
 		have_base = 1;
 		if (rp_compare(&d, &base, o.alpha, o.min_change, &cmp, &err) < 0)
 			goto fail;
@@ -297,10 +326,12 @@ int cmd_report(int argc, char **argv)
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
 			      &news, &fnd, &err) < 0 || rp_ab_build(&d, o.alpha, &ab, &err) < 0)
 		goto fail;
-	if (rp_history_findings(&d, &hist, &fnd) < 0 || rp_ab_findings(&d, &ab, &fnd) < 0) {
+	if (rp_history_findings(&d, &hist, &fnd) < 0 || rp_ab_findings(&d, &ab, &fnd) < 0 ||
+	    rp_advertised_findings(&d, &fnd) < 0) {
 		ns_err_set(&err, "out of memory");
 		goto fail;
 	}
+	rp_findings_sort(&fnd);
 
 	char now[32];
 	time_t t = time(NULL);
@@ -317,7 +348,7 @@ int cmd_report(int argc, char **argv)
 		.base_cost = base_cost, .n_base_cost = n_base_cost, .news = &news, .findings = &fnd,
 		.search = &search, .rank_rule = rule_text, .history = &hist, .ab = &ab,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
-		.price_note = *price_note ? price_note : NULL,
+		.price_note = *price_note ? price_note : NULL, .pricing = &o.pricing,
 	};
 	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
 	if (rp_html_write(&r, path, &err) < 0)

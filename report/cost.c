@@ -98,8 +98,13 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 			}
 		}
 		r->usd_per_hour = d->eps[i].usd_per_hour;
+		r->currency = d->eps[i].currency;
 		r->mbps_per_usd_hour = NAN;
 		r->usd_per_gbps_hour = NAN;
+		r->spot_mbps_per_hour = d->eps[i].spot_per_hour > 0 && !isnan(r->mbps)
+					? r->mbps / d->eps[i].spot_per_hour : NAN;
+		r->od_mbps_per_hour = d->eps[i].od_per_hour > 0 && !isnan(r->mbps)
+				      ? r->mbps / d->eps[i].od_per_hour : NAN;
 		if (!isnan(r->usd_per_hour) && !isnan(r->mbps) && r->usd_per_hour > 0) {
 			r->mbps_per_usd_hour = r->mbps / r->usd_per_hour;
 			if (r->mbps > 0)
@@ -108,6 +113,16 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 	}
 	rp_cost_rank(*rows, *n);
 	return 0;
+}
+
+/* Currency order: US dollars (NULL) first, then by code. */
+static int cur_cmp(const char *a, const char *b)
+{
+	if (!a || !strcmp(a, "USD"))
+		return b && strcmp(b, "USD") ? -1 : 0;
+	if (!b || !strcmp(b, "USD"))
+		return 1;
+	return strcmp(a, b);
 }
 
 void rp_cost_rank(struct rp_cost_row *rows, size_t n)
@@ -119,7 +134,8 @@ void rp_cost_rank(struct rp_cost_row *rows, size_t n)
 		size_t j = i;
 		while (j > 0) {
 			double u = rows[j - 1].mbps_per_usd_hour;
-			int before = !isnan(v) && (isnan(u) || v > u * (1 + 1e-9));
+			int c = isnan(v) || isnan(u) ? 0 : cur_cmp(r.currency, rows[j - 1].currency);
+			int before = !isnan(v) && (isnan(u) || c < 0 || (c == 0 && v > u * (1 + 1e-9)));
 			if (!before)
 				break;
 			rows[j] = rows[j - 1];
@@ -127,14 +143,17 @@ void rp_cost_rank(struct rp_cost_row *rows, size_t n)
 		}
 		rows[j] = r;
 	}
+	size_t first = 0; /* of the current currency */
 	for (size_t i = 0; i < n; i++) {
 		double v = rows[i].mbps_per_usd_hour;
+		if (i > 0 && cur_cmp(rows[i].currency, rows[i - 1].currency) != 0)
+			first = i;
 		if (isnan(v))
 			rows[i].rank = 0;
-		else if (i > 0 && !isnan(rows[i - 1].mbps_per_usd_hour) &&
+		else if (i > first && !isnan(rows[i - 1].mbps_per_usd_hour) &&
 			 fabs(rows[i - 1].mbps_per_usd_hour - v) <= 1e-9 * fabs(v))
 			rows[i].rank = rows[i - 1].rank;
 		else
-			rows[i].rank = (int)i + 1;
+			rows[i].rank = (int)(i - first) + 1;
 	}
 }

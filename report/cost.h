@@ -15,7 +15,10 @@ struct rp_cost_row {
 	double mbps;               /* median receiver goodput of the ranked case; its sustained
 	                              rate when it was shaped (report/phases.h) */
 	bool sustained;            /* mbps is the sustained rate after a burst */
-	double usd_per_hour;       /* NAN = price missing */
+	double usd_per_hour;       /* in currency (the name is the old one); NAN = price missing */
+	const char *currency;      /* the pair's price's; NULL = USD */
+	double spot_mbps_per_hour; /* on its spot price beside the ranked one; NAN = none */
+	double od_mbps_per_hour;   /* on its on-demand price; NAN = none */
 	double mbps_per_usd_hour;  /* NAN when price or throughput missing */
 	double usd_per_gbps_hour;
 	int rank;                  /* 1 = best; 0 = unranked (no price or no result) */
@@ -42,7 +45,8 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 		  struct rp_cost_row **rows, size_t *n, struct ns_err *err);
 /* Sorts rows by Mbit/s per $/hour, best first, unranked last, and assigns competition ranks
  * (1, 2, 2, 4): values within one part in 10^9 tie, so equal ratios printed alike share a
- * rank. Stable: ties keep their input order. */
+ * rank. Stable: ties keep their input order. Rows priced in different currencies are never
+ * compared: each currency is a ranking of its own (US dollars first), ranked from 1. */
 void rp_cost_rank(struct rp_cost_row *rows, size_t n);
 
 #endif

@@ -81,7 +81,7 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 	struct rp_buf b;
 	rp_buf_init(&b);
 	rp_buf_puts(&b, "rule,rank,endpoint,instance_type,region,price_basis,usd_per_hour,case_key,"
-		    "mbps,mbps_per_usd_hour\n");
+		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour\n");
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &r->d->eps[c->ep];
@@ -98,13 +98,26 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 		rp_buf_puts(&b, ",");
 		rp_csv_field(&b, e->price_basis);
 		rp_buf_puts(&b, ",");
-		if (!isnan(c->usd_per_hour))
+		int usd = rp_ep_usd(e); /* the dollar columns only in dollars */
+		if (!isnan(c->usd_per_hour) && usd)
 			rp_buf_printf(&b, "%.17g", c->usd_per_hour);
 		rp_buf_puts(&b, ",");
 		rp_csv_field(&b, c->best_case >= 0 ? r->d->cases[c->best_case].case_key : NULL);
 		rp_buf_puts(&b, ",");
 		if (!isnan(c->mbps))
 			rp_buf_printf(&b, "%.17g", c->mbps);
+		rp_buf_puts(&b, ",");
+		if (!isnan(c->mbps_per_usd_hour) && usd)
+			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->provider);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, isnan(c->usd_per_hour) ? NULL : usd ? "USD" : e->currency);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->pricing ? e->pricing : "on-demand");
+		rp_buf_puts(&b, ",");
+		if (!isnan(c->usd_per_hour))
+			rp_buf_printf(&b, "%.17g", c->usd_per_hour);
 		rp_buf_puts(&b, ",");
 		if (!isnan(c->mbps_per_usd_hour))
 			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);

@@ -149,6 +149,8 @@ static int endpoint_row(sqlite3_stmt *st, struct load_ctx *x)
 	e->unit_usd_per_hour = col_num(st, 10);
 	e->price_as_of = col_dup(st, 11);
 	e->price_source = col_dup(st, 12);
+	e->od_per_hour = e->usd_per_hour;
+	e->spot_per_hour = NAN;
 	host_read(st, 13, &e->client);
 	host_read(st, 13 + 17, &e->agent);
 	return 0;
@@ -382,6 +384,27 @@ static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *er
 	return 0;
 }
 
+int rp_ep_usd(const struct rp_endpoint *e)
+{
+	return !e->currency || strcmp(e->currency, "USD") == 0;
+}
+
+void rp_data_recost(struct rp_data *d)
+{
+	d->run_cost_usd = NAN;
+	d->results_without_price = 0;
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		if (isnan(e->usd_per_hour) || !rp_ep_usd(e)) {
+			d->results_without_price += e->ok_results;
+			continue;
+		}
+		d->run_cost_usd = (isnan(d->run_cost_usd) ? 0 : d->run_cost_usd) +
+				  e->usd_per_hour * e->measured_s / 3600.0;
+	}
+	rp_data_billed(d);
+}
+
 void rp_data_billed(struct rp_data *d)
 {
 	d->run_billed_usd = NAN;
@@ -391,7 +414,7 @@ void rp_data_billed(struct rp_data *d)
 		if (isnan(e->billed_s))
 			continue;
 		d->run_billed_s += e->billed_s;
-		if (!isnan(e->usd_per_hour))
+		if (!isnan(e->usd_per_hour) && rp_ep_usd(e))
 			d->run_billed_usd = (isnan(d->run_billed_usd) ? 0 : d->run_billed_usd) +
 					    e->usd_per_hour * e->billed_s / 3600.0;
 	}
@@ -460,7 +483,8 @@ void rp_data_free(struct rp_data *d)
 	for (size_t i = 0; i < d->n_eps; i++) {
 		struct rp_endpoint *e = &d->eps[i];
 		char *es[] = {e->name, e->instance_type, e->region, e->agent_addr, e->client_host,
-			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source};
+			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source,
+			      e->currency, e->pricing, e->price_window, e->provider};
 		for (size_t j = 0; j < sizeof(es) / sizeof(es[0]); j++)
 			free(es[j]);
 		host_free(&e->client);

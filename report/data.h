@@ -34,6 +34,16 @@ struct rp_endpoint {
 	char *price_as_of, *price_source;
 	struct rp_host client, agent;
 	char *lab_scale;             /* emulated by `netsweep lab` at this scale; NULL = real */
+	/* report/pricing.c: the ranked price's model and currency (usd_per_hour and
+	 * unit_usd_per_hour are in that currency; NULL = USD), the pair's on-demand and spot
+	 * prices beside it (NAN = none), the exchange rate applied (0 = none) */
+	char *currency, *pricing, *price_window;
+	double od_per_hour, spot_per_hour, fx_rate;
+	/* report/advertised.c: who sells the type and what bandwidth it advertises (Gbit/s, 0 =
+	 * none; up_to: gbps is a burst, baseline_gbps what it sustains), the lab's scale */
+	char *provider;
+	double adv_gbps, adv_baseline_gbps, emu_scale;
+	int adv_up_to;
 };
 
 /* Median and spread of one figure over a case's successful repeats; NAN when no repeat had it. */
@@ -105,6 +115,12 @@ struct rp_data {
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err);
 /* run_billed_usd and run_billed_s from the endpoints' billed seconds and prices. */
 void rp_data_billed(struct rp_data *d);
+/* The run's cost and billed cost again at the endpoints' prices now in force (report
+ * --catalog, --pricing, --fx): in US dollars, a pair priced in another currency counted as
+ * without a price. */
+void rp_data_recost(struct rp_data *d);
+/* Whether the endpoint's price is in US dollars. */
+int rp_ep_usd(const struct rp_endpoint *e);
 void rp_data_free(struct rp_data *d);
 
 /* Effective sender / receiver thread count of a case, for "% of one core per thread". */

@@ -1,6 +1,7 @@
 /* findings: see findings.h. Each finding is one sentence a reader can check against the
  * tables: it names the case and quotes the figures it rests on. */
 #include "findings.h"
+#include "pricing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ const char *rp_finding_kind_name(enum rp_finding_kind k)
 	static const char *const names[RP_FIND_NKINDS] = {
 		[RP_FIND_CHANGE] = "change", [RP_FIND_COST_CHANGE] = "cost-change",
 		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost",
+		[RP_FIND_ADVERTISED] = "advertised",
 		[RP_FIND_FAILURE] = "failure", [RP_FIND_SATURATION] = "saturation",
 		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling",
 		[RP_FIND_UNSTABLE] = "unstable", [RP_FIND_PRICE] = "price",
@@ -90,20 +92,31 @@ static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, si
 		return -1;
 	if (!ranked)
 		return 0;
-	const struct rp_cost_row *best = &cost[0], *worst = &cost[ranked - 1];
+	/* the ranking's first currency only: other currencies are never compared with it */
+	const struct rp_cost_row *best = &cost[0], *worst = best;
+	size_t in_cur = 0;
+	for (size_t i = 0; i < n; i++)
+		if (cost[i].rank && !strcmp(rp_money(cost[i].currency), rp_money(best->currency))) {
+			worst = &cost[i];
+			in_cur++;
+		}
+	const char *m = rp_money(best->currency);
 	char t[32];
 	rp_fmt_in(t, sizeof(t), best->mbps * 1e6, d->unit);
-	rp_buf_printf(b, "%s gives the most throughput per dollar: %.0f Mbit/s per $/hour "
-		      "(%s at $%.4g/hour).", rp_ep_label(&d->eps[best->ep]),
-		      best->mbps_per_usd_hour, t, best->usd_per_hour);
+	rp_buf_printf(b, "%s gives the most throughput per %s: %.0f Mbit/s per %s/hour "
+		      "(%s at %s%.4g/hour).", rp_ep_label(&d->eps[best->ep]),
+		      rp_ep_usd(&d->eps[best->ep]) ? "dollar" : best->currency,
+		      best->mbps_per_usd_hour, m, t, m, best->usd_per_hour);
+	ranked = in_cur;
 	if (ranked > 1 && worst->mbps_per_usd_hour > 0)
 		rp_buf_printf(b, " That is %.2f times the least cost-effective, %s "
-			      "(%.0f Mbit/s per $/hour).", best->mbps_per_usd_hour /
+			      "(%.0f Mbit/s per %s/hour).", best->mbps_per_usd_hour /
 			      worst->mbps_per_usd_hour, rp_ep_label(&d->eps[worst->ep]),
-			      worst->mbps_per_usd_hour);
+			      worst->mbps_per_usd_hour, m);
 	if (add_kind(f, RP_FIND_COST, b) < 0)
 		return -1;
-	if (fastest < n && fastest != 0 && cost[fastest].rank > 1) {
+	if (fastest < n && fastest != 0 && cost[fastest].rank > 1 &&
+	    !strcmp(rp_money(cost[fastest].currency), m)) {
 		rp_fmt_in(t, sizeof(t), cost[fastest].mbps * 1e6, d->unit);
 		rp_buf_printf(b, "The fastest, %s (%s), ranks %d per dollar: spreading the load over "
 			      "more, smaller instances may beat scaling up.",

@@ -17,6 +17,7 @@
 #include "describe.h"
 #include "hdoc.h"
 #include "html_sections.h"
+#include "advertised.h"
 #include "lab.h"
 #include "fmt.h"
 #include "lib/cli.h"
@@ -218,7 +219,7 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 	const struct rp_data *d = r->d;
 	xmlNodePtr s = hd_section(main, "results", "Results");
 	int used[N_FIG_COLS] = {0};
-	const char *cols[6 + N_FIG_COLS + 1] = {"#", "Case", "Repeats ok", "Receiver (median)",
+	const char *cols[6 + N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
 						"Min–max", "IQR"};
 	size_t nc = 6;
 	for (size_t k = 0; k < N_FIG_COLS; k++) {
@@ -227,6 +228,11 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		if (used[k])
 			cols[nc++] = fig_cols[k].name;
 	}
+	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
+	for (size_t i = 0; i < d->n_cases && !adv; i++)
+		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+	if (adv)
+		cols[nc++] = "Of advertised";
 	cols[nc] = NULL;
 	xmlNodePtr t = hd_scroll_table(s, "results-table", cols);
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
@@ -265,6 +271,12 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 				hd_td_fmt(tr, fig_cols[k].fmt, v);
 			}
 		}
+		if (adv) {
+			struct rp_adv a = rp_advertised_case(d, c);
+			rp_buf_reset(&lab);
+			rp_advertised_text(&a, &lab);
+			hd_td_num(tr, rp_buf_str(&lab), a.pct);
+		}
 	}
 	rp_buf_free(&lab);
 	hd_el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
@@ -287,9 +299,15 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 		    "matrix declared (price basis). Prices are the ones recorded with the run. "
 		    "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
 		    "rule (the matrix's rank-by attribute, or report --rank-by).");
-	static const char *const cols[] = {"Rank", "Instance type", "Region", "Price basis",
-					   "$/hour", "Mbit/s", "Mbit/s per $/hour",
-					   "$ per Gbit/s-hour", "Ranked case", "Price as of", NULL};
+	const struct rp_pricing *pr = r->pricing;
+	if (pr)
+		hd_attr(hd_el_class(s, "p", "lead", pr->note), "id", "pricing-note");
+	/* prices in another currency are per that currency's hour: the Currency column says */
+	const char *cols[] = {"Rank", "Instance type", "Region", "Price basis", "$/hour", "Mbit/s",
+			      "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
+			      "Price as of", "Provider", "Currency", "Pricing",
+			      pr && pr->have_spot ? "Mbit/s per on-demand hour" : NULL,
+			      "Mbit/s per spot hour", NULL};
 	xmlNodePtr t = hd_scroll_table(s, "cost-table", cols);
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	struct rp_buf lab;
@@ -321,6 +339,15 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 			rp_case_label(d, &d->cases[c->best_case], &lab);
 		hd_el(tr, "td", c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
 		hd_el(tr, "td", e->price_as_of ? e->price_as_of : "–");
+		hd_el(tr, "td", e->provider ? e->provider : "–");
+		hd_el(tr, "td", isnan(c->usd_per_hour) ? "–" : c->currency ? c->currency : "USD");
+		xmlNodePtr pc = hd_el(tr, "td", e->pricing ? e->pricing : "on-demand");
+		if (e->price_window)
+			xmlNewProp(pc, BAD_CAST "title", BAD_CAST e->price_window);
+		if (pr && pr->have_spot) {
+			hd_td_fmt(tr, "%.0f", c->od_mbps_per_hour);
+			hd_td_fmt(tr, "%.0f", c->spot_mbps_per_hour);
+		}
 	}
 	rp_buf_free(&lab);
 	char rc[256];

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "advertised.h"
 #include "describe.h"
 #include "fmt.h"
 #include "lib/jsonw.h"
@@ -50,6 +51,9 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 	const struct rp_data *d = r->d;
 	jsonw_obj_open(w);
 	jsonw_kv_str(w, "rule", r->rank_rule ? r->rank_rule : RP_RANK_BEST_RULE);
+	jsonw_kv_str(w, "pricing", r->pricing ? r->pricing->model : "on-demand");
+	jsonw_kv_bool(w, "per_currency", r->pricing && r->pricing->per_currency);
+	jsonw_kv_str(w, "note", r->pricing ? r->pricing->note : NULL);
 	jsonw_key(w, "rows");
 	jsonw_arr_open(w);
 	for (size_t i = 0; i < r->n_cost; i++) {
@@ -64,10 +68,20 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_str(w, "instance_type", e->instance_type);
 		jsonw_kv_str(w, "region", e->region);
 		jsonw_kv_str(w, "price_basis", e->price_basis);
-		jsonw_kv_double(w, "usd_per_hour", c->usd_per_hour);
+		/* the dollar keys only in dollars; every currency's in per_hour, mbps_per_hour */
+		int usd = rp_ep_usd(e);
+		jsonw_kv_double(w, "usd_per_hour", usd ? c->usd_per_hour : NAN);
 		case_ref(w, d, c->best_case, lab);
 		jsonw_kv_double(w, "mbps", c->mbps);
-		jsonw_kv_double(w, "mbps_per_usd_hour", c->mbps_per_usd_hour);
+		jsonw_kv_double(w, "mbps_per_usd_hour", usd ? c->mbps_per_usd_hour : NAN);
+		jsonw_kv_str(w, "provider", e->provider);
+		jsonw_kv_str(w, "currency", isnan(c->usd_per_hour) ? NULL : usd ? "USD" : e->currency);
+		jsonw_kv_str(w, "pricing", e->pricing ? e->pricing : "on-demand");
+		jsonw_kv_double(w, "per_hour", c->usd_per_hour);
+		jsonw_kv_double(w, "mbps_per_hour", c->mbps_per_usd_hour);
+		jsonw_kv_double(w, "spot_mbps_per_hour", c->spot_mbps_per_hour);
+		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
+				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);

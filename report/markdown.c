@@ -1,6 +1,8 @@
 /* markdown: see markdown.h. */
 #include "markdown.h"
 
+#include "advertised.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -253,8 +255,14 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 	rp_buf_puts(b, "\n## Results\n\n| # | Case | Repeats ok | Receiver (median) | Min | Max | "
 		    "Sender (median) | Retransmits | Loss % | Kernel drops | Sender CPU % | "
 		    "Receiver CPU % |");
-	rp_buf_puts(b, bidir ? " Return (bidir) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-			     : "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
+	for (size_t i = 0; i < d->n_cases && !adv; i++)
+		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+	rp_buf_puts(b, bidir ? " Return (bidir) |" : "");
+	rp_buf_puts(b, adv ? " Of advertised |\n" : "\n");
+	rp_buf_puts(b, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+	rp_buf_puts(b, bidir ? "---|" : "");
+	rp_buf_puts(b, adv ? "---|\n" : "\n");
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		rp_buf_reset(&t);
@@ -283,11 +291,25 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 			rp_buf_puts(b, " | ");
 			bps(b, c->fig[RP_RET_BPS].med, r->d->unit);
 		}
+		if (adv) {
+			struct rp_adv a = rp_advertised_case(d, c);
+			rp_buf_puts(b, " | ");
+			rp_advertised_text(&a, b);
+		}
 		rp_buf_puts(b, " |\n");
 	}
-	rp_buf_puts(b, "\n## Cost\n\n| Rank | Instance type | Region | Price basis | $/hour | "
-		    "Mbit/s | Mbit/s per $/hour | $ per Gbit/s-hour |\n"
-		    "|---|---|---|---|---|---|---|---|\n");
+	const struct rp_pricing *pr = r->pricing;
+	int spot = pr && pr->have_spot;
+	rp_buf_puts(b, "\n## Cost\n\n");
+	if (pr) {
+		esc(b, pr->note);
+		rp_buf_puts(b, "\n\n");
+	}
+	rp_buf_puts(b, "| Rank | Instance type | Region | Price basis | $/hour | Mbit/s | "
+		    "Mbit/s per $/hour | $ per Gbit/s-hour | Provider | Currency | Pricing |");
+	rp_buf_puts(b, spot ? " Mbit/s per on-demand hour | Mbit/s per spot hour |\n" : "\n");
+	rp_buf_puts(b, spot ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+			    : "|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &d->eps[c->ep];
@@ -313,6 +335,18 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 		num(b, "%.0f", c->mbps_per_usd_hour);
 		rp_buf_puts(b, " | ");
 		num(b, "%.4g", c->usd_per_gbps_hour);
+		rp_buf_puts(b, " | ");
+		esc(b, e->provider ? e->provider : "–");
+		rp_buf_puts(b, " | ");
+		esc(b, isnan(c->usd_per_hour) ? "–" : c->currency ? c->currency : "USD");
+		rp_buf_puts(b, " | ");
+		esc(b, e->pricing ? e->pricing : "on-demand");
+		if (spot) {
+			rp_buf_puts(b, " | ");
+			num(b, "%.0f", c->od_mbps_per_hour);
+			rp_buf_puts(b, " | ");
+			num(b, "%.0f", c->spot_mbps_per_hour);
+		}
 		rp_buf_puts(b, " |\n");
 	}
 	if (!isnan(d->run_cost_usd) && d->results_without_price)

@@ -15,6 +15,7 @@
 #include "history.h"
 #include "news.h"
 #include "search.h"
+#include "pricing.h"
 
 struct rp_report {
 	const char *title;
@@ -37,6 +38,7 @@ struct rp_report {
 	const char *gnuplot_note;        /* why charts were not rendered, or NULL */
 	const char *outdir;
 	const char *price_note;          /* report --catalog: which prices were used, or NULL */
+	const struct rp_pricing *pricing; /* the model, rates and currency split ranked on */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

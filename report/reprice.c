@@ -30,21 +30,35 @@ static char *attr_dup(xmlNodePtr n, const char *name)
 	return s;
 }
 
-/* The price node for type/region; the last one wins, as later catalog entries override. */
-static xmlNodePtr find_price(xmlNodePtr root, const char *type, const char *region)
+/* An attribute, or what the schema says its absence means. */
+static int attr_is_or(xmlNodePtr n, const char *name, const char *want, const char *dflt)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	int eq = strcmp(v ? (const char *)v : dflt, want) == 0;
+	xmlFree(v);
+	return eq;
+}
+
+/* The price node for type/region of one pricing model and term; the last one wins, as later
+ * catalog entries override. */
+static xmlNodePtr find_price(xmlNodePtr root, const char *type, const char *region,
+			     const char *model, const char *term)
 {
 	xmlNodePtr found = NULL;
 	for (xmlNodePtr in = root->children; in; in = in->next) {
 		if (!is_elem(in, "instance") || !attr_is(in, "type", type))
 			continue;
 		for (xmlNodePtr p = in->children; p; p = p->next)
-			if (is_elem(p, "price") && attr_is(p, "region", region))
+			if (is_elem(p, "price") && attr_is(p, "region", region) &&
+			    attr_is_or(p, "pricing", model, "on-demand") &&
+			    attr_is_or(p, "term", term, ""))
 				found = p;
 	}
 	return found;
 }
 
-int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_err *err)
+int rp_reprice(struct rp_data *d, const char *path, const char *model, const char *term,
+	       size_t *n_priced, struct ns_err *err)
 {
 	*n_priced = 0;
 	xmlDocPtr doc = xsdcheck_file(&xsdcheck_catalog, path, err);
@@ -57,8 +71,10 @@ int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_
 	for (size_t i = 0; i < d->n_eps; i++) {
 		struct rp_endpoint *e = &d->eps[i];
 		xmlNodePtr p = e->instance_type && e->region
-				       ? find_price(root, e->instance_type, e->region) : NULL;
+				       ? find_price(root, e->instance_type, e->region, model, term) : NULL;
 		char *usd = p ? attr_dup(p, "usd-per-hour") : NULL;
+		if (p && !usd)
+			usd = attr_dup(p, "per-hour");
 		if (!usd)
 			continue;
 		char *src = attr_dup(p, "source");
@@ -68,6 +84,12 @@ int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_
 			snprintf(label, len, "--catalog %s: %s", base, src ? src : "");
 		free(e->price_source);
 		free(e->price_as_of);
+		free(e->currency);
+		free(e->pricing);
+		free(e->price_window);
+		e->currency = attr_dup(p, "currency");
+		e->pricing = strdup(model);
+		e->price_window = attr_dup(p, "window");
 		e->price_source = label;
 		e->price_as_of = attr_dup(p, "as-of");
 		e->unit_usd_per_hour = strtod(usd, NULL);
@@ -80,17 +102,6 @@ int rp_reprice(struct rp_data *d, const char *path, size_t *n_priced, struct ns_
 	}
 	xmlFreeDoc(doc);
 	/* the run's costs at the prices now in force */
-	d->run_cost_usd = NAN;
-	d->results_without_price = 0;
-	for (size_t i = 0; i < d->n_eps; i++) {
-		const struct rp_endpoint *e = &d->eps[i];
-		if (isnan(e->usd_per_hour)) {
-			d->results_without_price += e->ok_results;
-			continue;
-		}
-		d->run_cost_usd = (isnan(d->run_cost_usd) ? 0 : d->run_cost_usd) +
-				  e->usd_per_hour * e->measured_s / 3600.0;
-	}
-	rp_data_billed(d);
+	rp_data_recost(d);
 	return 0;
 }

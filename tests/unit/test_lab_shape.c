@@ -9,7 +9,12 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "runner/host/catalog.h"
+#include "runner/host/catalog_import.h"
 #include "runner/lab/shape.h"
+
+#include <stdlib.h>
+#include <unistd.h>
 
 static void scales(void **state)
 {
@@ -112,12 +117,41 @@ static void no_figure(void **state)
 	assert_int_equal(lab_shape_for("x9.huge", NULL, 1000000, 0.01, 10, &s, &err), -1);
 }
 
+/* Another provider's imported types emulate alike: Scaleway's products/servers, imported,
+ * gives PRO2-S its 1.6 Gbit/s of sum_internal_bandwidth as the lab's rate. */
+static void imported_provider_type(void **state)
+{
+	(void)state;
+	const char *in[] = {NETSWEEP_SCHEMADIR "/../tests/fixtures/scaleway/products-servers-fr-par-1.json"};
+	char out[] = "/tmp/ns-test-lab-scw-XXXXXX";
+	int fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	struct catalog_import_opts o = {.inputs = in, .n_inputs = 1, .as_of = "2026-11-30"};
+	struct catalog_import_stats st;
+	struct ns_err err = {0};
+	assert_int_equal(catalog_import(&o, out, &st, &err), 0);
+	struct catalog c;
+	catalog_init(&c);
+	assert_int_equal(catalog_load(&c, out, &err), 0);
+	const struct catalog_instance *ci = catalog_instance(&c, "PRO2-S");
+	assert_non_null(ci);
+	assert_string_equal(ci->provider, "scaleway");
+	struct lab_shape s;
+	assert_int_equal(lab_shape_for("PRO2-S", ci, 0, 1, 10, &s, &err), 0);
+	assert_string_equal(s.source, "catalog");
+	assert_int_equal(s.goodput_bps, 1600000000ULL);
+	assert_int_equal(s.peak_goodput_bps, 0);
+	catalog_free(&c);
+	unlink(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scales),         cmocka_unit_test(rates),
 		cmocka_unit_test(fixed_rate_type), cmocka_unit_test(up_to_type),
-		cmocka_unit_test(no_figure),
+		cmocka_unit_test(no_figure),      cmocka_unit_test(imported_provider_type),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "report/cost.h"
 #include "report/fmt.h"
 #include "report/phases.h"
+#include "report/pricing.h"
 
 static void test_m4_rank(void **state)
 {
@@ -187,10 +188,81 @@ static void test_compare_untestable_and_new(void **state)
 	rp_cmp_free(&cmp);
 }
 
+/* Two currencies without an exchange rate: never compared, each ranked from 1, US dollars
+ * first; the unpriced pair last. */
+static void test_rank_per_currency(void **state)
+{
+	(void)state;
+	struct rp_cost_row rows[5] = {
+		{.ep = 0, .mbps_per_usd_hour = 500, .usd_per_hour = 1, .currency = "EUR"},
+		{.ep = 1, .mbps_per_usd_hour = 100, .usd_per_hour = 1, .currency = NULL},
+		{.ep = 2, .mbps_per_usd_hour = NAN, .usd_per_hour = NAN},
+		{.ep = 3, .mbps_per_usd_hour = 300, .usd_per_hour = 1, .currency = "EUR"},
+		{.ep = 4, .mbps_per_usd_hour = 200, .usd_per_hour = 1, .currency = "USD"},
+	};
+	rp_cost_rank(rows, 5);
+	const size_t order[] = {4, 1, 0, 3, 2};
+	const int rank[] = {1, 2, 1, 2, 0};
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(rows[i].ep, order[i]);
+		assert_int_equal(rows[i].rank, rank[i]);
+	}
+}
+
+/* --pricing and --fx: what parses, what is refused; a rate converts a pair's prices to US
+ * dollars and joins the rankings, its absence splits them and the note says so. */
+static void test_pricing_and_fx(void **state)
+{
+	(void)state;
+	struct rp_pricing p = {0};
+	struct ns_err err = {0};
+	assert_int_equal(rp_pricing_parse_model("reserved:3yr", &p, &err), 0);
+	assert_string_equal(p.model, "reserved");
+	assert_string_equal(p.term, "3yr");
+	assert_int_equal(rp_pricing_parse_model("spot", &p, &err), 0);
+	assert_string_equal(p.term, "");
+	assert_int_equal(rp_pricing_parse_model("reserved", &p, &err), -1);
+	assert_int_equal(rp_pricing_parse_model("spot:1yr", &p, &err), -1);
+	assert_int_equal(rp_pricing_parse_model("cheap", &p, &err), -1);
+	assert_int_equal(rp_pricing_parse_fx("eur=1", &p, &err), -1);
+	assert_int_equal(rp_pricing_parse_fx("EUR=0", &p, &err), -1);
+	assert_int_equal(rp_pricing_parse_fx("EUR=1.08x", &p, &err), -1);
+	assert_int_equal(p.n_fx, 0);
+
+	struct rp_endpoint eps[2] = {
+		{.usd_per_hour = 0.2, .unit_usd_per_hour = 0.1, .od_per_hour = 0.2,
+		 .spot_per_hour = NAN, .currency = strdup("EUR"), .ok_results = 1, .measured_s = 3600,
+		 .billed_s = NAN},
+		{.usd_per_hour = 0.5, .unit_usd_per_hour = 0.25, .od_per_hour = 0.5,
+		 .spot_per_hour = NAN, .ok_results = 1, .measured_s = 3600, .billed_s = NAN},
+	};
+	struct rp_data d = {.eps = eps, .n_eps = 2};
+	rp_pricing_settle(&d, &p);
+	assert_true(p.per_currency);
+	assert_int_equal(p.n_currencies, 2);
+	assert_non_null(strstr(p.note, "ranked on its own"));
+	assert_true(fabs(d.run_cost_usd - 0.5) < 1e-12); /* the euro pair is not summed in */
+	assert_int_equal(d.results_without_price, 1);
+
+	assert_int_equal(rp_pricing_parse_fx("GBP=1.27,EUR=1.08", &p, &err), 0);
+	assert_int_equal(p.n_fx, 2);
+	rp_pricing_settle(&d, &p);
+	assert_false(p.per_currency);
+	assert_null(eps[0].currency);
+	assert_true(fabs(eps[0].usd_per_hour - 0.216) < 1e-12);
+	assert_true(fabs(eps[0].fx_rate - 1.08) < 1e-12);
+	assert_non_null(strstr(p.note, "EUR converted at 1.08 US dollars each"));
+	assert_true(fabs(d.run_cost_usd - 0.716) < 1e-12);
+	assert_string_equal(rp_money("EUR"), "€");
+	assert_string_equal(rp_money(NULL), "$");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_m4_rank),
+		cmocka_unit_test(test_rank_per_currency),
+		cmocka_unit_test(test_pricing_and_fx),
 		cmocka_unit_test(test_missing_price_last),
 		cmocka_unit_test(test_rank_on_sustained),
 		cmocka_unit_test(test_compare_flags_only_slow_case),
