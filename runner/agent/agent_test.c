@@ -24,7 +24,7 @@
 /* A TCP data connection from the client's address whose greeting is not all in yet. */
 struct dpend {
 	int fd;
-	double deadline;
+	double accepted, deadline;
 	uint32_t got;
 	uint8_t h[PROTO_DATA_HELLO_LEN];
 };
@@ -38,8 +38,9 @@ struct atest {
 	int dfd;                      /* TCP data listener */
 	int *udp;                     /* UDP sockets by stream index (fds of ends[]) */
 	bool *got;                    /* stream k has its connection */
-	struct dpend pend[AGENT_DATA_PENDING];
-	uint32_t n_pend;
+	struct dpend *pend;           /* in the order of arrival; room for total + AGENT_DATA_EXTRA */
+	uint32_t n_pend, cap_pend;
+	double accept_pause;          /* out of descriptors: the listener rests until then */
 	uint32_t n_got;
 	bool start_asked;
 	struct niccount nic;          /* the interface towards the client, over the test */
@@ -93,7 +94,7 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 		if (sockopt_apply(t->dfd, &t->p, err) < 0)
 			return -1;
 		if (bind(t->dfd, (struct sockaddr *)&sa, t->c->local_len) < 0 ||
-		    listen(t->dfd, (int)(t->total + AGENT_DATA_PENDING)) < 0)
+		    listen(t->dfd, (int)(t->total + AGENT_DATA_EXTRA)) < 0)
 			return ns_err_sys(err, "data listener");
 		r->data_port = agent_get_port(t->dfd);
 		return 0;
@@ -137,30 +138,45 @@ static void pend_done(struct atest *t, uint32_t i, bool complete)
 }
 
 /* New TCP data connections: only from the client's address; each waits for its greeting
- * beside the others, under its own deadline, so that silent ones hold up nobody. When the
- * list is full the oldest (nearest its deadline) makes room. */
+ * beside the others, under its own deadline, so that silent ones hold up nobody. There is
+ * room for every stream and AGENT_DATA_EXTRA more; when full, the oldest makes room once it
+ * waited AGENT_DATA_EVICT_S (a real stream's greeting follows its connect at once), and
+ * until then the listener is not polled (listener_wait). */
 static void accept_data(struct atest *t)
 {
-	for (uint32_t n = 0; n < AGENT_DATA_PENDING; n++) {
+	for (;;) {
+		double now = proto_now();
+		if (t->n_pend == t->cap_pend) {
+			if (now - t->pend[0].accepted < AGENT_DATA_EVICT_S)
+				return;
+			pend_done(t, 0, false);
+		}
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
 		int fd = accept4(t->dfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				t->accept_pause = now + AGENT_ACCEPT_PAUSE_S;
 			return;
+		}
 		if (!agent_same_ip(&from, &t->c->peer)) {
 			close(fd);
 			continue;
 		}
-		if (t->n_pend == AGENT_DATA_PENDING) {
-			uint32_t oldest = 0;
-			for (uint32_t i = 1; i < t->n_pend; i++)
-				if (t->pend[i].deadline < t->pend[oldest].deadline)
-					oldest = i;
-			pend_done(t, oldest, false);
-		}
-		t->pend[t->n_pend++] = (struct dpend){.fd = fd,
-						      .deadline = proto_now() + AGENT_COOKIE_WAIT_S};
+		t->pend[t->n_pend++] = (struct dpend){.fd = fd, .accepted = now,
+						      .deadline = now + AGENT_COOKIE_WAIT_S};
 	}
+}
+
+/* Seconds until the listener may be polled again (0 = now): after an accept that ran out of
+ * descriptors, or while the pending list is full of connections younger than
+ * AGENT_DATA_EVICT_S. */
+static double listener_wait(const struct atest *t, double now)
+{
+	double w = t->accept_pause - now;
+	if (t->n_pend == t->cap_pend && t->pend[0].accepted + AGENT_DATA_EVICT_S - now > w)
+		w = t->pend[0].accepted + AGENT_DATA_EVICT_S - now;
+	return w > 0 ? w : 0;
 }
 
 /* Reads what pending connection i has of its greeting; returns true if it left the list. */
@@ -250,10 +266,14 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 								   : AGENT_MAX_CONNECT_S;
 	double deadline = proto_now() + wait + AGENT_SETUP_S;
 	uint32_t nl = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total); /* then the pending */
-	struct pollfd *pfd = calloc(nl + AGENT_DATA_PENDING, sizeof(*pfd));
+	bool tcp = t->p.proto == NS_PROTO_TCP;
+	t->cap_pend = tcp ? t->total + AGENT_DATA_EXTRA : 0;
+	struct pollfd *pfd = calloc(nl + t->cap_pend, sizeof(*pfd));
 	int rc = -1;
-	if (!pfd)
+	if (!pfd || (tcp && !(t->pend = calloc(t->cap_pend, sizeof(*t->pend))))) {
+		free(pfd);
 		return ns_err_set(err, "out of memory");
+	}
 	pfd[0] = (struct pollfd){.fd = c->ctl, .events = POLLIN};
 	pfd[1] = (struct pollfd){.fd = c->a->pipe_r, .events = POLLIN};
 	for (uint32_t i = 2; i < nl; i++)
@@ -265,9 +285,13 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 			test_timed_out(t, wait + AGENT_SETUP_S, "START", err);
 			goto out;
 		}
-		double next = pend_expire(t, now);
+		double next = pend_expire(t, now), lw = tcp ? listener_wait(t, now) : 0;
 		if (next - now < left)
 			left = next - now;
+		if (tcp)
+			pfd[2].events = lw > 0 ? 0 : POLLIN;
+		if (lw > 0 && lw < left)
+			left = lw;
 		uint32_t np = nl + t->n_pend;
 		for (uint32_t i = 0; i < t->n_pend; i++)
 			pfd[nl + i] = (struct pollfd){.fd = t->pend[i].fd, .events = POLLIN};
@@ -313,6 +337,8 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 out:
 	while (t->n_pend) /* late or extra connections: every stream is in, or the test failed */
 		pend_done(t, 0, false);
+	free(t->pend);
+	t->pend = NULL;
 	free(pfd);
 	return rc;
 }

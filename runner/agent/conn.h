@@ -21,7 +21,10 @@
 #define AGENT_SETUP_S 5.0          /* data connections, on top of the client's connect timeout */
 #define AGENT_DRAIN_S 2.0
 #define AGENT_COOKIE_WAIT_S 1.0    /* a TCP data connection's greeting, each under its own */
-#define AGENT_DATA_PENDING 64      /* data connections waiting for their greeting at once */
+#define AGENT_DATA_EXTRA 64        /* data connections waiting for their greeting beyond one
+				    * per stream */
+#define AGENT_DATA_EVICT_S 0.25    /* ... the oldest makes room when full after this long */
+#define AGENT_ACCEPT_PAUSE_S 0.05  /* out of descriptors: the data listener rests this long */
 #define AGENT_AUTH_S 2.0           /* from accept to a proven key (or, keyless, to HELLO) */
 #define AGENT_REQUEST_S 2.0        /* then the request: a client sends it at once, one round
 				    * trip after the proof (the longest WAN ones are ~0.5 s) */

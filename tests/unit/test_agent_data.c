@@ -23,8 +23,7 @@
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
 
-#define STREAMS 32
-#define SILENT 20
+#define MOST 400
 /* generous on a loaded 2-core machine, far below the 20 s that waiting in turn would take */
 #define ON_TIME_S 3.0
 
@@ -82,9 +81,9 @@ static void *serve(void *a)
 	return NULL;
 }
 
-static void silent_and_wrong_connections_delay_no_stream(void **state)
+/* A test of `streams` whose data connections come after `silent` silent ones. */
+static void run_with_silent(int streams, int silent_n)
 {
-	(void)state;
 	struct agent_opts o;
 	struct ns_err err = {0};
 	pthread_t th;
@@ -103,7 +102,7 @@ static void silent_and_wrong_connections_delay_no_stream(void **state)
 	struct proto_ready r;
 	struct probe_params p;
 	probe_params_init(&p);
-	p.streams = STREAMS;
+	p.streams = (uint32_t)streams;
 	p.duration_s = 0.3;
 	p.interval_s = 0;
 	p.rate_bps = 10000000;
@@ -121,15 +120,15 @@ static void silent_and_wrong_connections_delay_no_stream(void **state)
 	assert_int_equal(proto_dec_ready(buf, len, &r, &err), 0);
 	double t0 = proto_now();
 
-	int silent[SILENT], real[STREAMS];
-	for (int i = 0; i < SILENT; i++)
+	int silent[MOST], real[MOST];
+	for (int i = 0; i < silent_n; i++)
 		silent[i] = connect_to(r.data_port);
 	uint8_t wrong_cookie[PROTO_COOKIE_LEN];
 	memcpy(wrong_cookie, r.cookie, sizeof(wrong_cookie));
 	wrong_cookie[0] ^= 1;
 	int wrong = greet(r.data_port, wrong_cookie, 0);
-	int out_of_range = greet(r.data_port, r.cookie, STREAMS);
-	for (uint32_t k = 0; k < STREAMS; k++)
+	int out_of_range = greet(r.data_port, r.cookie, (uint32_t)streams);
+	for (uint32_t k = 0; k < (uint32_t)streams; k++)
 		real[k] = greet(r.data_port, r.cookie, k);
 	int twice = greet(r.data_port, r.cookie, 0);
 	assert_int_equal(proto_send(fd, PROTO_START, NULL, 0, proto_now() + 5, &err), 0);
@@ -138,30 +137,31 @@ static void silent_and_wrong_connections_delay_no_stream(void **state)
 	assert_true(closed_within(wrong, 1.0));
 	assert_true(closed_within(out_of_range, 1.0));
 	assert_true(closed_within(twice, 1.0));
-	for (int i = 0; i < SILENT; i++) /* the greeting's deadline, or the streams all in */
+	for (int i = 0; i < silent_n; i++) /* the greeting's deadline, or the streams all in */
 		assert_true(closed_within(silent[i], 2.0));
 
 	/* the run: forward streams end with EOF, then STOP, RESULTS ... DONE */
 	usleep(300000);
-	for (int k = 0; k < STREAMS; k++)
+	for (int k = 0; k < streams; k++)
 		shutdown(real[k], SHUT_WR);
 	assert_int_equal(proto_send(fd, PROTO_STOP, NULL, 0, proto_now() + 5, &err), 0);
 	recv_type(fd, buf, PROTO_RESULTS, &len, 5);
 	struct proto_results res;
 	assert_int_equal(proto_dec_results(buf, len, &res, &err), 0);
 	assert_int_equal(res.n_dirs, 1);
-	assert_int_equal(res.dirs[0].n_streams, STREAMS);
+	assert_int_equal(res.dirs[0].n_streams, streams);
 	uint16_t type;
 	do
 		assert_int_equal(proto_recv(fd, &type, buf, &len, proto_now() + 5, -1, NULL, &err), 0);
 	while (type == PROTO_RESULT_STREAMS || type == PROTO_RESULT_INTERVALS);
 	assert_int_equal(type, PROTO_DONE);
 	assert_true(started < ON_TIME_S);
-	print_message("START %.3f s after READY with %d silent connections\n", started, SILENT);
+	print_message("%d streams: START %.3f s after READY with %d silent connections\n", streams,
+		      started, silent_n);
 
-	for (int i = 0; i < SILENT; i++)
+	for (int i = 0; i < silent_n; i++)
 		close(silent[i]);
-	for (int k = 0; k < STREAMS; k++)
+	for (int k = 0; k < streams; k++)
 		close(real[k]);
 	close(wrong);
 	close(out_of_range);
@@ -173,10 +173,25 @@ static void silent_and_wrong_connections_delay_no_stream(void **state)
 	agent_destroy(a);
 }
 
+/* The case of the issue: 20 silent of 32. */
+static void silent_and_wrong_connections_delay_no_stream(void **state)
+{
+	(void)state;
+	run_with_silent(32, 20);
+}
+
+/* More silent ones than the agent keeps beyond its streams (64): the oldest make room. */
+static void more_silent_than_the_spare_room(void **state)
+{
+	(void)state;
+	run_with_silent(300, 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(silent_and_wrong_connections_delay_no_stream),
+		cmocka_unit_test(more_silent_than_the_spare_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
