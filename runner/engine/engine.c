@@ -272,9 +272,9 @@ static void send_owed(struct e_thread *t)
 	}
 }
 
-/* A paced TCP stream writes about E_PACED_WRITE_S of its rate at a time, not the whole
- * configured length: the pacer lets a stream's first write go at once, and 1024 streams of
- * 128 KiB each were 128 MiB in the first instant of a test paced at 10 Mbit/s. */
+/* A paced TCP stream writes about E_PACED_WRITE_S of its rate at a time (as much as a
+ * budget of the same rate holds), not the whole configured length: at low rates a 128 KiB
+ * write is a burst of a tenth of a second or more that a shaped link drops. */
 static uint32_t paced_write(uint32_t unit, uint64_t rate_bps)
 {
 	if (!rate_bps)

@@ -19,7 +19,7 @@
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
 #define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */
-#define E_PACED_WRITE_S 0.001  /* a paced TCP write: 1 ms of the stream's rate (paced_write) */
+#define E_PACED_WRITE_S 0.01   /* a paced TCP write: 10 ms of the stream's rate (paced_write) */
 #define E_PACED_MIN_WRITE 1448 /* ... at least one full segment of a 1500-byte MTU */
 
 struct e_thread;
