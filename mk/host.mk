@@ -5,7 +5,7 @@ LIB_SRC += runner/host/cost.c runner/host/wire.c runner/host/ethstats.c runner/h
 LIB_SRC += runner/host/catalog_import.c runner/host/catalog_import_clouds.c runner/host/cmd_catalog.c
 UNIT_TESTS += test_cost test_wire test_catalog test_hostinfo test_ethstats
 ITESTS += tests/integration/hostinfo_catalog.sh tests/integration/hostinfo_imds.sh
-ITESTS += tests/integration/hostinfo_netns.sh tests/integration/catalog_import.sh tests/integration/catalog_clouds.sh
+ITESTS += tests/integration/hostinfo_netns.sh tests/integration/catalog_import.sh tests/integration/catalog_clouds.sh tests/integration/catalog_shipped.sh
 
 # The fake IMDSv2 server the hostinfo tests talk to on 127.0.0.1 (never the real one).
 FAKE_IMDS := $(BUILD)/tests/fake_imds

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include <libxml/tree.h>
 #include <libxml/xmlsave.h>
@@ -393,12 +392,19 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 	sqlite3_stmt *types = NULL, *prices = NULL;
 	xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
 	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "catalog");
-	char desc[256], when[32], formats[160], provider[32] = "";
-	time_t t = time(NULL);
-	strftime(when, sizeof(when), "on %Y-%m-%d", gmtime(&t));
-	if (o->as_of)
-		snprintf(when, sizeof(when), "as of %.10s", o->as_of);
+	char desc[256], when[48] = "", formats[160], provider[32] = "";
 	formats_seen(seen, formats, sizeof(formats));
+	/* the prices' own dates, not today's: the same inputs write the same catalog */
+	sqlite3_stmt *ds = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT min(as_of), max(as_of) FROM price", -1, &ds,
+			       NULL) == SQLITE_OK && sqlite3_step(ds) == SQLITE_ROW &&
+	    sqlite3_column_text(ds, 0)) {
+		const char *lo = (const char *)sqlite3_column_text(ds, 0);
+		const char *hi = (const char *)sqlite3_column_text(ds, 1);
+		snprintf(when, sizeof(when), "; prices as of %.10s%s%.10s", lo,
+			 strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "");
+	}
+	sqlite3_finalize(ds);
 	xmlDocSetRootElement(doc, root);
 	/* one provider: the catalog's name and provider; several: each instance says its own */
 	sqlite3_stmt *pv = NULL;
@@ -409,9 +415,9 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 	sqlite3_finalize(pv);
 	xmlNewProp(root, BAD_CAST "name", BAD_CAST(o->name ? o->name : provider[0] ? provider
 									       : "imported"));
-	snprintf(desc, sizeof(desc), "Imported by netsweep catalog import %s from %s", when,
-		 formats);
-	xmlNewProp(root, BAD_CAST "description", BAD_CAST desc);
+	snprintf(desc, sizeof(desc), "Imported by netsweep catalog import from %s%s", formats,
+		 when);
+	xmlNewProp(root, BAD_CAST "description", BAD_CAST(o->description ? o->description : desc));
 	if (provider[0])
 		xmlNewProp(root, BAD_CAST "provider", BAD_CAST provider);
 	int rc = -1;

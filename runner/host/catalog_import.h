@@ -26,6 +26,7 @@ struct catalog_import_opts {
 	const char *pricings[3];           /* on-demand, spot, reserved: these only; none = all */
 	size_t n_pricings;
 	const char *name;                  /* the catalog's name (default: the one provider's) */
+	const char *description;           /* over the one saying what was imported */
 	const char *as_of;                 /* YYYY-MM-DD over the price list's own date; NULL = its own */
 };
 

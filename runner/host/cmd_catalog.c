@@ -13,7 +13,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep catalog import -o OUT [--region R]... [--pricing KIND]... [--name N]\n"
-		"                               [--as-of DATE] FILE...\n"
+		"                               [--description T] [--as-of DATE] FILE...\n"
 		"\n"
 		"Writes a catalog (schemas/catalog.xsd) from what providers publish; each FILE's kind is\n"
 		"recognised from its content, and several files (pages, zones, providers) merge:\n"
@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"  --region R        prices of this region or zone only (repeatable; default all)\n"
 		"  --pricing KIND    on-demand, spot or reserved prices only (repeatable; default all)\n"
 		"  --name N          the catalog's name (default the provider's)\n"
+		"  --description T   the catalog's description (default: what was imported, and\n"
+		"                    the prices' dates)\n"
 		"  --as-of DATE      YYYY-MM-DD for every price instead of the price list's date (and\n"
 		"                    for Scaleway and Hetzner, whose lists carry none, instead of today)\n");
 }
@@ -50,6 +52,7 @@ static int cmd_import(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'}, {"region", required_argument, NULL, 'r'},
 		{"name", required_argument, NULL, 'n'},   {"as-of", required_argument, NULL, 'a'},
 		{"pricing", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+		{"description", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	struct catalog_import_opts o = {0};
@@ -62,6 +65,14 @@ static int cmd_import(int argc, char **argv)
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'n': o.name = optarg; break;
+		case 'D':
+			if (!*optarg || strlen(optarg) > 255) {
+				fprintf(stderr, "netsweep catalog import: --description: 1 to 255 "
+					"characters\n");
+				return NS_EXIT_USAGE;
+			}
+			o.description = optarg;
+			break;
 		case 'a': o.as_of = optarg; break;
 		case 'r':
 			if (o.n_regions >= CATALOG_IMPORT_MAX_REGIONS) {
