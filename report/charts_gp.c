@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/atomicfile.h"
+
 /* A label inside a .dat file: double-quoted, with quotes and control characters removed. */
 void cg_dat_label(struct rp_buf *b, const char *s)
 {
@@ -48,13 +50,7 @@ int cg_write_file(const char *dir, const char *name, const char *ext, const stru
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return ns_err_set(err, "%s: %s", path, strerror(errno));
-	fwrite(rp_buf_str(b), 1, b->len, f);
-	if (fclose(f) != 0)
-		return ns_err_set(err, "%s: %s", path, strerror(errno));
-	return 0;
+	return atomicfile_write(path, rp_buf_str(b), b->len, 0644, 0, err);
 }
 
 void cg_gp_header(struct rp_buf *gp, const char *name, const char *title)
@@ -63,7 +59,8 @@ void cg_gp_header(struct rp_buf *gp, const char *name, const char *title)
 		      name);
 	cg_dat_comment(gp, title);
 	rp_buf_printf(gp, "set terminal svg size %d,%d dynamic noenhanced font 'sans,%d' "
-		      "background '#ffffff'\nset output '%s.svg'\n", CG_WIDTH, CG_HEIGHT,
+		      "background '#ffffff'\n"
+		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
 		      CG_FONT_PX, name);
 	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
 	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
@@ -87,15 +84,25 @@ void cg_gp_key_margin(struct rp_buf *gp, size_t entries)
 /* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */
 void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 {
-	char errpath[4096], svg[4096], gp[64];
+	char errpath[4096], svg[4096], gp[64], outfile[ATOMICFILE_PATH_MAX + 16];
+	struct atomicfile af;
+	struct ns_err aerr = {0};
 	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", o->outdir, c->name);
 	snprintf(svg, sizeof(svg), "%s/%s.svg", o->outdir, c->name);
 	snprintf(gp, sizeof(gp), "%s.gp", c->name);
-	unlink(svg);
+	/* gnuplot draws into the temporary file (the .gp's outfile, set from the command line):
+	 * a chart that fails leaves the earlier svg as it was, never half of a new one */
+	if (atomicfile_open(&af, svg, 0644, 0, &aerr) < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
+		return;
+	}
+	snprintf(outfile, sizeof(outfile), "outfile='%s'", strrchr(af.tmp, '/') ? strrchr(af.tmp, '/') + 1 : af.tmp);
 	pid_t pid = fork();
 	if (pid < 0) {
 		c->status = RP_CHART_FAILED;
 		snprintf(c->reason, sizeof(c->reason), "fork: %s", strerror(errno));
+		atomicfile_abort(&af);
 		return;
 	}
 	if (pid == 0) {
@@ -110,7 +117,7 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 		}
 		if (chdir(o->outdir) != 0)
 			_exit(126);
-		execl(o->gnuplot, "gnuplot", gp, (char *)NULL);
+		execl(o->gnuplot, "gnuplot", "-e", outfile, gp, (char *)NULL);
 		_exit(127);
 	}
 	struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
@@ -151,12 +158,16 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 		snprintf(c->reason, sizeof(c->reason), "gnuplot failed (%s%d)%s%s",
 			 WIFEXITED(st) ? "exit " : "signal ",
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *msg ? ": " : "", msg);
-	} else if (stat(svg, &sb) != 0 || sb.st_size == 0) {
+	} else if (stat(af.tmp, &sb) != 0 || sb.st_size == 0) {
 		c->status = RP_CHART_FAILED;
 		snprintf(c->reason, sizeof(c->reason), "gnuplot wrote no %s.svg", c->name);
+	} else if (atomicfile_commit(&af, &aerr) < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
 	} else {
 		c->status = RP_CHART_OK;
 	}
+	atomicfile_abort(&af); /* after a commit: nothing left to remove */
 }
 
 struct rp_chart *cg_chart_new(struct rp_charts *cs, const char *name, const char *title,

@@ -12,6 +12,7 @@
 #include "cmd_export.h"
 #include "export.h"
 #include "rundb.h"
+#include "lib/atomicfile.h"
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
@@ -131,7 +132,7 @@ int cmd_export(int argc, char **argv)
 	long long one, *ids = &one;
 	size_t n = 1;
 	int rc = NS_EXIT_USAGE;
-	char tmp[4096] = "";
+	struct atomicfile af = {0};
 	FILE *out = stdout;
 	if (rp_db_open(c.db, &db, &err) < 0)
 		goto done;
@@ -140,14 +141,9 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	rc = NS_EXIT_FAIL;
 	if (c.out) {
-		int fd;
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", c.out) >= sizeof(tmp) ||
-		    (fd = mkstemp(tmp)) < 0 || !(out = fdopen(fd, "w"))) {
-			ns_err_code(&err, NS_E_IO, "%s: %s", c.out, strerror(errno));
-			tmp[0] = '\0';
-			out = stdout;
+		if (atomicfile_open(&af, c.out, 0644, 0, &err) < 0)
 			goto done;
-		}
+		out = af.f;
 	}
 	if (rp_export(db, ids, n, &c.o, out, &err) < 0)
 		goto done;
@@ -155,21 +151,11 @@ int cmd_export(int argc, char **argv)
 		ns_err_code(&err, NS_E_IO, "%s: %s", c.out ? c.out : "standard output", strerror(errno));
 		goto done;
 	}
-	if (c.out) {
-		if (fsync(fileno(out)) != 0 || fclose(out) != 0 || rename(tmp, c.out) != 0) {
-			out = stdout;
-			ns_err_code(&err, NS_E_IO, "%s: %s", c.out, strerror(errno));
-			goto done;
-		}
-		out = stdout;
-		tmp[0] = '\0';
-	}
+	if (c.out && atomicfile_commit(&af, &err) < 0)
+		goto done;
 	rc = NS_EXIT_OK;
 done:
-	if (out != stdout)
-		fclose(out);
-	if (tmp[0])
-		unlink(tmp);
+	atomicfile_abort(&af);
 	if (ids != &one)
 		free(ids);
 	sqlite3_close(db);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
 #include "report.h"
@@ -25,6 +26,7 @@ static const char *sql =
 int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err *err)
 {
 	sqlite3_stmt *st = NULL;
+	struct atomicfile af = {0};
 	FILE *f = NULL;
 	struct rp_buf b;
 	rp_buf_init(&b);
@@ -33,11 +35,9 @@ int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err 
 		goto err;
 	}
 	sqlite3_bind_int64(st, 1, run_id);
-	f = fopen(path, "w");
-	if (!f) {
-		ns_err_set(err, "%s: %s", path, strerror(errno));
+	if (atomicfile_open(&af, path, 0644, 0, err) < 0)
 		goto err;
-	}
+	f = af.f;
 	int cols = sqlite3_column_count(st);
 	for (int i = 0; i < cols; i++) {
 		rp_csv_field(&b, sqlite3_column_name(st, i));
@@ -65,14 +65,11 @@ int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err 
 	fwrite(rp_buf_str(&b), 1, b.len, f);
 	sqlite3_finalize(st);
 	rp_buf_free(&b);
-	if (fclose(f) != 0)
-		return ns_err_set(err, "%s: %s", path, strerror(errno));
-	return 0;
+	return atomicfile_commit(&af, err);
 err:
 	sqlite3_finalize(st);
 	rp_buf_free(&b);
-	if (f)
-		fclose(f);
+	atomicfile_abort(&af);
 	return -1;
 }
 
@@ -123,16 +120,8 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);
 		rp_buf_puts(&b, "\n");
 	}
-	int rc = -1;
-	FILE *f = b.oom ? NULL : fopen(path, "w");
-	if (b.oom)
-		ns_err_set(err, "out of memory");
-	else if (!f || fwrite(rp_buf_str(&b), 1, b.len, f) != b.len)
-		ns_err_set(err, "%s: %s", path, strerror(errno));
-	else
-		rc = 0;
-	if (f && fclose(f) != 0 && rc == 0)
-		rc = ns_err_set(err, "%s: %s", path, strerror(errno));
+	int rc = b.oom ? ns_err_set(err, "out of memory")
+		       : atomicfile_write(path, rp_buf_str(&b), b.len, 0644, 0, err);
 	rp_buf_free(&b);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/atomicfile.h"
 #include "describe.h"
 #include "hdoc.h"
 #include "html_sections.h"
@@ -577,11 +578,19 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	rp_html_environment(r, main);
 	write_method(r, main);
 	write_summary(r, main);
-	int rc = htmlSaveFileFormat(path, doc, "UTF-8", 1);
+	struct atomicfile af;
+	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
+		xmlFreeDoc(doc);
+		return -1;
+	}
+	/* libxml2 writes the temporary file by its name; the commit syncs and renames it */
+	int rc = htmlSaveFileFormat(af.tmp, doc, "UTF-8", 1);
 	xmlFreeDoc(doc);
-	if (rc < 0)
-		return ns_err_set(err, "%s: cannot write", path);
-	return 0;
+	if (rc < 0) {
+		atomicfile_abort(&af);
+		return ns_err_code(err, NS_E_IO, "%s: cannot write", path);
+	}
+	return atomicfile_commit(&af, err);
 }
 
 char *rp_html_text_fragment(const char *s)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "advertised.h"
+#include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
 #include "lib/jsonw.h"
@@ -173,20 +174,17 @@ int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *er
 	jsonw_obj_close(&w);
 	const char *text = jsonw_finish(&w);
 	int rc = -1;
-	FILE *f = NULL;
+	struct atomicfile af;
 	if (!text || lab.oom) {
 		ns_err_set(err, "out of memory");
 		goto out;
 	}
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-		ns_err_set(err, "%s: %s", path, strerror(errno));
+	if (atomicfile_open(&af, path, 0644, 0, err) < 0)
 		goto out;
-	}
-	rc = 0;
+	fputs(text, af.f);
+	fputc('\n', af.f);
+	rc = atomicfile_commit(&af, err);
 out:
-	if (f && fclose(f) != 0 && rc == 0)
-		rc = ns_err_set(err, "%s: %s", path, strerror(errno));
 	jsonw_free(&w);
 	rp_buf_free(&lab);
 	return rc;

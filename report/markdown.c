@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
 #include "lib/cli.h"
@@ -447,14 +448,7 @@ int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err
 		rp_buf_free(&b);
 		return ns_err_set(err, "out of memory");
 	}
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		rp_buf_free(&b);
-		return ns_err_set(err, "%s: %s", path, strerror(errno));
-	}
-	fwrite(rp_buf_str(&b), 1, b.len, f);
+	int rc = atomicfile_write(path, rp_buf_str(&b), b.len, 0644, 0, err);
 	rp_buf_free(&b);
-	if (fclose(f) != 0)
-		return ns_err_set(err, "%s: %s", path, strerror(errno));
-	return 0;
+	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "catalog.h"
 #include "catalog_import_int.h"
+#include "lib/atomicfile.h"
 #include "lib/datadir.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */
@@ -479,6 +480,7 @@ int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 		   struct catalog_import_stats *stats, struct ns_err *err)
 {
 	sqlite3 *db = NULL;
+	struct atomicfile af = {0};
 	int rc = -1;
 	memset(stats, 0, sizeof(*stats));
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
@@ -502,16 +504,24 @@ int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 	for (size_t i = 0; i < o->n_inputs; i++)
 		if (import_one(db, o, o->inputs[i], &seen, err) < 0)
 			goto out;
-	if (finish_inputs(db, o, &seen, err) < 0 || write_xml(db, o, out_path, seen, stats, err) < 0)
+	if (finish_inputs(db, o, &seen, err) < 0 || atomicfile_open(&af, out_path, 0644, 0, err) < 0)
 		goto out;
-	/* what was written must read back: the same loader and schema as every catalog */
+	if (write_xml(db, o, af.tmp, seen, stats, err) < 0)
+		goto out;
+	/* what was written must read back (the same loader and schema as every catalog) before
+	 * it takes the place of out_path */
 	struct catalog cat;
 	catalog_init(&cat);
-	rc = catalog_load(&cat, out_path, err);
+	rc = catalog_load(&cat, af.tmp, err);
 	catalog_free(&cat);
-	if (rc < 0)
-		ns_err_prefix(err, "the written catalog does not validate");
+	if (rc < 0) {
+		ns_err_prefix(err, "the catalog for %s does not validate (%s left as it was)", out_path,
+			      out_path);
+		goto out;
+	}
+	rc = atomicfile_commit(&af, err);
 out:
+	atomicfile_abort(&af);
 	sqlite3_close(db);
 	return rc;
 }

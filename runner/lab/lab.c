@@ -1,5 +1,6 @@
 #include "lab.h"
 
+#include "lib/atomicfile.h"
 #include "runner/proto/auth.h"
 
 #include <dirent.h>
@@ -122,7 +123,7 @@ void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
 static int write_state(const struct lab *lab, const struct lab_pair *p, bool create,
 		       struct ns_err *err)
 {
-	char path[300], tmp[310];
+	char path[300];
 	state_path(lab, p->link.ns, path, sizeof(path));
 	struct jsonw w;
 	jsonw_init(&w, false);
@@ -134,24 +135,13 @@ static int write_state(const struct lab *lab, const struct lab_pair *p, bool cre
 		goto out;
 	}
 	/* created exclusively (the reservation), then replaced whole (never half written) */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	int fd = open(create ? path : tmp, O_WRONLY | O_CREAT | O_CLOEXEC | (create ? O_EXCL : O_TRUNC),
-		      0600);
-	if (fd < 0) {
-		ns_err_sys(err, "%s", create ? path : tmp);
+	struct atomicfile af;
+	if (atomicfile_open(&af, path, 0600, create ? ATOMICFILE_NO_REPLACE : 0, err) < 0)
 		goto out;
-	}
-	size_t len = strlen(text);
-	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd) < 0) {
-		ns_err_sys(err, "writing %s", path);
-		close(fd);
+	fputs(text, af.f);
+	fputc('\n', af.f);
+	if (atomicfile_commit(&af, err) < 0)
 		goto out;
-	}
-	close(fd);
-	if (!create && rename(tmp, path) < 0) {
-		ns_err_sys(err, "%s", path);
-		goto out;
-	}
 	rc = 0;
 out:
 	jsonw_free(&w);

@@ -16,6 +16,8 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include "lib/atomicfile.h"
+
 #define AUTH_LABEL_CLIENT "netsweep client proof"
 #define AUTH_LABEL_AGENT "netsweep agent proof"
 #define AUTH_FILE_MAX 512             /* a key file is one short line */
@@ -131,22 +133,10 @@ int auth_key_create(const char *path, struct ns_err *err)
 		line[2 * i + 1] = hex[k[i] & 15];
 	}
 	line[2 * AUTH_KEY_NEW] = '\n';
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		ns_err_sys(err, "key file %s", path);
-		goto out;
-	}
-	/* the umask can only take bits away; fchmod makes 0600 exact whatever it is */
-	if (fchmod(fd, 0600) < 0 || write(fd, line, sizeof(line)) != (ssize_t)sizeof(line) ||
-	    fsync(fd) < 0) {
-		ns_err_sys(err, "key file %s", path);
-		close(fd);
-		unlink(path);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		ns_err_sys(err, "key file %s", path);
-		unlink(path);
+	/* written whole under a temporary name, then linked in: an existing file is never
+	 * replaced, and a full disk leaves no empty or partial key behind */
+	if (atomicfile_write(path, line, sizeof(line), 0600, ATOMICFILE_NO_REPLACE, err) < 0) {
+		ns_err_prefix(err, "key file");
 		goto out;
 	}
 	rc = 0;

@@ -2,8 +2,9 @@
  * so that one report covers them all. A run keeps its identity by runs.uuid: a run OUT
  * already holds is left as it is, so merging the same input again adds nothing. Inputs at an
  * older schema version are migrated on a private copy (never in place); a newer one is refused.
- * Row ids are renumbered through temporary maps (old id -> new id), table by table, in one
- * transaction per input. Case leases are not merged: they are one runner's claims on work in
+ * Row ids are renumbered through temporary maps (old id -> new id), table by table. The inputs
+ * go into a staging database beside OUT first, and OUT changes once, when all went in (a new
+ * OUT is the staging file renamed; an existing one takes it in one transaction). Case leases are not merged: they are one runner's claims on work in
  * flight, meaningless in another database. */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "runner/core/cmds.h"
+#include "lib/atomicfile.h"
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/store_schema.h"
@@ -177,6 +179,22 @@ out:
 	return rc;
 }
 
+/* The quoted column list of main.runs, with or without its id. */
+static int runs_columns(sqlite3 *db, bool with_id, struct sbuf *cols, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info('runs', 'main')", -1,
+			       &st, NULL) != SQLITE_OK)
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		if (c && !strchr(c, '"') && (with_id || sqlite3_column_int(st, 1) == 0))
+			sb_add(cols, "%s\"%s\"", cols->n ? ", " : "", c);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /* Adds the runs of one input that OUT does not hold yet; *added counts them. */
 static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_err *err)
 {
@@ -202,17 +220,8 @@ static int merge_one(sqlite3 *db, const char *path, long long *added, struct ns_
 	/* runs first: every other table hangs below it */
 	static const struct merge_table runs = {"runs", {NULL}, {NULL}, NULL, NULL};
 	struct sbuf cols = {0}, sql = {0};
-	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('runs', 'main') WHERE pk = 0",
-			       -1, &st, NULL) != SQLITE_OK) {
-		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	if (runs_columns(db, false, &cols, err) < 0)
 		goto rollback;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 0);
-		if (c && !strchr(c, '"'))
-			sb_add(&cols, "%s\"%s\"", cols.n ? ", " : "", c);
-	}
-	sqlite3_finalize(st);
 	sb_add(&sql, "INSERT INTO main.runs (%s) SELECT %s FROM src.runs WHERE id IN"
 	       " (SELECT old FROM temp.new_runs) ORDER BY started_at, id;"
 	       "INSERT INTO temp.map_runs SELECT s.id, m.id FROM src.runs s JOIN main.runs m"
@@ -243,6 +252,63 @@ detach:
 	     "DROP TABLE IF EXISTS temp.new_runs; DETACH src", NULL);
 	if (rc < 0)
 		ns_err_prefix(err, "%s", path);
+	return rc;
+}
+
+/* A database file and the sidecars SQLite may have left beside it. */
+static void unlink_db(const char *path)
+{
+	static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+	char p[4200];
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", path, side[i]);
+		unlink(p);
+	}
+}
+
+/* OUT's runs (their rows alone) copied into the staging database: merging an input into it
+ * then adds, and counts, only the runs OUT lacks; merging it into OUT skips them again. */
+static int seed_runs(sqlite3 *db, const char *out, struct ns_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct sbuf cols = {0}, sql = {0};
+	if (sqlite3_prepare_v2(db, "ATTACH ?1 AS o", -1, &st, NULL) != SQLITE_OK)
+		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return ns_err_set(err, "%s: %s", out, sqlite3_errmsg(db));
+	int rc = -1;
+	if (runs_columns(db, true, &cols, err) < 0)
+		goto detach;
+	sb_add(&sql, "INSERT INTO main.runs (%s) SELECT %s FROM o.runs", cols.s, cols.s);
+	if (cols.over || sql.over)
+		ns_err_set(err, "runs: too many columns to merge");
+	else if (ns_store_exec(db, sql.s, err) == 0)
+		rc = 0;
+detach:
+	ns_store_exec(db, "DETACH o", NULL);
+	if (rc < 0)
+		ns_err_prefix(err, "%s", out);
+	return rc;
+}
+
+/* The staging database's new runs into the existing OUT, in one transaction. */
+static int merge_stage(const char *out, const char *stage, struct ns_err *err)
+{
+	sqlite3 *db = NULL;
+	long long added = 0;
+	int rc = -1;
+	if (sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		ns_err_set(err, "%s: %s", out, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	ns_store_exec(db, "PRAGMA foreign_keys = ON", NULL);
+	rc = merge_one(db, stage, &added, err);
+out:
+	sqlite3_close(db);
 	return rc;
 }
 
@@ -283,12 +349,16 @@ static int cmd_merge(int argc, char **argv)
 			return NS_EXIT_USAGE;
 		}
 	}
-	struct store *s = store_open(out, &err); /* creates or migrates OUT */
-	if (!s) {
-		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
-		return NS_EXIT_FAIL;
+	struct stat osb;
+	bool exists = stat(out, &osb) == 0;
+	if (exists) {
+		struct store *s = store_open(out, &err); /* migrates OUT, in place as `run` does */
+		if (!s) {
+			fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+			return NS_EXIT_FAIL;
+		}
+		store_close(s);
 	}
-	store_close(s);
 	char tmp[] = "/tmp/netsweep-merge-XXXXXX";
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -296,13 +366,32 @@ static int cmd_merge(int argc, char **argv)
 		return NS_EXIT_FAIL;
 	}
 	close(fd);
+	/* Every input goes into a staging database beside OUT first; OUT changes only once they
+	 * all went in: a new OUT is the staging file renamed, an existing one takes it in one
+	 * transaction. A failure leaves OUT as it was (or absent). */
+	struct atomicfile stage;
 	sqlite3 *db = NULL;
 	int rc = NS_EXIT_FAIL;
-	if (sqlite3_open(out, &db) != SQLITE_OK) {
-		fprintf(stderr, "netsweep db merge: %s: %s\n", out, sqlite3_errmsg(db));
+	if (atomicfile_open(&stage, out, 0644, 0, &err) < 0) {
+		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+		unlink(tmp);
+		return NS_EXIT_FAIL;
+	}
+	struct store *s = store_open(stage.tmp, &err);
+	if (!s) {
+		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+		goto out;
+	}
+	store_close(s);
+	if (sqlite3_open(stage.tmp, &db) != SQLITE_OK) {
+		fprintf(stderr, "netsweep db merge: %s: %s\n", stage.tmp, sqlite3_errmsg(db));
 		goto out;
 	}
 	sqlite3_busy_timeout(db, 10000);
+	if (exists && seed_runs(db, out, &err) < 0) {
+		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+		goto out;
+	}
 	ns_store_exec(db, "PRAGMA foreign_keys = ON", NULL);
 	for (int i = 2; i < argc; i++) {
 		const char *use;
@@ -320,15 +409,22 @@ static int cmd_merge(int argc, char **argv)
 		printf("netsweep db merge: %s: %lld run%s added\n", argv[i], added,
 		       added == 1 ? "" : "s");
 	}
+	if (sqlite3_close(db) != SQLITE_OK) {
+		fprintf(stderr, "netsweep db merge: %s: %s\n", stage.tmp, sqlite3_errmsg(db));
+		goto out;
+	}
+	db = NULL;
+	if (!exists ? atomicfile_commit(&stage, &err) < 0 : merge_stage(out, stage.tmp, &err) < 0) {
+		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
+		goto out;
+	}
 	rc = NS_EXIT_OK;
 out:
 	sqlite3_close(db);
-	unlink(tmp);
-	char side[sizeof(tmp) + 8];
-	snprintf(side, sizeof(side), "%s-wal", tmp);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", tmp);
-	unlink(side);
+	if (stage.tmp[0])
+		unlink_db(stage.tmp);
+	atomicfile_abort(&stage);
+	unlink_db(tmp);
 	return rc;
 }
 
