@@ -94,7 +94,7 @@ static int run_bound_to_requester(struct conn *c, const struct probe_params *p, 
 		goto out;
 	}
 	double t0 = proto_now();
-	rc = refused ? -1 : client_run_delegated(p, cancel[0], res, accepted, err);
+	rc = refused ? -1 : client_run_delegated(p, cancel[0], res, accepted, c->a->budget, err);
 	if (rc < 0 && !*accepted) {
 		/* as slow as a silent target, whatever the target did */
 		struct pollfd pfd = {.fd = cancel[0], .events = POLLIN};

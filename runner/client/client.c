@@ -636,23 +636,25 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 }
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
-	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted, struct ns_err *err);
+	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted,
+	       struct budget *budget, struct ns_err *err);
 
 int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, struct ns_err *err)
 {
-	return run(p, res, fn, arg, 0, -1, NULL, err);
+	return run(p, res, fn, arg, 0, -1, NULL, NULL, err);
 }
 
 int client_run_delegated(const struct probe_params *p, int cancel_fd, struct probe_result *res,
-			 bool *accepted, struct ns_err *err)
+			 bool *accepted, struct budget *budget, struct ns_err *err)
 {
 	*accepted = false;
-	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, cancel_fd, accepted, err);
+	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, cancel_fd, accepted, budget, err);
 }
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
-	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted, struct ns_err *err)
+	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted,
+	       struct budget *budget, struct ns_err *err)
 {
 	struct client c;
 	struct ns_err e = {0}, e2;
@@ -743,6 +745,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			se->budget = budget;
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
 				goto fail;
 			if (se->xdp_refused[0]) {

@@ -40,8 +40,10 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 /* client_run for an agent running a delegated test: its HELLO says so, so that the target
  * refuses to delegate further. No live intervals. cancel_fd becoming readable stops the test
  * (within the 0.1 s poll of the run); *accepted tells whether the target answered READY, that
- * is, whether it agreed to the test. */
+ * is, whether it agreed to the test. Its sending draws from budget (the agent's --max-rate,
+ * see runner/engine/budget.h; NULL = none). */
+struct budget;
 int client_run_delegated(const struct probe_params *p, int cancel_fd, struct probe_result *res,
-			 bool *accepted, struct ns_err *err);
+			 bool *accepted, struct budget *budget, struct ns_err *err);
 
 #endif
