@@ -1,5 +1,5 @@
 /* budget: the shared token bucket of an agent's --max-rate (runner/engine/budget.h). Time is
- * passed in, so every bound here is exact. */
+ * passed in, so every bound here is exact; then engines over loopback drawing from one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "runner/engine/budget.h"
+#include "engine_pairs.h"
 
 #define RATE 10000000ull             /* 10 Mbit/s: 1.25 bytes a microsecond */
 #define MS 1000000ull
@@ -86,6 +87,68 @@ static void a_rate_of_zero_is_refused(void **state)
 	assert_int_equal(err.code, NS_E_USAGE);
 }
 
+/* Three senders at once draw from one budget of 20 Mbit/s: TCP paced at 40 Mbit/s over 4
+ * streams with 1 MiB writes, TCP unpaced, UDP paced at 40 Mbit/s with 8000-byte datagrams.
+ * Together they move no more than the budget's rate x the time + its burst + one write each
+ * (a thread starved on a loaded machine only moves less), and the budget says it held them. */
+static void engines_share_one_budget(void **state)
+{
+	(void)state;
+	struct budget b;
+	struct ns_err err = {0};
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const uint64_t rate = 20000000;
+	assert_int_equal(budget_init(&b, rate, (uint64_t)ts.tv_sec * 1000000000ull +
+				     (uint64_t)ts.tv_nsec, &err), 0);
+	struct engine_cfg cfg[3] = {
+		{.proto = NS_PROTO_TCP, .length = 1 << 20, .rate_bps = 40000000},
+		{.proto = NS_PROTO_TCP, .length = 1 << 20},
+		{.proto = NS_PROTO_UDP, .length = 8000, .rate_bps = 40000000},
+	};
+	uint32_t n[3] = {4, 2, 2};
+	int snd[3][MAXS], rcv[3][MAXS];
+	struct engine *s[3], *r[3];
+	double t0 = now_s();
+	for (int i = 0; i < 3; i++) {
+		cfg[i].threads = 2;
+		cfg[i].send_duration_s = 1.0;
+		struct engine_cfg rc = cfg[i];
+		rc.role = ENGINE_RECV;
+		cfg[i].role = ENGINE_SEND;
+		cfg[i].budget = &b;
+		if (cfg[i].proto == NS_PROTO_TCP)
+			tcp_pairs(n[i], snd[i], rcv[i]);
+		else
+			udp_pairs(n[i], snd[i], rcv[i]);
+		r[i] = make(&rc, rcv[i], n[i]);
+		s[i] = make(&cfg[i], snd[i], n[i]);
+	}
+	uint64_t sent = 0;
+	for (int i = 0; i < 3; i++) {
+		assert_true(wait_done(s[i], 10));
+		engine_join(s[i]);
+	}
+	double took = now_s() - t0;
+	for (int i = 0; i < 3; i++) {
+		struct engine_stream_snap ss[MAXS];
+		engine_snapshot(s[i], ss);
+		for (uint32_t k = 0; k < n[i]; k++)
+			sent += ss[k].bytes;
+		engine_stop(r[i]);
+		assert_true(wait_done(r[i], 10));
+		engine_destroy(s[i]);
+		engine_destroy(r[i]);
+	}
+	double most = rate / 8.0 * took + b.burst + 3 * 65536;
+	print_message("%llu bytes in %.2f s through a 20 Mbit/s budget (at most %.0f)\n",
+		      (unsigned long long)sent, took, most);
+	assert_true(sent <= most);
+	assert_true(sent >= rate / 8.0 * 1.0 * TIMING(0.8, 0.3));
+	assert_true(budget_held(&b) > 0);
+	budget_destroy(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +156,7 @@ int main(void)
 		cmocka_unit_test(no_window_exceeds_rate_times_time),
 		cmocka_unit_test(a_step_larger_than_the_burst_accrues),
 		cmocka_unit_test(a_rate_of_zero_is_refused),
+		cmocka_unit_test(engines_share_one_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
