@@ -2,8 +2,8 @@
 # The public contracts are held: every view of a real results database (a new one, and the
 # frozen version-1 database migrated by a run) has exactly the columns schemas/views.md
 # documents, and the JSON of probe --json, search --json and report.json has exactly the keys
-# of the "Every key" lists in schemas/probe-result.md, search-result.md and report-json.md
-# (report.json: and of report.schema.json). A rename or an undocumented addition fails here,
+# of the "Every key" lists in schemas/probe-result.md, search-result.md, report-json.md
+# (report.json: and of report.schema.json) and runs-json.md (runs --json). A rename or an undocumented addition fails here,
 # naming the view/column or key and the file to edit. v_cost_ranking's names from before
 # store version 8 still answer a query on a migrated database.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,6 +51,9 @@ for db in "$new" "$new" "$old"; do
 	fi
 done
 
+# has_below KEY FILE: FILE names a key inside KEY (KEY.x or KEY[]...).
+has_below() { awk -v p="$1" 'index($0, p ".") == 1 || index($0, p "[") == 1 { f = 1 } END { exit !f }' "$2"; }
+
 # compare WHAT DOCFILE ACTUAL DOCUMENTED [OPTIONAL]: files of sorted names; every name in ACTUAL
 # must be DOCUMENTED, every DOCUMENTED one (but the OPTIONAL) must be in ACTUAL. One FAIL per
 # difference, naming it and the file to edit; one PASS when there is none.
@@ -58,13 +61,13 @@ compare() {
 	local what=$1 doc=$2 actual=$3 documented=$4 optional=${5:-/dev/null} bad=0 k
 	while IFS= read -r k; do
 		# a null where the document lists an object's keys is that object, documented
-		grep -q "^${k//./\\.}[.[]" "$documented" && continue
+		has_below "$k" "$documented" && continue
 		fail "$what: '$k' is not documented" "add it to $doc (and say what it means)"
 		bad=1
 	done < <(comm -23 "$actual" "$documented")
 	while IFS= read -r k; do
 		grep -qxF "$k" "$optional" && continue
-		grep -q "^${k//./\\.}[.[]" "$actual" && continue
+		has_below "$k" "$actual" && continue
 		fail "$what: '$k' is documented but missing" "$doc lists it and the output has no such key: a rename keeps the old name as an alias (and says so in $doc and README.md's Upgrading); else remove it from $doc"
 		bad=1
 	done < <(comm -13 "$actual" "$documented")
@@ -170,4 +173,12 @@ else
 fi
 schema_keys "$root/schemas/report.schema.json" >"$tmp/schema.keys"
 compare "report.schema.json properties" schemas/report-json.md "$tmp/schema.keys" "$tmp/doc.keys"
+
+doc_lists runs-json.md
+if "$NETSWEEP" runs --db "$new" --json >"$tmp/runs.json" 2>"$tmp/runs.err"; then
+	json_keys "$opaque" "$tmp/runs.json" >"$tmp/runs.keys"
+	compare "runs --json keys" schemas/runs-json.md "$tmp/runs.keys" "$tmp/doc.keys" "$tmp/doc.opt"
+else
+	fail "runs --json of the new database" "$(tail -3 "$tmp/runs.err")"
+fi
 finish

@@ -13,7 +13,7 @@ doc_keys() {
 		line=${line%%#*}
 		read -r path mark <<<"$line"
 		[ -n "$path" ] || continue
-		if ! [[ $path =~ ^[A-Za-z0-9_.{},]+(\[\][A-Za-z0-9_.{},]*)*$ ]]; then
+		if ! [[ $path =~ ^([A-Za-z0-9_{},]|\[\])([A-Za-z0-9_.{},]|\[\])*$ ]]; then
 			echo "$file: not a key path: '$path'" >&2
 			continue
 		fi
