@@ -11,5 +11,6 @@ BENCHES += tests/bench/report_scale.sh
 LIB_SRC += report/provider.c report/pricing.c report/advertised.c
 UNIT_TESTS += test_report_provider
 ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.sh
+ITESTS += tests/integration/report_lab_exports.sh
 LIB_SRC += report/export.c report/cmd_export.c
 ITESTS += tests/integration/export_metrics.sh

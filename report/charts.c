@@ -181,7 +181,7 @@ out:
 static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
 			 struct rp_charts *cs, struct ns_err *err)
 {
-	struct rp_chart *c = cg_chart_new(cs, "streams", "Throughput vs streams",
+	struct rp_chart *c = cg_chart_new(cs, o, "streams", "Throughput vs streams",
 				       "Median receiver goodput against the number of parallel "
 				       "streams, one line per instance type, protocol and pacing "
 				       "setting; bars span min to max over repeats.");
@@ -191,7 +191,7 @@ static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
 	rp_buf_init(&plot);
 	size_t more;
 	size_t n = write_groups(d, 0, &dat, &plot, "1:2:3:4", &more);
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	/* Stream counts double from one case to the next: a log-2 axis spaces them evenly. */
 	rp_buf_printf(&gp, "set xlabel 'parallel streams'\nset ylabel '%s (receiver)'\n"
 		      "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, 0, 0\n",
@@ -230,7 +230,7 @@ static size_t link_speeds(const struct rp_data *d, long long *out, size_t max)
 static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 		      struct rp_charts *cs, int pps, struct ns_err *err)
 {
-	struct rp_chart *c = cg_chart_new(cs, pps ? "pps_size" : "gbps_size",
+	struct rp_chart *c = cg_chart_new(cs, o, pps ? "pps_size" : "gbps_size",
 				       pps ? "Packets/s vs packet size" : "Goodput vs packet size",
 				       pps ? "Received UDP datagrams per second against payload size, "
 					     "with the theoretical wire rate of the declared link "
@@ -244,7 +244,7 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 	rp_buf_init(&plot);
 	size_t more;
 	size_t n = write_groups(d, 1, &dat, &plot, pps ? "1:2" : "1:3:4:5", &more);
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	/* pps spans decades between small and large packets: a log axis keeps both readable. */
 	rp_buf_printf(&gp, "set xlabel 'UDP payload (bytes)'\nset ylabel '%s'\nset logscale x 2\n%s"
 		      "frame(x) = (x + 46 > 64 ? x + 46 : 64)\n", pps ? "Mpps (receiver)" : d->unit.name,
@@ -296,7 +296,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 		 "per hourly dollar of the pair (or of the sender, as the matrix chose), best "
 		 "first; the ranked case is named under each bar.",
 		 o->rank_rule ? o->rank_rule : "its best case: the highest median goodput");
-	struct rp_chart *c = cg_chart_new(cs, "per_dollar", "Throughput per hourly dollar", caption);
+	struct rp_chart *c = cg_chart_new(cs, o, "per_dollar", "Throughput per hourly dollar", caption);
 	struct rp_buf dat, gp, lab;
 	rp_buf_init(&dat);
 	rp_buf_init(&gp);
@@ -317,7 +317,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 			      cost[i].usd_per_hour);
 		n++;
 	}
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	rp_buf_printf(&gp, "set ylabel 'Mbit/s per $/hour'\nset yrange [0:*]\nset key off\n"
 		      "set xrange [-0.6:%zu.6]\nset bmargin 7\n", n ? n - 1 : 0);
 	rp_buf_printf(&gp, "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
@@ -336,7 +336,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,
 		     struct rp_charts *cs, struct ns_err *err)
 {
-	struct rp_chart *c = cg_chart_new(cs, "cpu", "CPU vs throughput",
+	struct rp_chart *c = cg_chart_new(cs, o, "cpu", "CPU vs throughput",
 				       "Sender and receiver CPU (% of one core, median over repeats) "
 				       "against receiver goodput, one point per case.");
 	struct rp_buf dat, gp;
@@ -354,7 +354,7 @@ static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,
 		cg_dat_num(&dat, r, "\n");
 		n++;
 	}
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	cg_gp_key_margin(&gp, 2);
 	rp_buf_printf(&gp, "set xlabel '%s (receiver)'\nset ylabel '%% of one core'\n"
 		      "set yrange [0:*]\nset xrange [0:*]\n"
@@ -373,7 +373,7 @@ static int chart_search(const struct rp_search *s, const struct rp_chart_opts *o
 {
 	if (!s || !s->n)
 		return 0;
-	struct rp_chart *c = cg_chart_new(cs, "search_size", "Zero-loss packet rate vs packet size",
+	struct rp_chart *c = cg_chart_new(cs, o, "search_size", "Zero-loss packet rate vs packet size",
 				       "Highest offered UDP packets/s meeting each loss goal (NDR: "
 				       "none lost; PDR: under the ratio) against payload size, with "
 				       "what arrived when the sender ran unpaced and the wire rate of "
@@ -384,7 +384,7 @@ static int chart_search(const struct rp_search *s, const struct rp_chart_opts *o
 	rp_buf_init(&gp);
 	rp_buf_init(&plot);
 	size_t n = rp_search_chart(s, c->name, &dat, &plot);
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	rp_buf_puts(&gp, "set xlabel 'UDP payload (bytes)'\nset ylabel 'Mpps offered'\n"
 		    "set logscale x 2\nset logscale y\nset samples 200\n");
 	cg_gp_key_margin(&gp, n * (s->rows[0].n_goals + 1) + 1);

@@ -41,6 +41,7 @@ struct rp_chart_opts {
 	size_t trend_runs;        /* 0 = no trend chart */
 	const struct rp_cmp *cmp; /* NULL without a baseline */
 	const char *rank_rule;    /* how each pair's ranked case is chosen; NULL = its best */
+	const char *lab_scale;    /* the run was emulated (netsweep lab) at this scale; NULL = real */
 	const struct rp_history *history; /* step changes to mark on the trend; NULL = none */
 	const struct rp_search *search; /* the run's rate searches; NULL = none */
 };

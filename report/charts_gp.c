@@ -53,15 +53,23 @@ int cg_write_file(const char *dir, const char *name, const char *ext, const stru
 	return atomicfile_write(path, rp_buf_str(b), b->len, 0644, 0, err);
 }
 
-void cg_gp_header(struct rp_buf *gp, const char *name, const char *title)
+void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct rp_chart *c)
 {
 	rp_buf_printf(gp, "# Written by netsweep report; edit freely and rerun: gnuplot %s.gp\n# ",
-		      name);
-	cg_dat_comment(gp, title);
+		      c->name);
+	cg_dat_comment(gp, c->title);
 	rp_buf_printf(gp, "set terminal svg size %d,%d dynamic noenhanced font 'sans,%d' "
 		      "background '#ffffff'\n"
 		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
-		      CG_FONT_PX, name);
+		      CG_FONT_PX, c->name);
+	if (o->lab_scale) {
+		/* single-quoted: the scale as stored, without quotes or control characters */
+		rp_buf_puts(gp, "set title 'Emulated (netsweep lab, scale ");
+		for (const char *p = o->lab_scale; *p; p++)
+			if (*p != '\'' && (unsigned char)*p >= 0x20)
+				rp_buf_add(gp, p, 1);
+		rp_buf_puts(gp, "), not measured on cloud instances'\n");
+	}
 	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
 	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
 						"#CC79A7", "#56B4E9", "#000000"};
@@ -170,13 +178,16 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 	atomicfile_abort(&af); /* after a commit: nothing left to remove */
 }
 
-struct rp_chart *cg_chart_new(struct rp_charts *cs, const char *name, const char *title,
-				  const char *caption)
+struct rp_chart *cg_chart_new(struct rp_charts *cs, const struct rp_chart_opts *o,
+			      const char *name, const char *title, const char *caption)
 {
 	struct rp_chart *c = &cs->items[cs->n++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->title, sizeof(c->title), "%s", title);
+	if (o->lab_scale)
+		snprintf(c->title, sizeof(c->title), "%s (emulated, scale %.32s)", title, o->lab_scale);
+	else
+		snprintf(c->title, sizeof(c->title), "%s", title);
 	snprintf(c->caption, sizeof(c->caption), "%s", caption);
 	return c;
 }

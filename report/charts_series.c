@@ -67,12 +67,12 @@ int rp_chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_
 	snprintf(caption, sizeof(caption), "Per-interval receiver goodput, one panel per endpoint "
 		 "pair (its fastest case with interval samples), one line per repeat: how stable "
 		 "the result was.%s", more ? " More pairs have samples than are drawn." : "");
-	struct rp_chart *c = cg_chart_new(cs, "series", "Throughput over time", caption);
+	struct rp_chart *c = cg_chart_new(cs, o, "series", "Throughput over time", caption);
 	struct rp_buf dat, gp, lab;
 	rp_buf_init(&dat);
 	rp_buf_init(&gp);
 	rp_buf_init(&lab);
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	rp_buf_printf(&gp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,%d' "
 		      "background '#ffffff'\nset key off\nset xlabel 'seconds'\n"
 		      "set ylabel '%s'\nset yrange [0:*]\nset multiplot layout %zu,1\n",
@@ -129,7 +129,7 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 		 "%zu runs of this matrix, as %% of each case's value in the oldest run shown "
 		 "(cases with a step change first, marked where the new level starts, then "
 		 "regressed cases, then the fastest).", o->trend_runs);
-	struct rp_chart *c = cg_chart_new(cs, "trend", "Trend over recent runs", caption);
+	struct rp_chart *c = cg_chart_new(cs, o, "trend", "Trend over recent runs", caption);
 	/* Pick the keys: regressions first, then the highest medians. */
 	const char *keys[6];
 	size_t idx[6], nk = 0;
@@ -173,7 +173,7 @@ int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_o
 	rp_buf_init(&dat);
 	rp_buf_init(&gp);
 	rp_buf_init(&lab);
-	cg_gp_header(&gp, c->name, c->title);
+	cg_gp_header(&gp, o, c);
 	/* Each case relative to its oldest value shown, so that a 478 Mbit/s case and a
 	 * 30 Gbit/s one share an axis and a drop in either is visible. */
 	rp_buf_puts(&gp, "set xlabel 'run started'\nset ylabel '% of the oldest run shown'\n"

@@ -20,6 +20,7 @@
 #include "findings.h"
 #include "html.h"
 #include "json_out.h"
+#include "lab.h"
 #include "markdown.h"
 #include "reprice.h"
 #include "pricing.h"
@@ -320,7 +321,7 @@ int cmd_report(int argc, char **argv)
 		.outdir = o.outdir, .gnuplot = gnuplot, .timeout_s = o.gnuplot_timeout,
 		.trend_runs = o.trend >= 0 ? (size_t)o.trend : hist.t.n_runs >= 2 ? 10 : 0,
 		.cmp = have_cmp ? &cmp : NULL, .search = &search,
-		.rank_rule = rule.n ? rule_text : NULL, .history = &hist,
+		.rank_rule = rule.n ? rule_text : NULL, .history = &hist, .lab_scale = rp_lab_scale(&d),
 	};
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
@@ -357,7 +358,7 @@ int cmd_report(int argc, char **argv)
 	if (rp_markdown_write(&r, path, &err) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/results.csv", o.outdir);
-	if (rp_csv_write(db, d.run.id, path, &err) < 0)
+	if (rp_csv_write(db, d.run.id, rp_lab_scale(&d) != NULL, path, &err) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/ranking.csv", o.outdir);
 	if (rp_csv_ranking(&r, path, &err) < 0)

@@ -10,27 +10,33 @@
 #include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
+#include "lab.h"
 #include "report.h"
 
-static const char *sql =
-	"SELECT v.run_id, v.case_key, v.ordinal, v.endpoint, v.instance_type, v.region, "
-	"v.protocol, v.streams, v.threads, v.length, v.rate_bps, v.fq_rate_bps, v.direction, "
-	"v.duration_s, v.omit_s, v.affinity, v.repeat, v.status, v.error, v.measured_s, "
-	"v.goodput_bps, v.fwd_snd_bps, v.fwd_rcv_pps, v.fwd_snd_pps, v.fwd_snd_cpu, v.fwd_rcv_cpu, "
-	"v.fwd_retransmits, v.fwd_rtt_ms, v.fwd_lost, v.fwd_lost_percent, v.fwd_kernel_drops, "
-	"v.fwd_jitter_ms, v.ret_rcv_bps, p.usd_per_hour, "
-	"CASE WHEN v.status = 'ok' THEN v.goodput_mbps / p.usd_per_hour END AS mbps_per_usd_hour "
-	"FROM v_results v JOIN v_endpoint_prices p ON p.endpoint_id = v.endpoint_id "
-	"WHERE v.run_id = ? ORDER BY v.ordinal, v.case_id, v.repeat";
+#define CSV_COLS \
+	"SELECT v.run_id, v.case_key, v.ordinal, v.endpoint, v.instance_type, v.region, " \
+	"v.protocol, v.streams, v.threads, v.length, v.rate_bps, v.fq_rate_bps, v.direction, " \
+	"v.duration_s, v.omit_s, v.affinity, v.repeat, v.status, v.error, v.measured_s, " \
+	"v.goodput_bps, v.fwd_snd_bps, v.fwd_rcv_pps, v.fwd_snd_pps, v.fwd_snd_cpu, v.fwd_rcv_cpu, " \
+	"v.fwd_retransmits, v.fwd_rtt_ms, v.fwd_lost, v.fwd_lost_percent, v.fwd_kernel_drops, " \
+	"v.fwd_jitter_ms, v.ret_rcv_bps, p.usd_per_hour, " \
+	"CASE WHEN v.status = 'ok' THEN v.goodput_mbps / p.usd_per_hour END AS mbps_per_usd_hour"
+#define CSV_FROM \
+	" FROM v_results v JOIN v_endpoint_prices p ON p.endpoint_id = v.endpoint_id " \
+	"WHERE v.run_id = ? ORDER BY v.ordinal, v.case_id, v.repeat"
+static const char sql[] = CSV_COLS CSV_FROM;
+/* a run with emulated pairs: each row says whether its figures are the lab's, and the scale */
+static const char sql_lab[] = CSV_COLS ", v.emulated, v.lab_scale" CSV_FROM;
 
-int rp_csv_write(sqlite3 *db, long long run_id, const char *path, struct ns_err *err)
+int rp_csv_write(sqlite3 *db, long long run_id, bool emulated, const char *path,
+		 struct ns_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	struct atomicfile af = {0};
 	FILE *f = NULL;
 	struct rp_buf b;
 	rp_buf_init(&b);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, emulated ? sql_lab : sql, -1, &st, NULL) != SQLITE_OK) {
 		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
@@ -77,8 +83,10 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 {
 	struct rp_buf b;
 	rp_buf_init(&b);
+	bool lab = rp_lab_scale(r->d) != NULL;
 	rp_buf_puts(&b, "rule,rank,endpoint,instance_type,region,price_basis,usd_per_hour,case_key,"
-		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour\n");
+		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour");
+	rp_buf_puts(&b, lab ? ",emulated,lab_scale\n" : "\n");
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &r->d->eps[c->ep];
@@ -118,6 +126,10 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 		rp_buf_puts(&b, ",");
 		if (!isnan(c->mbps_per_usd_hour))
 			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);
+		if (lab && e->lab_scale)
+			rp_buf_printf(&b, ",1,%.17g", e->emu_scale);
+		else if (lab)
+			rp_buf_puts(&b, ",0,");
 		rp_buf_puts(&b, "\n");
 	}
 	int rc = b.oom ? ns_err_set(err, "out of memory")

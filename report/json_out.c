@@ -10,6 +10,7 @@
 #include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
+#include "lab.h"
 #include "lib/jsonw.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)
@@ -44,6 +45,18 @@ static void run_obj(struct jsonw *w, const struct rp_data *d)
 	jsonw_kv_uint(w, "results", results);
 	jsonw_kv_uint(w, "results_ok", ok);
 	jsonw_kv_double(w, "cost_usd", d->run_cost_usd);
+	double scale = 1;
+	size_t lab = rp_lab_pairs(d, &scale);
+	if (lab) { /* only an emulated run has it: a run on real instances is as before */
+		jsonw_key(w, "emulation");
+		jsonw_obj_open(w);
+		jsonw_kv_str(w, "lab", "netsweep lab");
+		jsonw_kv_double(w, "scale", scale);
+		jsonw_kv_str(w, "scale_text", rp_lab_scale(d));
+		jsonw_kv_uint(w, "pairs", lab);
+		jsonw_kv_str(w, "note", RP_LAB_NOTE);
+		jsonw_obj_close(w);
+	}
 	jsonw_obj_close(w);
 }
 
@@ -83,6 +96,8 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_double(w, "spot_mbps_per_hour", c->spot_mbps_per_hour);
 		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
 				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
+		if (e->lab_scale)
+			jsonw_kv_double(w, "lab_scale", e->emu_scale);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);

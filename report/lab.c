@@ -37,6 +37,15 @@ const char *rp_lab_scale(const struct rp_data *d)
 	return NULL;
 }
 
+size_t rp_lab_pairs(const struct rp_data *d, double *scale)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n_eps; i++)
+		if (d->eps[i].lab_scale && n++ == 0)
+			*scale = d->eps[i].emu_scale; /* report/advertised.c reads it */
+	return n;
+}
+
 void rp_lab_headline(const struct rp_data *d, const struct rp_data *base, struct rp_buf *b)
 {
 	const char *scale = rp_lab_scale(d);
