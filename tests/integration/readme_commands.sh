@@ -63,7 +63,7 @@ readme_lines() {
 	{
 		line = $0
 		if (cont != "") { sub(/^[ \t]+/, "", line); line = cont " " line; n = cn } else n = NR
-		if (line ~ /\\$/) { sub(/\\$/, "", line); cont = line; cn = n; next }
+		if (line ~ /\\$/) { sub(/[ \t]*\\$/, "", line); cont = line; cn = n; next }
 		cont = ""
 		sub(/^[ \t]*\$ /, "", line)
 		if (line ~ /^[ \t]*#/) next
