@@ -49,6 +49,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE run_instance_types ADD COLUMN network_up_to INTEGER;",
 	/* 13: the command line's overrides of a run (run --set, --only), a JSON array */
 	"ALTER TABLE runs ADD COLUMN overrides TEXT NOT NULL DEFAULT '[]';",
+	/* 14: a search's goals say when the sender, not the path, bounded them; its trials
+	 * what the sender offered */
+	"DROP VIEW IF EXISTS v_search_goals; DROP VIEW IF EXISTS v_search_trials;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -9,7 +9,8 @@
 /* The first repeat's search of each case, goals in order. */
 static const char *const load_sql =
 	"SELECT endpoint, coalesce(link_bps, 0), length, streams, direction, mrr_pps, goal,"
-	" loss_ratio, met, converged, lower_pps, upper_pps, conditional_pps, note"
+	" loss_ratio, met, converged, lower_pps, upper_pps, conditional_pps, note,"
+	" sender_limited, at_least_pps"
 	" FROM v_search_goals g WHERE run_id = ?1 AND repeat = (SELECT min(repeat)"
 	" FROM v_search_goals h WHERE h.case_id = g.case_id)"
 	" ORDER BY endpoint, streams, direction, length, case_id, goal";
@@ -68,6 +69,8 @@ int rp_search_load(sqlite3 *db, long long run_id, struct rp_search *s, struct ns
 		g->upper_pps = col_or_nan(st, 11);
 		g->conditional_pps = col_or_nan(st, 12);
 		g->note = dup_col(st, 13);
+		g->sender_limited = sqlite3_column_int(st, 14) != 0;
+		g->at_least_pps = col_or_nan(st, 15);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -197,13 +200,33 @@ static void pps_cell(xmlNodePtr tr, double v)
 	}
 }
 
+/* A goal the sender bounded: "≥ N", a floor rather than the path's figure. */
+static void at_least_cell(xmlNodePtr tr, double v)
+{
+	char t[48] = "≥ ?";
+	if (!isnan(v))
+		snprintf(t, sizeof(t), "≥ %.0f", v);
+	xmlNodePtr td = el(tr, "td", t);
+	xmlNewProp(td, BAD_CAST "class", BAD_CAST "num sender-limited");
+	xmlNewProp(td, BAD_CAST "title", BAD_CAST "the sender could not offer more: a floor, not the path's limit");
+	if (!isnan(v)) {
+		char raw[32];
+		snprintf(raw, sizeof(raw), "%.10g", v);
+		xmlNewProp(td, BAD_CAST "data-value", BAD_CAST raw);
+	}
+}
+
 /* "For 64 bytes on c5n, 1 stream: NDR not met — note." */
 static void unmet_sentence(const struct rp_search_row *r, const struct rp_search_goal *g,
 			   char *out, size_t n)
 {
 	char gn[32];
 	rp_search_goal_name(g->loss_ratio, gn, sizeof(gn));
-	if (!g->met)
+	if (g->sender_limited)
+		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s limited by the sender, not "
+			 "the path: %s.", r->length, r->endpoint ? r->endpoint : "?", r->streams,
+			 r->streams == 1 ? "" : "s", gn, g->note ? g->note : "no note");
+	else if (!g->met)
 		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s not met%s%s.", r->length,
 			 r->endpoint ? r->endpoint : "?", r->streams, r->streams == 1 ? "" : "s", gn,
 			 g->note ? ": " : "", g->note ? g->note : "");
@@ -250,7 +273,10 @@ void rp_search_html(const struct rp_search *s, xmlNodePtr parent)
 		el(tr, "td", t);
 		for (size_t g = 0; g < goals; g++) {
 			const struct rp_search_goal *gg = g < r->n_goals ? &r->goals[g] : NULL;
-			pps_cell(tr, gg && gg->met ? gg->lower_pps : NAN);
+			if (gg && gg->sender_limited)
+				at_least_cell(tr, gg->at_least_pps);
+			else
+				pps_cell(tr, gg && gg->met ? gg->lower_pps : NAN);
 			pps_cell(tr, gg ? gg->upper_pps : NAN);
 		}
 		pps_cell(tr, r->mrr_pps);
@@ -260,7 +286,7 @@ void rp_search_html(const struct rp_search *s, xmlNodePtr parent)
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t g = 0; g < s->rows[i].n_goals; g++) {
 			const struct rp_search_goal *gg = &s->rows[i].goals[g];
-			if (gg->met && gg->converged)
+			if (gg->met && gg->converged && !gg->sender_limited)
 				continue;
 			char line[768];
 			unmet_sentence(&s->rows[i], gg, line, sizeof(line));
@@ -294,7 +320,11 @@ void rp_search_markdown(const struct rp_search *s, struct rp_buf *b)
 		rp_buf_printf(b, " | %lld | %lld |", r->streams, r->length);
 		for (size_t g = 0; g < goals; g++) {
 			const struct rp_search_goal *gg = g < r->n_goals ? &r->goals[g] : NULL;
-			if (gg && gg->met)
+			if (gg && gg->sender_limited && !isnan(gg->at_least_pps))
+				rp_buf_printf(b, " ≥ %.0f (sender) |", gg->at_least_pps);
+			else if (gg && gg->sender_limited)
+				rp_buf_puts(b, " not met (sender) |");
+			else if (gg && gg->met)
 				rp_buf_printf(b, " %.0f |", gg->lower_pps);
 			else
 				rp_buf_puts(b, " not met |");
@@ -310,7 +340,7 @@ void rp_search_markdown(const struct rp_search *s, struct rp_buf *b)
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t g = 0; g < s->rows[i].n_goals; g++) {
 			const struct rp_search_goal *gg = &s->rows[i].goals[g];
-			if (gg->met && gg->converged)
+			if (gg->met && gg->converged && !gg->sender_limited)
 				continue;
 			char line[768];
 			unmet_sentence(&s->rows[i], gg, line, sizeof(line));

@@ -20,6 +20,8 @@ struct rp_search_goal {
 	bool met, converged;
 	double lower_pps, upper_pps, conditional_pps; /* NAN when absent */
 	char *note;                                   /* NULL = none */
+	bool sender_limited;      /* the bracket's top was a load the sender could not offer */
+	double at_least_pps;      /* then the goal holds at least up to here; NAN = unknown */
 };
 
 struct rp_search_row {

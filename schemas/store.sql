@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 12; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 14; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -296,7 +296,12 @@ SELECT s.result_id, c.run_id, c.id AS case_id, c.case_key, r.repeat, e.name AS e
        json_extract(g.value, '$.upper_pps') AS upper_pps,
        json_extract(g.value, '$.conditional_pps') AS conditional_pps,
        json_extract(g.value, '$.trials') AS trials,
-       json_extract(g.value, '$.note') AS note
+       json_extract(g.value, '$.note') AS note,
+       -- version 14: the bracket's top was a load the sender could not offer; then the most it
+       -- offered there and the rate the goal is known to hold up to (schemas/search-result.md)
+       coalesce(json_extract(g.value, '$.sender_limited'), 0) AS sender_limited,
+       json_extract(g.value, '$.sender_max_pps') AS sender_max_pps,
+       json_extract(g.value, '$.at_least_pps') AS at_least_pps
 FROM searches s
 JOIN results r ON r.id = s.result_id
 JOIN cases c ON c.id = r.case_id
@@ -310,7 +315,10 @@ SELECT s.result_id, CAST(t.key AS INTEGER) AS trial,
        json_extract(t.value, '$.load_pps') AS load_pps,
        json_extract(t.value, '$.duration_s') AS duration_s,
        json_extract(t.value, '$.sent') AS sent, json_extract(t.value, '$.received') AS received,
-       json_extract(t.value, '$.loss_ratio') AS loss_ratio
+       json_extract(t.value, '$.loss_ratio') AS loss_ratio,
+       -- version 14: what the sender offered, and whether it fell short of the load
+       json_extract(t.value, '$.offered_pps') AS offered_pps,
+       coalesce(json_extract(t.value, '$.sender_short'), 0) AS sender_short
 FROM searches s, json_each(s.search_json, '$.trials') t;
 
 -- Billed seconds of each endpoint: its own setup's start to its teardown's end, summed over

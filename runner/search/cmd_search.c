@@ -152,9 +152,12 @@ static void print_trial(const struct search_trial *t, const struct probe_result 
 		snprintf(load, sizeof(load), "%.0f pps", t->load);
 	else
 		snprintf(load, sizeof(load), "unpaced");
-	printf("  trial %3u  %5.1f s  %-14s sent %10llu  received %10llu  loss %.4f %%\n",
+	printf("  trial %3u  %5.1f s  %-14s sent %10llu  received %10llu  loss %.4f %%",
 	       ++pr->n, t->duration_s, load, (unsigned long long)t->sent,
 	       (unsigned long long)t->received, t->loss_ratio * 100);
+	if (t->sender_short)
+		printf("  offered only %.0f pps: not a trial of this load", t->offered_pps);
+	printf("\n");
 	fflush(stdout);
 }
 
@@ -167,13 +170,23 @@ static void print_summary(const struct opts *o, const struct search_result *r, d
 		const struct search_goal_result *g = &r->goals[i];
 		char name[32], rate[32];
 		goal_name(&g->goal, name, sizeof(name));
-		if (g->met) {
+		if (g->sender_limited && g->at_least_pps > 0) {
+			printf("  %-10s >= %9.0f pps  as far as the sender could offer", name,
+			       g->at_least_pps);
+			if (g->met) {
+				units_format_rate(g->conditional_pps * len * 8.0, rate, sizeof(rate));
+				printf("; forwarded %.0f pps, %s of payload", g->conditional_pps, rate);
+			}
+			printf("\n");
+		} else if (g->met) {
 			units_format_rate(g->conditional_pps * len * 8.0, rate, sizeof(rate));
 			printf("  %-10s %12.0f pps  forwarded %.0f pps, %s of payload", name, g->lower,
 			       g->conditional_pps, rate);
 			if (g->upper > 0)
 				printf("; lowest failing load %.0f pps", g->upper);
 			printf("\n");
+		} else if (g->sender_limited) {
+			printf("  %-10s not met at what the sender could offer\n", name);
 		} else {
 			printf("  %-10s not met\n", name);
 		}
@@ -268,7 +281,8 @@ int cmd_search(int argc, char **argv)
 		       max_trials, max_s);
 
 	struct progress pr = {.c = &o.c};
-	struct search_probe sp = {.base = o.p, .on_trial = o.json ? NULL : print_trial, .arg = &pr};
+	struct search_probe sp = {.base = o.p, .goal_width = o.c.goal_width,
+				  .on_trial = o.json ? NULL : print_trial, .arg = &pr};
 	struct search_result r;
 	double t0 = now_s();
 	int rc = search_run(&o.c, search_probe_trial, &sp, &r, &err);

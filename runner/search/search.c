@@ -15,10 +15,15 @@
  * bound lost by a hair is found again in one step. */
 #define SEARCH_STEP_OF_WIDTH 2.0
 #define SEARCH_MIN_STEP 1e-3
+/* Datagrams a trial may miss of its load and still be a trial of it, whatever the width: a
+ * pacer rounds its first and last batch. */
+#define SEARCH_SHORT_SLACK 1
 /* Floating tolerance when durations are summed. */
 #define SEARCH_EPS 1e-9
 
-enum cls { CLS_LOWER, CLS_UPPER, CLS_CAPPED, CLS_ERROR };
+/* CLS_UNREACHABLE: the sender fell short of the load in every try; it bounds the bracket
+ * from above like CLS_UPPER, but says nothing of the path. */
+enum cls { CLS_LOWER, CLS_UPPER, CLS_UNREACHABLE, CLS_CAPPED, CLS_ERROR };
 
 struct search {
 	const struct search_cfg *c;
@@ -32,6 +37,8 @@ struct search {
 	int goal;
 	double thin_load;        /* highest load whose trials met the goal without carrying
 	                            confirm_packets (0 = none), for the goal's note */
+	bool hi_unreachable;     /* the current upper bound is a load the sender could not offer */
+	double unreach_load;     /* lowest load of the goal the sender could not offer (0 = none) */
 };
 
 void search_cfg_init(struct search_cfg *c)
@@ -129,10 +136,12 @@ void search_bounds(const struct search_cfg *c, double max_ratio, uint32_t *max_t
 {
 	uint32_t loads = loads_per_phase(c, max_ratio);
 	uint32_t finals = finals_per_load(c);
-	uint64_t trials = 1 + (uint64_t)c->n_goals * loads * (1 + finals);
+	/* every paced trial may be a short one, run again SEARCH_SHORT_REPEATS times */
+	uint32_t tries = 1 + SEARCH_SHORT_REPEATS;
+	uint64_t trials = 1 + (uint64_t)c->n_goals * loads * (1 + finals) * tries;
 	double secs = c->initial_duration_s + c->trial_overhead_s +
-		      c->n_goals * loads * (c->initial_duration_s + c->trial_overhead_s) +
-		      c->n_goals * loads * finals * (c->final_duration_s + c->trial_overhead_s);
+		      c->n_goals * loads * tries * (c->initial_duration_s + c->trial_overhead_s) +
+		      c->n_goals * loads * finals * tries * (c->final_duration_s + c->trial_overhead_s);
 	*max_trials = trials > SEARCH_MAX_TRIALS ? SEARCH_MAX_TRIALS : (uint32_t)trials;
 	*max_seconds = secs;
 }
@@ -162,13 +171,7 @@ static int run_trial(struct search *s, double load, double dur, enum search_phas
 	t->duration_s = dur;
 	t->phase = ph;
 	t->goal = s->goal;
-	t->intended = load > 0 ? (uint64_t)floor(load * dur) : 0;
-	uint64_t offered = t->sent > t->intended ? t->sent : t->intended;
-	if (t->received > offered)
-		t->received = offered; /* duplicates are not forwarding */
-	t->loss_ratio = offered ? (double)(offered - t->received) / (double)offered : 1.0;
-	t->forwarding_pps = (double)t->received / dur;
-	t->offered_pps = (double)t->sent / dur;
+	search_trial_derive(t, s->c->goal_width);
 	r->n_trials++;
 	r->trial_seconds += t->duration_s;
 	r->goals[s->goal < 0 ? 0 : s->goal].trials++;
@@ -176,15 +179,58 @@ static int run_trial(struct search *s, double load, double dur, enum search_phas
 	return 0;
 }
 
+void search_trial_derive(struct search_trial *t, double goal_width)
+{
+	double dur = t->duration_s;
+	t->intended = t->load > 0 ? (uint64_t)floor(t->load * dur) : 0;
+	if (t->received > t->sent)
+		t->received = t->sent; /* duplicates are not forwarding */
+	t->loss_ratio = t->sent ? (double)(t->sent - t->received) / (double)t->sent : 1.0;
+	t->forwarding_pps = (double)t->received / dur;
+	t->offered_pps = (double)t->sent / dur;
+	/* by datagram counts, not the sender's clock (it stops a few ms past the duration,
+	 * which is percents of a short trial); one datagram missing is the pacer's rounding */
+	uint64_t missing = t->intended > t->sent ? t->intended - t->sent : 0;
+	t->shortfall_ratio = t->intended ? (double)missing / (double)t->intended : 0;
+	t->sender_short = t->load > 0 && missing > SEARCH_SHORT_SLACK &&
+			  t->shortfall_ratio > goal_width + SEARCH_EPS;
+}
+
 static bool meets(const struct search_goal *g, const struct search_trial *t)
 {
 	return t->loss_ratio <= g->loss_ratio + SEARCH_EPS;
 }
 
+/* One trial of the load, run again while the sender falls short of it (at most
+ * SEARCH_SHORT_REPEATS times more, with `shorts` earlier short tries at this load and phase
+ * counted against that). 2 = every try was short (*out is the last), else as run_trial. */
+static int measure(struct search *s, double load, double dur, enum search_phase ph,
+		   uint32_t shorts, struct search_trial **out)
+{
+	for (uint32_t i = shorts; i <= SEARCH_SHORT_REPEATS; i++) {
+		int rc = run_trial(s, load, dur, ph, out);
+		if (rc)
+			return rc;
+		if (!(*out)->sender_short)
+			return 0;
+	}
+	return 2;
+}
+
 /* Whether load meets goal g with trials of phase ph, running trials as needed. An initial
  * classification takes one trial (any earlier trial at that load of at least the initial
  * duration counts); a final one adds final trials until the exceed ratio decides. */
+static enum cls classify_load(struct search *s, double load, enum search_phase ph);
+
 static enum cls classify(struct search *s, double load, enum search_phase ph)
+{
+	enum cls k = classify_load(s, load, ph);
+	if (k == CLS_UNREACHABLE && (s->unreach_load == 0 || load < s->unreach_load))
+		s->unreach_load = load;
+	return k;
+}
+
+static enum cls classify_load(struct search *s, double load, enum search_phase ph)
 {
 	const struct search_cfg *c = s->c;
 	const struct search_goal *g = &c->goals[s->goal];
@@ -192,13 +238,22 @@ static enum cls classify(struct search *s, double load, enum search_phase ph)
 		return CLS_CAPPED;
 	s->loads++;
 	struct search_trial *t;
+	int rc;
+	uint32_t shorts = 0;
 	if (ph == SEARCH_PHASE_INITIAL) {
 		for (uint32_t i = 0; i < s->r->n_trials; i++) {
 			t = &s->r->trials[i];
-			if (t->load == load && t->phase >= SEARCH_PHASE_INITIAL)
+			if (t->load != load || t->phase < SEARCH_PHASE_INITIAL)
+				continue;
+			if (!t->sender_short)
 				return meets(g, t) ? CLS_LOWER : CLS_UPPER;
+			shorts++;
 		}
-		int rc = run_trial(s, load, c->initial_duration_s, ph, &t);
+		if (shorts > SEARCH_SHORT_REPEATS)
+			return CLS_UNREACHABLE;
+		rc = measure(s, load, c->initial_duration_s, ph, shorts, &t);
+		if (rc == 2)
+			return CLS_UNREACHABLE;
 		if (rc)
 			return rc > 0 ? CLS_CAPPED : CLS_ERROR;
 		return meets(g, t) ? CLS_LOWER : CLS_UPPER;
@@ -208,13 +263,20 @@ static enum cls classify(struct search *s, double load, enum search_phase ph)
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < s->r->n_trials; i++) {
 		t = &s->r->trials[i];
-		if (t->load == load && t->phase == SEARCH_PHASE_FINAL) {
-			n++;
-			*(meets(g, t) ? &good : &bad) += t->duration_s;
-			if (meets(g, t))
-				good_pk += t->intended;
+		if (t->load != load || t->phase != SEARCH_PHASE_FINAL)
+			continue;
+		if (t->sender_short) {
+			shorts++;
+			continue;
 		}
+		n++;
+		shorts = 0; /* the tries of one confirming trial are consecutive */
+		*(meets(g, t) ? &good : &bad) += t->duration_s;
+		if (meets(g, t))
+			good_pk += t->sent;
 	}
+	if (shorts > SEARCH_SHORT_REPEATS)
+		return CLS_UNREACHABLE;
 	for (;;) {
 		if (bad > g->exceed_ratio * sum + SEARCH_EPS)
 			return CLS_UPPER;
@@ -226,13 +288,16 @@ static enum cls classify(struct search *s, double load, enum search_phase ph)
 				s->thin_load = load;
 			return CLS_UPPER;
 		}
-		int rc = run_trial(s, load, c->final_duration_s, ph, &t);
+		rc = measure(s, load, c->final_duration_s, ph, shorts, &t);
+		shorts = 0;
+		if (rc == 2)
+			return CLS_UNREACHABLE;
 		if (rc)
 			return rc > 0 ? CLS_CAPPED : CLS_ERROR;
 		n++;
 		*(meets(g, t) ? &good : &bad) += t->duration_s;
 		if (meets(g, t))
-			good_pk += t->intended;
+			good_pk += t->sent;
 	}
 }
 
@@ -253,16 +318,29 @@ static int narrow(struct search *s, enum search_phase ph, double start, double *
 			return 1;                           \
 	} while (0)
 
+/* A load that did not meet the goal, or that the sender could not offer, bounds from above. */
+#define PLACE(load)                                             \
+	do {                                                    \
+		if (k == CLS_LOWER) {                           \
+			*lo = (load);                           \
+		} else {                                        \
+			*hi = (load);                           \
+			s->hi_unreachable = k == CLS_UNREACHABLE; \
+		}                                               \
+	} while (0)
+
 	if (*lo > 0) {
 		CLASSIFY(*lo);
-		if (k == CLS_UPPER) {
-			*hi = *lo;
+		if (k != CLS_LOWER) {
+			PLACE(*lo);
 			*lo = 0;
 		} else if (*hi > 0) {
 			CLASSIFY(*hi);
 			if (k == CLS_LOWER) {
 				*lo = *hi;
 				*hi = 0;
+			} else {
+				PLACE(*hi);
 			}
 		}
 	} else if (*hi > 0) {
@@ -270,36 +348,33 @@ static int narrow(struct search *s, enum search_phase ph, double start, double *
 		if (k == CLS_LOWER) {
 			*lo = *hi;
 			*hi = 0;
+		} else {
+			PLACE(*hi);
 		}
 	} else {
 		CLASSIFY(start);
-		*(k == CLS_LOWER ? lo : hi) = start;
+		PLACE(start);
 	}
 
 	double step = step0(s->c);
 	while (*lo > 0 && *hi == 0 && *lo < max) {
 		double cand = fmin(max, *lo * (1.0 + step));
 		CLASSIFY(cand);
-		if (k == CLS_LOWER)
-			*lo = cand;
-		else
-			*hi = cand;
+		PLACE(cand);
 		step *= 2;
 	}
 	while (*hi > 0 && *lo == 0 && *hi > min) {
 		double cand = step >= 1.0 ? min : fmax(min, *hi * (1.0 - step));
 		CLASSIFY(cand);
-		if (k == CLS_UPPER)
-			*hi = cand;
-		else
-			*lo = cand;
+		PLACE(cand);
 		step *= 2;
 	}
 	while (*lo > 0 && *hi > 0 && (*hi - *lo) / *hi > s->c->goal_width) {
 		double mid = sqrt(*lo * *hi);
 		CLASSIFY(mid);
-		*(k == CLS_LOWER ? lo : hi) = mid;
+		PLACE(mid);
 	}
+#undef PLACE
 #undef CLASSIFY
 	return 0;
 }
@@ -309,12 +384,70 @@ static void conditional(struct search *s, struct search_goal_result *gr)
 	double fwd = 0, dur = 0;
 	for (uint32_t i = 0; i < s->r->n_trials; i++) {
 		const struct search_trial *t = &s->r->trials[i];
-		if (t->load == gr->lower && t->phase == SEARCH_PHASE_FINAL) {
+		if (t->load == gr->lower && t->phase == SEARCH_PHASE_FINAL && !t->sender_short) {
 			fwd += (double)t->received;
 			dur += t->duration_s;
 		}
 	}
 	gr->conditional_pps = dur > 0 ? fwd / dur : 0;
+}
+
+/* The upper bound is a load the sender could not offer: the most it did offer there, and
+ * what the goal is known to hold up to. */
+static void sender_limit(struct search *s, struct search_goal_result *gr, double unreached)
+{
+	const struct search_goal *g = &s->c->goals[s->goal];
+	double most = 0, most_met = 0;
+	for (uint32_t i = 0; i < s->r->n_trials; i++) {
+		const struct search_trial *t = &s->r->trials[i];
+		if (t->load != unreached || t->phase < SEARCH_PHASE_INITIAL)
+			continue;
+		most = fmax(most, t->offered_pps);
+		if (meets(g, t))
+			most_met = fmax(most_met, t->offered_pps);
+	}
+	gr->sender_limited = true;
+	gr->sender_max_pps = most;
+	gr->unreached_pps = unreached;
+	gr->at_least_pps = gr->met ? gr->lower : most_met;
+}
+
+static void goal_label(const struct search_goal *g, char *out, size_t n)
+{
+	if (g->loss_ratio == 0)
+		snprintf(out, n, "NDR");
+	else
+		snprintf(out, n, "PDR %g %%", g->loss_ratio * 100);
+}
+
+static void sender_note(const struct search *s, struct search_goal_result *gr)
+{
+	char name[32];
+	goal_label(&gr->goal, name, sizeof(name));
+	if (s->thin_load > 0 && !gr->met)
+		snprintf(gr->note, sizeof(gr->note),
+			 "the sender could not offer more than %.0f packets/s here (asked for %.0f), "
+			 "and the loads it could offer met the goal with too few datagrams to confirm it "
+			 "(%llu): %s is at least %.0f packets/s by those trials", gr->sender_max_pps,
+			 gr->unreached_pps, (unsigned long long)s->c->confirm_packets, name,
+			 gr->at_least_pps);
+	else if (gr->upper == 0)
+		snprintf(gr->note, sizeof(gr->note),
+			 "the sender could not offer more than %.0f packets/s here (what it reached "
+			 "unpaced: its own limit or the path's back-pressure), and that met the %s goal: "
+			 "%s is at least %.0f packets/s", gr->sender_max_pps, name, name, gr->at_least_pps);
+	else if (gr->at_least_pps > 0)
+		snprintf(gr->note, sizeof(gr->note),
+			 "the sender could not offer more than %.0f packets/s here (asked for %.0f; its "
+			 "own CPU, or the local interface pushing back): "
+			 "%s is at least %.0f packets/s%s", gr->sender_max_pps, gr->unreached_pps, name,
+			 gr->at_least_pps,
+			 gr->met ? "" : ", the rate its short trials carried within the goal");
+	else
+		snprintf(gr->note, sizeof(gr->note),
+			 "the sender could not offer more than %.0f packets/s here (asked for %.0f, "
+			 "down to the minimum of %.0f), and what it offered lost more than the %s goal",
+			 gr->sender_max_pps, gr->unreached_pps, s->c->min_load, name);
 }
 
 static int search_goal(struct search *s, int g)
@@ -325,6 +458,8 @@ static int search_goal(struct search *s, int g)
 	double start = fmin(max, fmax(min, s->r->mrr_pps));
 	s->goal = g;
 	s->thin_load = 0;
+	s->hi_unreachable = false;
+	s->unreach_load = 0;
 	gr->goal = s->c->goals[g];
 	int rc = narrow(s, SEARCH_PHASE_INITIAL, start, &lo, &hi);
 	if (rc == 0)
@@ -336,12 +471,26 @@ static int search_goal(struct search *s, int g)
 	gr->upper = hi;
 	gr->converged = rc == 0 && (lo >= max || (lo > 0 && hi > 0 && (hi - lo) / hi <= s->c->goal_width) ||
 				    (lo == 0 && hi <= min));
+	if (hi > 0 && s->hi_unreachable) {
+		sender_limit(s, gr, hi);
+	} else if (!gr->met && s->thin_load > 0 && s->unreach_load > 0) {
+		/* what the sender could offer was too little to confirm: its limit, not the path's */
+		sender_limit(s, gr, s->unreach_load);
+		gr->at_least_pps = s->thin_load;
+	} else if (gr->met && lo >= max && s->c->max_load == 0) {
+		/* the top is the sender's unpaced rate: as far as it could go, not the path's limit */
+		gr->sender_limited = true;
+		gr->sender_max_pps = max;
+		gr->at_least_pps = lo;
+	}
 	char goal[32];
 	snprintf(goal, sizeof(goal), "%g %%", gr->goal.loss_ratio * 100);
 	if (rc > 0)
 		snprintf(gr->note, sizeof(gr->note),
 			 "stopped at the stated bound of %u trials before the goal width was reached",
 			 s->cap_trials);
+	else if (gr->sender_limited)
+		sender_note(s, gr);
 	else if (!gr->met && s->thin_load > 0)
 		snprintf(gr->note, sizeof(gr->note),
 			 "no load met the %s loss goal over at least %llu datagrams: loss was seen above "
@@ -352,14 +501,10 @@ static int search_goal(struct search *s, int g)
 		snprintf(gr->note, sizeof(gr->note),
 			 "no load met the %s loss goal: loss was above it down to the minimum of %.0f "
 			 "packets/s", goal, min);
-	else if (lo >= max && s->c->max_load > 0)
+	else if (lo >= max)
 		snprintf(gr->note, sizeof(gr->note),
 			 "the maximum load of %.0f packets/s met the %s loss goal: the path may carry more",
 			 max, goal);
-	else if (lo >= max)
-		snprintf(gr->note, sizeof(gr->note),
-			 "the maximum load, %.0f packets/s, is what the sender reached unpaced (its own "
-			 "limit or the path's back-pressure) and met the %s loss goal", max, goal);
 	if (gr->met)
 		conditional(s, gr);
 	return 0;

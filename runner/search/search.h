@@ -15,6 +15,10 @@
 #define SEARCH_MAX_GOALS 8
 /* Far above any bound search_bounds() states for sane settings; a guard for memory only. */
 #define SEARCH_MAX_TRIALS 10000
+/* A trial whose sender offered less than its load by more than the goal width measured the
+ * sender, not the path: it is run again up to this many times (a busy host's stall passes in
+ * a trial or two) before the load counts as one the sender cannot reach. */
+#define SEARCH_SHORT_REPEATS 2
 
 struct search_goal {
 	double loss_ratio;    /* 0 = NDR; 0.005 = PDR at 0.5 % */
@@ -45,10 +49,11 @@ struct search_trial {
 	double duration_s;
 	uint64_t intended;          /* datagrams the load asks for in duration_s (0 unpaced) */
 	uint64_t sent, received;    /* datagrams */
-	double loss_ratio;          /* (offered - received) / offered, offered = max(intended,
-	                               sent): what the sender could not send counts as lost */
+	double loss_ratio;          /* what the path lost: (sent - received) / sent */
 	double forwarding_pps;      /* received / duration */
 	double offered_pps;         /* sent / duration: what the sender really offered */
+	double shortfall_ratio;     /* (intended - sent) / intended (0 unpaced or when reached) */
+	bool sender_short;          /* shortfall_ratio above the goal width: not a trial of load */
 	enum search_phase phase;
 	int goal;                   /* goal index that asked for it; -1 for the first trial */
 };
@@ -66,7 +71,16 @@ struct search_goal_result {
 	double conditional_pps;     /* forwarded packets/s over the lower bound's final trials */
 	bool converged;             /* (upper - lower) / upper <= goal width, or max_load met */
 	uint32_t trials;            /* trials run for this goal (shared ones counted once) */
-	char note[256];             /* why not met or not converged; "" otherwise */
+	/* The lowest load that did not meet the goal is one the sender could not offer: the
+	 * bracket's top is the generator's, not the path's. */
+	bool sender_limited;
+	double unreached_pps;       /* with sender_limited: the load it could not offer (upper, or
+	                               above a top too thin to confirm; 0 = its unpaced rate) */
+	double sender_max_pps;      /* with sender_limited: the most it offered when asked for it */
+	double at_least_pps;        /* with sender_limited: the goal holds at least up to here
+	                               (lower when met; else the most the short trials carried
+	                               within the goal; 0 = nothing to claim) */
+	char note[320];             /* why not met or not converged; "" otherwise */
 };
 
 struct search_result {
@@ -81,6 +95,9 @@ struct search_result {
 };
 
 void search_cfg_init(struct search_cfg *c);
+/* Fills a measured trial's derived fields (intended, loss_ratio, offered_pps, shortfall) from
+ * load, duration_s, sent and received. */
+void search_trial_derive(struct search_trial *t, double goal_width);
 /* Ranges and conflicts; the message names the setting. */
 int search_cfg_check(const struct search_cfg *c, struct ns_err *err);
 /* Worst case, stated before a search: at most *max_trials trials and *max_seconds seconds

@@ -86,6 +86,22 @@ void search_json_write(struct jsonw *w, const struct search_cfg *c, const struct
 		jsonw_kv_double(w, "conditional_pps", g->met ? g->conditional_pps : 0);
 		jsonw_kv_double(w, "conditional_bps", g->met ? g->conditional_pps * len * 8.0 : 0);
 		jsonw_kv_uint(w, "trials", g->trials);
+		jsonw_kv_bool(w, "sender_limited", g->sender_limited);
+		if (g->sender_limited) {
+			jsonw_kv_double(w, "sender_max_pps", g->sender_max_pps);
+			if (g->unreached_pps > 0)
+				jsonw_kv_double(w, "unreached_pps", g->unreached_pps);
+			else
+				jsonw_kv_str(w, "unreached_pps", NULL);
+			if (g->at_least_pps > 0)
+				jsonw_kv_double(w, "at_least_pps", g->at_least_pps);
+			else
+				jsonw_kv_str(w, "at_least_pps", NULL);
+		} else {
+			jsonw_kv_str(w, "sender_max_pps", NULL);
+			jsonw_kv_str(w, "unreached_pps", NULL);
+			jsonw_kv_str(w, "at_least_pps", NULL);
+		}
 		jsonw_kv_str(w, "note", g->note[0] ? g->note : NULL);
 		jsonw_obj_close(w);
 	}
@@ -104,6 +120,8 @@ void search_json_write(struct jsonw *w, const struct search_cfg *c, const struct
 		jsonw_kv_double(w, "loss_ratio", t->loss_ratio);
 		jsonw_kv_double(w, "offered_pps", t->offered_pps);
 		jsonw_kv_double(w, "forwarding_pps", t->forwarding_pps);
+		jsonw_kv_double(w, "shortfall_ratio", t->shortfall_ratio);
+		jsonw_kv_bool(w, "sender_short", t->sender_short);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);

@@ -53,12 +53,11 @@ int search_probe_trial(void *ctx, double load, double duration_s, struct search_
 	const struct probe_direction *d = &res.dirs[0];
 	t->sent = d->sender.packets;
 	t->received = d->receiver.packets;
-	t->duration_s = res.duration_s > 0 ? res.duration_s : duration_s;
+	t->duration_s = duration_s;
 	if (sp->on_trial) {
 		/* the fields search_run derives, for the callback's eyes */
 		t->load = load;
-		t->loss_ratio = t->sent ? (double)(t->sent - (t->received < t->sent ? t->received : t->sent)) /
-					  (double)t->sent : 1.0;
+		search_trial_derive(t, sp->goal_width);
 		sp->on_trial(t, &res, sp->arg);
 	}
 	probe_result_free(&res);

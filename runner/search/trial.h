@@ -11,6 +11,7 @@ struct search_probe {
 	struct probe_params base;   /* host, port, length, streams, threads, affinity, ... */
 	const char *from_host;      /* a matrix pair's client agent sends; NULL = this host */
 	uint16_t from_port;
+	double goal_width;          /* the search's, to tell the callback a short trial */
 	/* called after each trial (may be NULL): progress lines, kept results */
 	void (*on_trial)(const struct search_trial *t, const struct probe_result *res, void *arg);
 	void *arg;

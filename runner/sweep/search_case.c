@@ -41,7 +41,7 @@ static uint32_t chosen_trial(const struct search_result *r)
 		uint32_t pick = UINT32_MAX;
 		for (uint32_t i = 0; i < r->n_trials; i++)
 			if (r->trials[i].load == r->goals[g].lower &&
-			    r->trials[i].phase == SEARCH_PHASE_FINAL)
+			    r->trials[i].phase == SEARCH_PHASE_FINAL && !r->trials[i].sender_short)
 				pick = i;
 		if (pick != UINT32_MAX)
 			return pick;
@@ -62,6 +62,7 @@ int search_case_run(const struct search_cfg *cfg, const struct probe_params *pp,
 {
 	struct kept k = {0};
 	struct search_probe sp = {.base = *pp, .from_host = from_host, .from_port = from_port,
+				  .goal_width = cfg->goal_width,
 				  .on_trial = keep, .arg = &k};
 	struct search_result r;
 	int rc = -1;

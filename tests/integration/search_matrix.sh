@@ -53,6 +53,10 @@ fi
 q "update searches set search_json = json_set(search_json, '\$.goals[0].met', json('false'),
 	'\$.goals[0].lower_pps', json('null'), '\$.goals[0].note', 'no load met the 0 % loss goal')
 	where result_id = (select min(result_id) from searches);
+	update searches set search_json = json_set(search_json, '\$.goals[1].sender_limited', json('true'),
+	'\$.goals[1].at_least_pps', 4321, '\$.goals[1].note',
+	'the sender could not offer more than 4321 packets/s here (asked for 5000): PDR 1 % is at least 4321 packets/s')
+	where result_id = (select max(result_id) from searches);
 	update endpoints set link_bps = 10000000000"
 "$NETSWEEP" report --db "$DB" -o "$T/rep" >"$T/rout" 2>&1
 html=$T/rep/index.html
@@ -63,6 +67,15 @@ if [ "$rows" = 2 ] && [ "${wire%.*}" = 3881987 ] && grep -q "NDR not met: no loa
 	pass "the report shows each search's bounds, the wire rate and why a goal was not met"
 else
 	fail "the report shows each search's bounds" "rows '$rows', wire '$wire': $(head -2 "$T/rout")"
+fi
+# A goal the sender bounded: a floor in the table ("≥"), never a plain figure, and the sentence.
+name="the report marks a sender-limited goal as a floor with its sentence"
+if [ "$(grep -c 'sender-limited' "$html")" -ge 1 ] && grep -q '≥ 4321' "$html" &&
+	grep -q 'PDR 1 % limited by the sender, not the path: the sender could not offer more than 4321' "$html" &&
+	grep -q '≥ 4321 (sender)' "$T/rep/report.md"; then
+	pass "$name"
+else
+	fail "$name" "$(grep -o '[^<>]*4321[^<>]*' "$html" "$T/rep/report.md" | head -3)"
 fi
 if ! command -v gnuplot >/dev/null 2>&1; then
 	skip "the search chart renders" "gnuplot not installed"

@@ -23,6 +23,9 @@ struct path {
 	double last_load;
 	double send_cap;        /* the sender cannot put out more than this (0 = no cap) */
 	uint64_t seed;          /* != 0: random loss drawn per datagram instead of a fixed share */
+	uint32_t stall_every;   /* every n-th paced trial the sender stalls: offers stall_share */
+	double stall_share;
+	uint32_t paced_calls;
 };
 
 /* Lost datagrams out of n at probability p, drawn (xorshift; Poisson by inversion for small
@@ -68,6 +71,8 @@ static int sim_trial(void *ctx, double load, double dur, struct search_trial *t,
 	double sent = floor(offered * dur);
 	if (p->send_cap > 0)
 		sent = fmin(sent, floor(p->send_cap * dur));
+	if (load > 0 && p->stall_every && ++p->paced_calls % p->stall_every == 0)
+		sent = floor(sent * p->stall_share);
 	double fwd = fmin(sent, floor(cap * dur));
 	if (p->seed)
 		fwd -= (double)draw_lost(&p->seed, fwd, p->random_loss);
@@ -175,9 +180,10 @@ static void random_loss_cannot_hide_at_low_loads(void **state)
 	}
 }
 
-/* A sender that cannot reach the load (its own queue pushes back, as a local qdisc does with
- * ENOBUFS): what it could not send counts as lost, so NDR is what it really put out. */
-static void sender_shortfall_counts_as_loss(void **state)
+/* A sender that cannot reach the load (a ceiling above what the host generates): what it
+ * could not send is not the path's loss. The loads it cannot offer bound the bracket, and the
+ * answer says the sender, not the path, stopped it: NDR is at least what it could offer. */
+static void sender_shortfall_is_not_path_loss(void **state)
 {
 	(void)state;
 	struct path p = {.capacity = 1e9, .sender_max = 400000, .send_cap = 80000};
@@ -188,9 +194,114 @@ static void sender_shortfall_counts_as_loss(void **state)
 	struct search_result r;
 	struct ns_err err = {0};
 	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
-	assert_true(r.goals[0].met);
-	assert_true(r.goals[0].lower <= 80000 + 1);
-	assert_true((80000 - r.goals[0].lower) / 80000 <= c.goal_width);
+	const struct search_goal_result *g = &r.goals[0];
+	assert_true(g->met && g->sender_limited);
+	/* a load is reached when the sender falls short of it by no more than the goal width */
+	double reach = 80000 / (1 - c.goal_width);
+	assert_true(g->lower <= reach + 1);
+	assert_true((80000 - g->lower) / 80000 <= c.goal_width);
+	assert_true(g->upper > reach);
+	assert_true(fabs(g->sender_max_pps - 80000) < 1);
+	assert_true(g->at_least_pps == g->lower);
+	assert_non_null(strstr(g->note, "the sender could not offer more than 80000 packets/s"));
+	assert_non_null(strstr(g->note, "NDR is at least"));
+	/* no trial counts the shortfall as loss: the path lost nothing */
+	for (uint32_t i = 0; i < r.n_trials; i++)
+		assert_true(r.trials[i].loss_ratio == 0);
+	assert_within_bounds(&c, &r);
+	search_result_free(&r);
+}
+
+/* A sender that gives out at 2000 packets/s, too slow for the confirming trials to carry
+ * confirm_packets: the goal is not met, but the answer blames the sender, not the path. */
+static void sender_too_slow_to_confirm(void **state)
+{
+	(void)state;
+	struct path p = {.capacity = 1e9, .sender_max = 400000, .send_cap = 2000};
+	struct search_cfg c = cfg_for(&p);
+	c.n_goals = 1;
+	c.max_load = 400000;
+	c.min_load = 400;
+	struct search_result r;
+	struct ns_err err = {0};
+	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
+	const struct search_goal_result *g = &r.goals[0];
+	assert_false(g->met);
+	assert_true(g->sender_limited);
+	assert_true(g->at_least_pps > 0 && g->at_least_pps <= 2000 / (1 - c.goal_width) + 1);
+	assert_true(g->unreached_pps > 2000);
+	assert_non_null(strstr(g->note, "too few datagrams to confirm"));
+	assert_non_null(strstr(g->note, "NDR is at least"));
+	assert_within_bounds(&c, &r);
+	search_result_free(&r);
+}
+
+/* The path's own limit below the sender's: an ordinary answer, not called sender-limited,
+ * although the loads above the sender's reach were short. */
+static void path_limit_below_sender_limit(void **state)
+{
+	(void)state;
+	struct path p = {.capacity = 50000, .sender_max = 400000, .send_cap = 80000};
+	struct search_cfg c = cfg_for(&p);
+	c.max_load = 400000;
+	c.min_load = 400;
+	struct search_result r;
+	struct ns_err err = {0};
+	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
+	const struct search_goal_result *g = &r.goals[0];
+	assert_true(g->met && g->converged && !g->sender_limited);
+	assert_true(g->lower <= 50000 + 1 && (50000 - g->lower) / 50000 <= c.goal_width);
+	assert_string_equal(g->note, "");
+	assert_within_bounds(&c, &r);
+	search_result_free(&r);
+}
+
+/* Every third paced trial the sender stalls and offers 78 % of the load (a busy host): those
+ * trials are run again, never counted as loss, and NDR lands where the clean search puts it. */
+static void stalled_trials_are_repeated(void **state)
+{
+	(void)state;
+	struct path clean = {.capacity = 100000, .sender_max = 400000};
+	struct path p = clean;
+	p.stall_every = 3;
+	p.stall_share = 0.78;
+	struct search_cfg c = cfg_for(&p);
+	struct search_result a, r;
+	struct ns_err err = {0};
+	assert_int_equal(search_run(&c, sim_trial, &clean, &a, &err), 0);
+	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
+	uint32_t shorts = 0;
+	for (uint32_t i = 0; i < r.n_trials; i++)
+		shorts += r.trials[i].sender_short;
+	assert_true(shorts > 0);
+	for (uint32_t g = 0; g < 2; g++) {
+		assert_true(r.goals[g].met && r.goals[g].converged && !r.goals[g].sender_limited);
+		assert_true(fabs(r.goals[g].lower - a.goals[g].lower) <= 1);
+	}
+	assert_true(r.n_trials == a.n_trials + shorts);
+	assert_within_bounds(&c, &r);
+	search_result_free(&a);
+	search_result_free(&r);
+}
+
+/* A sender that stalls on every paced trial cannot offer any load: never "not met" for the
+ * path, the answer says the sender stopped it, and the repeats stay inside the stated bound. */
+static void sender_that_never_reaches(void **state)
+{
+	(void)state;
+	struct path p = {.capacity = 1e9, .sender_max = 400000, .stall_every = 1, .stall_share = 0.5};
+	struct search_cfg c = cfg_for(&p);
+	struct search_result r;
+	struct ns_err err = {0};
+	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
+	for (uint32_t g = 0; g < 2; g++) {
+		const struct search_goal_result *gr = &r.goals[g];
+		assert_false(gr->met);
+		assert_true(gr->sender_limited);
+		assert_true(gr->at_least_pps > 0 && gr->at_least_pps <= gr->upper * 0.5 + 1);
+		assert_non_null(strstr(gr->note, "the sender could not offer more than"));
+	}
+	assert_within_bounds(&c, &r);
 	search_result_free(&r);
 }
 
@@ -233,12 +344,16 @@ static void maximum_load_meets_goal(void **state)
 	assert_true(r.goals[0].met && r.goals[0].converged);
 	assert_true(fabs(r.goals[0].lower - 50000) < 1);
 	assert_true(r.goals[0].upper == 0);
-	assert_non_null(strstr(r.goals[0].note, "what the sender reached unpaced"));
+	/* the top is the sender's unpaced rate: a floor, said so */
+	assert_true(r.goals[0].sender_limited && fabs(r.goals[0].at_least_pps - 50000) < 1);
+	assert_non_null(strstr(r.goals[0].note, "what it reached unpaced"));
+	assert_non_null(strstr(r.goals[0].note, "NDR is at least 50000"));
 	search_result_free(&r);
 	c.max_load = 40000; /* a given maximum the path carries */
 	assert_int_equal(search_run(&c, sim_trial, &p, &r, &err), 0);
 	assert_true(r.goals[0].met && fabs(r.goals[0].lower - 40000) < 1);
 	assert_non_null(strstr(r.goals[0].note, "the path may carry more"));
+	assert_false(r.goals[0].sender_limited);
 	search_result_free(&r);
 }
 
@@ -305,6 +420,29 @@ static void search_is_deterministic(void **state)
 	search_result_free(&b);
 }
 
+/* A trial is short by datagram counts: more than the goal width and more than one datagram
+ * missing; what the path lost is sent - received, never what the sender did not send. */
+static void short_trials_by_datagram_counts(void **state)
+{
+	(void)state;
+	struct search_trial t = {.load = 100, .duration_s = 0.3, .sent = 29, .received = 29};
+	search_trial_derive(&t, 0.01);
+	assert_int_equal(t.intended, 30);
+	assert_false(t.sender_short); /* one missing: the pacer's rounding */
+	assert_true(t.loss_ratio == 0);
+	t = (struct search_trial){.load = 100000, .duration_s = 1, .sent = 98000, .received = 97000};
+	search_trial_derive(&t, 0.01);
+	assert_true(t.sender_short && fabs(t.shortfall_ratio - 0.02) < 1e-9);
+	assert_true(fabs(t.loss_ratio - 1000.0 / 98000) < 1e-12);
+	assert_true(fabs(t.offered_pps - 98000) < 1e-6);
+	t = (struct search_trial){.load = 100000, .duration_s = 1, .sent = 99500, .received = 99500};
+	search_trial_derive(&t, 0.01);
+	assert_false(t.sender_short); /* within the width */
+	t = (struct search_trial){.load = 0, .duration_s = 1, .sent = 5, .received = 5};
+	search_trial_derive(&t, 0.01);
+	assert_false(t.sender_short); /* unpaced: nothing asked */
+}
+
 static void goals_and_settings_are_checked(void **state)
 {
 	(void)state;
@@ -353,12 +491,17 @@ int main(void)
 		cmocka_unit_test(capacity_bracket_and_bisection),
 		cmocka_unit_test(random_loss_never_meets_ndr),
 		cmocka_unit_test(random_loss_cannot_hide_at_low_loads),
-		cmocka_unit_test(sender_shortfall_counts_as_loss),
+		cmocka_unit_test(sender_shortfall_is_not_path_loss),
+		cmocka_unit_test(path_limit_below_sender_limit),
+		cmocka_unit_test(sender_too_slow_to_confirm),
+		cmocka_unit_test(stalled_trials_are_repeated),
+		cmocka_unit_test(sender_that_never_reaches),
 		cmocka_unit_test(lost_bound_searches_outward),
 		cmocka_unit_test(maximum_load_meets_goal),
 		cmocka_unit_test(exceed_ratio_absorbs_noisy_trials),
 		cmocka_unit_test(dead_path_stays_bounded),
 		cmocka_unit_test(search_is_deterministic),
+		cmocka_unit_test(short_trials_by_datagram_counts),
 		cmocka_unit_test(goals_and_settings_are_checked),
 		cmocka_unit_test(bounds_follow_settings),
 	};
