@@ -3,7 +3,7 @@
 # frozen version-1 database migrated by a run) has exactly the columns schemas/views.md
 # documents, and the JSON of probe --json, search --json and report.json has exactly the keys
 # of the "Every key" lists in schemas/probe-result.md, search-result.md, report-json.md
-# (report.json: and of report.schema.json) and runs-json.md (runs --json). A rename or an undocumented addition fails here,
+# (report.json: and of report.schema.json), runs-json.md (runs --json) and hostinfo.md. A rename or an undocumented addition fails here,
 # naming the view/column or key and the file to edit. v_cost_ranking's names from before
 # store version 8 still answer a query on a migrated database.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -173,6 +173,15 @@ else
 fi
 schema_keys "$root/schemas/report.schema.json" >"$tmp/schema.keys"
 compare "report.schema.json properties" schemas/report-json.md "$tmp/schema.keys" "$tmp/doc.keys"
+
+doc_lists hostinfo.md
+if "$NETSWEEP" hostinfo --json >"$tmp/hostinfo1.json" 2>"$tmp/hostinfo.err" &&
+	"$NETSWEEP" hostinfo --peer 127.0.0.1 --json >"$tmp/hostinfo2.json" 2>>"$tmp/hostinfo.err"; then
+	json_keys "$opaque" "$tmp"/hostinfo*.json >"$tmp/hostinfo.keys"
+	compare "hostinfo --json keys" schemas/hostinfo.md "$tmp/hostinfo.keys" "$tmp/doc.keys" "$tmp/doc.opt"
+else
+	fail "hostinfo --json" "$(tail -3 "$tmp/hostinfo.err")"
+fi
 
 doc_lists runs-json.md
 if "$NETSWEEP" runs --db "$new" --json >"$tmp/runs.json" 2>"$tmp/runs.err"; then
