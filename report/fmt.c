@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/textesc.h"
+
 void rp_buf_init(struct rp_buf *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -104,10 +106,18 @@ void rp_md_escape(struct rp_buf *b, const char *s)
 	}
 }
 
-void rp_csv_field(struct rp_buf *b, const char *s)
+void rp_csv_field(struct rp_buf *b, const char *raw)
 {
-	if (!s)
+	if (!raw)
 		return;
+	/* control characters shown as escapes (lib/textesc.h): a label's ESC[31m or newline
+	 * neither drives a terminal showing the file nor splits a row for a naive reader */
+	char *esc = textesc_needed(raw) ? textesc_dup(raw) : NULL;
+	if (textesc_needed(raw) && !esc) {
+		b->oom = 1;
+		return;
+	}
+	const char *s = esc ? esc : raw;
 	/* A spreadsheet may run a field starting with = + - @ (or a tab or CR before one) as a
 	 * formula: such a field is prefixed with ' unless strtod reads all of it as a number
 	 * ("-1.5", "+3"), which "-1+1+cmd|..." is not. */
@@ -120,6 +130,7 @@ void rp_csv_field(struct rp_buf *b, const char *s)
 	int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
 	if (!quote) {
 		rp_buf_puts(b, s);
+		free(esc);
 		return;
 	}
 	rp_buf_add(b, "\"", 1);
@@ -131,6 +142,7 @@ void rp_csv_field(struct rp_buf *b, const char *s)
 		rp_buf_add(b, s, 1);
 	}
 	rp_buf_add(b, "\"", 1);
+	free(esc);
 }
 
 void rp_gp_quote(struct rp_buf *b, const char *s)

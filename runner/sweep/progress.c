@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/textesc.h"
+
 struct progress {
 	FILE *out;
 	enum progress_mode mode;
@@ -85,7 +87,7 @@ void progress_start(struct progress *p, const char *what, double est_s)
 		return;
 	pthread_mutex_lock(&p->lock);
 	p->started++;
-	snprintf(p->current, sizeof(p->current), "%s", what);
+	textesc(p->current, sizeof(p->current), what); /* lib/textesc.h: no control bytes */
 	if (p->mode == PROGRESS_LIVE)
 		draw(p);
 	pthread_mutex_unlock(&p->lock);
@@ -100,14 +102,18 @@ void progress_done(struct progress *p, const char *what, double est_s, bool ok,
 	p->finished++;
 	p->failed += !ok;
 	p->est_finished += est_s;
-	snprintf(p->last, sizeof(p->last), "%s%s", ok ? "" : "FAILED ", summary);
+	char shown[sizeof(p->last)];
+	textesc(shown, sizeof(shown), summary); /* a hook's output or a peer's text, say */
+	snprintf(p->last, sizeof(p->last), "%s%.*s", ok ? "" : "FAILED ", (int)sizeof(p->last) - 8, shown);
 	if (p->mode == PROGRESS_LIVE) {
 		draw(p);
 	} else if (p->mode == PROGRESS_LOG) {
 		char e[16];
 		progress_format_secs(now_s() - p->t0, e, sizeof(e));
+		char name[sizeof(p->current)];
+		textesc(name, sizeof(name), what);
 		fprintf(p->out, "[%zu/%zu %s] %s %s: %s\n", p->finished, p->total, e,
-			ok ? "ok" : "FAILED", what, summary);
+			ok ? "ok" : "FAILED", name, shown);
 		fflush(p->out);
 	}
 	pthread_mutex_unlock(&p->lock);

@@ -1,6 +1,7 @@
 /* runs: `netsweep runs` — the runs a database holds, one line each: id, matrix, label, start,
  * status, cases ok/failed, and the cost (billed time of the instances, measured time beside
- * it). The database is brought to the current schema first (store_open), then read. */
+ * it). The database is read as `report` reads it (lib/store_read.h): never written, an older
+ * one migrated on a copy in memory. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,8 @@
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/jsonw.h"
-#include "store.h"
+#include "lib/store_read.h"
+#include "lib/textesc.h"
 
 static const char RUNS_SQL[] =
 	"SELECT r.id, r.matrix_name, coalesce(r.label, ''), r.started_at, r.status,"
@@ -88,6 +90,14 @@ static int print_json(sqlite3 *h, sqlite3_stmt *st, const char *db)
 	return rc;
 }
 
+/* A stored string as the terminal shows it: a label's ESC[31m, newline or CR as escapes
+ * (lib/textesc.h), so that it neither drives the terminal nor breaks the table; NULL is "-". */
+static void shown(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+	textesc(buf, len, s ? s : "-");
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -119,24 +129,16 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (!db || !*db)
 		db = "netsweep.db";
-	FILE *probe = fopen(db, "rb");
-	if (!probe) {
-		fprintf(stderr, "netsweep runs: %s: no such database\n", db);
-		return NS_EXIT_USAGE;
-	}
-	fclose(probe);
-	struct store *s = store_open(db, &err); /* the views below are the current schema's */
-	if (!s) {
-		fprintf(stderr, "netsweep runs: %s\n", err.msg);
-		return NS_EXIT_USAGE;
-	}
-	store_close(s);
-
+	/* read as `report` reads it: never written, an older schema migrated on a copy in
+	 * memory, so a read-only file, folder or medium lists as well as any */
 	sqlite3 *h = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc = NS_EXIT_FAIL;
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(h, RUNS_SQL, -1, &st, NULL) != SQLITE_OK) {
+	if (ns_store_open_read(db, &h, &err) < 0) {
+		fprintf(stderr, "netsweep runs: %s\n", err.msg);
+		return NS_EXIT_USAGE;
+	}
+	if (sqlite3_prepare_v2(h, RUNS_SQL, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "netsweep runs: %s: %s\n", db, sqlite3_errmsg(h));
 		goto out;
 	}
@@ -153,11 +155,13 @@ int cmd_runs(int argc, char **argv)
 		char billed[32], measured[32];
 		money(st, 7, billed, sizeof(billed));
 		money(st, 8, measured, sizeof(measured));
+		char text[4][256];
+		for (int i = 0; i < 4; i++)
+			shown(st, i + 1, text[i], sizeof(text[i]));
 		printf("%-5lld %-20s %-16s %-24s %-11s %5lld %6lld %10s %11s\n",
-		       (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1),
-		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
-		       sqlite3_column_text(st, 4), (long long)sqlite3_column_int64(st, 5),
-		       (long long)sqlite3_column_int64(st, 6), billed, measured);
+		       (long long)sqlite3_column_int64(st, 0), text[0], text[1], text[2], text[3],
+		       (long long)sqlite3_column_int64(st, 5), (long long)sqlite3_column_int64(st, 6),
+		       billed, measured);
 	}
 	if (step != SQLITE_DONE) {
 		fprintf(stderr, "netsweep runs: %s: %s\n", db, sqlite3_errmsg(h));

@@ -51,14 +51,15 @@ static void test_csv(void **state)
 	expect(rp_csv_field, "plain", "plain");
 	expect(rp_csv_field, "a,b", "\"a,b\"");
 	expect(rp_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"");
-	expect(rp_csv_field, "two\nlines", "\"two\nlines\"");
+	expect(rp_csv_field, "two\nlines", "two\\nlines"); /* lib/textesc: shown, not a row break */
+	expect(rp_csv_field, "a\x1b[31m,b\r", "\"a\\x1b[31m,b\\r\"");
 	expect(rp_csv_field, "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"");
 	expect(rp_csv_field, "-5.5", "-5.5");
 	expect(rp_csv_field, "+1", "+1");
 	expect(rp_csv_field, "+1+1", "\"'+1+1\"");
 	expect(rp_csv_field, "-1+1+cmd|' /C calc'!A0", "\"'-1+1+cmd|' /C calc'!A0\"");
-	expect(rp_csv_field, "\t=1+1", "\"'\t=1+1\"");
-	expect(rp_csv_field, "\r=1+1", "\"'\r=1+1\"");
+	expect(rp_csv_field, "\t=1+1", "\\t=1+1"); /* escaped, it starts with a backslash */
+	expect(rp_csv_field, "\r=1+1", "\\r=1+1");
 	expect(rp_csv_field, "=1+1", "\"'=1+1\"");
 	expect(rp_csv_field, "@SUM(A1)", "\"'@SUM(A1)\"");
 	expect(rp_csv_field, "-1.5", "-1.5");
