@@ -1,6 +1,7 @@
 #!/bin/bash
-# The README is executable: every command line of README.md's code blocks (and every command
-# of a <setup>/<teardown> in its XML blocks) is run here, in README order, in a scratch
+# The README is executable: every command line of README.md's code blocks (every command of a
+# <setup>/<teardown> in its XML blocks, and every `netsweep COMMAND ... -OPTION` example in its
+# text) is run here, in README order, in a scratch
 # directory — against agents of our own on loopback (HOST, SENDER), a lab with our own prefix,
 # fixtures for its files (my-matrix.xml, nightly.db, index.json ...), durations shortened — or
 # it is listed with its reason in tests/integration/readme_exceptions.txt. A README line that
@@ -36,13 +37,32 @@ unset NETSWEEP_PSK_FILE NETSWEEP_DB
 
 # readme_lines FILE: "LINE<TAB>KIND<TAB>TEXT": KIND "cmd" for a command line of a code block
 # (shell and untagged blocks; "$ " prompts dropped, "\" continuations joined, "# comments" and
-# comment lines left out) and for the command of an XML block's <setup>/<teardown>; "matrix"
+# comment lines left out), for the command of an XML block's <setup>/<teardown>, and for a
+# `netsweep COMMAND ...` span of the text that has an option (`netsweep probe HOST -t 60m
+# --until sustained`, joined when it wraps; `netsweep run` alone is a name, not a line); "matrix"
 # for the line opening an XML block that holds a whole matrix (TEXT: the block's file).
 readme_lines() {
 	awk -v dir="$tmp" '
 	function emit(n, t) { sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); if (t != "") printf "%d\tcmd\t%s\n", n, t }
+	# a paragraph of text: its `netsweep COMMAND ... -OPTION ...` spans are command lines too
+	function prose(   s, off, c, k, nl) {
+		s = para; off = 0
+		while (match(s, /`netsweep [a-z][^`]*`/)) {
+			c = substr(s, RSTART + 1, RLENGTH - 2)
+			nl = substr(para, 1, off + RSTART - 1); k = gsub(/\n/, "", nl)
+			gsub(/[ \t\n]+/, " ", c)
+			if (c ~ / -/) emit(pstart + k, c)
+			off += RSTART + RLENGTH - 1; s = substr(s, RSTART + RLENGTH)
+		}
+		para = ""
+	}
+	!inb && !/^```/ {
+		if ($0 ~ /^[ \t]*$/) prose(); else { if (para == "") pstart = NR; para = para $0 "\n" }
+		next
+	}
+	END { prose() }
 	/^```/ {
-		if (!inb) { inb = 1; lang = substr($0, 4); start = NR + 1; xml = ""; next }
+		if (!inb) { prose(); inb = 1; lang = substr($0, 4); start = NR + 1; xml = ""; next }
 		inb = 0
 		if (lang == "xml" && xml ~ /^[ \t\n]*(<\?xml[^>]*>[ \t\n]*)?<matrix[ >]/) {
 			f = dir "/readme-matrix-" start ".xml"; printf "%s", xml > f; close(f)
@@ -50,7 +70,6 @@ readme_lines() {
 		}
 		next
 	}
-	!inb { next }
 	lang == "xml" {
 		xml = xml $0 "\n"; s = $0
 		while (match(s, /<(setup|teardown)[^>]*>[^<]*<\//)) {
@@ -105,7 +124,8 @@ subst() {
 	s=${s// HOST / 127.0.0.1:$host_port }
 	s=${s// SENDER / 127.0.0.1:$sender_port }
 	s=$(sed -E -e 's/ -t [0-9]+[smh]? / -t 1 /g' -e 's/ -n [0-9]+[KMGT] / -n 100M /g' \
-		-e 's/ -B 10\.0\.1\.5 / -B 127.0.0.1 /g' -e "s/ --cport 40000 / --cport $cport /g" <<<"$s")
+		-e 's/ -B 10\.0\.1\.5 / -B 127.0.0.1 /g' -e "s/ --cport 40000 / --cport $cport /g" \
+		-e 's/ --steady [0-9]+[smh]? / --steady 0.5 -i 0.1 /g' <<<"$s")
 	case $s in
 	" netsweep probe "*)
 		[[ $s == *" -t "* || $s == *" -n "* || $s == *" -k "* ]] || s="$s -t 1 " ;;
