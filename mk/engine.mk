@@ -5,4 +5,4 @@ LIB_SRC += runner/engine/udpseq.c runner/engine/pace.c runner/engine/budget.c ru
 	runner/engine/sysstat.c
 UNIT_TESTS += test_udpseq test_budget test_engine test_zerocopy test_engine_rr
 ITESTS += tests/integration/probe_truth.sh
-BENCHES += tests/bench/engine_timing.sh tests/bench/zerocopy.sh
+BENCHES += tests/bench/engine_timing.sh tests/bench/zerocopy.sh tests/bench/rr.sh
