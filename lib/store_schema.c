@@ -52,6 +52,8 @@ static const char *const migrations[] = {
 	/* 14: a search's goals say when the sender, not the path, bounded them; its trials
 	 * what the sender offered */
 	"DROP VIEW IF EXISTS v_search_goals; DROP VIEW IF EXISTS v_search_trials;",
+	/* 15: the catalog's exchange rates with the run (run_fx, from the schema file) */
+	"-- run_fx",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -265,6 +265,7 @@ int cmd_report(int argc, char **argv)
 	size_t n_repriced = 0;
 	long long run_id = 0, base_id = 0;
 
+	struct rp_pricing base_pricing = o.pricing; /* before the run's own rates join it */
 	if (rp_db_open(o.db, &db, &err) < 0 || rp_run_resolve(db, o.run, &run_id, &err) < 0 ||
 	    (o.baseline && rp_baseline_resolve(db, o.baseline, run_id, &base_id, &err) < 0) ||
 	    rp_data_load(db, run_id, &d, &err) < 0 ||
@@ -272,7 +273,6 @@ int cmd_report(int argc, char **argv)
 	    (o.catalog && rp_reprice(&d, o.catalog, o.pricing.model, o.pricing.term, &n_repriced,
 				     &err) < 0))
 		goto fail;
-	struct rp_pricing base_pricing = o.pricing;
 	rp_pricing_settle(&d, &o.pricing);
 	if (o.catalog)
 		snprintf(price_note, sizeof(price_note), "from --catalog %s for %zu of %zu pair%s%s",

@@ -45,6 +45,7 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
 		struct rp_fx *f = &p->fx[p->n_fx++];
 		memcpy(f->cur, cur, 4);
 		f->usd = v;
+		snprintf(f->from, sizeof(f->from), "--fx");
 		q += len + (q[len] == ',');
 	}
 	return 0;
@@ -95,9 +96,41 @@ static double pair_factor(const struct rp_endpoint *e)
 	return e->price_basis && !strcmp(e->price_basis, "sender") ? 1 : 2;
 }
 
+static const struct rp_fx *fx_of(const struct rp_pricing *p, const char *cur)
+{
+	for (size_t i = 0; cur && i < p->n_fx; i++)
+		if (!strcmp(p->fx[i].cur, cur))
+			return &p->fx[i];
+	return NULL;
+}
+
+/* The catalog's rates the run recorded, for the currencies --fx left out. */
+static int run_fx(sqlite3 *db, const struct rp_data *d, struct rp_pricing *p,
+		  struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT currency, usd, as_of, source FROM run_fx WHERE run_id = ?1"
+		       " ORDER BY currency", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	while (sqlite3_step(st) == SQLITE_ROW && p->n_fx < RP_FX_MAX) {
+		const char *cur = (const char *)sqlite3_column_text(st, 0);
+		if (!cur || strlen(cur) != 3 || fx_of(p, cur))
+			continue;
+		struct rp_fx *f = &p->fx[p->n_fx++];
+		memcpy(f->cur, cur, 4);
+		f->usd = sqlite3_column_double(st, 1);
+		snprintf(f->from, sizeof(f->from), "the catalog's rate as of %.10s: %.255s",
+			 (const char *)sqlite3_column_text(st, 2),
+			 (const char *)sqlite3_column_text(st, 3));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct ns_err *err)
 {
-	if (!p->model[0] && run_model(db, d, p, err) < 0)
+	if ((!p->model[0] && run_model(db, d, p, err) < 0) || run_fx(db, d, p, err) < 0)
 		return -1;
 	sqlite3_stmt *st;
 	if (rp_db_prep(db, "SELECT endpoint_id, pricing, term, currency, unit_per_hour,"
@@ -148,18 +181,11 @@ int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct
 	return 0;
 }
 
-static const struct rp_fx *fx_of(const struct rp_pricing *p, const char *cur)
-{
-	for (size_t i = 0; cur && i < p->n_fx; i++)
-		if (!strcmp(p->fx[i].cur, cur))
-			return &p->fx[i];
-	return NULL;
-}
-
-static void note_add(struct rp_pricing *p, const char *fmt, const char *a, double v)
+static void note_add(struct rp_pricing *p, const char *fmt, const char *a, double v,
+		     const char *b)
 {
 	size_t n = strlen(p->note);
-	snprintf(p->note + n, sizeof(p->note) - n, fmt, a, v);
+	snprintf(p->note + n, sizeof(p->note) - n, fmt, a, v, b);
 }
 
 void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
@@ -185,7 +211,8 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
 				told |= !strcmp(seen[k], f->cur);
 			if (!told && n_seen < RP_FX_MAX + 2) {
 				seen[n_seen++] = f->cur;
-				note_add(p, " %s converted at %g US dollars each (--fx).", f->cur, f->usd);
+				note_add(p, " %s converted at %g US dollars each (%s).", f->cur, f->usd,
+					 f->from);
 			}
 		}
 	}
@@ -204,14 +231,14 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
 	}
 	p->per_currency = p->n_currencies > 1;
 	if (p->per_currency) {
-		note_add(p, " The pairs are priced in %s", curs[0], 0);
+		note_add(p, " The pairs are priced in %s", curs[0], 0, "");
 		for (size_t k = 1; k < p->n_currencies; k++)
-			note_add(p, k + 1 == p->n_currencies ? " and %s" : ", %s", curs[k], 0);
+			note_add(p, k + 1 == p->n_currencies ? " and %s" : ", %s", curs[k], 0, "");
 		note_add(p, "%s and no exchange rate was given for all of them, so each currency is "
 			 "ranked on its own, never mixed: give one (--fx EUR=1.08, US dollars per "
-			 "euro) for one ranking.", "", 0);
+			 "euro) for one ranking.", "", 0, "");
 	} else if (n_seen) {
-		note_add(p, " One ranking in US dollars.", "", 0);
+		note_add(p, " One ranking in US dollars.", "", 0, "");
 	}
 	rp_data_recost(d);
 }

@@ -20,6 +20,7 @@
 struct rp_fx {
 	char cur[4];               /* "EUR" */
 	double usd;                /* US dollars per unit of cur */
+	char from[300];            /* "--fx", or the catalog's date and source */
 };
 
 struct rp_pricing {
@@ -41,7 +42,9 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
 
 /* Settles the model (p->model empty: the run's, else on-demand) and gives each pair its price
  * of that model from the run's quotes, its on-demand and spot prices beside it. A run from
- * before store version 12 has only its on-demand US-dollar prices: other models are missing. */
+ * before store version 12 has only its on-demand US-dollar prices: other models are missing.
+ * The catalog's exchange rates the run recorded (run_fx) join p's for currencies --fx did
+ * not give. */
 int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct ns_err *err);
 /* Converts by p's rates, counts the currencies, writes p->note and recomputes the run's cost
  * (after report --catalog, if any). */

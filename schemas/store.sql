@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 14; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 15; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -240,6 +240,18 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	as_of            TEXT NOT NULL,
 	source           TEXT NOT NULL,
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
+);
+
+-- The exchange rates the catalog gave when the run started (version 15): usd US dollars per
+-- unit of currency. The report converts that currency's prices with them (report --fx
+-- overrides a rate) and says so; without one, currencies are ranked apart.
+CREATE TABLE IF NOT EXISTS run_fx (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	currency         TEXT NOT NULL,
+	usd              REAL NOT NULL CHECK (usd > 0),
+	as_of            TEXT NOT NULL,
+	source           TEXT NOT NULL,
+	PRIMARY KEY (run_id, currency)
 );
 
 -- The pricing model a run ranks on: the matrix's pricing attribute (version 12). No row =

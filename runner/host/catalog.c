@@ -344,6 +344,27 @@ static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct 
 	return 0;
 }
 
+static int merge_fx(struct merge *m, xmlNodePtr n, struct ns_err *err)
+{
+	struct catalog_fx f = {0};
+	bool present;
+	attr_str(n, "currency", f.currency, sizeof(f.currency));
+	attr_str(n, "as-of", f.as_of, sizeof(f.as_of));
+	attr_str(n, "source", f.source, sizeof(f.source));
+	if (attr_double(n, "usd-per-unit", &f.usd, &present, m->path, err) < 0)
+		return -1;
+	struct catalog *c = m->c;
+	size_t i = 0;
+	while (i < c->n_fx && strcmp(c->fx[i].currency, f.currency))
+		i++;
+	if (i == CATALOG_MAX_FX)
+		return node_error(err, m->path, n, "more than %d exchange rates", CATALOG_MAX_FX);
+	c->fx[i] = f;
+	if (i == c->n_fx)
+		c->n_fx++;
+	return 0;
+}
+
 static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 {
 	struct catalog *c = m->c;
@@ -430,6 +451,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 		memcpy(work.prices, c->prices, c->n_prices * sizeof(*work.prices));
 		work.n_prices = m.cap_prices = c->n_prices;
 	}
+	memcpy(work.fx, c->fx, sizeof(work.fx));
+	work.n_fx = c->n_fx;
 
 	if ((work.n_instances && index_reserve(&work, false, work.n_instances) < 0) ||
 	    (work.n_prices && index_reserve(&work, true, work.n_prices) < 0)) {
@@ -444,7 +467,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	if (root)
 		attr_str(root, "provider", m.provider, sizeof(m.provider));
 	for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
-		if (is_elem(n, "instance") && merge_instance(&m, n, err) < 0)
+		if ((is_elem(n, "instance") && merge_instance(&m, n, err) < 0) ||
+		    (is_elem(n, "fx") && merge_fx(&m, n, err) < 0))
 			goto err;
 
 	catalog_free(c);

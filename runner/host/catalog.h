@@ -45,6 +45,15 @@ int catalog_pricing_parse(const char *s, enum catalog_pricing *p);
  * into its model and term ("" unless reserved). -1 when it is none of those. */
 int catalog_pricing_split(const char *s, enum catalog_pricing *p, char term[8]);
 
+/* An exchange rate: usd US dollars per unit of currency. */
+struct catalog_fx {
+	char currency[4];
+	double usd;
+	char as_of[16];
+	char source[256];
+};
+#define CATALOG_MAX_FX 64
+
 /* Files larger than this are refused before parsing (lib/xsdcheck.h says why). */
 #define CATALOG_MAX_BYTES XSDCHECK_CATALOG_MAX_BYTES
 
@@ -55,6 +64,8 @@ struct catalog {
 	size_t n_instances;
 	struct catalog_price *prices;
 	size_t n_prices;
+	struct catalog_fx fx[CATALOG_MAX_FX]; /* a later file's rate replaces one of its currency */
+	size_t n_fx;
 	struct catalog_index *ix;   /* hash of instances by type, prices by type + region */
 };
 

@@ -45,6 +45,7 @@ static const struct merge_table tables[] = {
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_price_quotes", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_pricing", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_fx", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"endpoint_emulation", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
 };

@@ -10,6 +10,7 @@
 #include "runner/host/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
+#include "store_catalog.h"
 #include "loopback.h"
 #include "run_int.h"
 
@@ -240,6 +241,9 @@ int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err
 	}
 	for (size_t i = 0; i < R->o->n_catalogs; i++)
 		if (catalog_load(&cat, R->o->catalogs[i], err) < 0)
+			goto out;
+	for (size_t i = 0; i < cat.n_fx; i++)
+		if (store_put_fx(R->st, R->run_id, &cat.fx[i], err) < 0)
 			goto out;
 	for (size_t i = 0; i < m->n_pairs; i++) {
 		const struct matrix_pair *mp = &m->pairs[i];

@@ -15,7 +15,7 @@
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_ITYPE, ST_PRICE, ST_QUOTE, ST_JSON,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_JSON,
 	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
@@ -78,18 +78,6 @@ static const char *const sql_text[ST_COUNT] = {
 	"INSERT INTO samples (result_id, direction, stream, t_start, t_end, bytes, bps, packets,"
 	" retransmits, cwnd_bytes, rtt_ms, lost, jitter_ms)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-	[ST_ITYPE] =
-	"INSERT OR IGNORE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
-	" network_label, network_gbps, baseline_gbps, enhanced_networking, provider, network_up_to)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-	/* the views' on-demand US-dollar price, beside every quote (version 11) */
-	[ST_PRICE] =
-	"INSERT OR IGNORE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
-	" source) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?7 = 'on-demand' AND ?8 = 'USD'",
-	[ST_QUOTE] =
-	"INSERT OR IGNORE INTO run_price_quotes (run_id, instance_type, region, pricing, term,"
-	" currency, per_hour, price_window, as_of, source)"
-	" VALUES (?1, ?2, ?3, ?7, ?9, ?8, ?4, ?10, ?5, ?6)",
 	[ST_JSON] = "SELECT json_extract(?1, ?2)",
 	[ST_SEARCH_INSERT] =
 	"INSERT OR REPLACE INTO searches (result_id, search_json) VALUES (?1, ?2)",
@@ -260,7 +248,7 @@ static int run_rank_insert(struct store *s, int64_t run_id, const char *rank_by,
 	return rc;
 }
 
-/* The matrix's pricing attribute ("spot", "reserved:1yr"), beside the run (version 11). */
+/* The matrix's pricing attribute ("spot", "reserved:1yr"), beside the run (version 12). */
 static int run_pricing_insert(struct store *s, int64_t run_id, const char *pricing,
 			      struct ns_err *err)
 {
@@ -714,65 +702,6 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	goto out;
 rollback:
 	ns_store_exec(s->db, "ROLLBACK", NULL);
-out:
-	pthread_mutex_unlock(&s->lock);
-	return rc;
-}
-
-static void bind_pos_double(sqlite3_stmt *st, int i, double v)
-{
-	if (v > 0)
-		sqlite3_bind_double(st, i, v);
-}
-
-int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
-			    struct ns_err *err)
-{
-	int rc = -1;
-	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = stmt(s, ST_ITYPE, err);
-	if (!st)
-		goto out;
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, i->type);
-	if (i->vcpus > 0)
-		sqlite3_bind_int(st, 3, i->vcpus);
-	bind_pos_double(st, 4, i->memory_gib);
-	bind_text(st, 5, i->network_label[0] ? i->network_label : NULL);
-	bind_pos_double(st, 6, i->network_gbps);
-	bind_pos_double(st, 7, i->baseline_gbps);
-	bind_text(st, 8, i->enhanced[0] ? i->enhanced : NULL);
-	bind_text(st, 9, i->provider[0] ? i->provider : NULL);
-	sqlite3_bind_int(st, 10, i->up_to);
-	rc = step_done(s, st, err, "recording an instance type");
-out:
-	pthread_mutex_unlock(&s->lock);
-	return rc;
-}
-
-int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
-		    struct ns_err *err)
-{
-	int rc = -1;
-	pthread_mutex_lock(&s->lock);
-	for (int id = ST_PRICE; id <= ST_QUOTE; id++) {
-		sqlite3_stmt *st = stmt(s, id, err);
-		if (!st)
-			goto out;
-		sqlite3_bind_int64(st, 1, run_id);
-		bind_text(st, 2, p->type);
-		bind_text(st, 3, p->region);
-		sqlite3_bind_double(st, 4, p->per_hour);
-		bind_text(st, 5, p->as_of);
-		bind_text(st, 6, p->source);
-		bind_text(st, 7, catalog_pricing_name(p->pricing));
-		bind_text(st, 8, p->currency[0] ? p->currency : "USD");
-		bind_text(st, 9, p->term);
-		bind_text(st, 10, p->window[0] ? p->window : NULL);
-		if (step_done(s, st, err, "recording a price") < 0)
-			goto out;
-	}
-	rc = 0;
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;

@@ -112,14 +112,6 @@ struct store_result {
 int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
 		     struct ns_err *err);
 
-/* The run's catalog snapshot: an entry the run already has is kept as it is (a resumed run
- * keeps the prices it started with). */
-int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
-			    struct ns_err *err);
-/* Every quote goes to run_price_quotes; an on-demand USD one to run_prices too. */
-int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
-		    struct ns_err *err);
-
 /* For the store's companion modules (lease.c, hooks.c): the connection and the mutex that serialises
  * every use of it. */
 struct sqlite3 *store_db(struct store *s);

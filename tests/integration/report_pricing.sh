@@ -8,7 +8,9 @@
 #   against 20/0.0772), and the page shows on-demand and spot per hour side by side;
 # - each case's rate is shown as a percent of what its type advertises, and m5.large, made to
 #   advertise 0.1 Gbit/s, delivers about 20 %: a finding says so;
-# - a matrix with pricing="spot" is ranked on spot without --pricing.
+# - a matrix with pricing="spot" is ranked on spot without --pricing, and a catalog's own
+#   exchange rate (<fx currency="EUR" usd-per-unit="0.5">) joins the rankings, stated as the
+#   catalog's, unless --fx gives another.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
 for tool in sqlite3 jq; do
@@ -112,15 +114,30 @@ else
 	fail "each case as a percent of advertised; m5.large delivers $aws_pct % of 0.1 Gbit/s: a finding" "aws $aws_pct scw $scw_pct; $(grep -A4 '^## Results' "$tmp/per/report.md"); $(jq -c .findings "$tmp/per/report.json")"
 fi
 
-# The matrix's own pricing attribute: ranked on spot without --pricing.
+# The matrix's own pricing attribute: ranked on spot without --pricing; the catalog's rate.
 matrix ' pricing="spot"' 0.3s >"$tmp/spot.xml"
-"$NETSWEEP" run "$tmp/spot.xml" --db "$tmp/s.db" --catalog "$tmp/cat.xml" --quiet >"$tmp/run2.log" 2>&1
-"$NETSWEEP" report --db "$tmp/s.db" -o "$tmp/ms" --fx EUR=0.5 >/dev/null 2>&1
+sed 's|<catalog name="two-providers">|&<fx currency="EUR" usd-per-unit="0.5" as-of="2026-11-30" source="test rate"/>|' \
+	"$tmp/cat.xml" >"$tmp/cat-fx.xml"
+"$NETSWEEP" run "$tmp/spot.xml" --db "$tmp/s.db" --catalog "$tmp/cat-fx.xml" --quiet >"$tmp/run2.log" 2>&1
+"$NETSWEEP" report --db "$tmp/s.db" -o "$tmp/ms" >/dev/null 2>&1
 if [ "$(sqlite3 "$tmp/s.db" 'select pricing from run_pricing')" = spot ] &&
 	[ "$(jq -r .ranking.pricing "$tmp/ms/report.json")" = spot ] &&
 	grep -q "Prices: spot (the matrix)" "$tmp/ms/report.md"; then
 	pass "a matrix with pricing=\"spot\" is ranked on spot prices"
 else
 	fail "a matrix with pricing=\"spot\" is ranked on spot prices" "$(tail -3 "$tmp/run2.log")"
+fi
+if [ "$(sqlite3 "$tmp/s.db" 'select currency, usd from run_fx')" = "EUR|0.5" ] &&
+	[ "$(rank_of ms scw)" = 1 ] && [ "$(rank_of ms aws)" = 2 ] &&
+	grep -q "EUR converted at 0.5 US dollars each (the catalog's rate as of 2026-11-30: test rate)" "$tmp/ms/report.md"; then
+	pass "the catalog's exchange rate, recorded with the run, joins the rankings and is named"
+else
+	fail "the catalog's exchange rate, recorded with the run, joins the rankings and is named" "$(grep -A4 '^## Cost' "$tmp/ms/report.md")"
+fi
+"$NETSWEEP" report --db "$tmp/s.db" -o "$tmp/ms2" --fx EUR=100 >/dev/null 2>&1
+if grep -q "EUR converted at 100 US dollars each (--fx)" "$tmp/ms2/report.md" && [ "$(rank_of ms2 aws)" = 1 ]; then
+	pass "--fx overrides the catalog's rate"
+else
+	fail "--fx overrides the catalog's rate" "$(grep -A4 '^## Cost' "$tmp/ms2/report.md")"
 fi
 finish

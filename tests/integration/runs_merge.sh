@@ -68,8 +68,9 @@ sqlite3 "$T/old.db" "DROP VIEW v_cost_ranking; DROP TRIGGER runs_uuid; DROP INDE
 	DROP VIEW v_run_billed; DROP VIEW v_endpoint_billed; DROP TABLE hooks;
 	ALTER TABLE results DROP COLUMN fwd_socket_drops; DROP TABLE result_phases;
 	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP TABLE result_nics;
-	DROP VIEW v_endpoint_quotes; DROP TABLE run_price_quotes; DROP TABLE run_pricing;
+	DROP VIEW v_endpoint_quotes; DROP TABLE run_price_quotes; DROP TABLE run_pricing; DROP TABLE run_fx;
 	ALTER TABLE run_instance_types DROP COLUMN provider; ALTER TABLE run_instance_types DROP COLUMN network_up_to;
+	ALTER TABLE runs DROP COLUMN overrides;
 	PRAGMA user_version = 2;"
 sum_old=$(md5sum <"$T/old.db")
 "$NETSWEEP" db merge "$T/o.db" "$T/old.db" "$T/old.db" >"$T/log" 2>&1

@@ -1,0 +1,22 @@
+/* store_catalog: the run's catalog snapshot in the store — its pairs' instance types
+ * (run_instance_types), every price quote of their regions in each pricing model and currency
+ * (run_price_quotes; an on-demand US-dollar one also in run_prices, which the views rank on)
+ * and the catalog's exchange rates (run_fx). An entry the run already has is kept as it is:
+ * a resumed run keeps the prices it started with. */
+#ifndef NS_STORE_CATALOG_H
+#define NS_STORE_CATALOG_H
+
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "runner/host/catalog.h"
+#include "store.h"
+
+int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,
+			    struct ns_err *err);
+int store_put_price(struct store *s, int64_t run_id, const struct catalog_price *p,
+		    struct ns_err *err);
+int store_put_fx(struct store *s, int64_t run_id, const struct catalog_fx *f,
+		 struct ns_err *err);
+
+#endif
