@@ -63,12 +63,13 @@ void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct
 		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
 		      CG_FONT_PX, c->name);
 	if (o->lab_scale) {
-		/* single-quoted: the scale as stored, without quotes or control characters */
-		rp_buf_puts(gp, "set title 'Emulated (netsweep lab, scale ");
-		for (const char *p = o->lab_scale; *p; p++)
+		/* single-quoted: the scale as stored, without quotes or control characters; short
+		 * enough to fit over the plot at CG_WIDTH */
+		rp_buf_puts(gp, "set title 'Emulated: netsweep lab at scale ");
+		for (const char *p = o->lab_scale; *p && p - o->lab_scale < 16; p++)
 			if (*p != '\'' && (unsigned char)*p >= 0x20)
 				rp_buf_add(gp, p, 1);
-		rp_buf_puts(gp, "), not measured on cloud instances'\n");
+		rp_buf_puts(gp, "'\n");
 	}
 	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
 	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",

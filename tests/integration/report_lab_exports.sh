@@ -79,14 +79,14 @@ md=$(grep -c '^### .*(emulated, scale 1/100)' "$L/report.md")
 gp=$(grep -l "^# .*(emulated, scale 1/100)" "$L"/*.gp | wc -l)
 ngp=$(ls "$L"/*.gp | wc -l)
 if [ "$titles" -ge 3 ] && [ "$marked" = "$titles" ] && [ "$md" -ge 1 ] && [ "$gp" = "$ngp" ] &&
-   grep -q "^set title 'Emulated (netsweep lab, scale 1/100), not measured on cloud instances'" "$L/per_dollar.gp"; then
+   grep -q "^set title 'Emulated: netsweep lab at scale 1/100'" "$L/per_dollar.gp"; then
 	pass "every chart title says emulated, scale 1/100 ($titles on the page, $gp scripts)"
 else
 	fail "every chart title says emulated, scale 1/100" "$marked of $titles headings, $md in report.md, $gp of $ngp .gp"
 fi
 if [ ! -s "$L/per_dollar.svg" ]; then
 	skip "the per-dollar SVG says emulated" "no per_dollar.svg (gnuplot: $(grep -o 'gnuplot[^;]*' "$T/lab.log" | head -1))"
-elif grep -q "Emulated (netsweep lab, scale 1/100)" "$L/per_dollar.svg"; then
+elif grep -q "Emulated: netsweep lab at scale 1/100" "$L/per_dollar.svg"; then
 	pass "the per-dollar SVG itself says emulated and the scale"
 else
 	fail "the per-dollar SVG itself says emulated and the scale"
