@@ -261,7 +261,18 @@ if ! seed >"$tmp/seed.log" 2>&1; then
 	finish; exit
 fi
 export HOME=$tmp/home PATH="$(dirname "$NETSWEEP"):$PATH"
-host_port= sender_port= cport=$((30000 + RANDOM % 20000))
+# --cport's ports: below the kernel's ephemeral range (no connection of anyone else's takes
+# them meanwhile), and 16 in a row free now.
+free_cport() {
+	local low p
+	read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || low=32768
+	for _ in $(seq 20); do
+		p=$((10000 + RANDOM % (low - 10000 - 16)))
+		ss -Htan "( sport >= :$p and sport < :$((p + 16)) )" 2>/dev/null | grep -q . || { echo "$p"; return; }
+	done
+	echo "$p"
+}
+host_port= sender_port= cport=$(free_cport)
 nic=eth0
 ip link show eth0 >/dev/null 2>&1 ||
 	nic=$(ip -o route show default 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1)
