@@ -31,7 +31,7 @@ else
 	fail "the scaleway example catalog prices scaleway.c2s"
 fi
 
-out=$("$NETSWEEP" run data/matrices/m4-family.xml --dry-run | tail -1)
+out=$("$NETSWEEP" run data/matrices/m4-family.xml --dry-run | grep -m1 ' cases (')
 if [[ $out == "5 cases (0 excluded) x 1 repeat = 5 runs on 5 pairs"* ]]; then
 	pass "dry run: 1 repeat in the singular"
 else
