@@ -303,6 +303,8 @@ size_t mxo_doc_addresses(const struct matrix *m, void (*warn)(void *ctx, const c
 	size_t n = 0;
 	for (size_t i = 0; i < m->n_pairs; i++) {
 		const struct matrix_pair *p = &m->pairs[i];
+		if (p->setup.command[0] || m->setup.command[0])
+			continue; /* its setup hook names the agents it brings up */
 		const char *hosts[2] = {p->agent_host, p->client_host}, *roles[2] = {"agent", "client"};
 		for (int k = 0; k < 2; k++) {
 			const char *why;

@@ -40,7 +40,8 @@ int mxo_filter(const struct matrix *m, struct sweep_cases *cs, const struct mxo_
  * any. malloc'd, NULL = no memory. */
 char *mxo_json(const struct mxo_list *l);
 
-/* For each pair whose agent or client is a documentation address (RFC 5737 192.0.2.0/24,
+/* For each pair without a setup hook (a hook names the agents it brings up) whose agent or
+ * client is a documentation address (RFC 5737 192.0.2.0/24,
  * 198.51.100.0/24, 203.0.113.0/24; RFC 3849 2001:db8::/32) or an example domain (RFC 2606),
  * warn(ctx, message). Returns how many. */
 size_t mxo_doc_addresses(const struct matrix *m, void (*warn)(void *ctx, const char *msg),
