@@ -115,7 +115,7 @@ else
 fi
 
 # The matrix's own pricing attribute: ranked on spot without --pricing; the catalog's rate.
-matrix ' pricing="spot"' 0.3s >"$tmp/spot.xml"
+matrix ' pricing="spot"' 1s >"$tmp/spot.xml"
 sed 's|<catalog name="two-providers">|&<fx currency="EUR" usd-per-unit="0.5" as-of="2026-11-30" source="test rate"/>|' \
 	"$tmp/cat.xml" >"$tmp/cat-fx.xml"
 "$NETSWEEP" run "$tmp/spot.xml" --db "$tmp/s.db" --catalog "$tmp/cat-fx.xml" --quiet >"$tmp/run2.log" 2>&1
