@@ -123,12 +123,12 @@ subst() {
 	s=${s// --peer HOST / --peer 127.0.0.1 }
 	s=${s// HOST / 127.0.0.1:$host_port }
 	s=${s// SENDER / 127.0.0.1:$sender_port }
-	s=$(sed -E -e 's/ -t [0-9]+[smh]? / -t 1 /g' -e 's/ -n [0-9]+[KMGT] / -n 100M /g' \
+	s=$(sed -E -e 's/ (-t|--time) [0-9]+[smh]? / \1 1 /g' -e 's/ -n [0-9]+[KMGT] / -n 100M /g' \
 		-e 's/ -B 10\.0\.1\.5 / -B 127.0.0.1 /g' -e "s/ --cport 40000 / --cport $cport /g" \
 		-e 's/ --steady [0-9]+[smh]? / --steady 0.5 -i 0.1 /g' <<<"$s")
 	case $s in
 	" netsweep probe "*)
-		[[ $s == *" -t "* || $s == *" -n "* || $s == *" -k "* ]] || s="$s -t 1 " ;;
+		[[ $s == *" -t "* || $s == *" --time "* || $s == *" -n "* || $s == *" -k "* ]] || s="$s -t 1 " ;;
 	" netsweep search "*)
 		s="$s --initial-duration 0.2 --final-duration 0.2 --min-pps 1k --max-pps 20k --width 20% " ;;
 	" netsweep nicstats eth0 "*)
