@@ -321,7 +321,8 @@ static void usage(FILE *f)
 		"Adds the runs of each IN database to OUT (created when missing), so that one report\n"
 		"covers several runners. A run keeps its identity (runs.uuid): a run OUT holds already\n"
 		"is kept as it is, so merging an input again adds nothing. Inputs from an older\n"
-		"netsweep are migrated on a copy; a database from a newer one is refused.\n");
+		"netsweep are migrated on a copy; a database from a newer one is refused. OUT changes\n"
+		"only once every input went in: a failure leaves it as it was (or absent).\n");
 }
 
 static bool same_file(const char *a, const char *b)
