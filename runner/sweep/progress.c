@@ -126,10 +126,14 @@ void progress_note(struct progress *p, const char *fmt, ...)
 	pthread_mutex_lock(&p->lock);
 	if (p->line_open)
 		fprintf(p->out, "\r\033[K");
+	/* notes carry hook errors, agents' words and other runners' names: escaped whole */
+	char text[1024], shown[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(p->out, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	textesc(shown, sizeof(shown), text);
+	fputs(shown, p->out);
 	fputc('\n', p->out);
 	if (p->mode == PROGRESS_LIVE && p->started)
 		draw(p);

@@ -3,7 +3,8 @@
 # folder the reader cannot write (another user's: run as nobody) and a read-only mount list
 # their runs and are left byte for byte. Stored strings are shown with their control
 # characters escaped: a label holding ESC[31m, a newline, a CR and a tab prints as
-# \x1b[31m, \n, \r and \t in `runs` and in results.csv, never as raw bytes.
+# \x1b[31m, \n, \r and \t in `runs` and in results.csv, never as raw bytes; so does a hook's
+# output in the run's own lines.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
 T=$(mktemp -d) || exit 1
@@ -87,4 +88,15 @@ before=$(sum "$T/r.db")
 if [ "$(sum "$T/r.db")" = "$before" ]; then pass "runs leaves a writable database byte for byte"
 else fail "runs leaves a writable database byte for byte"; fi
 expect_exit "runs on a missing database exits 2" 2 "$NETSWEEP" runs --db "$T/none.db"
+
+# the run's own lines: a failing setup hook's output (ESC[2J would clear the screen) escaped
+cat >"$T/hook.xml" <<'X'
+<matrix name="hook" repeats="1" cooldown="0s">
+<setup timeout="5s">printf 'out\033[31m\r'; echo 'err\033[2J' 1>&amp;2; exit 3</setup>
+<axes><axis name="duration"><value>0.3</value></axis></axes></matrix>
+X
+"$NETSWEEP" run "$T/hook.xml" --db "$T/hook.db" >"$T/hook.out" 2>&1
+if grep -qF 'err\x1b[2J' "$T/hook.out" && ! LC_ALL=C grep -q $'\033' "$T/hook.out"; then
+	pass "run's warnings and case lines show a hook's ESC bytes escaped"
+else fail "run's warnings and case lines show a hook's ESC bytes escaped" "$(cat -v "$T/hook.out" | head -5)"; fi
 finish
