@@ -54,6 +54,9 @@ static const char *const migrations[] = {
 	"DROP VIEW IF EXISTS v_search_goals; DROP VIEW IF EXISTS v_search_trials;",
 	/* 15: the catalog's exchange rates with the run (run_fx, from the schema file) */
 	"-- run_fx",
+	/* 16: what limited each result (table result_limits, from the schema file); v_results
+	 * shows the forward direction's sender_limited flag and limiting factor */
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

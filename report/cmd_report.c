@@ -236,6 +236,11 @@ static int gate_report(const struct rp_cmp *cmp, const struct rp_data *d,
 		fprintf(stderr, "netsweep report: warning: %zu case%s not gated: no successful "
 			"repeat in run %lld to compare with\n", g.ungated,
 			g.ungated == 1 ? "" : "s", base->run.id);
+	if (g.limited)
+		fprintf(stderr, "netsweep report: warning: %zu case%s not gated: sender-limited in "
+			"this run or run %lld (the sender offered less than asked: the figure is "
+			"the sender's, not the path's)\n", g.limited, g.limited == 1 ? "" : "s",
+			base->run.id);
 	return rp_gate_tripped(&g) != 0;
 }
 

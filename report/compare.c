@@ -96,6 +96,10 @@ void rp_cmp_gate(const struct rp_cmp *cmp, const struct rp_data *cur,
 		const struct rp_cmp_row *w = &cmp->rows[i];
 		if (w->verdict == RP_NEW || w->base < 0)
 			continue;
+		if (cur->cases[w->cur].n_sender_limited || base->cases[w->base].n_sender_limited) {
+			g->limited++;
+			continue;
+		}
 		if (w->verdict != RP_UNTESTABLE) {
 			g->tested += w->test.p < cmp->alpha && w->change_pct < -fail_pct;
 			continue;

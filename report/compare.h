@@ -46,8 +46,10 @@ struct rp_cmp {
 	"without a test; a case with successful repeats in the baseline and none now, and a " \
 	"baseline case missing from this run, also make it exit 1."
 
+/* limited: cases left out because a repeat of theirs, in either run, was sender-limited
+ * (report/limits.h): their figure is the sender's, so a fall there is not the path's. */
 struct rp_gate {
-	size_t tested, median, lost, gone, ungated;
+	size_t tested, median, lost, gone, ungated, limited;
 };
 
 void rp_cmp_gate(const struct rp_cmp *cmp, const struct rp_data *cur,

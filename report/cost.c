@@ -95,6 +95,7 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 				r->best_case = (long)c;
 				r->mbps = m;
 				r->sustained = k->n_shaped > 0;
+				r->sender_limited = k->n_sender_limited > 0;
 			}
 		}
 		r->usd_per_hour = d->eps[i].usd_per_hour;

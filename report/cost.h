@@ -15,6 +15,8 @@ struct rp_cost_row {
 	double mbps;               /* median receiver goodput of the ranked case; its sustained
 	                              rate when it was shaped (report/phases.h) */
 	bool sustained;            /* mbps is the sustained rate after a burst */
+	bool sender_limited;       /* the ranked case's sender fell short of its rate in a repeat:
+	                              mbps is the sender's figure, not the pair's (report/limits.h) */
 	double usd_per_hour;       /* in currency (the name is the old one); NAN = price missing */
 	const char *currency;      /* the pair's price's; NULL = USD */
 	double spot_mbps_per_hour; /* on its spot price beside the ranked one; NAN = none */

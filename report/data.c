@@ -10,6 +10,7 @@
 
 #include "lab.h"
 #include "phases.h"
+#include "limits.h"
 #include "provider.h"
 #include "rundb.h"
 #include "stats.h"
@@ -433,6 +434,8 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 		rc = rp_phases_load(db, d, err);
 	if (rc == 0)
 		rc = rp_provider_load(db, d, err);
+	if (rc == 0)
+		rc = rp_limits_load(db, d, err);
 	if (d->n_cases)
 		qsort(d->cases, d->n_cases, sizeof(*d->cases), cmp_case_ordinal);
 	if (rc < 0)
@@ -506,6 +509,8 @@ void rp_data_free(struct rp_data *d)
 		free(c->goodput);
 		free(c->first_error);
 		free(c->allowance_where);
+		free(c->limit_cause);
+		free(c->limited_by);
 	}
 	free(d->cases);
 	memset(d, 0, sizeof(*d));

@@ -87,6 +87,15 @@ struct rp_case {
 	int n_provider_shaped;
 	long long allowance_exceeded[5];
 	char *allowance_where;
+	/* what limited it (report/limits.c, result_limits; store version 16): ok repeats whose
+	 * sender offered less than asked by more than 3 %, their largest shortfall and commonest
+	 * cause; the commonest limiting factor of all ok repeats and how many; the busiest
+	 * sender thread and the largest CPU steal of either end over them */
+	int n_sender_limited;
+	double limit_shortfall_pct, limit_asked_bps, limit_offered_bps;
+	char *limit_cause, *limited_by;
+	int n_limited_by;
+	double limit_snd_thread_cpu, limit_rcv_thread_cpu, limit_steal_pct;
 };
 
 struct rp_run {

@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "news.h"
 #include "phases.h"
+#include "limits.h"
 #include "provider.h"
 #include "lib/cli.h"
 
@@ -430,6 +431,9 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 		goto err;
 	for (size_t i = 0; i < d->n_cases; i++) /* an allowance counter moved: the provider's limit */
 		if (rp_provider_finding(d, i, &b) && add_kind(f, RP_FIND_COST, &b) < 0)
+			goto err;
+	for (size_t i = 0; i < d->n_cases; i++) /* what set each figure: sender, core, steal */
+		if (rp_limits_finding(d, i, &b) && add_kind(f, RP_FIND_SATURATION, &b) < 0)
 			goto err;
 	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
 	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||

@@ -21,6 +21,7 @@
 #include "advertised.h"
 #include "lab.h"
 #include "fmt.h"
+#include "limits.h"
 #include "lib/cli.h"
 
 /* Readable from a phone to a wide screen: the page itself never scrolls sideways; wide tables
@@ -254,6 +255,11 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 			hd_el(lc, "br", NULL);
 			hd_el_class(lc, "span", "note", c->first_error);
 		}
+		rp_buf_reset(&lab);
+		if (rp_limits_note(c, &lab)) {
+			hd_el(lc, "br", NULL);
+			hd_el_class(lc, "span", "note sender-limited", rp_buf_str(&lab));
+		}
 		snprintf(b, sizeof(b), "%d / %d", c->n_ok, c->n_results);
 		hd_el_class(tr, "td", "num", b);
 		td_bps(tr, g->med, d->unit);
@@ -329,10 +335,11 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 			hd_el(tr, "td", "missing");
 		else
 			hd_td_fmt(tr, "%.4g", c->usd_per_hour);
-		if (c->sustained) /* shaped on credits: ranked on the rate after the burst */
-			hd_td_fmt(tr, "%.0f sustained", c->mbps);
-		else
-			hd_td_fmt(tr, "%.0f", c->mbps);
+		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
+		 * sender's figure, not the pair's */
+		hd_td_fmt(tr, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
+			  : c->sustained ? "%.0f sustained"
+			  : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
 		hd_td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
 		hd_td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
 		rp_buf_reset(&lab);

@@ -11,6 +11,7 @@
 #include "lib/atomicfile.h"
 #include "describe.h"
 #include "fmt.h"
+#include "limits.h"
 #include "lib/cli.h"
 #include "lab.h"
 
@@ -268,6 +269,10 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 		const struct rp_case *c = &d->cases[i];
 		rp_buf_reset(&t);
 		rp_case_label(d, c, &t);
+		if (c->n_sender_limited) {
+			rp_buf_puts(&t, " — ");
+			rp_limits_note(c, &t);
+		}
 		rp_buf_printf(b, "| %d | ", c->ordinal);
 		esc(b, rp_buf_str(&t));
 		rp_buf_printf(b, " | %d / %d | ", c->n_ok, c->n_results);
@@ -332,6 +337,8 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 		num(b, "%.0f", c->mbps);
 		if (c->sustained) /* shaped on credits: ranked on the rate after the burst */
 			rp_buf_puts(b, " sustained");
+		if (c->sender_limited) /* the sender's figure, not the pair's */
+			rp_buf_puts(b, " (sender-limited)");
 		rp_buf_puts(b, " | ");
 		num(b, "%.0f", c->mbps_per_usd_hour);
 		rp_buf_puts(b, " | ");

@@ -1,4 +1,4 @@
--- netsweep results store (PRAGMA user_version = 15; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 16; the ladder is in lib/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
 -- Applied by lib/store_schema.c inside one transaction; later versions add
@@ -185,6 +185,31 @@ CREATE TABLE IF NOT EXISTS result_nics (
 	rx_packets       INTEGER NOT NULL,         -- its packet counters (0: it has none)
 	tx_packets       INTEGER NOT NULL,
 	PRIMARY KEY (result_id, side)
+) WITHOUT ROWID;
+
+-- What limited each direction of a result (version 16), as the probe judged it from both
+-- ends' own measurements (schemas/probe-result.md, "limit"). A sender_limited result offered
+-- less than asked by more than 3 %: its figure is the sender's, not the path's, and the
+-- report marks it and leaves it out of --fail-on-regression. Rows exist for results stored
+-- since version 16 only.
+CREATE TABLE IF NOT EXISTS result_limits (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	direction        TEXT NOT NULL CHECK (direction IN ('fwd', 'ret')),
+	asked_bps        REAL NOT NULL,            -- the pacing rate asked (-b), 0 = unpaced
+	offered_bps      REAL NOT NULL,            -- what the sender offered (sender bits/s)
+	shortfall_pct    REAL NOT NULL,            -- (asked - offered) / asked x 100, 0 unpaced
+	sender_limited   INTEGER NOT NULL,         -- 1: short by more than 3 %
+	cause            TEXT,                     -- sender_cpu, pacer_late, sndbuf_full, steal,
+	                                           -- unknown; NULL when not sender_limited
+	limited_by       TEXT,                     -- network, sender_cpu, receiver_cpu, steal,
+	                                           -- pacing, window; NULL = nothing stood out
+	snd_thread_cpu   REAL NOT NULL,            -- busiest sender engine thread, % of one CPU
+	rcv_thread_cpu   REAL NOT NULL,            -- busiest receiver engine thread
+	snd_steal_pct    REAL NOT NULL,            -- CPU steal of the sender's host over the test
+	rcv_steal_pct    REAL NOT NULL,            -- ... of the receiver's host
+	snd_blocked_pct  REAL NOT NULL,            -- sender time waiting on full socket buffers
+	pace_lost_pct    REAL NOT NULL,            -- paced sender time its pacer dropped (late)
+	PRIMARY KEY (result_id, direction)
 ) WITHOUT ROWID;
 
 -- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one
@@ -385,12 +410,17 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
        r.ret_retransmits, r.ret_lost_percent,
-       em.endpoint_id IS NOT NULL AS emulated, json_extract(em.emulation, '$.scale') AS lab_scale
+       em.endpoint_id IS NOT NULL AS emulated, json_extract(em.emulation, '$.scale') AS lab_scale,
+       -- version 16, the forward direction's result_limits (NULL for older results)
+       lim.sender_limited, lim.asked_bps, lim.offered_bps, lim.shortfall_pct,
+       lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
+       lim.snd_steal_pct, lim.rcv_steal_pct
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id
 JOIN runs ru ON ru.id = c.run_id
-LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id;
+LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id
+LEFT JOIN result_limits lim ON lim.result_id = r.id AND lim.direction = 'fwd';
 
 -- Hourly price of each endpoint pair in its run: the pair (client + agent, both of the
 -- declared instance type) or the sender alone, as the matrix chose. NULL = no price known

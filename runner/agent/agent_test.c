@@ -467,6 +467,10 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.gso_active = e->role == ENGINE_SEND && engine_gso_active(e->eng),
 			.nic = nic,
 			.held_by_cap = held_by_cap(t, e),
+			.busiest_cpu_pct = e->diag.busiest_cpu_pct,
+			.blocked_pct = e->diag.blocked_pct,
+			.pace_lost_pct = e->diag.pace_lost_pct,
+			.steal_pct = session_end_steal_pct(e),
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s", session_end_mode(e));
 		if (e->role == ENGINE_SEND && t->p.zerocopy) {

@@ -20,6 +20,7 @@
 #include "runner/proto/proto.h"
 #include "runner/host/niccount.h"
 #include "runner/session/amount.h"
+#include "runner/session/limit.h"
 #include "runner/session/session.h"
 #include "runner/session/sockopt.h"
 #include "runner/session/shaping.h"
@@ -590,6 +591,11 @@ static int compute(struct client *c, struct ns_err *err)
 			shaping_from_intervals(pd->intervals, pd->n_intervals, &pd->shaping);
 		if (me->truncated)
 			add_warning(res, "interval series truncated at its bound");
+		session_limit(me, as, c->p->rate_bps, pd);
+		char lw[NS_ERR_MAX];
+		limit_warning(&pd->limit, ns_dir_name(pd->dir), lw, sizeof(lw));
+		if (lw[0])
+			add_warning(res, lw);
 	}
 	res->n_dirs = c->n_ends;
 	if (c->p->gso && !res->gso_active)

@@ -21,9 +21,11 @@
 #include "iperf3_text.h"
 #include "probe_opts.h"
 #include "runner/proto/dscp.h"
+#include "runner/session/limit.h"
 #include "runner/proto/auth.h"
 #include "runner/proto/iperf3_json.h"
 #include "runner/proto/probe.h"
+#include "runner/session/limit.h"
 #include "runner/core/version.h"
 #include "runner/session/session.h"
 
@@ -228,6 +230,13 @@ static void print_text(const struct probe_result *r)
 		printf("%s summary:\n", ns_dir_name(pd->dir));
 		print_figures("sender", &pd->sender, p->proto);
 		print_figures("receiver", &pd->receiver, p->proto);
+		const struct probe_limit *l = &pd->limit;
+		if (l->limited_by[0])
+			printf("  limited by %s%s (busiest thread: sender %.0f %%, receiver %.0f %% "
+			       "CPU; steal %.1f / %.1f %%)\n", limit_words(l->limited_by),
+			       l->sender_limited ? ", the sender fell short of the rate asked" : "",
+			       l->sender_thread_cpu, l->receiver_thread_cpu, l->sender_steal_pct,
+			       l->receiver_steal_pct);
 	}
 	if (r->gso_active)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");

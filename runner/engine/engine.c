@@ -244,6 +244,7 @@ static void sleep_ns(struct e_thread *t, uint32_t nblocked, uint64_t now, uint64
 	if (nblocked) {
 		struct timespec ts = { (time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull) };
 		ppoll(t->pfds, nblocked, &ts, NULL);
+		t->blocked_ns += engine_now_ns() - now;
 	} else {
 		uint64_t until = now + wait;
 		struct timespec ts = { (time_t)(until / 1000000000ull),
@@ -590,6 +591,29 @@ int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
 	if (stream >= e->n)
 		return -1;
 	return atomic_load_explicit(&e->streams[stream].t->last_cpu, memory_order_relaxed);
+}
+
+void engine_diag(const struct engine *e, struct engine_diag *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!e->started || !e->joined)
+		return;
+	double blocked = 0;
+	for (uint32_t i = 0; i < e->nthreads; i++) {
+		const struct e_thread *t = &e->threads[i];
+		uint64_t end = atomic_load_explicit(&t->end_ns, memory_order_relaxed);
+		if (!t->created || end <= e->t0_ns)
+			continue;
+		double life = (double)(end - e->t0_ns);
+		double cpu = (double)atomic_load_explicit(&t->cpu_final_ns, memory_order_relaxed);
+		if (cpu / life * 100.0 > out->busiest_cpu_pct)
+			out->busiest_cpu_pct = cpu / life * 100.0;
+		blocked += (double)t->blocked_ns / life * 100.0 / e->nthreads;
+		for (uint32_t k = 0; e->cfg.role == ENGINE_SEND && k < t->n; k++)
+			out->pace_lost_pct += pace_lost_ns(&t->streams[k]->pace) / life * 100.0 / e->n;
+	}
+	if (e->cfg.role == ENGINE_SEND)
+		out->blocked_pct = blocked;
 }
 
 int engine_stream_cpu(const struct engine *e, uint32_t stream)

@@ -93,6 +93,7 @@ struct e_thread {
 	void *priv;            /* the ops' per-thread state (AF_XDP: socket and UMEM) */
 	_Atomic uint64_t end_ns; /* engine_now_ns() when the thread's work was over, 0 = running */
 	_Atomic int last_cpu;  /* request/response: the CPU it last ran on (sched_getcpu), -1 */
+	uint64_t blocked_ns;   /* sender: time in poll on full sockets (read after join) */
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished

@@ -8,6 +8,7 @@ void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t 
 {
 	p->ns_per_byte = rate_bps ? 8e9 / (double)rate_bps : 0.0;
 	p->next_ns = (double)now_ns;
+	p->lost_ns = 0.0;
 	double batch = (double)(batch_units ? batch_units : 1) * unit_bytes * p->ns_per_byte;
 	p->burst_ns = batch > PACE_CREDIT_NS ? batch : PACE_CREDIT_NS;
 }
@@ -19,8 +20,10 @@ uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32
 	double now = (double)now_ns;
 	if (now < p->next_ns)
 		return 0;
-	if (now - p->next_ns > p->burst_ns)
+	if (now - p->next_ns > p->burst_ns) {
+		p->lost_ns += now - p->next_ns - p->burst_ns;
 		p->next_ns = now - p->burst_ns;
+	}
 	/* The first unit may go as soon as its start time has come; the credit pays for more. */
 	double unit_ns = (double)unit_bytes * p->ns_per_byte;
 	double n = 1.0 + (unit_ns > 0 ? (now - p->next_ns) / unit_ns : max_units);
@@ -38,4 +41,9 @@ uint64_t pace_wait_ns(const struct pace *p, uint64_t now_ns)
 	if (p->ns_per_byte == 0.0 || now >= p->next_ns)
 		return 0;
 	return (uint64_t)(p->next_ns - now) + 1;
+}
+
+double pace_lost_ns(const struct pace *p)
+{
+	return p->lost_ns;
 }

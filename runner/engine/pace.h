@@ -2,7 +2,8 @@
  * The sender asks how many units (datagrams or writes) it may send now, sends them and
  * reports the bytes; credit left over from oversleeping is kept up to one batch or
  * PACE_CREDIT_NS, whichever is larger, so that a stalled sender never turns what it missed
- * into a line-rate burst. Pure: the caller passes time. */
+ * into a line-rate burst. What it had to drop is counted (pace_lost_ns): the time the sender
+ * fell behind for good. Pure: the caller passes time. */
 #ifndef NS_PACE_H
 #define NS_PACE_H
 
@@ -16,6 +17,7 @@ struct pace {
 	double ns_per_byte;  /* 0 = unlimited */
 	double next_ns;      /* earliest time the next byte may leave */
 	double burst_ns;     /* most credit kept from the past */
+	double lost_ns;      /* credit dropped over the cap: time the sender never made up */
 };
 
 /* rate_bps 0 = unlimited. unit_bytes x batch_units: one send call's worth, the credit floor. */
@@ -27,5 +29,7 @@ uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32
 void pace_sent(struct pace *p, uint64_t bytes);
 /* Nanoseconds until pace_ready can return non-zero (0 = now). */
 uint64_t pace_wait_ns(const struct pace *p, uint64_t now_ns);
+/* Nanoseconds of sending time the pacer dropped after late wake-ups (0 unpaced). */
+double pace_lost_ns(const struct pace *p);
 
 #endif

@@ -1,4 +1,4 @@
-/* sysstat: the host-wide kernel UDP drop counters (see sysstat.h). */
+/* sysstat: the host-wide kernel UDP drop counters and CPU steal (see sysstat.h). */
 #include "sysstat.h"
 
 #include <stdio.h>
@@ -88,4 +88,36 @@ int sysstat_udp_drops(uint64_t *drops, struct ns_err *err)
 	if (read_text("/proc/net/snmp6", buf, sizeof(buf)) == 0)
 		*drops += snmp6_value(buf, "Udp6InErrors");
 	return 0;
+}
+
+/* "cpu  user nice system idle iowait irq softirq steal guest guest_nice": guest time is
+ * already inside user and nice, so it is not added again. */
+int sysstat_parse_stat(const char *text, struct sysstat_cpu *c, struct ns_err *err)
+{
+	unsigned long long v[8] = {0};
+	if (strncmp(text, "cpu ", 4) != 0 ||
+	    sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) < 4)
+		return ns_err_set(err, "/proc/stat: no cpu line");
+	c->total = 0;
+	for (int i = 0; i < 8; i++)
+		c->total += v[i];
+	c->steal = v[7];
+	return 0;
+}
+
+int sysstat_cpu_read(struct sysstat_cpu *c, struct ns_err *err)
+{
+	char buf[512];
+	c->total = c->steal = 0;
+	if (read_text("/proc/stat", buf, sizeof(buf)) < 0)
+		return ns_err_sys(err, "reading /proc/stat");
+	return sysstat_parse_stat(buf, c, err);
+}
+
+double sysstat_steal_pct(const struct sysstat_cpu *a, const struct sysstat_cpu *b)
+{
+	if (b->total <= a->total || b->steal < a->steal)
+		return 0;
+	return (double)(b->steal - a->steal) / (double)(b->total - a->total) * 100.0;
 }

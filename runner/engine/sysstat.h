@@ -14,4 +14,16 @@ int sysstat_udp_drops(uint64_t *drops, struct ns_err *err);
 /* Parses the text of /proc/net/snmp: the "Udp:" header/value pair. Exposed for tests. */
 int sysstat_parse_snmp(const char *text, const char *prefix, uint64_t *drops, struct ns_err *err);
 
+/* The host's CPU time so far (/proc/stat "cpu" line, clock ticks of all CPUs): all of it
+ * and the part the hypervisor gave to others while this guest wanted it (steal). Two reads
+ * make a test's steal share, sysstat_steal_pct. */
+struct sysstat_cpu {
+	uint64_t total, steal;
+};
+int sysstat_cpu_read(struct sysstat_cpu *c, struct ns_err *err);
+/* Parses the text of /proc/stat. Exposed for tests. */
+int sysstat_parse_stat(const char *text, struct sysstat_cpu *c, struct ns_err *err);
+/* Steal between two reads, % of all CPU time then; 0 when nothing was read. */
+double sysstat_steal_pct(const struct sysstat_cpu *a, const struct sysstat_cpu *b);
+
 #endif

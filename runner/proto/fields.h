@@ -148,6 +148,21 @@ enum field_type {
 	X(FT_F64, burst_s, "burst_s", F_JSON) \
 	X(FT_F64, sustained_bps, "sustained_bps", F_JSON)
 
+/* struct probe_limit: "limit" in each sum object. */
+#define PROBE_LIMIT_FIELDS(X) \
+	X(FT_F64, asked_bps, "asked_bps", F_JSON) \
+	X(FT_F64, offered_bps, "offered_bps", F_JSON) \
+	X(FT_F64, shortfall_pct, "shortfall_pct", F_JSON) \
+	X(FT_BOOL, sender_limited, "sender_limited", F_JSON) \
+	X(FT_STR, cause, "cause", F_JSON) \
+	X(FT_STR, limited_by, "limited_by", F_JSON) \
+	X(FT_F64, sender_thread_cpu, "sender_thread_cpu", F_JSON) \
+	X(FT_F64, receiver_thread_cpu, "receiver_thread_cpu", F_JSON) \
+	X(FT_F64, sender_steal_pct, "sender_steal_pct", F_JSON) \
+	X(FT_F64, receiver_steal_pct, "receiver_steal_pct", F_JSON) \
+	X(FT_F64, sender_blocked_pct, "sender_blocked_pct", F_JSON) \
+	X(FT_F64, pace_lost_pct, "pace_lost_pct", F_JSON)
+
 /* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
  * follow as objects). */
 #define PROBE_STREAM_FIELDS(X) \
@@ -219,7 +234,11 @@ enum field_type {
 	X(FT_U64, zc_completions, NULL, F_WIRE) \
 	X(FT_U64, zc_copied, NULL, F_WIRE) \
 	PROBE_NIC_FIELDS(X, nic, "", F_WIRE) \
-	X(FT_U8, held_by_cap, NULL, F_WIRE)
+	X(FT_U8, held_by_cap, NULL, F_WIRE) \
+	X(FT_F64, busiest_cpu_pct, NULL, F_WIRE) \
+	X(FT_F64, blocked_pct, NULL, F_WIRE) \
+	X(FT_F64, pace_lost_pct, NULL, F_WIRE) \
+	X(FT_F64, steal_pct, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)
@@ -239,7 +258,8 @@ struct field_table {
 };
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
-	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency;
+	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency,
+	fields_limit;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

@@ -158,11 +158,33 @@ struct probe_nic {
 	uint64_t rx_packets, tx_packets; /* the driver's packet counters, summed over queues */
 };
 
+/* What set a direction's figure, as far as the tool can tell (runner/session/limit.h judges
+ * it; JSON: "limit" in each sum object, schemas/probe-result.md). A sender that offered less
+ * than it was asked by more than LIMIT_SHORTFALL_PCT is sender_limited: the figure is the
+ * sender's, not the path's. */
+struct probe_limit {
+	double asked_bps;          /* the rate asked of this direction (-b), 0 = unpaced */
+	double offered_bps;        /* what its sender offered: sender bits_per_second */
+	double shortfall_pct;      /* (asked - offered) / asked x 100, 0 unpaced or above */
+	bool sender_limited;
+	char cause[16];            /* sender_limited: "sender_cpu", "pacer_late", "sndbuf_full",
+	                              "steal", "agent_max_rate" or "unknown"; "" otherwise */
+	char limited_by[16];       /* "network", "sender_cpu", "receiver_cpu", "steal", "pacing",
+	                              "window", or "" (nothing stood out) */
+	double sender_thread_cpu;  /* the busiest engine thread of each end, % of one CPU */
+	double receiver_thread_cpu;
+	double sender_steal_pct;   /* CPU the hypervisor stole from each end's host over the test */
+	double receiver_steal_pct;
+	double sender_blocked_pct; /* the sender's threads' time waiting on full socket buffers */
+	double pace_lost_pct;      /* the paced sender's time its pacers dropped, woken too late */
+};
+
 /* One direction of a test: forward (client sends) or reverse (agent sends). */
 struct probe_direction {
 	enum ns_dir dir;           /* NS_DIR_FORWARD or NS_DIR_REVERSE */
 	struct probe_figures sender, receiver;
 	struct probe_shaping shaping;
+	struct probe_limit limit;
 	struct probe_stream_result *streams;  /* params.streams entries */
 	struct probe_interval *intervals;     /* n_intervals entries, sums and per stream */
 	uint32_t n_streams;

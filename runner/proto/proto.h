@@ -16,8 +16,10 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 12              /* 11: RESULTS say held_by_cap; 12: request/response
-					 (rr, rr_request, rr_response, rr_rate) */
+#define PROTO_VERSION 13              /* 11: RESULTS say held_by_cap; 12: request/response
+					 (rr, rr_request, rr_response, rr_rate);
+					 13: RESULTS carry each end's limits (engine_diag,
+					 steal); a delegated result its probe_limit */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -156,6 +158,8 @@ struct proto_results {
 		struct probe_nic nic;  /* the agent's interface over the test (the same in both) */
 		uint8_t held_by_cap;   /* sender: the agent's --max-rate bucket (shared by all its
 		                          tests) held the sending below the asked rate */
+		/* what held the agent's end back (engine_diag) and its host's CPU steal */
+		double busiest_cpu_pct, blocked_pct, pace_lost_pct, steal_pct;
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -69,6 +69,10 @@ static void sum_json(struct jsonw *w, const char *key, const struct probe_direct
 		jsonw_null(w);
 	}
 	jsonw_obj_close(w);
+	jsonw_key(w, "limit");
+	jsonw_obj_open(w);
+	fields_json(w, &fields_limit, &d->limit, proto);
+	jsonw_obj_close(w);
 	jsonw_obj_close(w);
 }
 

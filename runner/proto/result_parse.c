@@ -311,24 +311,25 @@ static int warnings(struct rp *r, struct probe_result *res)
 	return 0;
 }
 
-/* The receiver sum's "shaping" object text (NULL or "null": none found). */
-static int shaping(struct rp *r, const char *obj, struct probe_shaping *s)
+/* An object of a sum read by its field table: 1 read, 0 none (NULL or "null": dst stays
+ * zero, as in results written before the object existed), -1 error. */
+static int sum_object(struct rp *r, const char *obj, const struct field_table *t, void *dst,
+		      size_t size, const char *what)
 {
 	sqlite3_stmt *st = NULL;
 	struct cols c = {.count = 0};
 	int col = 0, rc = -1;
-	memset(s, 0, sizeof(*s));
+	memset(dst, 0, size);
 	if (!obj || !strcmp(obj, "null"))
 		return 0;
-	cols_fields(&c, "?1", "$.", &fields_shaping);
+	cols_fields(&c, "?1", "$.", t);
 	if (cols_prep(r, &c, "", &st) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, obj, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_ROW)
-		ns_err_set(r->err, "reading the shaping object: %s", sqlite3_errmsg(r->db));
-	else if (row_fields(r, st, &col, &fields_shaping, s) == 0)
-		rc = 0;
-	s->found = rc == 0;
+		ns_err_set(r->err, "reading the %s object: %s", what, sqlite3_errmsg(r->db));
+	else if (row_fields(r, st, &col, t, dst) == 0)
+		rc = 1;
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -340,7 +341,8 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 	int rc = -1;
 	static const char *const keys[2] = {"$.sum", "$.sum_reverse"};
 	if (prep(r, "SELECT ?1 -> ?2 ->> '$.direction', ?1 -> ?2 -> '$.sender', "
-		    "?1 -> ?2 -> '$.receiver', ?1 -> ?2 -> '$.receiver' -> '$.shaping'", &st) < 0)
+		    "?1 -> ?2 -> '$.receiver', ?1 -> ?2 -> '$.receiver' -> '$.shaping', "
+		    "?1 -> ?2 -> '$.limit'", &st) < 0)
 		return -1;
 	for (uint32_t d = 0; d < res->n_dirs; d++) {
 		struct probe_direction *pd = &res->dirs[d];
@@ -352,10 +354,15 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 			ns_err_set(r->err, "probe result: malformed %s", keys[d] + 2);
 			goto out;
 		}
+		int found;
 		if (figures(r, fig, col_text(st, 1), &pd->sender) < 0 ||
 		    figures(r, fig, col_text(st, 2), &pd->receiver) < 0 ||
-		    shaping(r, col_text(st, 3), &pd->shaping) < 0)
+		    (found = sum_object(r, col_text(st, 3), &fields_shaping, &pd->shaping,
+					sizeof(pd->shaping), "shaping")) < 0 ||
+		    sum_object(r, col_text(st, 4), &fields_limit, &pd->limit, sizeof(pd->limit),
+			       "limit") < 0)
 			goto out;
+		pd->shaping.found = found == 1;
 	}
 	rc = 0;
 out:

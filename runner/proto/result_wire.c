@@ -26,6 +26,7 @@ void proto_enc_delegate_result(struct proto_buf *b, const struct probe_result *r
 		put_figures(b, &pd->receiver);
 		proto_put_u8(b, pd->shaping.found);
 		fields_put_all(b, &fields_shaping, &pd->shaping);
+		fields_put_all(b, &fields_limit, &pd->limit);
 		proto_put_u32(b, pd->n_streams);
 		proto_put_u32(b, pd->n_intervals);
 	}
@@ -142,6 +143,9 @@ static int dec_sums(struct proto_result_rd *rd, const uint8_t *p, size_t len,
 		get_figures(&r, &pd->receiver);
 		pd->shaping.found = proto_get_u8(&r) != 0;
 		(void)fields_get_all(&r, &fields_shaping, &pd->shaping);
+		(void)fields_get_all(&r, &fields_limit, &pd->limit);
+		proto_printable(pd->limit.cause);
+		proto_printable(pd->limit.limited_by);
 		rd->want_streams[d] = proto_get_u32(&r);
 		rd->want_ivl[d] = proto_get_u32(&r);
 		if (r.bad || dir > NS_DIR_REVERSE || rd->want_streams[d] > NS_MAX_STREAMS ||

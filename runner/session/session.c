@@ -11,6 +11,7 @@
 
 #include "lib/units.h"
 #include "runner/proto/proto.h"
+#include "limit.h"
 #include "sockopt.h"
 
 /* Per-stream interval records are kept at most PROTO_MAX_STREAM_RECORDS (streams x
@@ -135,6 +136,7 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		return -1;
 	/* the baseline of a test without omit: taken just before the first byte can move */
 	sysstat_udp_drops(&s->drops_omit, NULL);
+	sysstat_cpu_read(&s->steal_omit, NULL);
 	s->cpu_omit_ns = 0;
 	s->prev_t = s->t_omit = proto_now();
 	return engine_start(s->eng, err);
@@ -175,6 +177,13 @@ void session_end_finish(struct session_end *s, double max_drain_s)
 	s->t_end = s->t_stop > 0 ? s->t_stop : proto_now();
 	s->cpu_end_ns = engine_cpu_ns(s->eng);
 	sysstat_udp_drops(&s->drops_end, NULL);
+	sysstat_cpu_read(&s->steal_end, NULL);
+	engine_diag(s->eng, &s->diag);
+}
+
+double session_end_steal_pct(const struct session_end *s)
+{
+	return sysstat_steal_pct(&s->steal_omit, &s->steal_end);
 }
 
 double session_end_cpu_percent(const struct session_end *s)
@@ -183,6 +192,29 @@ double session_end_cpu_percent(const struct session_end *s)
 	if (!(wall > 0) || s->cpu_end_ns < s->cpu_omit_ns)
 		return 0;
 	return (double)(s->cpu_end_ns - s->cpu_omit_ns) / 1e9 / wall * 100.0;
+}
+
+void session_limit(const struct session_end *me, const struct proto_dir_summary *peer,
+		   uint64_t asked_bps, struct probe_direction *d)
+{
+	static const struct proto_dir_summary none;
+	const struct proto_dir_summary *as = peer ? peer : &none;
+	struct probe_limit *l = &d->limit;
+	bool me_sender = me->role == ENGINE_SEND;
+	memset(l, 0, sizeof(*l));
+	l->asked_bps = (double)asked_bps;
+	l->sender_thread_cpu = me_sender ? me->diag.busiest_cpu_pct : as->busiest_cpu_pct;
+	l->receiver_thread_cpu = me_sender ? as->busiest_cpu_pct : me->diag.busiest_cpu_pct;
+	l->sender_steal_pct = me_sender ? session_end_steal_pct(me) : as->steal_pct;
+	l->receiver_steal_pct = me_sender ? as->steal_pct : session_end_steal_pct(me);
+	l->sender_blocked_pct = me_sender ? me->diag.blocked_pct : as->blocked_pct;
+	l->pace_lost_pct = me_sender ? me->diag.pace_lost_pct : as->pace_lost_pct;
+	limit_judge(l, d, me->proto);
+	if (l->sender_limited && !me_sender && as->held_by_cap) {
+		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */
+		snprintf(l->cause, sizeof(l->cause), "agent_max_rate");
+		snprintf(l->limited_by, sizeof(l->limited_by), "pacing");
+	}
 }
 
 bool session_end_watch(struct session_end *s, double now)
@@ -335,6 +367,7 @@ static void mark_omit(struct session_end *s, double omit_s, double now)
 	sysstat_udp_drops(&s->drops_omit, NULL);
 	if (s->lat)
 		lat_end_mark_omit(s->lat, s->eng);
+	sysstat_cpu_read(&s->steal_omit, NULL);
 }
 
 void session_clock_init(struct session_clock *c, double t0, const struct probe_params *p)

@@ -30,6 +30,8 @@ struct session_end {
 	bool truncated;            /* interval storage hit its bound */
 	uint64_t cpu_omit_ns, cpu_end_ns; /* CPU of this end's engine threads (engine_cpu_ns) */
 	uint64_t drops_omit, drops_end;   /* host-wide UDP receive errors (sysstat) */
+	struct sysstat_cpu steal_omit, steal_end; /* the host's CPU time, stolen and all */
+	struct engine_diag diag;   /* what held the engine back, once finished */
 	double t_omit, t_end;      /* times of the baseline and final snapshots */
 	double t_stop;             /* a self-timed sender: when it was seen stopped (0 = not yet) */
 	struct budget *budget;     /* sender: the agent's --max-rate bucket (engine_cfg.budget); may
@@ -71,6 +73,14 @@ const char *session_end_mode(const struct session_end *s);
 /* CPU of this end's own engine threads from the baseline to the end, % of one CPU: with
  * --bidir each direction's, and never another test's in the same process. */
 double session_end_cpu_percent(const struct session_end *s);
+/* CPU the hypervisor stole from this end's host over the test, % of its CPU time. */
+double session_end_steal_pct(const struct session_end *s);
+
+/* The measured inputs of a direction's probe_limit (runner/session/limit.h) from this end and
+ * the agent's summary of the other (NULL: missing, zeros), then judged against d's figures. */
+struct proto_dir_summary;
+void session_limit(const struct session_end *me, const struct proto_dir_summary *peer,
+		   uint64_t asked_bps, struct probe_direction *d);
 
 /* The boundaries of a test: omit period, intervals, end. */
 struct session_clock {

@@ -41,6 +41,7 @@ static const struct merge_table tables[] = {
 	{"searches", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"result_phases", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"result_nics", {"result_id"}, {"map_results"}, NULL, NULL},
+	{"result_limits", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"run_instance_types", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_price_quotes", {"run_id"}, {"map_runs"}, NULL, NULL},

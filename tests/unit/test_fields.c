@@ -16,7 +16,7 @@
 
 static const struct field_table *const all_tables[] = {
 	&fields_params, &fields_result, &fields_figures, &fields_stream, &fields_shaping,
-	&fields_interval, &fields_snap, &fields_dir_summary, &fields_latency,
+	&fields_interval, &fields_snap, &fields_dir_summary, &fields_latency, &fields_limit,
 };
 #define N_TABLES (sizeof(all_tables) / sizeof(all_tables[0]))
 
@@ -208,6 +208,7 @@ static void json_round_trip(enum ns_proto proto)
 	fill(&fields_figures, &d->receiver, 4);
 	fill(&fields_shaping, &d->shaping, 9);
 	d->shaping.found = true;
+	fill(&fields_limit, &d->limit, 10);
 	memset(&st, 0, sizeof(st));
 	fill(&fields_stream, &st, 5);
 	fill(&fields_figures, &st.sender, 6);
@@ -239,6 +240,8 @@ static void json_round_trip(enum ns_proto proto)
 	assert_true(back.dirs[0].shaping.found);
 	compare(&fields_shaping, &d->shaping, &back.dirs[0].shaping, &dflt.dirs[0].shaping, false,
 		proto, how);
+	compare(&fields_limit, &d->limit, &back.dirs[0].limit, &dflt.dirs[0].limit, false, proto,
+		how);
 	assert_int_equal(back.dirs[0].n_streams, 1);
 	compare(&fields_stream, &st, &back.dirs[0].streams[0], &st0, false, proto, how);
 	compare(&fields_figures, &st.sender, &back.dirs[0].streams[0].sender, &st0.sender, false,

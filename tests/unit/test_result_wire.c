@@ -46,6 +46,7 @@ static void same_as_sent(const struct probe_result *a, const struct probe_result
 		table_equal(&fields_figures, &x->receiver, &y->receiver);
 		assert_int_equal(x->shaping.found, y->shaping.found);
 		table_equal(&fields_shaping, &x->shaping, &y->shaping);
+		table_equal(&fields_limit, &x->limit, &y->limit);
 		assert_int_equal(x->n_streams, y->n_streams);
 		for (uint32_t i = 0; i < x->n_streams; i++) {
 			table_equal(&fields_stream, &x->streams[i], &y->streams[i]);
@@ -99,6 +100,12 @@ static void make_result(struct probe_result *r, uint32_t n_dirs, uint32_t stream
 		pd->receiver.bytes--;
 		pd->shaping = (struct probe_shaping){.found = d == 0, .burst_bps = 1e9 / 3,
 						     .burst_s = 9.5, .sustained_bps = 2.5e8};
+		pd->limit = (struct probe_limit){.asked_bps = 5e7, .offered_bps = 3.7e7 + d,
+						 .shortfall_pct = 26, .sender_limited = true,
+						 .cause = "pacer_late", .limited_by = "sender_cpu",
+						 .sender_thread_cpu = 19.5, .receiver_thread_cpu = 7.25,
+						 .sender_steal_pct = 39.8, .receiver_steal_pct = 0.5,
+						 .sender_blocked_pct = 1.0 / 3, .pace_lost_pct = 25.5};
 		pd->n_streams = streams;
 		pd->streams = calloc(streams, sizeof(*pd->streams));
 		assert_non_null(pd->streams);
