@@ -88,6 +88,34 @@ if [ "$needed" -gt 0 ] && [ -z "$uncovered" ]; then
 else
 	fail "every NEEDED library is in a declared Depends" "uncovered:${uncovered:- none read}"
 fi
+# ... and every library the loader brings in (ldd: the NEEDED ones' own too) is in the closure
+# of those Depends over this machine's package database: a machine with only the declared
+# Depends (and what they depend on) has every library the binary loads.
+closure=$T/closure
+tr ',|' '\n\n' <<<"$depends" | sed 's/^ *//; s/[ :(].*//' | grep . | sort -u >"$closure"
+todo=$(cat "$closure")
+while [ -n "$todo" ]; do
+	next=""
+	for p in $todo; do
+		for q in $(dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$p" 2>/dev/null | tr ',|' '\n\n' |
+			sed 's/^ *//; s/[ :(].*//' | grep . | sort -u); do
+			grep -qx "$q" "$closure" || { echo "$q" >>"$closure"; next="$next $q"; }
+		done
+	done
+	todo=$next
+done
+outside="" loaded=0
+for lib in $(ldd "$R/usr/bin/netsweep" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+	loaded=$((loaded + 1))
+	pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$(realpath "$lib")" 2>/dev/null)
+	pkg=${pkg%%:*}
+	grep -qx "${pkg:-none}" "$closure" || outside="$outside $lib (${pkg:-no package})"
+done
+if [ "$loaded" -gt "$needed" ] && [ -z "$outside" ]; then
+	pass "all $loaded libraries it loads come with the declared Depends ($(wc -l <"$closure") packages)"
+else
+	fail "every library it loads comes with the declared Depends" "outside:${outside:- none loaded}"
+fi
 recommends=$(dpkg-deb -f "$deb" Recommends)
 if grep -q gnuplot <<<"$recommends" && grep -q iproute2 <<<"$recommends"; then
 	pass "the programs it runs are recommended: $recommends"
