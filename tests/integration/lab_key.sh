@@ -66,4 +66,20 @@ if NETSWEEP_PSK_FILE=$USER_KEY lab up --rate m4.large=200M m4.large >"$J" 2>"$J.
 else
 	fail "lab up with NETSWEEP_PSK_FILE" "$(head -2 "$J.err")"
 fi
+
+# run --provision lab --psk-file K (no NETSWEEP_PSK_FILE): the hook gets K as the pair's key,
+# so the lab's agent proves K and the lab makes no key of its own
+PDB=$NETNS_TMP/p.db
+if NETSWEEP_LAB_PREFIX=$P NETSWEEP_LAB_RATE=m4.large=200M "$NETNS_NETSWEEP" run "$M" --provision lab \
+	--psk-file "$USER_KEY" --db "$PDB" --quiet 2>"$PDB.err"; then
+	got=$(sqlite3 "$PDB" "SELECT json_extract(output, '\$.psk_file') FROM hooks WHERE kind = 'setup'")
+	ok=$(sqlite3 "$PDB" "SELECT count(*) FROM v_results WHERE status = 'ok' AND emulated = 1")
+	if [ "$got" = "$USER_KEY" ] && [ "$ok" = 1 ] && [ ! -e "$KEY" ]; then
+		pass "run --provision lab --psk-file: the hook's lab uses that key"
+	else
+		fail "run --provision lab --psk-file: the hook's lab uses that key" "setup named '$got', $ok ok"
+	fi
+else
+	fail "run --provision lab --psk-file" "$(head -2 "$PDB.err")"
+fi
 finish
