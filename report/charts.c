@@ -291,11 +291,23 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
 			const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
 {
-	char caption[512];
-	snprintf(caption, sizeof(caption), "Mbit/s per $/hour of each pair's ranked case (%s), "
-		 "per hourly dollar of the pair (or of the sender, as the matrix chose), best "
-		 "first; the ranked case is named under each bar.",
-		 o->rank_rule ? o->rank_rule : "its best case: the highest median goodput");
+	/* one currency per chart, as per table: the ranking's first; the others are left out */
+	const char *cur = n_cost && cost[0].rank ? (cost[0].currency ? cost[0].currency : "USD")
+						 : "USD";
+	/* the database is input: only a three-letter code goes into gnuplot's quotes */
+	int code_ok = strlen(cur) == 3;
+	for (size_t k = 0; k < 3 && code_ok; k++)
+		code_ok = cur[k] >= 'A' && cur[k] <= 'Z';
+	size_t other = 0;
+	for (size_t i = 0; i < n_cost; i++)
+		other += cost[i].rank && strcmp(cost[i].currency ? cost[i].currency : "USD", cur);
+	char caption[640];
+	snprintf(caption, sizeof(caption), "Mbit/s per %s/hour of each pair's ranked case (%s), "
+		 "per hourly %s of the pair (or of the sender, as the matrix chose), best "
+		 "first; the ranked case is named under each bar.%s", strcmp(cur, "USD") ? cur : "$",
+		 o->rank_rule ? o->rank_rule : "its best case: the highest median goodput",
+		 strcmp(cur, "USD") ? cur : "dollar", other ? " Pairs priced in another currency "
+		 "are left out: they rank in their own currency (the cost table says why)." : "");
 	struct rp_chart *c = cg_chart_new(cs, o, "per_dollar", "Throughput per hourly dollar", caption);
 	struct rp_buf dat, gp, lab;
 	rp_buf_init(&dat);
@@ -304,7 +316,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 	size_t n = 0;
 	rp_buf_puts(&dat, "# label Mbps_per_usd_hour Mbps usd_per_hour\n");
 	for (size_t i = 0; i < n_cost; i++) {
-		if (!cost[i].rank)
+		if (!cost[i].rank || strcmp(cost[i].currency ? cost[i].currency : "USD", cur))
 			continue;
 		rp_buf_reset(&lab);
 		rp_buf_puts(&lab, rp_ep_label(&d->eps[cost[i].ep]));
@@ -318,8 +330,9 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 		n++;
 	}
 	cg_gp_header(&gp, o, c);
-	rp_buf_printf(&gp, "set ylabel 'Mbit/s per $/hour'\nset yrange [0:*]\nset key off\n"
-		      "set xrange [-0.6:%zu.6]\nset bmargin 7\n", n ? n - 1 : 0);
+	rp_buf_printf(&gp, "set ylabel 'Mbit/s per %s/hour'\nset yrange [0:*]\nset key off\n"
+		      "set xrange [-0.6:%zu.6]\nset bmargin 7\n", !strcmp(cur, "USD") ? "$" :
+		      code_ok ? cur : "price unit", n ? n - 1 : 0);
 	rp_buf_printf(&gp, "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
 		      "set xtics rotate by -30\n"
 		      "plot '%s.dat' using 0:2:xtic(1) with boxes lc rgb '#0072B2' notitle, \\\n"

@@ -70,6 +70,8 @@ if [ "$(rank_of per aws)" = 1 ] && [ "$(rank_of per scw)" = 1 ] &&
 	[ "$(jq -r .ranking.per_currency "$tmp/per/report.json")" = true ] &&
 	grep -q "each currency is ranked on its own" "$tmp/per/report.md" &&
 	grep -q "each currency is ranked on its own" "$tmp/per/index.html" &&
+	grep -q "Pairs priced in another currency are left out" "$tmp/per/index.html" &&
+	[ "$(grep -vc '^#' "$tmp/per/per_dollar.dat")" = 1 ] &&
 	grep -Eq '^\| 1 \| PRO2-S \| fr-par-1 .*\| scaleway \| EUR \| on-demand \|' "$tmp/per/report.md" &&
 	[ "$(jq -r '.ranking.rows[] | select(.pair == "scw") | .usd_per_hour' "$tmp/per/report.json")" = null ]; then
 	pass "without --fx each currency ranks on its own (both rank 1) and the page says why"
