@@ -14,6 +14,7 @@ ITESTS += tests/integration/run_matrix_errors.sh tests/integration/loader_bounds
 BENCHES += tests/bench/sweep_expand.sh tests/bench/sweep_overhead.sh
 
 LONG_TESTS += tests/integration/run_survive.sh
+LONG_TESTS += tests/integration/loader_bounds.sh
 LIB_SRC += runner/sweep/store_nic.c runner/sweep/store_catalog.c runner/sweep/store_limit.c
 LIB_SRC += runner/sweep/matrix_override.c
 ITESTS += tests/integration/run_overrides.sh
