@@ -6,7 +6,7 @@
 # fixtures for its files (my-matrix.xml, nightly.db, index.json ...), durations shortened — or
 # it is listed with its reason in tests/integration/readme_exceptions.txt. A README line that
 # is neither, or that stops working, fails here naming its README line; so does an exception
-# that no README line matches any more. Each matrix example in an XML block must load.
+# that no README line matches any more. Each matrix (or pair) example in an XML block must load.
 #
 # Adding a README line: if a rule below already takes it (netsweep probe HOST ..., netsweep
 # cost ..., netsweep run my-matrix.xml ..., sqlite3 netsweep.db ...) it is run as it is; else
@@ -40,7 +40,8 @@ unset NETSWEEP_PSK_FILE NETSWEEP_DB
 # comment lines left out), for the command of an XML block's <setup>/<teardown>, and for a
 # `netsweep COMMAND ...` span of the text that has an option (`netsweep probe HOST -t 60m
 # --until sustained`, joined when it wraps; `netsweep run` alone is a name, not a line); "matrix"
-# for the line opening an XML block that holds a whole matrix (TEXT: the block's file).
+# for the line opening an XML block that holds a whole matrix, or a pair (then wrapped in a
+# matrix of one case), TEXT the file it was written to.
 readme_lines() {
 	awk -v dir="$tmp" '
 	function emit(n, t) { sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); if (t != "") printf "%d\tcmd\t%s\n", n, t }
@@ -66,6 +67,12 @@ readme_lines() {
 		inb = 0
 		if (lang == "xml" && xml ~ /^[ \t\n]*(<\?xml[^>]*>[ \t\n]*)?<matrix[ >]/) {
 			f = dir "/readme-matrix-" start ".xml"; printf "%s", xml > f; close(f)
+			printf "%d\tmatrix\t%s\n", start, f
+		} else if (lang == "xml" && xml ~ /^[ \t\n]*<pair[ >]/) { # a pair: inside a matrix of one case
+			f = dir "/readme-matrix-" start ".xml"
+			printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<matrix name=\"readme-pair\">\n<pairs>\n%s</pairs>\n" \
+				"<axes><axis name=\"protocol\"><value>tcp</value></axis></axes>\n</matrix>\n", xml > f
+			close(f)
 			printf "%d\tmatrix\t%s\n", start, f
 		}
 		next
@@ -281,9 +288,9 @@ while IFS=$'\t' read -r ln kind text; do
 	where="README.md:$ln"
 	if [ "$kind" = matrix ]; then
 		if out=$("$NETSWEEP" run "$text" --dry-run 2>&1 >/dev/null); then
-			pass "$where: the matrix example loads (run --dry-run)"
+			pass "$where: the XML example loads as a matrix (run --dry-run)"
 		else
-			fail "$where: the matrix example does not load" "$(head -n 2 <<<"$out")"
+			fail "$where: the XML example does not load as a matrix" "$(head -n 2 <<<"$out")"
 		fi
 		continue
 	fi
