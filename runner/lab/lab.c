@@ -193,8 +193,10 @@ int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const cha
 	char path[300], log[300];
 	state_path(lab, p->link.ns, path, sizeof(path));
 	snprintf(log, sizeof(log), "%s/%s.log", lab->dir, p->link.ns);
-	if (write_state(lab, p, true, err) < 0)
+	if (write_state(lab, p, true, err) < 0) { /* not ours to unlink: it may be another's */
+		drop_key_if_idle(lab);
 		return -1;
+	}
 	if (labnet_create(&p->link, &p->shape, err) < 0)
 		goto err;
 	if (labnet_start_agent(&p->link, self, log, p->psk_file, &p->agent_pid, err) < 0 ||
