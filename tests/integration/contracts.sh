@@ -17,6 +17,7 @@ tmp=$(mktemp -d)
 agent=
 trap '[ -n "$agent" ] && kill "$agent" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 export NETSWEEP_IMDS=0 NETSWEEP_GNUPLOT=none
+unset NETSWEEP_PSK_FILE NETSWEEP_DB # our own keyless agent, our own databases
 
 loopback_agent "$tmp" 2>"$tmp/agent.err"
 agent=$AGENT_PID port=$AGENT_PORT
