@@ -182,8 +182,9 @@ static void print_nic(const char *who, const struct probe_nic *n)
 {
 	if (!n->ifname[0])
 		return;
-	printf("NIC %s %s: rx %llu tx %llu packets, drops %llu", who, n->ifname,
-	       (unsigned long long)n->rx_packets, (unsigned long long)n->tx_packets,
+	printf("NIC %s %s: rx %llu tx %llu packets, rx %llu tx %llu bytes, drops %llu", who,
+	       n->ifname, (unsigned long long)n->rx_packets, (unsigned long long)n->tx_packets,
+	       (unsigned long long)n->rx_bytes, (unsigned long long)n->tx_bytes,
 	       (unsigned long long)n->drops);
 	if (n->allowance_counters)
 		printf("; allowance exceeded: bw_in %llu bw_out %llu pps %llu conntrack %llu "

@@ -101,6 +101,17 @@ void niccount_summary(const struct ethstats *before, const struct ethstats *afte
 	out->tx_packets = packets(before, after, &tx);
 }
 
+void niccount_add_link(const struct linkstats *delta, struct probe_nic *out)
+{
+	out->rx_packets = delta->rx_packets;
+	out->tx_packets = delta->tx_packets;
+	out->rx_bytes = delta->rx_bytes;
+	out->tx_bytes = delta->tx_bytes;
+	uint64_t drops = linkstats_drops(delta);
+	if (drops > out->drops)
+		out->drops = drops;
+}
+
 bool niccount_shaped(const struct probe_nic *n)
 {
 	return n->bw_in_allowance_exceeded || n->bw_out_allowance_exceeded ||
@@ -140,7 +151,12 @@ int niccount_begin(struct niccount *n, const struct sockaddr *peer, socklen_t pe
 		return 0;
 	if (strlen(r.ifname) >= sizeof(n->ifname))
 		return ns_err_code(err, NS_E_INPUT, "NIC counters: interface name %s", r.ifname);
-	if (ethstats_read(r.ifname, &n->before, err) < 0)
+	/* either source alone is worth keeping: a driver without ethtool statistics still has
+	 * the interface's own */
+	struct ns_err eth_err = {0};
+	n->have_link = linkstats_read(r.ifname, &n->link_before, err) == 0;
+	n->have_eth = ethstats_read(r.ifname, &n->before, &eth_err) == 0;
+	if (!n->have_link && !n->have_eth)
 		return -1;
 	snprintf(n->ifname, sizeof(n->ifname), "%s", r.ifname);
 	return 1;
@@ -149,15 +165,29 @@ int niccount_begin(struct niccount *n, const struct sockaddr *peer, socklen_t pe
 int niccount_end(struct niccount *n, struct probe_nic *out, struct ns_err *err)
 {
 	struct ethstats after;
+	struct linkstats link_after, delta;
 	memset(out, 0, sizeof(*out));
 	if (!n->ifname[0])
 		return 0;
-	int rc = ethstats_read(n->ifname, &after, err);
-	if (rc == 0) {
-		snprintf(out->ifname, sizeof(out->ifname), "%s", n->ifname);
-		niccount_summary(&n->before, &after, out);
-		ethstats_free(&after);
+	int rc = 0;
+	if (n->have_eth) {
+		rc = ethstats_read(n->ifname, &after, err);
+		if (rc == 0) {
+			niccount_summary(&n->before, &after, out);
+			ethstats_free(&after);
+		}
 	}
+	if (rc == 0 && n->have_link) {
+		rc = linkstats_read(n->ifname, &link_after, err);
+		if (rc == 0) {
+			linkstats_delta(&n->link_before, &link_after, &delta);
+			niccount_add_link(&delta, out);
+		}
+	}
+	if (rc == 0)
+		snprintf(out->ifname, sizeof(out->ifname), "%s", n->ifname);
+	else
+		memset(out, 0, sizeof(*out));
 	niccount_free(n);
 	return rc;
 }

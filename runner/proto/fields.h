@@ -105,7 +105,9 @@ enum field_type {
 	X(FT_U64, m.linklocal_allowance_exceeded, pre "linklocal_allowance_exceeded", fl) \
 	X(FT_U64, m.drops, pre "nic_drops", fl) \
 	X(FT_U64, m.rx_packets, pre "nic_rx_packets", fl) \
-	X(FT_U64, m.tx_packets, pre "nic_tx_packets", fl)
+	X(FT_U64, m.tx_packets, pre "nic_tx_packets", fl) \
+	X(FT_U64, m.rx_bytes, pre "nic_rx_bytes", fl) \
+	X(FT_U64, m.tx_bytes, pre "nic_tx_bytes", fl)
 
 /* struct probe_result: the top-level figures of the result JSON (after "streams"). */
 #define PROBE_RESULT_FIELDS(X) \

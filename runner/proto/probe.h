@@ -155,7 +155,8 @@ struct probe_nic {
 	uint64_t bw_in_allowance_exceeded, bw_out_allowance_exceeded, pps_allowance_exceeded;
 	uint64_t conntrack_allowance_exceeded, linklocal_allowance_exceeded;
 	uint64_t drops;                 /* the driver's drop and error counters, summed */
-	uint64_t rx_packets, tx_packets; /* the driver's packet counters, summed over queues */
+	uint64_t rx_packets, tx_packets; /* the interface's own packet counters (niccount.h) */
+	uint64_t rx_bytes, tx_bytes;     /* and its byte counters */
 };
 
 /* What set a direction's figure, as far as the tool can tell (runner/session/limit.h judges

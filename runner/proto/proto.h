@@ -16,10 +16,11 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 13              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 14              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
-					 steal); a delegated result its probe_limit */
+					 steal); a delegated result its probe_limit;
+					 14: NIC rx_bytes, tx_bytes */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
