@@ -232,7 +232,7 @@ for how in exit fail term; do
 	bash -c '
 		source "$1"
 		netns_pair h6 cx cy 10.66.2.1 10.66.2.2 >/dev/null || exit 3
-		netns_exec cx sleep 60 &
+		netns_exec cx sleep 61.0327 &
 		netns_exec cx sleep 0.2
 		case $2 in
 		exit) exit 0 ;;
@@ -240,7 +240,7 @@ for how in exit fail term; do
 		term) kill -TERM $$; sleep 5 ;;
 		esac' _ "$HERE/../lib/netns.sh" "$how" >/dev/null 2>&1
 	left=$(ip netns list | awk '{ print $1 }' | grep -x 'h6-c[xy]')
-	if [ -z "$left" ] && ! pgrep -f '^sleep 60$' >/dev/null; then
+	if [ -z "$left" ] && ! pgrep -f "^sleep 61.0327$" >/dev/null; then
 		pass "netns_cleanup removes namespaces and their processes on $how"
 	else
 		fail "netns_cleanup removes namespaces and their processes on $how" "left: $left"
