@@ -9,8 +9,12 @@ void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t 
 	p->ns_per_byte = rate_bps ? 8e9 / (double)rate_bps : 0.0;
 	p->next_ns = (double)now_ns;
 	p->lost_ns = 0.0;
-	double batch = (double)(batch_units ? batch_units : 1) * unit_bytes * p->ns_per_byte;
+	double unit = (double)unit_bytes * p->ns_per_byte;
+	double batch = (double)(batch_units ? batch_units : 1) * unit;
 	p->burst_ns = batch > PACE_CREDIT_NS ? batch : PACE_CREDIT_NS;
+	/* the lump: whole units, at least one, at most one batch, about PACE_WAKE_NS */
+	double lump = batch < PACE_WAKE_NS ? batch : PACE_WAKE_NS;
+	p->lump_ns = unit > 0 && lump > unit ? (double)(uint64_t)(lump / unit) * unit - unit : 0.0;
 }
 
 uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units)
@@ -40,7 +44,7 @@ uint64_t pace_wait_ns(const struct pace *p, uint64_t now_ns)
 	double now = (double)now_ns;
 	if (p->ns_per_byte == 0.0 || now >= p->next_ns)
 		return 0;
-	return (uint64_t)(p->next_ns - now) + 1;
+	return (uint64_t)(p->next_ns + p->lump_ns - now) + 1;
 }
 
 double pace_lost_ns(const struct pace *p)

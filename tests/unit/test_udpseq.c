@@ -236,6 +236,22 @@ static void pace_holds_the_rate(void **state)
 	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 5000), 11);
 	/* and never more than the caller's batch */
 	assert_int_equal(pace_ready(&p, 5000 * ms, 1000, 4), 4);
+	/* a sender waits for a lump (about PACE_WAKE_NS, at most one batch), not for every unit:
+	 * 64-byte units at 50 Mbit/s are 10.24 us apart, a batch of 64 is 655.36 us */
+	pace_init(&p, 50000000, 64, 64, 0);
+	assert_int_equal(pace_ready(&p, 0, 64, 64), 1);
+	pace_sent(&p, 64);
+	assert_int_equal(pace_wait_ns(&p, 0), 655361);
+	assert_int_equal(pace_ready(&p, 655361, 64, 64), 64);
+	/* 1400-byte units at 100 Mbit/s are 112 us apart: 8 of them fit in 1 ms */
+	pace_init(&p, 100000000, 1400, 64, 0);
+	pace_sent(&p, 1400);
+	assert_int_equal(pace_wait_ns(&p, 0), 8 * 112000 + 1);
+	assert_int_equal(pace_ready(&p, 8 * 112000 + 1, 1400, 64), 8);
+	/* what a late wake-up could not use is counted: 200 ms late, 4 ms kept */
+	pace_init(&p, 8000000, 1000, 1, 0);
+	assert_int_equal(pace_ready(&p, 200 * ms, 1000, 64), 5);
+	assert_true(pace_lost_ns(&p) > 196 * ms - 1 && pace_lost_ns(&p) < 196 * ms + 1);
 	/* unlimited */
 	pace_init(&p, 0, 1000, 64, 0);
 	assert_int_equal(pace_ready(&p, 0, 1000, 64), 64);
