@@ -57,6 +57,9 @@ static const char *const migrations[] = {
 	/* 16: what limited each result (table result_limits, from the schema file); v_results
 	 * shows the forward direction's sender_limited flag and limiting factor */
 	"DROP VIEW IF EXISTS v_results;",
+	/* 17: request/response latency (table result_latency and view v_latency from the
+	 * schema file) */
+	"DROP VIEW IF EXISTS v_latency;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

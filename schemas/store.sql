@@ -212,6 +212,26 @@ CREATE TABLE IF NOT EXISTS result_limits (
 	PRIMARY KEY (result_id, direction)
 ) WITHOUT ROWID;
 
+-- A request/response result's latency (version 17): the client's merged histogram of the
+-- measured time, its figures in microseconds, and the histogram itself in lib/lathist.h's
+-- text ("LH1 n=... b=STEP:COUNT,...", schemas/probe-result.md), so that percentiles of
+-- several results can be read from their merged counts rather than averaged.
+CREATE TABLE IF NOT EXISTS result_latency (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	test             TEXT NOT NULL,            -- 'tcp_rr' or 'udp_rr'
+	request          INTEGER NOT NULL,         -- bytes per request
+	response         INTEGER NOT NULL,         -- bytes per response
+	rate             REAL NOT NULL,            -- transactions/s asked for, 0 = back to back
+	transactions     INTEGER NOT NULL,
+	transactions_per_second REAL NOT NULL,
+	lost             INTEGER NOT NULL,         -- UDP requests unanswered within 200 ms
+	min_us REAL NOT NULL, mean_us REAL NOT NULL, p50_us REAL NOT NULL, p90_us REAL NOT NULL,
+	p99_us REAL NOT NULL, p999_us REAL NOT NULL, max_us REAL NOT NULL,
+	relative_error   REAL NOT NULL,            -- of the percentiles (0.0078125)
+	client_cpu       INTEGER NOT NULL,         -- the requester thread's last CPU, -1 unknown
+	histogram        TEXT NOT NULL
+);
+
 -- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one
 -- run never measure the same case at once (version 5). Deleted when the result is stored; a
 -- claim past expires_at, or of a runner no longer alive on this host, is free to take.
@@ -556,3 +576,12 @@ SELECT v.result_id, v.run_id, v.endpoint, v.length, v.link_bps,
        v.fwd_rcv_pps, v.goodput_bps
 FROM v_results v
 WHERE v.protocol = 'udp' AND v.link_bps IS NOT NULL AND v.length > 0;
+
+-- Request/response results with their case and pair (version 17).
+CREATE VIEW IF NOT EXISTS v_latency AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.streams, r.status, l.test, l.request, l.response, l.rate,
+       l.transactions, l.transactions_per_second, l.lost, l.min_us, l.mean_us, l.p50_us,
+       l.p90_us, l.p99_us, l.p999_us, l.max_us, l.relative_error, l.client_cpu, l.histogram
+FROM result_latency l
+JOIN v_results r ON r.result_id = l.result_id;

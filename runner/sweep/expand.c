@@ -1,6 +1,7 @@
 #include "expand.h"
 #include "bind.h"
 #include "matrix_longrun.h"
+#include "matrix_rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,9 @@ static void apply_axis(struct probe_params *p, int a, const struct matrix_value 
 	case MX_FAMILY: p->family = (uint32_t)v->u; break;
 	case MX_AMOUNT: p->bytes = v->u; break;
 	case MX_UNTIL: case MX_STEADY: mxlong_apply(p, (enum matrix_axis_id)a, v); break;
+	case MX_RR: case MX_REQUEST: case MX_RESPONSE: case MX_RR_RATE:
+		mxrr_apply(p, (enum matrix_axis_id)a, v);
+		break;
 	case MX_CONGESTION:
 		snprintf(p->congestion, sizeof(p->congestion), "%s", v->text);
 		break;
@@ -326,7 +330,7 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 {
 	struct ns_err e;
 	struct probe_params p;
-	if (mxlong_check(m, cs, err) < 0) /* its values' own lines, before any case's */
+	if (mxrr_check(m, err) < 0 || mxlong_check(m, cs, err) < 0) /* its values' own lines, before any case's */
 		return -1;
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct sweep_case *c = &cs->v[i];

@@ -22,6 +22,7 @@ enum matrix_axis_id {
 	/* Axes added later: left out of the canonical string while at their default, so that the
 	 * keys of cases written before them do not change. */
 	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT, MX_UNTIL, MX_STEADY,
+	MX_RR, MX_REQUEST, MX_RESPONSE, MX_RR_RATE,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE

@@ -9,6 +9,7 @@
 
 #include "bind.h"
 #include "matrix_longrun.h"
+#include "matrix_rr.h"
 #include "lib/units.h"
 #include "runner/proto/probe.h"
 
@@ -17,6 +18,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"duration", "omit", "affinity", "window", "mss", "nodelay", "congestion", "gso",
 	"engine",
 	"bind", "dscp", "zerocopy", "family", "amount", "until", "steady",
+	"rr", "request", "response", "rr-rate",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -25,6 +27,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"10", "0", "none", "0", "0", "0", "", "0",
 	"socket",
 	"none", "0", "0", "any", "0", "none", "60", /* steady: STEADY_DEFAULT_S */
+	"none", "0", "0", "0",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -176,6 +179,11 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	case MX_UNTIL:
 	case MX_STEADY:
 		return mxlong_parse_value(axis, text, out, err);
+	case MX_RR:
+	case MX_REQUEST:
+	case MX_RESPONSE:
+	case MX_RR_RATE:
+		return mxrr_parse_value(axis, text, out, err);
 	case MX_NODELAY:
 	case MX_GSO:
 	case MX_ZEROCOPY:

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Request/response cases in a matrix (issue 24), on the loopback default: the rr, request,
+# response and rr-rate axes expand into TCP_RR and UDP_RR cases, every result lands in
+# v_latency with a histogram whose counts are its transactions and monotone percentiles, a
+# paced case keeps to its rate, and a request axis without rr is refused naming its line. Consistency only: no speed bound.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib/check.sh"
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+export NETSWEEP_IMDS=0
+for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
+NETSWEEP=$T/netsweep
+
+cat >"$T/m.xml" <<'X'
+<matrix name="rr" repeats="1" order="as-written" cooldown="0s">
+  <axes>
+    <axis name="rr"><value>tcp</value><value>udp</value></axis>
+    <axis name="request"><value>64</value></axis>
+    <axis name="response"><value>1K</value></axis>
+    <axis name="streams"><value>1</value><value>2</value></axis>
+    <axis name="duration"><value>0.5</value></axis>
+  </axes>
+  <rules><include><set axis="rr" value="tcp"/><set axis="rr-rate" value="400/s"/></include></rules>
+</matrix>
+X
+DB=$T/r.db
+timeout 120 "$NETSWEEP" run "$T/m.xml" --db "$DB" --quiet >"$T/log" 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then pass "an rr matrix runs"; else fail "an rr matrix runs" "exit $rc: $(tail -n 3 "$T/log")"; fi
+q() { sqlite3 "$DB" "$1" 2>&1; }
+n=$(q "select count(*) from v_latency where status = 'ok'")
+if [ "$n" = 5 ]; then pass "every rr result is in v_latency"; else fail "every rr result is in v_latency" "$n rows: $(q 'select error from results')"; fi
+bad=$(q "select count(*) from v_latency where not (transactions > 0 and
+	cast(substr(histogram, 7, instr(histogram, ' sum=') - 7) as integer) = transactions and
+	min_us <= p50_us and p50_us <= p90_us and p90_us <= p99_us and p99_us <= p999_us and
+	p999_us <= max_us and request = 64 and response = 1024 and
+	test = case protocol when 'udp' then 'udp_rr' else 'tcp_rr' end)")
+if [ "$bad" = 0 ]; then pass "v_latency: histogram n is the transactions, percentiles monotone, sizes and test as asked"
+else fail "v_latency rows consistent" "$bad bad: $(q 'select test, protocol, transactions, substr(histogram,1,24), p50_us, p99_us from v_latency')"; fi
+paced=$(q "select transactions from v_latency where rate = 400")
+if [ -n "$paced" ] && [ "$paced" -gt 0 ] && [ "$paced" -le 201 ]; then pass "rr-rate 400/s over 0.5 s: at most 200 transactions ($paced)"
+else fail "rr-rate 400/s over 0.5 s: at most 200 transactions" "got '$paced'"; fi
+
+sed 's|<axis name="rr"><value>tcp</value><value>udp</value></axis>||; /<rules>/d' "$T/m.xml" >"$T/bad.xml"
+out=$("$NETSWEEP" run "$T/bad.xml" --dry-run 2>&1)
+if [ $? = 2 ] && [[ $out == *"bad.xml:4: axis 'request': goes with an rr axis"* ]]; then pass "a request axis without rr is refused, naming its line"
+else fail "a request axis without rr is refused, naming its line" "$out"; fi
+finish
