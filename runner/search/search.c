@@ -403,6 +403,8 @@ static void sender_limit(struct search *s, struct search_goal_result *gr, double
 		if (t->load != unreached || t->phase < SEARCH_PHASE_INITIAL)
 			continue;
 		most = fmax(most, t->offered_pps);
+		if (t->sender_short && t->cause[0])
+			snprintf(gr->sender_cause, sizeof(gr->sender_cause), "%s", t->cause);
 		if (meets(g, t))
 			most_met = fmax(most_met, t->offered_pps);
 	}
@@ -420,16 +422,35 @@ static void goal_label(const struct search_goal *g, char *out, size_t n)
 		snprintf(out, n, "PDR %g %%", g->loss_ratio * 100);
 }
 
+/* Why the sender fell short, in words, from the probe's cause (runner/session/limit.h). */
+static const char *cause_words(const char *cause)
+{
+	static const struct {
+		const char *cause, *words;
+	} w[] = {
+		{"sndbuf_full", "its socket buffer full: the local interface pushing back"},
+		{"sender_cpu", "its thread at the limit of its core"},
+		{"pacer_late", "its pacer woke late: a busy host"},
+		{"steal", "CPU stolen by the hypervisor"},
+		{"agent_max_rate", "the agent's --max-rate"},
+	};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(cause, w[i].cause))
+			return w[i].words;
+	return "its own CPU, or the local interface pushing back";
+}
+
 static void sender_note(const struct search *s, struct search_goal_result *gr)
 {
 	char name[32];
 	goal_label(&gr->goal, name, sizeof(name));
+	const char *why = cause_words(gr->sender_cause);
 	if (s->thin_load > 0 && !gr->met)
 		snprintf(gr->note, sizeof(gr->note),
-			 "the sender could not offer more than %.0f packets/s here (asked for %.0f), "
+			 "the sender could not offer more than %.0f packets/s here (asked for %.0f; %s), "
 			 "and the loads it could offer met the goal with too few datagrams to confirm it "
 			 "(%llu): %s is at least %.0f packets/s by those trials", gr->sender_max_pps,
-			 gr->unreached_pps, (unsigned long long)s->c->confirm_packets, name,
+			 gr->unreached_pps, why, (unsigned long long)s->c->confirm_packets, name,
 			 gr->at_least_pps);
 	else if (gr->upper == 0)
 		snprintf(gr->note, sizeof(gr->note),
@@ -438,16 +459,15 @@ static void sender_note(const struct search *s, struct search_goal_result *gr)
 			 "%s is at least %.0f packets/s", gr->sender_max_pps, name, name, gr->at_least_pps);
 	else if (gr->at_least_pps > 0)
 		snprintf(gr->note, sizeof(gr->note),
-			 "the sender could not offer more than %.0f packets/s here (asked for %.0f; its "
-			 "own CPU, or the local interface pushing back): "
-			 "%s is at least %.0f packets/s%s", gr->sender_max_pps, gr->unreached_pps, name,
+			 "the sender could not offer more than %.0f packets/s here (asked for %.0f; %s): "
+			 "%s is at least %.0f packets/s%s", gr->sender_max_pps, gr->unreached_pps, why, name,
 			 gr->at_least_pps,
 			 gr->met ? "" : ", the rate its short trials carried within the goal");
 	else
 		snprintf(gr->note, sizeof(gr->note),
 			 "the sender could not offer more than %.0f packets/s here (asked for %.0f, "
-			 "down to the minimum of %.0f), and what it offered lost more than the %s goal",
-			 gr->sender_max_pps, gr->unreached_pps, s->c->min_load, name);
+			 "down to the minimum of %.0f; %s), and what it offered lost more than the %s goal",
+			 gr->sender_max_pps, gr->unreached_pps, s->c->min_load, why, name);
 }
 
 static int search_goal(struct search *s, int g)

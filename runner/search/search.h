@@ -54,6 +54,8 @@ struct search_trial {
 	double offered_pps;         /* sent / duration: what the sender really offered */
 	double shortfall_ratio;     /* (intended - sent) / intended (0 unpaced or when reached) */
 	bool sender_short;          /* shortfall_ratio above the goal width: not a trial of load */
+	char cause[16];             /* the probe's likely cause of a shortfall (probe_limit.cause:
+	                               sndbuf_full, sender_cpu, pacer_late, steal, ...); "" none */
 	enum search_phase phase;
 	int goal;                   /* goal index that asked for it; -1 for the first trial */
 };
@@ -77,6 +79,7 @@ struct search_goal_result {
 	double unreached_pps;       /* with sender_limited: the load it could not offer (upper, or
 	                               above a top too thin to confirm; 0 = its unpaced rate) */
 	double sender_max_pps;      /* with sender_limited: the most it offered when asked for it */
+	char sender_cause[16];      /* with sender_limited: the cause its short trials there gave */
 	double at_least_pps;        /* with sender_limited: the goal holds at least up to here
 	                               (lower when met; else the most the short trials carried
 	                               within the goal; 0 = nothing to claim) */

@@ -93,6 +93,7 @@ void search_json_write(struct jsonw *w, const struct search_cfg *c, const struct
 				jsonw_kv_double(w, "unreached_pps", g->unreached_pps);
 			else
 				jsonw_kv_str(w, "unreached_pps", NULL);
+			jsonw_kv_str(w, "sender_cause", g->sender_cause[0] ? g->sender_cause : NULL);
 			if (g->at_least_pps > 0)
 				jsonw_kv_double(w, "at_least_pps", g->at_least_pps);
 			else
@@ -100,6 +101,7 @@ void search_json_write(struct jsonw *w, const struct search_cfg *c, const struct
 		} else {
 			jsonw_kv_str(w, "sender_max_pps", NULL);
 			jsonw_kv_str(w, "unreached_pps", NULL);
+			jsonw_kv_str(w, "sender_cause", NULL);
 			jsonw_kv_str(w, "at_least_pps", NULL);
 		}
 		jsonw_kv_str(w, "note", g->note[0] ? g->note : NULL);
@@ -122,6 +124,7 @@ void search_json_write(struct jsonw *w, const struct search_cfg *c, const struct
 		jsonw_kv_double(w, "forwarding_pps", t->forwarding_pps);
 		jsonw_kv_double(w, "shortfall_ratio", t->shortfall_ratio);
 		jsonw_kv_bool(w, "sender_short", t->sender_short);
+		jsonw_kv_str(w, "sender_cause", t->sender_short && t->cause[0] ? t->cause : NULL);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);

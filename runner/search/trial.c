@@ -54,6 +54,7 @@ int search_probe_trial(void *ctx, double load, double duration_s, struct search_
 	t->sent = d->sender.packets;
 	t->received = d->receiver.packets;
 	t->duration_s = duration_s;
+	snprintf(t->cause, sizeof(t->cause), "%s", d->limit.cause);
 	if (sp->on_trial) {
 		/* the fields search_run derives, for the callback's eyes */
 		t->load = load;

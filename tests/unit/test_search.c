@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -69,8 +70,10 @@ static int sim_trial(void *ctx, double load, double dur, struct search_trial *t,
 	double offered = load > 0 ? load : p->sender_max;
 	double cap = p->final_capacity > 0 && dur > p->initial_s ? p->final_capacity : p->capacity;
 	double sent = floor(offered * dur);
-	if (p->send_cap > 0)
-		sent = fmin(sent, floor(p->send_cap * dur));
+	if (p->send_cap > 0 && sent > floor(p->send_cap * dur)) {
+		sent = floor(p->send_cap * dur);
+		snprintf(t->cause, sizeof(t->cause), "sndbuf_full"); /* as the probe would judge it */
+	}
 	if (load > 0 && p->stall_every && ++p->paced_calls % p->stall_every == 0)
 		sent = floor(sent * p->stall_share);
 	double fwd = fmin(sent, floor(cap * dur));
@@ -204,6 +207,8 @@ static void sender_shortfall_is_not_path_loss(void **state)
 	assert_true(fabs(g->sender_max_pps - 80000) < 1);
 	assert_true(g->at_least_pps == g->lower);
 	assert_non_null(strstr(g->note, "the sender could not offer more than 80000 packets/s"));
+	assert_string_equal(g->sender_cause, "sndbuf_full");
+	assert_non_null(strstr(g->note, "the local interface pushing back"));
 	assert_non_null(strstr(g->note, "NDR is at least"));
 	/* no trial counts the shortfall as loss: the path lost nothing */
 	for (uint32_t i = 0; i < r.n_trials; i++)
