@@ -230,6 +230,14 @@ run_line() {
 		echo "ran '$cmd': stdout is not JSON: $(head -c 200 "$tmp/out")"
 		return 1
 	fi
+	# what it says it writes (-o PATH, > PATH) is there and not empty
+	local f
+	for f in $(grep -oE '(^| )(-o|>) [^ ]+' <<<"$cmd" | awk '{ print $2 }'); do
+		if [ -d "$f" ]; then [ -n "$(ls -A "$f")" ] && continue
+		elif [ -s "$f" ]; then continue; fi
+		echo "ran '$cmd': it wrote nothing to $f"
+		return 1
+	done
 	if [[ $cmd == "sqlite3 "* ]] && [ ! -s "$tmp/out" ]; then
 		echo "ran '$cmd': the query returned no rows on the seeded database"
 		return 1
