@@ -390,6 +390,14 @@ int rp_ep_usd(const struct rp_endpoint *e)
 	return !e->currency || strcmp(e->currency, "USD") == 0;
 }
 
+const char *rp_data_price_word(const struct rp_data *d)
+{
+	for (size_t i = 0; i < d->n_eps; i++)
+		if (!isnan(d->eps[i].usd_per_hour) && !rp_ep_usd(&d->eps[i]))
+			return "a US-dollar price";
+	return "a price";
+}
+
 void rp_data_recost(struct rp_data *d)
 {
 	d->run_cost_usd = NAN;

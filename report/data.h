@@ -128,6 +128,9 @@ void rp_data_billed(struct rp_data *d);
  * --catalog, --pricing, --fx): in US dollars, a pair priced in another currency counted as
  * without a price. */
 void rp_data_recost(struct rp_data *d);
+/* "a price", or "a US-dollar price" when a pair is priced in another currency: what the
+ * run's cost, in dollars, leaves out ("results of pairs without ..."). */
+const char *rp_data_price_word(const struct rp_data *d);
 /* Whether the endpoint's price is in US dollars. */
 int rp_ep_usd(const struct rp_endpoint *e);
 void rp_data_free(struct rp_data *d);

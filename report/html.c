@@ -100,13 +100,16 @@ static void write_summary(const struct rp_report *r, xmlNodePtr main)
 	if (!isnan(d->run_cost_usd)) {
 		if (d->results_without_price)
 			snprintf(b, sizeof(b), "at least $%.4f (%lld successful result%s of pairs "
-				 "without a price not counted)", d->run_cost_usd,
-				 d->results_without_price, d->results_without_price == 1 ? "" : "s");
+				 "without %s not counted)", d->run_cost_usd,
+				 d->results_without_price, d->results_without_price == 1 ? "" : "s",
+				 rp_data_price_word(d));
 		else
 			snprintf(b, sizeof(b), "$%.4f", d->run_cost_usd);
 		hd_row_kv(t, "Run cost", b);
 	} else {
-		hd_row_kv(t, "Run cost", "unknown: no price for the run's instance types");
+		hd_row_kv(t, "Run cost", strcmp(rp_data_price_word(d), "a price")
+			  ? "unknown in US dollars: the pairs are priced in another currency (report "
+			    "--fx converts)" : "unknown: no price for the run's instance types");
 	}
 	if (!isnan(d->run_billed_usd)) {
 		snprintf(b, sizeof(b), "$%.4f for %.0f s of instance time (setup to teardown, or the "
@@ -362,9 +365,9 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
 		snprintf(rc, sizeof(rc), "This run cost at least $%.4f of instance time (measured "
 			 "and warm-up time of every successful case at its pair's price); %lld "
-			 "successful result%s of pairs without a price %s not counted.",
+			 "successful result%s of pairs without %s %s not counted.",
 			 d->run_cost_usd, d->results_without_price,
-			 d->results_without_price == 1 ? "" : "s",
+			 d->results_without_price == 1 ? "" : "s", rp_data_price_word(d),
 			 d->results_without_price == 1 ? "is" : "are");
 	else if (!isnan(d->run_cost_usd))
 		snprintf(rc, sizeof(rc), "This run cost about $%.4f of instance time (measured and "

@@ -122,8 +122,9 @@ static void summary(const struct rp_report *r, struct rp_buf *b)
 		      NS_PLURAL(results));
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
 		rp_buf_printf(b, "| Run cost | at least $%.4f (%lld successful result%s of pairs "
-			      "without a price not counted) |\n", d->run_cost_usd,
-			      d->results_without_price, d->results_without_price == 1 ? "" : "s");
+			      "without %s not counted) |\n", d->run_cost_usd,
+			      d->results_without_price, d->results_without_price == 1 ? "" : "s",
+			      rp_data_price_word(d));
 	else if (!isnan(d->run_cost_usd))
 		rp_buf_printf(b, "| Run cost | $%.4f |\n", d->run_cost_usd);
 	else
@@ -359,9 +360,9 @@ static void results_cost(const struct rp_report *r, struct rp_buf *b)
 	}
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
 		rp_buf_printf(b, "\nThis run cost at least $%.4f of instance time; %lld successful "
-			      "result%s of pairs without a price %s not counted.\n", d->run_cost_usd,
+			      "result%s of pairs without %s %s not counted.\n", d->run_cost_usd,
 			      d->results_without_price, d->results_without_price == 1 ? "" : "s",
-			      d->results_without_price == 1 ? "is" : "are");
+			      rp_data_price_word(d), d->results_without_price == 1 ? "is" : "are");
 	else if (!isnan(d->run_cost_usd))
 		rp_buf_printf(b, "\nThis run cost about $%.4f of instance time.\n", d->run_cost_usd);
 	rp_buf_free(&t);

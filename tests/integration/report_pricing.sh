@@ -71,6 +71,7 @@ if [ "$(rank_of per aws)" = 1 ] && [ "$(rank_of per scw)" = 1 ] &&
 	grep -q "each currency is ranked on its own" "$tmp/per/report.md" &&
 	grep -q "each currency is ranked on its own" "$tmp/per/index.html" &&
 	grep -q "Pairs priced in another currency are left out" "$tmp/per/index.html" &&
+	grep -q "^| Run cost | at least .* of pairs without a US-dollar price not counted) |$" "$tmp/per/report.md" &&
 	[ "$(grep -vc '^#' "$tmp/per/per_dollar.dat")" = 1 ] &&
 	grep -Eq '^\| 1 \| PRO2-S \| fr-par-1 .*\| scaleway \| EUR \| on-demand \|' "$tmp/per/report.md" &&
 	[ "$(jq -r '.ranking.rows[] | select(.pair == "scw") | .usd_per_hour' "$tmp/per/report.json")" = null ]; then
@@ -84,6 +85,7 @@ if [ "$(rank_of fx aws)" = 1 ] && [ "$(rank_of fx scw)" = 2 ] &&
 	[ "$(jq -r .ranking.per_currency "$tmp/fx/report.json")" = false ] &&
 	grep -q "EUR converted at 0.5 US dollars each (--fx)" "$tmp/fx/report.md" &&
 	grep -q "EUR converted at 0.5 US dollars each" "$tmp/fx/index.html" &&
+	! grep -q "without a US-dollar price" "$tmp/fx/report.md" &&
 	[ "$(jq -r '.ranking.rows[] | select(.pair == "scw") | .usd_per_hour' "$tmp/fx/report.json")" = 0.384 ]; then
 	pass "--fx EUR=0.5: one ranking in US dollars (aws first), the rate stated"
 else
