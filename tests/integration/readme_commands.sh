@@ -1,10 +1,10 @@
 #!/bin/bash
 # The README is executable: every command line of README.md's code blocks (every command of a
 # <setup>/<teardown> in its XML blocks, and every `netsweep COMMAND ... -OPTION` example in its
-# text) is run here, in README order, in a scratch
-# directory — against agents of our own on loopback (HOST, SENDER), a lab with our own prefix,
-# fixtures for its files (my-matrix.xml, nightly.db, index.json ...), durations shortened — or
-# it is listed with its reason in tests/integration/readme_exceptions.txt. A README line that
+# text) is run here, in README order, in a scratch directory — against agents of our own on
+# loopback (HOST, SENDER), a lab with our own prefix, fixtures for its files (my-matrix.xml,
+# nightly.db, index.json ...), durations shortened — or it is listed with its reason in
+# tests/integration/readme_exceptions.txt. A README line that
 # is neither, or that stops working, fails here naming its README line; so does an exception
 # that no README line matches any more. Each matrix (or pair) example in an XML block must load.
 #
@@ -320,9 +320,12 @@ while IFS=$'\t' read -r ln kind text; do
 		skip "$where: '$text'" "netsweep lab needs root: NOT RUN"
 		continue
 	fi
-	tool=$(sed -n 's/.*| *\([A-Za-z0-9_-]*\).*/\1/p' <<<"$text")
-	if [ -n "$tool" ] && ! command -v "$tool" >/dev/null; then
-		skip "$where: '$text'" "$tool is not installed: NOT RUN"
+	missing=
+	for tool in $(grep -oE '(^|[^|]) \| +[A-Za-z0-9_.-]+' <<<"$text" | awk '{ print $NF }'); do
+		command -v "$tool" >/dev/null || missing="$missing $tool"
+	done
+	if [ -n "$missing" ]; then
+		skip "$where: '$text'" "not installed:$missing: NOT RUN"
 		continue
 	fi
 	if [ "$rule" = local ] && [[ $text == "netsweep nicstats "* ]] && [ -z "$nic" ]; then
