@@ -360,6 +360,20 @@ static bool amount_done(struct client *c, struct amount_watch *w, double now)
 }
 
 /* A sender that stopped before the end lost its data connections (or hit the path MTU). */
+/* The intervals of end e recorded since *shown, to the live view: each interval's streams
+ * (where they are recorded: per_stream) first, then its sum, as iperf3 prints them. */
+static void show_intervals(struct client *c, const struct session_end *e, uint32_t *shown)
+{
+	for (; *shown < e->n_ivl; (*shown)++) {
+		const struct probe_interval *v = &e->ivl[*shown];
+		if (v->stream != -1)
+			continue; /* handed over with its sum */
+		for (uint32_t k = *shown + 1; k < e->n_ivl && e->ivl[k].stream >= 0; k++)
+			c->on_interval(&e->ivl[k], e->dir, c->on_interval_arg);
+		c->on_interval(v, e->dir, c->on_interval_arg);
+	}
+}
+
 static int check_senders(struct client *c, const struct session_clock *clk, struct ns_err *err)
 {
 	for (uint32_t i = 0; i < c->n_ends && !clk->ended; i++)
@@ -384,10 +398,7 @@ static int run_loop(struct client *c, struct ns_err *err)
 		if (amount_done(c, aw, now) || longrun_reached(&c->lr, c->ends, c->n_ends))
 			return 0;
 		for (uint32_t i = 0; c->on_interval && i < c->n_ends; i++)
-			for (; c->shown[i] < c->ends[i].n_ivl; c->shown[i]++)
-				if (c->ends[i].ivl[c->shown[i]].stream == -1)
-					c->on_interval(&c->ends[i].ivl[c->shown[i]], c->ends[i].dir,
-						       c->on_interval_arg);
+			show_intervals(c, &c->ends[i], &c->shown[i]);
 		if (now >= c->deadline) {
 			char agent[PROTO_ADDR_NAME_LEN];
 			proto_addr_name(c->ctl, false, agent, sizeof(agent));

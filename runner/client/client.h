@@ -8,9 +8,10 @@
 
 #include "runner/proto/probe.h"
 
-/* Called on the probe's thread for every interval sum (stream -1) of this end as it is
- * recorded; the other end's figures (UDP loss at the receiver, for instance) come only with
- * the final result. */
+/* Called on the probe's thread for every interval of this end as it is recorded: each
+ * stream's (where per-stream intervals are recorded) and then their sum (stream -1); the
+ * other end's figures (UDP loss at the receiver, for instance) come only with the final
+ * result. */
 typedef void (*client_interval_fn)(const struct probe_interval *sum, enum ns_dir dir, void *arg);
 
 int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,

@@ -150,6 +150,11 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 	else
 		units_format_rate(v->bits_per_second, rate, sizeof(rate));
 	units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
+	/* with -P, iperf3's habit: a line per stream ([  5], its id + 5), then the [SUM] */
+	if (p->streams < 2 && v->stream >= 0)
+		return;
+	if (p->streams > 1)
+		printf(v->stream < 0 ? "[SUM]" : "[%3u]", (unsigned)(v->stream + 5) % 1000u);
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
 	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
@@ -270,9 +275,12 @@ static void print_text(const struct probe_result *r)
 
 /* What the run's callbacks and the iperf3 JSON need besides the result: the test, whether
  * intervals go out as --json-stream events, when it started and this process's CPU. */
+#define VIEW_MAX_STREAMS 128 /* --json-stream: streams an interval event lists, at most */
 struct probe_run_view {
 	const struct probe_params *p;
 	bool stream;
+	struct probe_interval streams[VIEW_MAX_STREAMS]; /* this interval's, until its sum */
+	uint32_t n_streams;
 	struct iperf3_ctx ctx;
 	struct rusage ru0;
 	double t0;
@@ -337,7 +345,13 @@ static void view_interval(const struct probe_interval *sum, enum ns_dir dir, voi
 		print_interval(sum, dir, (void *)v->p);
 		return;
 	}
-	char *text = iperf3_json_event_interval(v->p, sum, dir);
+	if (sum->stream >= 0) {
+		if (v->n_streams < VIEW_MAX_STREAMS)
+			v->streams[v->n_streams++] = *sum;
+		return;
+	}
+	char *text = iperf3_json_event_interval(v->p, sum, v->streams, v->n_streams, dir);
+	v->n_streams = 0;
 	if (text)
 		printf("%s\n", text);
 	free(text);

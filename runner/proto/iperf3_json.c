@@ -407,12 +407,14 @@ char *iperf3_json_event_start(const struct probe_params *p, const struct iperf3_
 }
 
 char *iperf3_json_event_interval(const struct probe_params *p, const struct probe_interval *sum,
-				 enum ns_dir dir)
+				 const struct probe_interval *streams, uint32_t n, enum ns_dir dir)
 {
 	struct jsonw w;
 	event_open(&w, "interval");
 	jsonw_key(&w, "streams");
 	jsonw_arr_open(&w);
+	for (uint32_t i = 0; i < n; i++)
+		interval_entry(&w, p, &streams[i], dir, false);
 	jsonw_arr_close(&w);
 	jsonw_key(&w, dir == NS_DIR_REVERSE && p->dir == NS_DIR_BIDIR ? "sum_bidir_reverse" : "sum");
 	interval_entry(&w, p, sum, dir, true);

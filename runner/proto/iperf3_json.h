@@ -24,11 +24,12 @@ struct iperf3_ctx {
 char *iperf3_json(const struct probe_result *res, const struct iperf3_ctx *ctx, bool pretty);
 
 /* --json-stream: {"event": "start", "data": {...}} before the test, one {"event":
- * "interval", "data": {"streams": [], "sum": {...}}} per interval sum as it ends (the live
- * view has sums only), and {"event": "end", "data": {...}} after it; each one line. */
+ * "interval", "data": {"streams": [...], "sum": {...}}} per interval as it ends (streams:
+ * the n entries of this end's streams for it; none where they are not recorded), and
+ * {"event": "end", "data": {...}} after it; each one line. */
 char *iperf3_json_event_start(const struct probe_params *p, const struct iperf3_ctx *ctx);
 char *iperf3_json_event_interval(const struct probe_params *p, const struct probe_interval *sum,
-				 enum ns_dir dir);
+				 const struct probe_interval *streams, uint32_t n, enum ns_dir dir);
 char *iperf3_json_event_end(const struct probe_result *res, const struct iperf3_ctx *ctx);
 
 #endif

@@ -88,16 +88,18 @@ compare "TCP -P 2 -i 0.5" -t 1 -P 2 -i 0.5
 compare "TCP -R" -t 1 -R -i 0.5
 compare "UDP -b 10M" -t 1 -u -b 10M -i 0.5
 
-# --json-stream: one object a line, start first, end last, intervals between
-timeout 30 "$NS" probe -c "127.0.0.1:$APORT" -t 1 -i 0.25 --json-stream >"$TMP/stream" 2>"$TMP/stream.err"
+# --json-stream: one object a line, start first, end last, intervals between, each with
+# its streams
+timeout 30 "$NS" probe -c "127.0.0.1:$APORT" -t 1 -i 0.25 -P 2 --json-stream >"$TMP/stream" 2>"$TMP/stream.err"
 lines=$(wc -l <"$TMP/stream")
 bad=0 events=""
 while IFS= read -r line; do
 	printf '%s' "$line" >"$TMP/line"
 	[ "$(sqlite3 :memory: "select json_valid(readfile('$TMP/line'))")" = 1 ] || bad=$((bad + 1))
-	events="$events $(sqlite3 :memory: "select json_extract(readfile('$TMP/line'), '\$.event')")"
+	events="$events $(sqlite3 :memory: "select json_extract(readfile('$TMP/line'), '\$.event') ||
+		coalesce(json_array_length(readfile('$TMP/line'), '\$.data.streams'), '')")"
 done <"$TMP/stream"
-if [ "$bad" = 0 ] && [ "$lines" -ge 4 ] && [[ "$events" =~ ^\ start(\ interval)+\ end$ ]]; then
+if [ "$bad" = 0 ] && [ "$lines" -ge 4 ] && [[ "$events" =~ ^\ start(\ interval2)+\ end2$ ]]; then
 	pass "--json-stream: $lines lines parse one by one:$events"
 else
 	fail "--json-stream" "$bad of $lines lines invalid; events:$events"
@@ -116,8 +118,10 @@ else
 	fail "--logfile with --timestamps" "exit $rc, stdout $(wc -c <"$TMP/stdout") bytes: $(head -3 "$out")"
 fi
 if grep -qE '^\[[0-9]+\] \[  5\] .*Mbits/sec.* sender$' "$out" && grep -qE '^\[[0-9]+\] \[  6\] ' "$out" &&
-	grep -qE '^\[[0-9]+\] \[SUM\] .*Mbits/sec.* receiver$' "$out"; then
-	pass "-P 2 -f m: a line per stream and [SUM], in Mbits/sec"
+	grep -qE '^\[[0-9]+\] \[SUM\] .*Mbits/sec.* receiver$' "$out" &&
+	grep -qE '^\[[0-9]+\] \[  6\]  forward    0\.00-1\.00 .*Mbits/sec' "$out" &&
+	grep -qE '^\[[0-9]+\] \[SUM\]  forward    0\.00-1\.00 .*Mbits/sec' "$out"; then
+	pass "-P 2 -f m: a line per stream and [SUM], each interval and at the end, in Mbits/sec"
 else
 	fail "-P 2 -f m: per-stream lines and [SUM]" "$(cat "$out")"
 fi

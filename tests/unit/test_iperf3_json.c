@@ -136,9 +136,11 @@ static void test_udp_reverse(void **state)
 	expect(t, "$.intervals[0].sum.lost_percent", "10");
 	expect(t, "$.start.test_start.reverse", "1");
 	free(t);
-	t = iperf3_json_event_interval(&r.params, &r.dirs[0].intervals[0], NS_DIR_REVERSE);
+	t = iperf3_json_event_interval(&r.params, &r.dirs[0].intervals[0], &r.dirs[0].intervals[1], 2, NS_DIR_REVERSE);
 	expect(t, "$.event", "interval");
 	expect(t, "$.data.sum.packets", "45");
+	expect(t, "$.data.streams[1].socket", "6");
+	expect(t, "$.data.streams[0].bytes", "1000");
 	free(t);
 	probe_result_free(&r);
 }
