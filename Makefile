@@ -52,7 +52,7 @@ LIB      := $(BUILD)/libnetsweep.a
 BIN      := $(BUILD)/netsweep
 TEST_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit itest bench check-long demo catalogs asan asan-unit clean
+.PHONY: all deps test test-loaded unit itest bench check-long demo catalogs asan asan-unit clean
 all: $(BIN) $(EXTRA_TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -88,6 +88,10 @@ test:
 	@sh mk/deps.sh test
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
 	@sh tests/run.sh $(TEST_BINS) -- $(ITESTS)
+
+# make test with stress-ng --cpu 4 beside it (NS_LOAD_CPUS=N for more or fewer hogs)
+test-loaded:
+	@MAKE="$(MAKE)" sh tests/loaded.sh
 
 unit: all $(TEST_BINS)
 	@sh tests/run.sh $(TEST_BINS) --

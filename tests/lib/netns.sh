@@ -255,6 +255,37 @@ netns_within() {
 		d = v - t; if (d < 0) d = -d; exit !(d <= p / 100 * t) }'
 }
 
+# netns_rate_or_flag JSON WANT_BPS TOL_PCT: the receiver's rate in the probe result JSON is
+# within TOL_PCT of WANT_BPS, unless the result says the tool, not the path, set it — its
+# sender offered more than 3 % less than asked (sum.limit.sender_limited, with a cause and
+# its warning) or a thread of either end used a whole core (limited_by sender_cpu,
+# receiver_cpu, steal) — and then that flag is what is checked: a busy machine may starve
+# the tool, but never silently. Appends what it saw to CHECK_MSG.
+netns_rate_or_flag() {
+	local out=$1 want=$2 tol=$3 lim bps
+	lim=$(jq -r '.sum.limit | "\(.sender_limited) \(.shortfall_pct) \(.cause) \(.limited_by)"' "$out" 2>/dev/null)
+	local flagged short cause by
+	read -r flagged short cause by <<<"$lim"
+	bps=$(jq -r '.sum.receiver.bits_per_second' "$out" 2>/dev/null)
+	if [ "$flagged" = true ]; then
+		CHECK_MSG="$CHECK_MSG; the sender fell short by $short % ($cause) and says so"
+		[ -n "$cause" ] && awk -v s="$short" 'BEGIN { exit !(s > 3) }' &&
+			jq -e '.warnings | map(select(test("the sender offered"))) | length == 1' "$out" >/dev/null
+		return
+	fi
+	case $by in
+	sender_cpu | receiver_cpu | steal)
+		if ! netns_within "$bps" "$want" "$tol"; then
+			CHECK_MSG="$CHECK_MSG; limited by $by (busiest threads $(jq -r '.sum.limit | "\(.sender_thread_cpu) / \(.receiver_thread_cpu)"' "$out") % CPU), as the result says"
+			awk -v c="$(jq -r '.sum.limit | [.sender_thread_cpu, .receiver_thread_cpu] | max' "$out")" \
+				-v st="$(jq -r '.sum.limit | [.sender_steal_pct, .receiver_steal_pct] | max' "$out")" \
+				'BEGIN { exit !(c >= 90 || st >= 10) }'
+			return
+		fi ;;
+	esac
+	netns_within "$bps" "$want" "$tol"
+}
+
 # netns_tc_stats NS: "SENT DROPPED" packets of NS's tbf, from one `tc -s` snapshot taken once
 # its backlog is empty (waits up to 5 s). tbf counts a drop when a packet is offered and Sent
 # when it leaves, so only with nothing queued has every packet offered so far been counted in
