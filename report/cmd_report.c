@@ -275,8 +275,7 @@ int cmd_report(int argc, char **argv)
 	    (o.baseline && rp_baseline_resolve(db, o.baseline, run_id, &base_id, &err) < 0) ||
 	    rp_data_load(db, run_id, &d, &err) < 0 ||
 	    rp_pricing_load(db, &d, &o.pricing, &err) < 0 || rp_advertised_load(db, &d, &err) < 0 ||
-	    (o.catalog && rp_reprice(&d, o.catalog, o.pricing.model, o.pricing.term, &n_repriced,
-				     &err) < 0))
+	    (o.catalog && rp_reprice(&d, o.catalog, &o.pricing, &n_repriced, &err) < 0))
 		goto fail;
 	rp_pricing_settle(&d, &o.pricing);
 	if (o.catalog)
@@ -288,8 +287,8 @@ int cmd_report(int argc, char **argv)
 		if (rp_data_load(db, base_id, &base, &err) < 0 ||
 		    rp_pricing_load(db, &base, &base_pricing, &err) < 0 ||
 		    rp_advertised_load(db, &base, &err) < 0 ||
-		    (o.catalog && rp_reprice(&base, o.catalog, base_pricing.model, base_pricing.term,
-					     &n_base_priced, &err) < 0))
+		    (o.catalog && rp_reprice(&base, o.catalog, &base_pricing, &n_base_priced,
+					     &err) < 0))
 			goto fail;
 		rp_pricing_settle(&base, &base_pricing);
 		have_base = 1;

@@ -42,10 +42,7 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
 		if (end != q + len || !(v > 0) || !isfinite(v) || v > 1e6)
 			return ns_err_code(err, NS_E_USAGE, "--fx %s: '%.*s' is not CUR=RATE with a "
 					   "three-letter code and a positive rate", s, (int)len, q);
-		struct rp_fx *f = &p->fx[p->n_fx++];
-		memcpy(f->cur, cur, 4);
-		f->usd = v;
-		snprintf(f->from, sizeof(f->from), "--fx");
+		rp_pricing_add_fx(p, cur, v, RP_FX_CLI, "--fx");
 		q += len + (q[len] == ',');
 	}
 	return 0;
@@ -104,6 +101,24 @@ static const struct rp_fx *fx_of(const struct rp_pricing *p, const char *cur)
 	return NULL;
 }
 
+int rp_pricing_add_fx(struct rp_pricing *p, const char *cur, double usd, int rank,
+		      const char *from)
+{
+	struct rp_fx *f = (struct rp_fx *)fx_of(p, cur);
+	if (f && f->rank > rank)
+		return 0;
+	if (!f) {
+		if (p->n_fx == RP_FX_MAX || strlen(cur) != 3)
+			return -1;
+		f = &p->fx[p->n_fx++];
+	}
+	memcpy(f->cur, cur, 4);
+	f->usd = usd;
+	f->rank = rank;
+	snprintf(f->from, sizeof(f->from), "%s", from);
+	return 0;
+}
+
 /* The catalog's rates the run recorded, for the currencies --fx left out. */
 static int run_fx(sqlite3 *db, const struct rp_data *d, struct rp_pricing *p,
 		  struct ns_err *err)
@@ -113,16 +128,14 @@ static int run_fx(sqlite3 *db, const struct rp_data *d, struct rp_pricing *p,
 		       " ORDER BY currency", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, d->run.id);
-	while (sqlite3_step(st) == SQLITE_ROW && p->n_fx < RP_FX_MAX) {
+	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *cur = (const char *)sqlite3_column_text(st, 0);
-		if (!cur || strlen(cur) != 3 || fx_of(p, cur))
-			continue;
-		struct rp_fx *f = &p->fx[p->n_fx++];
-		memcpy(f->cur, cur, 4);
-		f->usd = sqlite3_column_double(st, 1);
-		snprintf(f->from, sizeof(f->from), "the catalog's rate as of %.10s: %.255s",
+		char from[300];
+		snprintf(from, sizeof(from), "the catalog's rate as of %.10s: %.255s",
 			 (const char *)sqlite3_column_text(st, 2),
 			 (const char *)sqlite3_column_text(st, 3));
+		if (cur)
+			rp_pricing_add_fx(p, cur, sqlite3_column_double(st, 1), RP_FX_RUN, from);
 	}
 	sqlite3_finalize(st);
 	return 0;

@@ -21,7 +21,9 @@ struct rp_fx {
 	char cur[4];               /* "EUR" */
 	double usd;                /* US dollars per unit of cur */
 	char from[300];            /* "--fx", or the catalog's date and source */
+	int rank;                  /* whose: RP_FX_CLI over RP_FX_FILE over RP_FX_RUN */
 };
+enum { RP_FX_RUN = 1, RP_FX_FILE = 2, RP_FX_CLI = 3 };
 
 struct rp_pricing {
 	char model[16];            /* "on-demand", "spot", "reserved"; "" = the run's */
@@ -46,6 +48,10 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
  * The catalog's exchange rates the run recorded (run_fx) join p's for currencies --fx did
  * not give. */
 int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct ns_err *err);
+/* Adds a rate of whose rank (RP_FX_*) unless one of a higher rank is there; 0, or -1 when
+ * p holds RP_FX_MAX already. */
+int rp_pricing_add_fx(struct rp_pricing *p, const char *cur, double usd, int rank,
+		      const char *from);
 /* Converts by p's rates, counts the currencies, writes p->note and recomputes the run's cost
  * (after report --catalog, if any). */
 void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p);

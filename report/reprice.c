@@ -57,8 +57,28 @@ static xmlNodePtr find_price(xmlNodePtr root, const char *type, const char *regi
 	return found;
 }
 
-int rp_reprice(struct rp_data *d, const char *path, const char *model, const char *term,
-	       size_t *n_priced, struct ns_err *err)
+/* The file's <fx> rates, over the run's and under --fx. */
+static void file_rates(xmlNodePtr root, const char *base, struct rp_pricing *p)
+{
+	for (xmlNodePtr n = root->children; n; n = n->next) {
+		if (!is_elem(n, "fx"))
+			continue;
+		char *cur = attr_dup(n, "currency"), *usd = attr_dup(n, "usd-per-unit");
+		char *as_of = attr_dup(n, "as-of"), *src = attr_dup(n, "source");
+		char from[300];
+		snprintf(from, sizeof(from), "--catalog %.60s, as of %.10s: %.200s", base,
+			 as_of ? as_of : "", src ? src : "");
+		if (cur && usd)
+			rp_pricing_add_fx(p, cur, strtod(usd, NULL), RP_FX_FILE, from);
+		free(cur);
+		free(usd);
+		free(as_of);
+		free(src);
+	}
+}
+
+int rp_reprice(struct rp_data *d, const char *path, struct rp_pricing *pr, size_t *n_priced,
+	       struct ns_err *err)
 {
 	*n_priced = 0;
 	xmlDocPtr doc = xsdcheck_file(&xsdcheck_catalog, path, err);
@@ -68,6 +88,8 @@ int rp_reprice(struct rp_data *d, const char *path, const char *model, const cha
 	}
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	xmlNodePtr root = xmlDocGetRootElement(doc);
+	const char *model = pr->model, *term = pr->term;
+	file_rates(root, base, pr);
 	for (size_t i = 0; i < d->n_eps; i++) {
 		struct rp_endpoint *e = &d->eps[i];
 		xmlNodePtr p = e->instance_type && e->region

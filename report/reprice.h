@@ -9,11 +9,12 @@
 
 #include "lib/err.h"
 #include "data.h"
+#include "pricing.h"
 
-/* Prices every endpoint the catalog has a price for (instance type and region) of the pricing
- * model ("on-demand", "spot", "reserved") and term ("1yr"; "" otherwise), in its currency;
- * *n_priced counts them, the others keep the run's price. Errors name the file. */
-int rp_reprice(struct rp_data *d, const char *catalog_path, const char *model,
-	       const char *term, size_t *n_priced, struct ns_err *err);
+/* Prices every endpoint the catalog has a price for (instance type and region) of p's pricing
+ * model and term, in its currency; *n_priced counts them, the others keep the run's price.
+ * The file's exchange rates join p's over the run's (under --fx). Errors name the file. */
+int rp_reprice(struct rp_data *d, const char *catalog_path, struct rp_pricing *p,
+	       size_t *n_priced, struct ns_err *err);
 
 #endif

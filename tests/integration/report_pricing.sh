@@ -10,7 +10,7 @@
 #   advertise 0.1 Gbit/s, delivers about 20 %: a finding says so;
 # - a matrix with pricing="spot" is ranked on spot without --pricing, and a catalog's own
 #   exchange rate (<fx currency="EUR" usd-per-unit="0.5">) joins the rankings, stated as the
-#   catalog's, unless --fx gives another.
+#   catalog's, unless --fx gives another; so does the rate of a report --catalog file.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
 for tool in sqlite3 jq; do
@@ -143,5 +143,12 @@ if grep -q "EUR converted at 100 US dollars each (--fx)" "$tmp/ms2/report.md" &&
 	pass "--fx overrides the catalog's rate"
 else
 	fail "--fx overrides the catalog's rate" "$(grep -A4 '^## Cost' "$tmp/ms2/report.md")"
+fi
+"$NETSWEEP" report --db "$db" -o "$tmp/rc" --catalog "$tmp/cat-fx.xml" >/dev/null 2>&1
+if grep -q "EUR converted at 0.5 US dollars each (--catalog cat-fx.xml, as of 2026-11-30: test rate)" "$tmp/rc/report.md" &&
+	[ "$(jq -r .ranking.per_currency "$tmp/rc/report.json")" = false ] && [ "$(rank_of rc aws)" = 1 ]; then
+	pass "report --catalog FILE: the file's exchange rate joins the rankings and is named"
+else
+	fail "report --catalog FILE: the file's exchange rate joins the rankings and is named" "$(grep -A4 '^## Cost' "$tmp/rc/report.md")"
 fi
 finish
