@@ -2,7 +2,8 @@
 # One matrix across two endpoint pairs that stand in for two instance types: namespaces whose
 # agents send through tbf at 200 mbit and 800 mbit. Both pairs x streams {1,4} x protocol
 # {tcp,udp} land with figures that match each pair's rate: TCP goodput within 3 % of
-# rate x 1448/1514, UDP paced below the rate (150M, 300M) within 3 % of what was asked. The
+# rate x 1448/1514, UDP paced below the rate (150M, 300M) within 3 % of what was asked, or,
+# where a busy machine starved the sender, the result says so (sender_limited, limited_by). The
 # figures come from a run with one job (two pairs at once on this 2-core machine would starve
 # each other's senders); a short run with --jobs 2 shows the pairs served at the same time but
 # never two cases on one pair.
@@ -72,26 +73,41 @@ else
 	fail "${CHECKS[0]}" "exit $rc; $(q "select endpoint, protocol, streams, status, error from v_results" | tr '\n' ' '); $(tail -n 3 "$NETNS_TMP/log")"
 fi
 
-# rate_check RUN PAIR PROTO WANT_MBPS: every such result's goodput within 3 % of WANT; the
-# figures go to CHECK_MSG.
+# rate_check RUN PAIR PROTO WANT_MBPS: every such result's goodput within 3 % of WANT, unless
+# the result itself says the tool, not the link, set the figure; the figures go to CHECK_MSG.
+# A busy machine can starve a sender (issue 22): a paced UDP sender that offered less than
+# asked carries sender_limited, and then the check is that the flag tells the truth (the
+# shortfall it states is what the sender offered, within 3 %, and the link lost nothing
+# beyond 3 %: the figure is the sender's). An unpaced TCP sender has no rate to fall short
+# of; its result names the CPU (limited_by sender_cpu, receiver_cpu or steal) when a thread
+# of the tool was the bound. A short figure with no such word is a failure.
 rate_check() {
-	local run=$1 pair=$2 proto=$3 want=$4 rows ok=0 s bps sbps lost
-	rows=$(q "select streams || ' ' || goodput_bps || ' ' || fwd_snd_bps || ' ' || coalesce(fwd_lost_percent, 0) from v_results where run_id = $run and endpoint = '$pair' and protocol = '$proto' order by streams")
+	local run=$1 pair=$2 proto=$3 want=$4 rows ok=0 s bps sbps lost lim cause by offered
+	rows=$(q "select streams || ' ' || goodput_bps || ' ' || fwd_snd_bps || ' ' || coalesce(fwd_lost_percent, 0) || ' ' || coalesce(sender_limited, 'null') || ' ' || coalesce(limit_cause, '-') || ' ' || coalesce(nullif(limited_by, ''), '-') || ' ' || coalesce(offered_bps, 0) from v_results where run_id = $run and endpoint = '$pair' and protocol = '$proto' order by streams")
 	[ -n "$rows" ] && ok=1
 	CHECK_MSG="$CHECK_MSG $pair $proto (want $want):"
-	while read -r s bps sbps lost; do
+	while read -r s bps sbps lost lim cause by offered; do
 		[ -n "$s" ] || continue
 		CHECK_MSG="$CHECK_MSG P$s=$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }')"
-		if ! netns_within "$bps" "$(awk -v w="$want" 'BEGIN { printf "%.0f", w * 1e6 }')" 3; then
-			ok=0
-			CHECK_MSG="$CHECK_MSG$(awk -v x="$sbps" -v l="$lost" 'BEGIN { printf " (sent %.1f, lost %.2f %%)", x / 1e6, l }')"
+		netns_within "$bps" "$(awk -v w="$want" 'BEGIN { printf "%.0f", w * 1e6 }')" 3 && continue
+		if [ "$lim" = 1 ] && [ "$cause" != - ] && netns_within "$offered" "$sbps" 3 &&
+			netns_within "$bps" "$sbps" 3; then
+			CHECK_MSG="$CHECK_MSG (sender-limited: $cause, offered $(awk -v x="$offered" 'BEGIN { printf "%.1f", x / 1e6 }'))"
+			continue
 		fi
+		if [ "$proto" = tcp ] && [ "$lim" != 1 ] &&
+			[[ $by = sender_cpu || $by = receiver_cpu || $by = steal ]]; then
+			CHECK_MSG="$CHECK_MSG (limited by $by)"
+			continue
+		fi
+		ok=0
+		CHECK_MSG="$CHECK_MSG$(awk -v x="$sbps" -v l="$lost" 'BEGIN { printf " (sent %.1f, lost %.2f %%", x / 1e6, l }'), sender_limited $lim, cause $cause, limited_by $by)"
 	done <<<"$rows"
 	CHECK_MSG="$CHECK_MSG;"
 	[ "$ok" = 1 ]
 }
-# All four figures of the newest run; when CPU contention spoiled one, netns_check_runs calls
-# again and the whole matrix runs again as a new run.
+# All four figures of the newest run; when one fell short with no word saying why,
+# netns_check_runs calls again and the whole matrix runs again as a new run.
 RATE_RUNS=0
 rates_match() {
 	RATE_RUNS=$((RATE_RUNS + 1))
@@ -105,7 +121,7 @@ rates_match() {
 	CHECK_MSG="${CHECK_MSG# } Mbit/s"
 	return $ok
 }
-netns_check_runs "figures match each pair's rate (TCP within 3 % of rate x 1448/1514, UDP of -b)" rates_match
+netns_check_runs "figures match each pair's rate (TCP within 3 % of rate x 1448/1514, UDP of -b) or say the sender set them" rates_match
 
 # --jobs 2: the pairs overlapped in time, but no pair ever ran two cases at once.
 write_matrix "$NETNS_TMP/jobs.xml" veth "<value>1</value><value>4</value>" 0.5 0
