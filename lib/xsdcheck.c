@@ -72,14 +72,15 @@ enum first_kind kind, int line, const char *text)
 	if (c->kind != FIRST_NONE)
 		return;
 	c->kind = kind;
-	c->line = line > 0 ? line : xmlSAX2GetLineNumber(c->pctx);
+	c->line = line > 0 ? line : c->pctx ? xmlSAX2GetLineNumber(c->pctx) : 0;
 	snprintf(c->msg, sizeof(c->msg), "%s", text ? text : "malformed XML");
 	size_t n = strlen(c->msg);
 	while (n > 0 && (c->msg[n - 1] == '\n' || c->msg[n - 1] == ' '))
 		c->msg[--n] = '\0';
 	/* no more callbacks, so no more validation and no more errors to format, until the
 	 * parser is stopped after this chunk (as libxml2 does itself after a fatal error) */
-	c->pctx->disableSAX = 1;
+	if (c->pctx) /* NULL while the schema itself is being read */
+		c->pctx->disableSAX = 1;
 }
 
 static void on_parse_error(void *ctx, xmlErrorPtr e)
