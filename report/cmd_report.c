@@ -260,6 +260,7 @@ int cmd_report(int argc, char **argv)
 	size_t n_cost = 0, n_base_cost = 0;
 	struct rp_news news = {0};
 	struct rp_history hist = {0};
+	struct rp_latency lat = {0};
 	struct rp_ab ab = {0};
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
@@ -327,7 +328,10 @@ int cmd_report(int argc, char **argv)
 		.cmp = have_cmp ? &cmp : NULL, .search = &search,
 		.rank_rule = rule.n ? rule_text : NULL, .history = &hist, .lab_scale = rp_lab_scale(&d),
 	};
+	if (rp_latency_load(db, &d, have_base ? base_id : 0, o.alpha, o.min_change, &lat, &err) < 0)
+		goto fail;
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
+	    rp_latency_chart(&lat, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
 			      &news, &fnd, &err) < 0 || rp_ab_build(&d, o.alpha, &ab, &err) < 0)
 		goto fail;
@@ -354,6 +358,7 @@ int cmd_report(int argc, char **argv)
 		.search = &search, .rank_rule = rule_text, .history = &hist, .ab = &ab,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 		.price_note = *price_note ? price_note : NULL, .pricing = &o.pricing,
+		.latency = &lat,
 	};
 	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
 	if (rp_html_write(&r, path, &err) < 0)
@@ -413,6 +418,7 @@ out:
 	free(base_cost);
 	rp_news_free(&news);
 	rp_history_free(&hist);
+	rp_latency_free(&lat);
 	rp_ab_free(&ab);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);

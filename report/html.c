@@ -578,6 +578,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 		chart_figure(r, main, lead_chart(r));
 	write_cost(r, main);
 	write_findings(r, main);
+	rp_html_latency(r, main);
 	rp_html_ab(r, main);
 	write_charts(r, main);
 	rp_html_history(r, main);

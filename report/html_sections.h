@@ -24,4 +24,7 @@ void rp_html_history(const struct rp_report *r, xmlNodePtr main);
 /* "A/B between pairs": pairs differing in one attribute, side by side (html_ab.c). */
 void rp_html_ab(const struct rp_report *r, xmlNodePtr main);
 
+/* "Latency": request/response cases, p99 against the baseline (html_latency.c). */
+void rp_html_latency(const struct rp_report *r, xmlNodePtr main);
+
 #endif

@@ -446,6 +446,8 @@ int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err
 	summary(r, &b);
 	environment_method(r, &b);
 	results_cost(r, &b);
+	if (r->latency)
+		rp_latency_markdown(r->latency, &b);
 	comparison(r, &b);
 	if (r->search && r->search->n) {
 		rp_buf_puts(&b, "## Zero-loss rate search\n\n");

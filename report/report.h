@@ -13,6 +13,7 @@
 #include "findings.h"
 #include "ab.h"
 #include "history.h"
+#include "latency.h"
 #include "news.h"
 #include "search.h"
 #include "pricing.h"
@@ -39,6 +40,7 @@ struct rp_report {
 	const char *outdir;
 	const char *price_note;          /* report --catalog: which prices were used, or NULL */
 	const struct rp_pricing *pricing; /* the model, rates and currency split ranked on */
+	const struct rp_latency *latency; /* request/response cases; NULL or n = 0: none */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

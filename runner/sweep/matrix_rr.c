@@ -64,10 +64,11 @@ int mxrr_check(const struct matrix *m, struct ns_err *err)
 	for (size_t i = 0; i < rr->n; i++)
 		any |= rr->v[i].u != 0;
 	const enum matrix_axis_id dep[] = {MX_REQUEST, MX_RESPONSE, MX_RR_RATE};
+	const char *const name[] = {"request", "response", "rr-rate"}; /* matrix_value.c's */
 	for (size_t k = 0; k < 3 && !any; k++)
 		if (m->axes[dep[k]].present)
 			return ns_err_code(err, NS_E_INPUT, "%s:%d: axis '%s': goes with an rr axis "
 					   "holding tcp or udp", m->path, m->axes[dep[k]].line,
-					   matrix_axis_name(dep[k]));
+					   name[k]);
 	return 0;
 }

@@ -2,7 +2,8 @@
 # Request/response cases in a matrix (issue 24), on the loopback default: the rr, request,
 # response and rr-rate axes expand into TCP_RR and UDP_RR cases, every result lands in
 # v_latency with a histogram whose counts are its transactions and monotone percentiles, a
-# paced case keeps to its rate, and a request axis without rr is refused naming its line. Consistency only: no speed bound.
+# paced case keeps to its rate, the report shows the latency table and the percentile chart,
+# and a request axis without rr is refused naming its line. Consistency only: no speed bound.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 T=$(mktemp -d) || exit 1
@@ -40,6 +41,20 @@ else fail "v_latency rows consistent" "$bad bad: $(q 'select test, protocol, tra
 paced=$(q "select transactions from v_latency where rate = 400")
 if [ -n "$paced" ] && [ "$paced" -gt 0 ] && [ "$paced" -le 201 ]; then pass "rr-rate 400/s over 0.5 s: at most 200 transactions ($paced)"
 else fail "rr-rate 400/s over 0.5 s: at most 200 transactions" "got '$paced'"; fi
+
+"$NETSWEEP" report --db "$DB" -o "$T/rep" >"$T/rep.log" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q 'id="latency"' "$T/rep/index.html" && grep -q 'p99.9' "$T/rep/index.html" &&
+	grep -q '^## Latency' "$T/rep/report.md"; then
+	pass "the report has a latency table (HTML and Markdown)"
+else
+	fail "the report has a latency table (HTML and Markdown)" "exit $rc: $(tail -n 2 "$T/rep.log")"
+fi
+if [ -s "$T/rep/latency.gp" ] && grep -q "set logscale" "$T/rep/latency.gp"; then
+	pass "the report writes the percentile chart (latency.gp, log scales)"
+else
+	fail "the report writes the percentile chart (latency.gp, log scales)" "$(ls "$T/rep")"
+fi
 
 sed 's|<axis name="rr"><value>tcp</value><value>udp</value></axis>||; /<rules>/d' "$T/m.xml" >"$T/bad.xml"
 out=$("$NETSWEEP" run "$T/bad.xml" --dry-run 2>&1)
