@@ -5,3 +5,4 @@ LIB_SRC += runner/client/cmd_probe.c runner/client/ctl.c runner/client/client.c 
 UNIT_TESTS += test_delegate test_ctl_messages test_timeouts test_longrun test_iperf3_json
 ITESTS += tests/integration/probe_iperf3.sh
 ITESTS += tests/integration/probe_rr.sh
+ITESTS += tests/integration/latency_tbf.sh
