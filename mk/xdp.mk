@@ -9,6 +9,16 @@ LIB_SRC += runner/engine/engine_xdp_base.c runner/engine/engine_xdp.c runner/eng
 EMBED += NS_XDP_COUNT_OBJ:$(BUILD)/bpf/xdp_count.o NS_XDP_RX_OBJ:$(BUILD)/bpf/xdp_rx.o
 LDLIBS += $(shell pkg-config --libs libxdp libbpf)
 UNIT_TESTS += test_xdp_count
+# tests/bench/xdp.sh's yardstick: a bare AF_XDP copy-mode sender, not part of netsweep
+XDP_RAW_TX := $(BUILD)/tests/xdp_raw_tx
+EXTRA_TARGETS += $(XDP_RAW_TX)
+EXTRA_TARGETS += $(BUILD)/bpf/xdp_drop.o
+$(BUILD)/bpf/xdp_drop.o: tests/bpf/xdp_drop.c
+	@mkdir -p $(dir $@)
+	$(BPF_CC) $(BPF_CFLAGS) -c -o $@ $<
+$(XDP_RAW_TX): tests/helpers/xdp_raw_tx.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libxdp libbpf)
 $(BUILD)/bpf/%.o: runner/engine/bpf/%.c runner/engine/bpf/udp4.h runner/engine/bpf/flow_state.h
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<

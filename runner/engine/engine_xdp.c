@@ -196,21 +196,28 @@ static void reap(struct xdp_tx *x)
 }
 
 /* Copy mode transmits inside sendto(), a bounded number of frames per call (32 in Linux's
- * generic path): call it until the ring is drained or the kernel says "later" (EAGAIN,
- * EBUSY, ENOBUFS), reaping completions as they come. */
+ * generic path): call it until the kernel has taken every descriptor of the TX ring or
+ * takes no more (EAGAIN, EBUSY, ENOBUFS with nothing taken), reaping completions as they
+ * come. Progress is the ring's consumer moving, not completions: on a veth a frame
+ * completes only when the peer has freed it, later. */
 #define XDP_KICKS 16
+
+static uint32_t tx_pending(const struct xdp_tx *x)
+{
+	return x->tx.cached_prod - __atomic_load_n(x->tx.consumer, __ATOMIC_ACQUIRE);
+}
 
 static void kick(struct xdp_tx *x)
 {
-	for (int i = 0; i < XDP_KICKS && x->outstanding; i++) {
-		if (!xsk_ring_prod__needs_wakeup(&x->tx) && i > 0)
+	for (int i = 0; i < XDP_KICKS; i++) {
+		uint32_t before = tx_pending(x);
+		if (!before || (i > 0 && !xsk_ring_prod__needs_wakeup(&x->tx)))
 			break;
-		uint32_t before = x->outstanding;
 		if (sendto(xsk_socket__fd(x->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
 		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS)
 			break;
 		reap(x);
-		if (x->outstanding == before)
+		if (tx_pending(x) == before)
 			break;
 	}
 }

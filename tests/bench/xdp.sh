@@ -3,9 +3,12 @@
 # namespaces, received datagrams/s of netsweep --engine xdp (counted in the XDP program: the
 # default), of --engine xdp-rx (AF_XDP receive path, full accounting), of netsweep's
 # socket engine and of iperf3 -u -b 0 -l 64, side by side in one invocation, with the 10GbE
-# wire rate at 64-byte frames (14.88 Mpps) for reference. Target (issue 15): xdp >= 3x iperf3
-# and >= 3x the socket engine. BENCH_XDP_SECS (default 5) and BENCH_ROUNDS (default 2,
-# alternating order).
+# wire rate at 64-byte frames (14.88 Mpps) for reference. Target (issues 15, 22): xdp >= 3x
+# iperf3 and >= 3x the socket engine. The yardstick is a bare AF_XDP copy-mode sender
+# (tests/helpers/xdp_raw_tx.c: one prebuilt frame, no accounting) into a peer that drops at
+# XDP (tests/bpf/xdp_drop.c): the share of its rate netsweep's engine reaches is printed.
+# The machine's load is printed with the figures: on a shared host they move by 2x.
+# BENCH_XDP_SECS (default 5) and BENCH_ROUNDS (default 2, alternating order).
 HERE=$(cd "$(dirname "$0")" && pwd)
 NETNS_NICE=
 source "$HERE/../lib/netns.sh"
@@ -24,6 +27,16 @@ if have iperf3; then
 	netns_wait_tcp bx-r "$R" "$P_IPERF3" 5 || { echo "bench: iperf3 -s did not start" >&2; exit 1; }
 fi
 
+BUILD_DIR=${BUILD:-$NETNS_ROOT/build}
+RAW_TX=$BUILD_DIR/tests/xdp_raw_tx DROP_OBJ=$BUILD_DIR/bpf/xdp_drop.o
+SDEV=$(netns_dev bx-s) RDEV=$(netns_dev bx-r)
+mac() { ip -n "$1" link show dev "$2" | awk '/link\/ether/ { print $2 }'; }
+run_raw() { # frames/s the bare copy-mode sender got the kernel to send, the peer dropping at XDP
+	[ -x "$RAW_TX" ] && [ -f "$DROP_OBJ" ] || { echo ""; return; }
+	ip -n bx-r link set dev "$RDEV" xdp obj "$DROP_OBJ" sec xdp 2>/dev/null || { echo ""; return; }
+	netns_exec bx-s "$RAW_TX" "$SDEV" "$(mac bx-s "$SDEV")" "$(mac bx-r "$RDEV")" "$S" "$R" 9 "$SECS" 2>/dev/null
+	ip -n bx-r link set dev "$RDEV" xdp off
+}
 run_ns() { # run_ns ENGINE: received datagrams/s
 	netns_probe bx-s "$J" "$R:$P_NS" -u -l 64 -b 0 -t "$SECS" -i 0 --engine "$1" >/dev/null 2>&1 ||
 		{ echo ""; return; }
@@ -38,11 +51,12 @@ run_iperf3() { # received datagrams/s: packets minus lost over the time
 }
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }'; }
 
-: >"$NETNS_TMP/xdp" >"$NETNS_TMP/xdprx" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3"
+: >"$NETNS_TMP/xdp" >"$NETNS_TMP/xdprx" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3" >"$NETNS_TMP/raw"
 for ((r = 1; r <= ROUNDS; r++)); do
-	if ((r % 2)); then order="xdp xdprx socket iperf3"; else order="iperf3 socket xdprx xdp"; fi
+	if ((r % 2)); then order="raw xdp xdprx socket iperf3"; else order="iperf3 socket xdprx xdp raw"; fi
 	for t in $order; do
 		case $t in
+		raw) run_raw >>"$NETNS_TMP/raw" ;;
 		xdp) run_ns xdp >>"$NETNS_TMP/xdp" ;;
 		xdprx) run_ns xdp-rx >>"$NETNS_TMP/xdprx" ;;
 		socket) run_ns socket >>"$NETNS_TMP/sock" ;;
@@ -50,7 +64,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 	done
 done
-X=$(grep . "$NETNS_TMP/xdp" | mean) C=$(grep . "$NETNS_TMP/xdprx" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
+W=$(grep . "$NETNS_TMP/raw" | mean) X=$(grep . "$NETNS_TMP/xdp" | mean) C=$(grep . "$NETNS_TMP/xdprx" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
 kpps() { awk -v p="$1" 'BEGIN { if (p == "") print "n/a"; else printf "%.0f k/s", p / 1e3 }'; }
 ratio() {
 	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN {
@@ -60,8 +74,12 @@ ratio() {
 echo "64-byte UDP over a veth pair, received datagrams/s, $SECS s x $ROUNDS rounds (load $(cut -d' ' -f1 /proc/loadavg)):"
 printf "  %-40s %s\n" "netsweep --engine xdp" "$(kpps "$X")" \
 	"netsweep --engine xdp-rx" "$(kpps "$C")" "netsweep socket engine" "$(kpps "$K")" \
-	"iperf3 -u -b 0 -l 64" "$(kpps "$I")" "10GbE wire rate, 64-byte frames" "14881 k/s"
+	"iperf3 -u -b 0 -l 64" "$(kpps "$I")" "bare AF_XDP copy-mode sender" "$(kpps "$W")" \
+	"10GbE wire rate, 64-byte frames" "14881 k/s"
 ratio "xdp / iperf3" "$X" "$I" 3
 ratio "xdp / socket engine" "$X" "$K" 3
 ratio "xdp-rx / iperf3" "$C" "$I" 3
 ratio "xdp-rx / socket engine" "$C" "$K" 3
+awk -v x="$X" -v c="$C" -v w="$W" 'BEGIN {
+	if (w == "" || w + 0 == 0) { printf "  %-40s n/a\n", "share of the raw copy-mode limit"; exit }
+	printf "  %-40s xdp %.0f %%, xdp-rx %.0f %%\n", "share of the raw copy-mode limit", 100 * x / w, 100 * c / w }'
