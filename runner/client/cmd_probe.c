@@ -239,10 +239,11 @@ static void print_text(const struct probe_result *r)
 		const struct probe_limit *l = &pd->limit;
 		if (l->limited_by[0])
 			printf("  limited by %s%s (busiest thread: sender %.0f %%, receiver %.0f %% "
-			       "CPU; steal %.1f / %.1f %%)\n", limit_words(l->limited_by),
+			       "CPU; waited for a CPU %.0f / %.0f %%; steal %.1f / %.1f %%)\n",
+			       limit_words(l->limited_by),
 			       l->sender_limited ? ", the sender fell short of the rate asked" : "",
-			       l->sender_thread_cpu, l->receiver_thread_cpu, l->sender_steal_pct,
-			       l->receiver_steal_pct);
+			       l->sender_thread_cpu, l->receiver_thread_cpu, l->sender_runq_pct,
+			       l->receiver_runq_pct, l->sender_steal_pct, l->receiver_steal_pct);
 	}
 	if (r->gso_active)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");

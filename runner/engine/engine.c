@@ -2,6 +2,7 @@
  * send and receive functions live behind struct engine_ops (engine_tcp.c, engine_udp.c). */
 #include "engine.h"
 #include "engine_int.h"
+#include "sysstat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -400,6 +401,9 @@ static void *thread_main(void *arg)
 		atomic_store_explicit(&t->cpu_final_ns,
 				      (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
 				      memory_order_relaxed);
+	uint64_t runq = 0;
+	sysstat_thread_runq_ns(&runq);
+	atomic_store_explicit(&t->runq_ns, runq, memory_order_relaxed);
 	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
 	if (!atomic_load_explicit(&t->end_ns, memory_order_relaxed)) /* a sender set it already */
 		atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
@@ -608,6 +612,9 @@ void engine_diag(const struct engine *e, struct engine_diag *out)
 		double cpu = (double)atomic_load_explicit(&t->cpu_final_ns, memory_order_relaxed);
 		if (cpu / life * 100.0 > out->busiest_cpu_pct)
 			out->busiest_cpu_pct = cpu / life * 100.0;
+		double runq = (double)atomic_load_explicit(&t->runq_ns, memory_order_relaxed);
+		if (runq / life * 100.0 > out->runq_pct)
+			out->runq_pct = runq / life * 100.0;
 		blocked += (double)t->blocked_ns / life * 100.0 / e->nthreads;
 		for (uint32_t k = 0; e->cfg.role == ENGINE_SEND && k < t->n; k++)
 			out->pace_lost_pct += pace_lost_ns(&t->streams[k]->pace) / life * 100.0 / e->n;

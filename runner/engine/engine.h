@@ -146,13 +146,15 @@ void engine_latency(const struct engine *e, struct lathist *out);
 int engine_stream_last_cpu(const struct engine *e, uint32_t stream);
 /* What held a finished engine back, over its threads' lives (omit included), read after
  * engine_join: the busiest thread's CPU (a thread near 100 % of a core is the limit, more
- * threads would help); a sender's share of time spent waiting on full socket buffers (TCP: the
+ * threads would help), the longest any thread waited on a run queue; a sender's share of time spent waiting on full socket buffers (TCP: the
  * window; UDP: the device queue) and, paced, the share of sending time its pacers dropped
  * because the thread woke too late to use it (pace.h). */
 struct engine_diag {
 	double busiest_cpu_pct;    /* % of one CPU */
 	double blocked_pct;        /* sender: mean over threads, % of their time */
 	double pace_lost_pct;      /* sender, paced: mean over streams, % of the time */
+	double runq_pct;           /* the most any thread waited for a CPU it wanted, % of its
+	                              time: a busy host starving the tool (0 = unknown) */
 };
 void engine_diag(const struct engine *e, struct engine_diag *out);
 /* CPU each stream's thread is pinned to, -1 if none. */

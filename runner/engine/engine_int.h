@@ -94,6 +94,7 @@ struct e_thread {
 	_Atomic uint64_t end_ns; /* engine_now_ns() when the thread's work was over, 0 = running */
 	_Atomic int last_cpu;  /* request/response: the CPU it last ran on (sched_getcpu), -1 */
 	uint64_t blocked_ns;   /* sender: time in poll on full sockets (read after join) */
+	_Atomic uint64_t runq_ns; /* time it waited for a CPU, stored as it returns */
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished

@@ -121,3 +121,15 @@ double sysstat_steal_pct(const struct sysstat_cpu *a, const struct sysstat_cpu *
 		return 0;
 	return (double)(b->steal - a->steal) / (double)(b->total - a->total) * 100.0;
 }
+
+int sysstat_thread_runq_ns(uint64_t *wait_ns)
+{
+	char buf[128];
+	unsigned long long run, wait;
+	*wait_ns = 0;
+	if (read_text("/proc/thread-self/schedstat", buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -1;
+	*wait_ns = wait;
+	return 0;
+}

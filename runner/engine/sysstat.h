@@ -23,6 +23,10 @@ struct sysstat_cpu {
 int sysstat_cpu_read(struct sysstat_cpu *c, struct ns_err *err);
 /* Parses the text of /proc/stat. Exposed for tests. */
 int sysstat_parse_stat(const char *text, struct sysstat_cpu *c, struct ns_err *err);
+/* The calling thread's time so far waiting on a run queue for a CPU it wanted
+ * (/proc/thread-self/schedstat, second field): what a busy host took from it. -1 when the
+ * kernel does not keep it (no CONFIG_SCHED_INFO). */
+int sysstat_thread_runq_ns(uint64_t *wait_ns);
 /* Steal between two reads, % of all CPU time then; 0 when nothing was read. */
 double sysstat_steal_pct(const struct sysstat_cpu *a, const struct sysstat_cpu *b);
 

@@ -163,7 +163,9 @@ enum field_type {
 	X(FT_F64, sender_steal_pct, "sender_steal_pct", F_JSON) \
 	X(FT_F64, receiver_steal_pct, "receiver_steal_pct", F_JSON) \
 	X(FT_F64, sender_blocked_pct, "sender_blocked_pct", F_JSON) \
-	X(FT_F64, pace_lost_pct, "pace_lost_pct", F_JSON)
+	X(FT_F64, pace_lost_pct, "pace_lost_pct", F_JSON) \
+	X(FT_F64, sender_runq_pct, "sender_runq_pct", F_JSON) \
+	X(FT_F64, receiver_runq_pct, "receiver_runq_pct", F_JSON)
 
 /* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
  * follow as objects). */
@@ -240,7 +242,8 @@ enum field_type {
 	X(FT_F64, busiest_cpu_pct, NULL, F_WIRE) \
 	X(FT_F64, blocked_pct, NULL, F_WIRE) \
 	X(FT_F64, pace_lost_pct, NULL, F_WIRE) \
-	X(FT_F64, steal_pct, NULL, F_WIRE)
+	X(FT_F64, steal_pct, NULL, F_WIRE) \
+	X(FT_F64, runq_pct, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

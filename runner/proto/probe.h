@@ -178,6 +178,9 @@ struct probe_limit {
 	double receiver_steal_pct;
 	double sender_blocked_pct; /* the sender's threads' time waiting on full socket buffers */
 	double pace_lost_pct;      /* the paced sender's time its pacers dropped, woken too late */
+	double sender_runq_pct;    /* the longest an engine thread of each end waited for a CPU
+	                              it wanted (a busy host), % of its time */
+	double receiver_runq_pct;
 };
 
 /* One direction of a test: forward (client sends) or reverse (agent sends). */

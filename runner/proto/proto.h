@@ -16,11 +16,12 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 14              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 15              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
-					 14: NIC rx_bytes, tx_bytes */
+					 14: NIC rx_bytes, tx_bytes;
+					 15: each end's run-queue wait (runq_pct) */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -161,6 +162,7 @@ struct proto_results {
 		                          tests) held the sending below the asked rate */
 		/* what held the agent's end back (engine_diag) and its host's CPU steal */
 		double busiest_cpu_pct, blocked_pct, pace_lost_pct, steal_pct;
+		double runq_pct;       /* the longest an engine thread of its end waited for a CPU */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -19,7 +19,7 @@ static const char *shortfall_cause(const struct probe_limit *l)
 		return "sender_cpu";
 	if (l->sender_steal_pct >= LIMIT_STEAL_PCT)
 		return "steal";
-	if (l->pace_lost_pct > 0)
+	if (l->pace_lost_pct > 0 || l->sender_runq_pct >= LIMIT_RUNQ_PCT)
 		return "pacer_late"; /* the thread was off the CPU when its bytes were due */
 	return "unknown";
 }
@@ -46,7 +46,8 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 		/* the receiver's own buffers dropped most of it, or its thread was saturated */
 		bool own = proto == NS_PROTO_UDP && d->receiver.lost &&
 			   d->receiver.socket_drops * 2 >= d->receiver.lost;
-		if (own || l->receiver_thread_cpu >= LIMIT_CPU_BUSY_PCT)
+		if (own || l->receiver_thread_cpu >= LIMIT_CPU_BUSY_PCT ||
+		    l->receiver_runq_pct >= LIMIT_RUNQ_PCT)
 			return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 		return "network";
 	}
@@ -58,6 +59,11 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 		return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 	if (l->sender_blocked_pct >= LIMIT_BLOCKED_PCT)
 		return proto == NS_PROTO_TCP ? "window" : "network";
+	/* starved: the host's other work held the tool's threads off the CPU */
+	if (l->sender_runq_pct >= LIMIT_RUNQ_PCT)
+		return cpu_or_steal("sender_cpu", l->sender_steal_pct);
+	if (l->receiver_runq_pct >= LIMIT_RUNQ_PCT)
+		return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 	return "";
 }
 
@@ -98,10 +104,11 @@ void limit_warning(const struct probe_limit *l, const char *dir, char *buf, size
 	if (!l->sender_limited)
 		return;
 	snprintf(buf, n, "%s: the sender offered %.1f of %.1f Mbit/s asked (%.1f %% short): %s "
-		 "(busiest sender thread %.0f %% CPU, %.1f %% of the time waiting on full "
-		 "buffers, %.1f %% dropped by the pacer, %.1f %% CPU steal). The figure is the "
-		 "sender's, not the path's", dir, l->offered_bps / 1e6, l->asked_bps / 1e6,
-		 l->shortfall_pct, cause_words(l), l->sender_thread_cpu, l->sender_blocked_pct,
+		 "(busiest sender thread %.0f %% CPU, waited for a CPU %.0f %% of its time, "
+		 "%.1f %% of the time on full buffers, %.1f %% dropped by the pacer, %.1f %% "
+		 "CPU steal). The figure is the sender's, not the path's", dir,
+		 l->offered_bps / 1e6, l->asked_bps / 1e6, l->shortfall_pct, cause_words(l),
+		 l->sender_thread_cpu, l->sender_runq_pct, l->sender_blocked_pct,
 		 l->pace_lost_pct, l->sender_steal_pct);
 }
 

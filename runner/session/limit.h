@@ -24,6 +24,11 @@
  * them (TCP: the window; UDP: the device queue), not by its own CPU. */
 #define LIMIT_BLOCKED_PCT 20.0
 
+/* A thread that waited on a run queue for a fifth of its time for a CPU it wanted was held by
+ * the host's other work (/proc/thread-self/schedstat): the tool was starved, not the path
+ * slow. An idle host keeps this under 1 %. */
+#define LIMIT_RUNQ_PCT 20.0
+
 /* Fills l->shortfall_pct, sender_limited, cause and limited_by from l's measured inputs
  * (asked_bps, the thread CPU, steal, blocked and pace-lost shares) and d's figures; sets
  * l->offered_bps from d->sender. */

@@ -209,6 +209,8 @@ void session_limit(const struct session_end *me, const struct proto_dir_summary 
 	l->receiver_steal_pct = me_sender ? as->steal_pct : session_end_steal_pct(me);
 	l->sender_blocked_pct = me_sender ? me->diag.blocked_pct : as->blocked_pct;
 	l->pace_lost_pct = me_sender ? me->diag.pace_lost_pct : as->pace_lost_pct;
+	l->sender_runq_pct = me_sender ? me->diag.runq_pct : as->runq_pct;
+	l->receiver_runq_pct = me_sender ? as->runq_pct : me->diag.runq_pct;
 	limit_judge(l, d, me->proto);
 	if (l->sender_limited && !me_sender && as->held_by_cap) {
 		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */

@@ -258,8 +258,8 @@ netns_within() {
 # netns_rate_or_flag JSON WANT_BPS TOL_PCT: the receiver's rate in the probe result JSON is
 # within TOL_PCT of WANT_BPS, unless the result says the tool, not the path, set it — its
 # sender offered more than 3 % less than asked (sum.limit.sender_limited, with a cause and
-# its warning) or a thread of either end used a whole core (limited_by sender_cpu,
-# receiver_cpu, steal) — and then that flag is what is checked: a busy machine may starve
+# its warning) or a thread of either end used a whole core or waited for one a fifth of its
+# time (limited_by sender_cpu, receiver_cpu, steal) — and then that flag is what is checked: a busy machine may starve
 # the tool, but never silently. Appends what it saw to CHECK_MSG.
 netns_rate_or_flag() {
 	local out=$1 want=$2 tol=$3 lim bps
@@ -276,10 +276,11 @@ netns_rate_or_flag() {
 	case $by in
 	sender_cpu | receiver_cpu | steal)
 		if ! netns_within "$bps" "$want" "$tol"; then
-			CHECK_MSG="$CHECK_MSG; limited by $by (busiest threads $(jq -r '.sum.limit | "\(.sender_thread_cpu) / \(.receiver_thread_cpu)"' "$out") % CPU), as the result says"
+			CHECK_MSG="$CHECK_MSG; limited by $by (busiest threads $(jq -r '.sum.limit | "\(.sender_thread_cpu) / \(.receiver_thread_cpu) % CPU, waited for a CPU \(.sender_runq_pct) / \(.receiver_runq_pct) %"' "$out")), as the result says"
 			awk -v c="$(jq -r '.sum.limit | [.sender_thread_cpu, .receiver_thread_cpu] | max' "$out")" \
 				-v st="$(jq -r '.sum.limit | [.sender_steal_pct, .receiver_steal_pct] | max' "$out")" \
-				'BEGIN { exit !(c >= 90 || st >= 10) }'
+				-v rq="$(jq -r '.sum.limit | [.sender_runq_pct, .receiver_runq_pct] | max' "$out")" \
+				'BEGIN { exit !(c >= 90 || st >= 10 || rq >= 20) }'
 			return
 		fi ;;
 	esac

@@ -99,6 +99,18 @@ static void unpaced_names_the_bottleneck(void **state)
 	d.limit = (struct probe_limit){.sender_thread_cpu = 50};
 	limit_judge(&d.limit, &d, NS_PROTO_TCP);
 	assert_string_equal(d.limit.limited_by, "");
+	/* starved: the sender's thread waited for a CPU a third of its time */
+	d.limit = (struct probe_limit){.sender_thread_cpu = 50, .sender_runq_pct = 35};
+	limit_judge(&d.limit, &d, NS_PROTO_TCP);
+	assert_string_equal(d.limit.limited_by, "sender_cpu");
+	d.limit = (struct probe_limit){.receiver_runq_pct = 35};
+	limit_judge(&d.limit, &d, NS_PROTO_TCP);
+	assert_string_equal(d.limit.limited_by, "receiver_cpu");
+	/* paced and starved without the pacer dropping anything: still a cause */
+	d.limit = (struct probe_limit){.asked_bps = 40e9, .sender_runq_pct = 35};
+	limit_judge(&d.limit, &d, NS_PROTO_TCP);
+	assert_true(d.limit.sender_limited);
+	assert_string_equal(d.limit.cause, "pacer_late");
 }
 
 static void steal_from_proc_stat(void **state)
