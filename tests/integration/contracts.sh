@@ -103,6 +103,16 @@ while read -r v; do
 	grep -q "^$v"$'\t' "$tmp/views.doc" || fail "store.sql: view $v is not in schemas/views.md" "add a section ## \`$v\`"
 done < <(sed -n 's/^CREATE VIEW IF NOT EXISTS \([a-z_0-9]*\).*/\1/p' "$root/schemas/store.sql")
 
+# Every contract file is in README.md's table of contracts, where users look for them.
+missing=
+for f in "$root"/schemas/*; do
+	f=schemas/${f##*/}
+	awk '/^### Contracts/ { t = 1; next } t && /^#/ { t = 0 } t' "$root/README.md" | grep -qF "\`$f\`" ||
+		missing="$missing $f"
+done
+[ -z "$missing" ] && pass "README.md's table of contracts names every file of schemas/" ||
+	fail "README.md's table of contracts lacks$missing" "add a row | \`FILE\` | what it describes | under ### Contracts"
+
 # The names v_cost_ranking had before store version 8, deprecated aliases since version 11.
 got=$(sqlite3 "$old" "SELECT count(*), sum(mean_mbps = mbps AND mean_mbps_per_usd_hour = mbps_per_usd_hour
 	AND results >= 1) FROM v_cost_ranking WHERE run_id = (SELECT max(id) FROM runs)" 2>&1)
