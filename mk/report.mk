@@ -9,7 +9,7 @@ ITESTS += tests/integration/docs_self_contained.sh tests/integration/report_html
           tests/integration/report_e2e.sh tests/integration/report_tbf.sh
 BENCHES += tests/bench/report_scale.sh
 LIB_SRC += report/provider.c report/pricing.c report/advertised.c report/limits.c
-UNIT_TESTS += test_report_provider
+UNIT_TESTS += test_report_provider test_report_limits
 ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.sh
 ITESTS += tests/integration/report_lab_exports.sh
 LIB_SRC += report/export.c report/cmd_export.c

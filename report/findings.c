@@ -401,6 +401,11 @@ static int find_compare(const struct rp_data *d, const struct rp_cmp *cmp,
 		rp_buf_printf(b, " %s %.1f %% against run %lld (%s to %s, Welch's p = %.3g).",
 			      r->verdict == RP_REGRESSION ? "fell" : "rose", fabs(r->change_pct),
 			      base->run.id, t0, t1, r->test.p);
+		if (d->cases[r->cur].n_sender_limited ||
+		    (r->base >= 0 && base->cases[r->base].n_sender_limited))
+			rp_buf_puts(b, " The sender fell short of its rate in one of the runs "
+				       "(sender-limited): the change is the sender's, not the path's, "
+				       "and --fail-on-regression does not gate it.");
 		if (add_kind(f, RP_FIND_CHANGE, b) < 0)
 			return -1;
 	}

@@ -14,22 +14,13 @@
 #include "lib/store_schema.h"
 #include "report/data.h"
 #include "report/findings.h"
-
-static void exec(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("sql: %s", msg ? msg : "?");
-}
+#include "report_db.h"
 
 /* Run 1 on pair p: case 'shaped' (two ok repeats, one flagged: the agent's ens5 held back
  * 1234 packets outbound and 5 on packets per second) and case 'clean' (counters read, none
  * moved). */
 static const char rows[] =
-	"INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash, started_at, netsweep_version,"
-	"  repeats) VALUES (1, 'm', '<m/>', 'h', '2026-01-01T00:00:00Z', '0.1.0', 2);"
-	"INSERT INTO endpoints(id, run_id, name, instance_type, region, agent_addr, price_basis)"
-	"  VALUES (1, 1, 'p', 'm5.large', 'us-east-1', '10.0.0.2:5301', 'pair');"
+	REPORT_DB_RUN_PAIR
 	"INSERT INTO cases(id, run_id, endpoint_id, case_key, ordinal, protocol, streams,"
 	"  direction, duration_s, params) VALUES (10, 1, 1, 'shaped', 1, 'tcp', 8, 'forward', 60,"
 	"  '{}'), (11, 1, 1, 'clean', 2, 'tcp', 1, 'forward', 60, '{}');"
