@@ -18,6 +18,7 @@
 #include "longrun.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "runner/host/clockbound.h"
 #include "runner/host/niccount.h"
 #include "runner/session/amount.h"
 #include "runner/session/limit.h"
@@ -506,6 +507,22 @@ static int check_path_mtu(const struct client *c, struct ns_err *err)
 	return 0;
 }
 
+/* Request/response: where the requester ran, and why the figures are round trips only. */
+static void latency_clock(struct probe_result *res, const struct session_end *me)
+{
+	struct probe_latency *l = &res->latency;
+	struct clock_bound cb;
+	struct ns_err e;
+	l->client_cpu = me->eng ? engine_stream_last_cpu(me->eng, 0) : -1;
+	if (clock_bound_read(&cb, &e) < 0) {
+		snprintf(l->one_way_why, sizeof(l->one_way_why), "round trips only: %.200s", e.msg);
+		return;
+	}
+	l->client_clock_synced = cb.synced;
+	l->client_clock_maxerror_us = cb.maxerror_us;
+	clock_round_trip_why(&cb, l->sum.p50_us, l->one_way_why, sizeof(l->one_way_why));
+}
+
 /* Turns both ends' snapshots into res->dirs. */
 static int compute(struct client *c, struct ns_err *err)
 {
@@ -552,7 +569,7 @@ static int compute(struct client *c, struct ns_err *err)
 		if (d == 0 && me_sender && session_end_latency(me, dur, &res->latency, err) < 0)
 			return -1;
 		if (d == 0 && res->latency.present)
-			res->latency.client_cpu = me->eng ? engine_stream_last_cpu(me->eng, 0) : -1;
+			latency_clock(res, me);
 		double my_cpu = session_end_cpu_percent(me);
 		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
 		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;

@@ -223,7 +223,7 @@ static void print_latency(const struct probe_latency *l)
 	print_latency_figures(&l->sum);
 	if (l->client_cpu >= 0)
 		printf("  (client on CPU %d)", (int)l->client_cpu);
-	printf("\n");
+	printf("\n%s\n", l->one_way_why);
 }
 
 static void print_text(const struct probe_result *r)

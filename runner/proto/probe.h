@@ -217,6 +217,11 @@ struct probe_latency {
 	struct probe_latency_figures sum;   /* the measured time (after omit) */
 	double relative_error;     /* of the percentiles: LATHIST_REL_ERROR */
 	int32_t client_cpu;        /* the CPU the client's first requester thread last ran on */
+	/* one-way delay is never reported yet: why (the clocks' state), and the client's own
+	 * clock as adjtimex gives it */
+	bool client_clock_synced;
+	double client_clock_maxerror_us;
+	char one_way_why[256];
 	char *histogram;           /* malloc'd lathist_encode text of the measured time */
 	struct probe_latency_interval *intervals;
 	uint32_t n_intervals;

@@ -95,6 +95,11 @@ static void latency_json(struct jsonw *w, const struct probe_result *res)
 	fields_json(w, &fields_latency, &l->sum, res->params.proto);
 	jsonw_kv_double(w, "relative_error", l->relative_error);
 	jsonw_kv_int(w, "client_cpu", l->client_cpu);
+	jsonw_key(w, "one_way");
+	jsonw_null(w);
+	jsonw_kv_str(w, "one_way_why", l->one_way_why);
+	jsonw_kv_bool(w, "client_clock_synced", l->client_clock_synced);
+	jsonw_kv_double(w, "client_clock_maxerror_us", l->client_clock_maxerror_us);
 	jsonw_kv_str(w, "histogram", l->histogram ? l->histogram : "");
 	jsonw_key(w, "intervals");
 	jsonw_arr_open(w);

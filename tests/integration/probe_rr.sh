@@ -68,6 +68,10 @@ consistent "tcp_rr: histogram holds exactly the transactions, percentiles monoto
 [ "$(json "$TMP/tcp.json" '$.latency.test')" = tcp_rr ] && [ "$(json "$TMP/tcp.json" '$.latency.request')" = 1 ] &&
 	pass "tcp_rr: 1-byte request by default" || fail "tcp_rr: 1-byte request by default" "$(json "$TMP/tcp.json" '$.latency.test')"
 
+w=$(json "$TMP/tcp.json" '$.latency.one_way_why')
+[ "$(json "$TMP/tcp.json" '$.latency.one_way')" = "" ] && [[ $w == "round trips only: "* ]] &&
+	pass "no one-way figure, and why: $w" || fail "no one-way figure, and why" "'$w'"
+
 "$NS" probe "127.0.0.1:$PORT" --rr udp -P 2 --request 64 --response 512 -t 1 -O 0.25 -i 0.25 --json \
 	>"$TMP/udp.json" 2>"$TMP/udp.err"
 consistent "udp_rr, 2 streams, omit: histogram of the measured time only" "$TMP/udp.json"
