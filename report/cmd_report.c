@@ -61,7 +61,9 @@ static void usage(FILE *f)
 		"                     more than PCT %% on its median alone when a side has fewer\n"
 		"                     than 2 successful repeats; also when a case that succeeded\n"
 		"                     in the baseline has no successful repeat now, or when a\n"
-		"                     baseline case is missing from the run\n"
+		"                     baseline case is missing from the run; and when a\n"
+		"                     request/response case's p99 rose by more than PCT %% (Welch's\n"
+		"                     t-test on log p99 over repeats, p < alpha)\n"
 		"  --trend N          trend chart over the last N runs of the matrix (default 10 with\n"
 		"                     a baseline, otherwise none); the History table and its step\n"
 		"                     changes cover the same N runs (default 10)\n"
@@ -244,6 +246,30 @@ static int gate_report(const struct rp_cmp *cmp, const struct rp_data *d,
 	return rp_gate_tripped(&g) != 0;
 }
 
+/* The gate on request/response cases: p99 up by more than fail_pct with Welch's t on log p99
+ * at p < alpha (cases with fewer than 2 repeats on a side are not gated on latency). */
+static int latency_gate(const struct rp_latency *l, double fail_pct, double alpha)
+{
+	size_t n = 0, untested = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_lat_case *c = &l->cases[i];
+		if (!isfinite(c->change_pct))
+			continue;
+		if (!isfinite(c->p))
+			untested++;
+		else if (c->p < alpha && c->change_pct > fail_pct)
+			n++;
+	}
+	if (n)
+		fprintf(stderr, "netsweep report: %zu request/response case%s' p99 rose by more than "
+			"%g %% (Welch's t on log p99, p < %g)\n", n, n == 1 ? "" : "s", fail_pct,
+			alpha);
+	if (untested)
+		fprintf(stderr, "netsweep report: warning: %zu request/response case%s not gated on "
+			"latency: fewer than 2 repeats on a side\n", untested, untested == 1 ? "" : "s");
+	return n != 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -405,6 +431,8 @@ int cmd_report(int argc, char **argv)
 		       "(Welch's t-test, p < %g, change > %g %%)\n", base.run.id, cmp.n_regressions,
 		       cmp.n_improvements, o.alpha, o.min_change);
 		if (o.fail_pct >= 0 && gate_report(&cmp, &d, &base, o.fail_pct, o.alpha))
+			rc = EXIT_REGRESSED;
+		if (o.fail_pct >= 0 && latency_gate(&lat, o.fail_pct, o.alpha))
 			rc = EXIT_REGRESSED;
 	}
 	goto out;

@@ -3,7 +3,8 @@
 # response and rr-rate axes expand into TCP_RR and UDP_RR cases, every result lands in
 # v_latency with a histogram whose counts are its transactions and monotone percentiles, a
 # paced case keeps to its rate, the report shows the latency table and the percentile chart,
-# and a request axis without rr is refused naming its line. Consistency only: no speed bound.
+# a p99 made worse in the database trips --fail-on-regression, and a request axis without rr
+# is refused naming its line. Consistency only: no speed bound.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 T=$(mktemp -d) || exit 1
@@ -54,6 +55,28 @@ if [ -s "$T/rep/latency.gp" ] && grep -q "set logscale" "$T/rep/latency.gp"; the
 	pass "the report writes the percentile chart (latency.gp, log scales)"
 else
 	fail "the report writes the percentile chart (latency.gp, log scales)" "$(ls "$T/rep")"
+fi
+
+# p99 against the baseline: two runs of 3 repeats; the second run's p99 made 100 times worse
+# in the database (the report's only input), so the test must find it whatever the machine did
+cat >"$T/g.xml" <<'X'
+<matrix name="rr-gate" repeats="3" order="as-written" cooldown="0s">
+  <axes>
+    <axis name="rr"><value>tcp</value></axis>
+    <axis name="duration"><value>0.3</value></axis>
+  </axes>
+</matrix>
+X
+G=$T/g.db
+for i in 1 2; do timeout 60 "$NETSWEEP" run "$T/g.xml" --db "$G" --quiet >"$T/g.log" 2>&1; done
+sqlite3 "$G" "update result_latency set p99_us = p99_us * 100 where result_id in
+	(select result_id from v_latency where run_id = (select max(id) from runs))"
+"$NETSWEEP" report --db "$G" -o "$T/grep" --baseline previous --fail-on-regression 5 >"$T/g.out" 2>"$T/g.err"
+rc=$?
+if [ "$rc" = 1 ] && grep -q "p99 rose by more than 5 %" "$T/g.err" && grep -q 'data-regressed="1"' "$T/grep/index.html"; then
+	pass "a p99 100x worse over 3 repeats trips --fail-on-regression (Welch on log p99)"
+else
+	fail "a p99 100x worse over 3 repeats trips --fail-on-regression" "exit $rc: $(cat "$T/g.err" | head -3)"
 fi
 
 sed 's|<axis name="rr"><value>tcp</value><value>udp</value></axis>||; /<rules>/d' "$T/m.xml" >"$T/bad.xml"
