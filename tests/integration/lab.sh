@@ -16,7 +16,14 @@ netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab
 netns_key || { fail "lab" "netsweep key failed"; exit 1; } # the lab's agents and run --lab share it
 P=nstlab
-lab() { "$NETNS_NETSWEEP" lab "$1" --prefix "$P" "${@:2}"; }
+# The lab's agents (started by lab up) and the runner at the harness's raised priority, as
+# netns_agent and netns_probe run theirs: measured with stress-ng --cpu 4 beside it (load 11),
+# at nice 0 a single TCP stream through the 730M tbf moved 3-10 % less (m4.xlarge 1806 of
+# 1995 per dollar) with every tool thread under 5 % of a core and limited_by "window": the
+# kernel's work for the stream (tbf, veth, TCP) waits behind the hogs, and no flag of the
+# result can tell that yet. What this checks is the lab's shaping and the ranking, not the
+# tool's share of a crowded CPU.
+lab() { $NETNS_NICE_CMD "$NETNS_NETSWEEP" lab "$1" --prefix "$P" "${@:2}"; }
 trap 'lab down >/dev/null 2>&1; netns_cleanup' EXIT
 
 # --- input errors: exit 2 before anything is made
@@ -63,13 +70,13 @@ else
 fi
 m4_per_dollar() {
 	rm -f "$DB"*
-	if ! "$NETNS_NETSWEEP" run "$M4" --lab "$LABJSON" --db "$DB" --quiet 2>"$DB.err"; then
+	if ! $NETNS_NICE_CMD "$NETNS_NETSWEEP" run "$M4" --lab "$LABJSON" --db "$DB" --quiet 2>"$DB.err"; then
 		CHECK_MSG="run failed: $(head -2 "$DB.err")"
 		return 1
 	fi
 	local got want="m4.large 2383 m4.xlarge 1995 m4.2xlarge 1318" it per ok=0
 	got=$(sqlite3 "$DB" "select instance_type, round(mbps_per_usd_hour) from v_cost_ranking order by rank" | tr '|\n' '  ')
-	CHECK_MSG="ranked: $got(want $want)"
+	CHECK_MSG="ranked: $got(want $want); $(sqlite3 "$DB" "select group_concat(endpoint || ' ' || coalesce(nullif(limited_by, ''), '-') || ' cpu ' || round(coalesce(snd_thread_cpu, 0)) || '/' || round(coalesce(rcv_thread_cpu, 0)), ', ') from v_results")"
 	set -- $got
 	[ "$1 $3 $5" = "m4.large m4.xlarge m4.2xlarge" ] || return 1
 	netns_within "$2" 2383 5 && netns_within "$4" 1995 5 && netns_within "$6" 1318 5
@@ -143,7 +150,7 @@ if lab up --scale 1/100 --credit 3 m5.large >"$BJSON" 2>"$BJSON.err"; then
 	else
 		fail "m5.large at 1/100: tbf rate 7.5M, peakrate 100M, a 3 s bucket" "$(tc qdisc show dev "$dev")"
 	fi
-	if "$NETNS_NETSWEEP" run "$BM" --lab "$BJSON" --db "$BDB" --quiet 2>"$BDB.err"; then
+	if $NETNS_NICE_CMD "$NETNS_NETSWEEP" run "$BM" --lab "$BJSON" --db "$BDB" --quiet 2>"$BDB.err"; then
 		series=$(sqlite3 "$BDB" "select group_concat(round(bps / 1e6, 1), ' ') from (select bps from samples where stream = -1 and direction = 'fwd' order by t_start)")
 		# first two seconds near the peak, the last three near the baseline
 		if echo "$series" | awk '{ if (NF < 7) exit 1; p = ($1 + $2) / 2; b = ($(NF-2) + $(NF-1) + $NF) / 3;
