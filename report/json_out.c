@@ -96,6 +96,7 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_double(w, "spot_mbps_per_hour", c->spot_mbps_per_hour);
 		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
 				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
+		jsonw_kv_bool(w, "sender_limited", c->sender_limited);
 		if (e->lab_scale)
 			jsonw_kv_double(w, "lab_scale", e->emu_scale);
 		jsonw_obj_close(w);
