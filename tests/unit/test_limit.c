@@ -106,6 +106,13 @@ static void unpaced_names_the_bottleneck(void **state)
 	d.limit = (struct probe_limit){.receiver_runq_pct = 35};
 	limit_judge(&d.limit, &d, NS_PROTO_TCP);
 	assert_string_equal(d.limit.limited_by, "receiver_cpu");
+	/* a starved receiver fills the sender's buffers: its CPU is the story, not the window */
+	d.limit = (struct probe_limit){.sender_blocked_pct = 99, .receiver_runq_pct = 60};
+	limit_judge(&d.limit, &d, NS_PROTO_TCP);
+	assert_string_equal(d.limit.limited_by, "receiver_cpu");
+	d.limit = (struct probe_limit){.sender_blocked_pct = 99, .receiver_runq_pct = 5};
+	limit_judge(&d.limit, &d, NS_PROTO_TCP);
+	assert_string_equal(d.limit.limited_by, "window");
 	/* paced and starved without the pacer dropping anything: still a cause */
 	d.limit = (struct probe_limit){.asked_bps = 40e9, .sender_runq_pct = 35};
 	limit_judge(&d.limit, &d, NS_PROTO_TCP);
