@@ -218,7 +218,7 @@ CREATE TABLE IF NOT EXISTS result_limits (
 -- several results can be read from their merged counts rather than averaged.
 CREATE TABLE IF NOT EXISTS result_latency (
 	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
-	test             TEXT NOT NULL,            -- 'tcp_rr' or 'udp_rr'
+	test             TEXT NOT NULL,            -- 'tcp_rr', 'udp_rr' or 'tcp_crr'
 	request          INTEGER NOT NULL,         -- bytes per request
 	response         INTEGER NOT NULL,         -- bytes per response
 	rate             REAL NOT NULL,            -- transactions/s asked for, 0 = back to back

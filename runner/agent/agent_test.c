@@ -94,7 +94,8 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 		if (sockopt_apply(t->dfd, &t->p, err) < 0)
 			return -1;
 		if (bind(t->dfd, (struct sockaddr *)&sa, t->c->local_len) < 0 ||
-		    listen(t->dfd, (int)(t->total + AGENT_DATA_EXTRA)) < 0)
+		    listen(t->dfd, strcmp(t->p.rr, "crr") ? (int)(t->total + AGENT_DATA_EXTRA)
+							   : SOMAXCONN) < 0)
 			return ns_err_sys(err, "data listener");
 		r->data_port = agent_get_port(t->dfd);
 		return 0;
@@ -568,7 +569,9 @@ void agent_run_test(struct conn *c, uint32_t len)
 	code = PROTO_E_TIMEOUT;
 	if (rc < 0 || connect_phase(&t, &err) < 0)
 		goto fail;
-	if (t.dfd >= 0) { /* every stream is in: nobody else gets queued on the data port */
+	/* every stream is in: nobody else gets queued on the data port (TCP_CRR keeps it for the
+	 * transactions' connections) */
+	if (t.dfd >= 0 && strcmp(t.p.rr, "crr")) {
 		close(t.dfd);
 		t.dfd = -1;
 	}
@@ -596,6 +599,11 @@ void agent_run_test(struct conn *c, uint32_t len)
 						;
 			}
 			e->cookie = t.cookie;
+			if (!strcmp(t.p.rr, "crr")) { /* the listener takes each transaction's connection */
+				e->crr_fd = t.dfd;
+				e->crr_addr = c->peer;
+				e->crr_addr_len = c->peer_len;
+			}
 			e->budget = c->a->budget;
 			if (session_end_start(e, &t.p, threads, cpus, n_cpus, &err) < 0)
 				goto fail;

@@ -779,6 +779,11 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
+				se->crr_addr = c.peer;
+				se->crr_addr_len = c.peer_len;
+				sa_set_port(&se->crr_addr, c.ready.data_port);
+			}
 			se->budget = budget;
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
 				goto fail;

@@ -1,6 +1,7 @@
 /* probe_opts: the shared test options (see probe_opts.h). */
 #include "probe_opts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/cli.h"
@@ -80,11 +81,11 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 	case PROBE_OPT_UNTIL: return copy_str(p->until, sizeof(p->until), arg, "until", err);
 	case PROBE_OPT_STEADY:
 		return units_parse_duration(arg, NS_MAX_DURATION_S, &p->steady_s, err);
-	case PROBE_OPT_RR: /* tcp: TCP_RR, udp: UDP_RR */
-		if (strcmp(arg, "tcp") && strcmp(arg, "udp"))
-			return ns_err_code(err, NS_E_USAGE, "'%s': expected tcp or udp", arg);
+	case PROBE_OPT_RR: /* tcp: TCP_RR, udp: UDP_RR, crr: TCP_CRR */
+		if (strcmp(arg, "tcp") && strcmp(arg, "udp") && strcmp(arg, "crr"))
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected tcp, udp or crr", arg);
 		p->proto = !strcmp(arg, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
-		memcpy(p->rr, "rr", 3);
+		snprintf(p->rr, sizeof(p->rr), "%s", !strcmp(arg, "crr") ? "crr" : "rr");
 		return 0;
 	case PROBE_OPT_REQUEST: case PROBE_OPT_RESPONSE:
 		if (units_parse_bytes(arg, ENGINE_RR_MAX_LEN, &v, err) < 0)

@@ -57,7 +57,11 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 				  cfg->not_data_len, ENGINE_NOT_DATA_MAX);
 	if (!(cfg->send_duration_s >= 0 && cfg->send_duration_s <= NS_MAX_DURATION_S))
 		return ns_err_set(err, "engine: duration %g s out of range", cfg->send_duration_s);
-	if (cfg->rr && cfg->rr != ENGINE_RR)
+	if (cfg->rr == ENGINE_CRR && (cfg->proto != NS_PROTO_TCP ||
+				      (cfg->role == ENGINE_SEND ? !cfg->crr_addr_len
+							      : cfg->crr_listen_fd < 0)))
+		return ns_err_set(err, "engine: TCP_CRR needs TCP and an address or a listener");
+	if (cfg->rr && cfg->rr != ENGINE_RR && cfg->rr != ENGINE_CRR)
 		return ns_err_set(err, "engine: unknown request/response mode %d", (int)cfg->rr);
 	uint32_t rr_min = cfg->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
 	if (cfg->rr && (cfg->rr_request < rr_min || cfg->rr_request > ENGINE_RR_MAX_LEN ||
@@ -133,7 +137,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		atomic_init(&t->last_cpu, -1);
 		t->n = nfds / e->nthreads + (i < nfds % e->nthreads);
 		t->streams = calloc(t->n, sizeof(*t->streams));
-		t->pfds = calloc(t->n, sizeof(*t->pfds));
+		t->pfds = calloc(t->n + 1, sizeof(*t->pfds)); /* + a TCP_CRR listener */
 		if (!t->streams || !t->pfds)
 			goto err_sys;
 		t->n = 0;
@@ -142,6 +146,7 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		struct e_stream *s = &e->streams[i];
 		s->fd = -1;
 		s->wait_fd = -1;
+		s->rr_fd = -1;
 		s->id = i;
 		s->left = cfg->send_bytes ? cfg->send_bytes / nfds + (i < cfg->send_bytes % nfds)
 					  : UINT64_MAX;
@@ -650,6 +655,8 @@ void engine_destroy(struct engine *e)
 				close(e->streams[i].fd);
 			free(e->streams[i].seq);
 			free(e->streams[i].hist);
+			if (e->streams[i].rr_fd >= 0)
+				close(e->streams[i].rr_fd);
 		}
 	}
 	if (e->threads) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "lib/err.h"
 #include "lib/lathist.h"
@@ -43,7 +44,13 @@ enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1, ENGINE_XDP_RX = 2 };
  * datagram each way, the response carrying the request's first ENGINE_RR_SEQ_LEN bytes (a
  * sequence number) back, so that a late answer is never taken for the current one; a request
  * unanswered for ENGINE_RR_LOST_NS counts as lost and the next one goes out. */
-enum engine_rr { ENGINE_RR_NONE = 0, ENGINE_RR = 1 };
+enum engine_rr { ENGINE_RR_NONE = 0, ENGINE_RR = 1, ENGINE_CRR = 2 };
+/* TCP_CRR (ENGINE_CRR): each transaction on a connection of its own — connect, the greeting
+ * (the test's ENGINE_RR_COOKIE_LEN-byte cookie and the u32 stream index, big-endian) with the
+ * request in one write, the response, close — timed from connect to the last byte. The
+ * answerer accepts them on crr_listen_fd beside its streams, from crr_addr's IP only. */
+#define ENGINE_RR_COOKIE_LEN 16
+#define ENGINE_RR_GREETING_LEN (ENGINE_RR_COOKIE_LEN + 4)
 #define ENGINE_RR_SEQ_LEN 8
 #define ENGINE_RR_LOST_NS 200000000ull /* far above any round trip a region has, yet a lost
 					  datagram costs a test little */
@@ -79,6 +86,12 @@ struct engine_cfg {
 	enum engine_rr rr;
 	uint32_t rr_request, rr_response;
 	double rr_rate;
+	/* TCP_CRR: requester: the answerer's address; answerer: the client's (IP checked) and the
+	 * listener (not owned); both: the cookie */
+	struct sockaddr_storage crr_addr;
+	socklen_t crr_addr_len;
+	int crr_listen_fd;
+	uint8_t crr_cookie[ENGINE_RR_COOKIE_LEN];
 };
 
 /* Cumulative counters of one stream since engine_start(). */

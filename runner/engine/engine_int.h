@@ -61,6 +61,7 @@ struct e_stream {
 	bool rr_block;         /* the only stream of its thread: blocking calls with timeouts */
 	uint32_t rr_off;
 	uint64_t rr_t0, rr_next, rr_seq;
+	int rr_fd;             /* TCP_CRR requester: the transaction's connection, -1 none */
 	struct lathist *hist;
 	/* MSG_ZEROCOPY: sends made with it, completions reaped, of which copied (read after join) */
 	uint64_t zc_sends, zc_done, zc_copied;

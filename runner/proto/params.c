@@ -110,6 +110,15 @@ static int check_until(const struct probe_params *p, struct ns_err *err)
 	return 0;
 }
 
+const char *probe_rr_test(const struct probe_params *p)
+{
+	if (!p->rr[0])
+		return "";
+	if (!strcmp(p->rr, "crr"))
+		return "tcp_crr";
+	return p->proto == NS_PROTO_UDP ? "udp_rr" : "tcp_rr";
+}
+
 void probe_rr_sizes(const struct probe_params *p, uint32_t *request, uint32_t *response)
 {
 	uint32_t least = p->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
@@ -128,8 +137,12 @@ static int check_rr(const struct probe_params *p, struct ns_err *err)
 			       ? ns_err_code(err, NS_E_USAGE, "--request, --response and --rr-rate "
 					     "go with --rr")
 			       : 0;
-	if (strcmp(p->rr, "rr"))
-		return ns_err_code(err, NS_E_USAGE, "rr '%.7s': expected rr", p->rr);
+	if (strcmp(p->rr, "rr") && strcmp(p->rr, "crr"))
+		return ns_err_code(err, NS_E_USAGE, "rr '%.7s': expected rr or crr", p->rr);
+	if (!strcmp(p->rr, "crr") && (p->proto != NS_PROTO_TCP || p->cport || p->bind[0]))
+		return ns_err_code(err, NS_E_USAGE, "a connect/request/response test (TCP_CRR) is "
+				   "TCP, and takes neither -B nor --cport (each transaction is a new "
+				   "connection from any port)");
 	uint32_t req, resp, least = p->proto == NS_PROTO_UDP ? ENGINE_RR_SEQ_LEN : 1;
 	probe_rr_sizes(p, &req, &resp);
 	if (req < least || req > ENGINE_RR_MAX_LEN || resp < least || resp > ENGINE_RR_MAX_LEN)

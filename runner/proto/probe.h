@@ -70,6 +70,8 @@ struct probe_params {
 	double rr_rate;         /* --rr-rate: transactions/s over all streams, 0 = back to back */
 };
 
+/* "tcp_rr", "udp_rr" or "tcp_crr": the request/response test p asks for ("" for none). */
+const char *probe_rr_test(const struct probe_params *p);
 /* The request and response sizes a request/response test uses (its defaults resolved). */
 void probe_rr_sizes(const struct probe_params *p, uint32_t *request, uint32_t *response);
 

@@ -88,7 +88,7 @@ static void latency_json(struct jsonw *w, const struct probe_result *res)
 	uint32_t req, resp;
 	probe_rr_sizes(&res->params, &req, &resp);
 	jsonw_obj_open(w);
-	jsonw_kv_str(w, "test", res->params.proto == NS_PROTO_UDP ? "udp_rr" : "tcp_rr");
+	jsonw_kv_str(w, "test", probe_rr_test(&res->params));
 	jsonw_kv_uint(w, "request", req);
 	jsonw_kv_uint(w, "response", resp);
 	jsonw_kv_double(w, "rate", res->params.rr_rate);

@@ -87,6 +87,7 @@ int session_end_init(struct session_end *s, enum ns_dir dir, enum engine_role ro
 	}
 	for (uint32_t i = 0; i < n; i++)
 		s->fds[i] = -1;
+	s->crr_fd = -1;
 	return 0;
 }
 
@@ -110,11 +111,16 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 		.cpus = n_cpus ? cpus : NULL,
 		.n_cpus = n_cpus,
 		.send_duration_s = s->role == ENGINE_SEND ? p->omit_s + p->duration_s : 0,
-		.rr = p->rr[0] ? ENGINE_RR : ENGINE_RR_NONE,
+		.rr = !strcmp(p->rr, "crr") ? ENGINE_CRR : p->rr[0] ? ENGINE_RR : ENGINE_RR_NONE,
+		.crr_addr = s->crr_addr,
+		.crr_addr_len = s->crr_addr_len,
+		.crr_listen_fd = s->crr_fd,
 		.rr_request = rr_req,
 		.rr_response = rr_resp,
 		.rr_rate = p->rr_rate,
 	};
+	if (s->cookie)
+		memcpy(cfg.crr_cookie, s->cookie, ENGINE_RR_COOKIE_LEN);
 	/* a greeting as long as a data datagram passes the engine's length check */
 	uint32_t data_len = p->rr[0] ? rr_req : p->length;
 	if (s->cookie && p->proto == NS_PROTO_UDP && data_len == PROTO_DATA_HELLO_LEN) {

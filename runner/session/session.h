@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "lib/err.h"
 #include "runner/engine/engine.h"
@@ -39,6 +40,11 @@ struct session_end {
 	const uint8_t *cookie;     /* UDP receiver: the test's cookie (PROTO_COOKIE_LEN bytes), so
 	                              that a late greeting echo is not taken for data; may be NULL */
 	struct lat_end *lat;       /* a request/response requester's histograms, else NULL */
+	/* TCP_CRR: the requester's target (the agent's data port), or the answerer's listener
+	 * (not owned) and the client's address; crr_fd -1 = none */
+	struct sockaddr_storage crr_addr;
+	socklen_t crr_addr_len;
+	int crr_fd;
 	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test
 	                                 asked for xdp with ",socket"; "" = it did not fall back */
 };

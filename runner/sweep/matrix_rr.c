@@ -19,8 +19,10 @@ int mxrr_parse_value(enum matrix_axis_id axis, const char *text, struct matrix_v
 			u = 1;
 		else if (!strcmp(text, "udp"))
 			u = 2;
+		else if (!strcmp(text, "crr"))
+			u = 3;
 		else
-			return ns_err_set(err, "'%s': rr is none, tcp or udp", text);
+			return ns_err_set(err, "'%s': rr is none, tcp, udp or crr", text);
 		snprintf(buf, sizeof(buf), "%s", text);
 	} else if (axis == MX_RR_RATE) {
 		size_t n = strlen(text);
@@ -47,7 +49,7 @@ void mxrr_apply(struct probe_params *p, enum matrix_axis_id axis, const struct m
 	/* rr comes first in the axis order, so the sizes and the rate find it set */
 	if (axis == MX_RR && v->u) {
 		p->proto = v->u == 2 ? NS_PROTO_UDP : NS_PROTO_TCP;
-		snprintf(p->rr, sizeof(p->rr), "rr");
+		snprintf(p->rr, sizeof(p->rr), "%s", v->u == 3 ? "crr" : "rr");
 	} else if (p->rr[0] && axis == MX_REQUEST) {
 		p->rr_request = (uint32_t)v->u;
 	} else if (p->rr[0] && axis == MX_RESPONSE) {

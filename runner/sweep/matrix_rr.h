@@ -1,5 +1,5 @@
-/* matrix_rr: the request/response axes of a matrix (issue 24) — rr (none | tcp | udp: TCP_RR
- * or UDP_RR), request and response (bytes, 0 = the protocol's least) and rr-rate
+/* matrix_rr: the request/response axes of a matrix (issue 24) — rr (none | tcp | udp | crr:
+ * TCP_RR, UDP_RR or TCP_CRR), request and response (bytes, 0 = the protocol's least) and rr-rate
  * (transactions/s over all streams, 0 = back to back) — read into canonical values and applied
  * to a case's probe parameters. rr sets the case's protocol. */
 #ifndef NS_MATRIX_RR_H

@@ -22,8 +22,7 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, result_id);
-	sqlite3_bind_text(st, 2, res->params.proto == NS_PROTO_UDP ? "udp_rr" : "tcp_rr", -1,
-			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, probe_rr_test(&res->params), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, req);
 	sqlite3_bind_int64(st, 4, resp);
 	sqlite3_bind_double(st, 5, res->params.rr_rate);

@@ -1,5 +1,6 @@
 #!/bin/bash
-# netsweep probe --rr over loopback (issue 24): TCP_RR and UDP_RR results agree with themselves
+# netsweep probe --rr over loopback (issue 24): TCP_RR, UDP_RR and TCP_CRR results agree with
+# themselves
 # — the histogram holds exactly the transactions reported (its own counts add up), the
 # percentiles are monotone within [min, max], the measured intervals add up to the total and
 # transactions/s is transactions over the measured time — a paced test never exceeds its rate,
@@ -76,6 +77,18 @@ w=$(json "$TMP/tcp.json" '$.latency.one_way_why')
 	>"$TMP/udp.json" 2>"$TMP/udp.err"
 consistent "udp_rr, 2 streams, omit: histogram of the measured time only" "$TMP/udp.json"
 
+"$NS" probe "127.0.0.1:$PORT" --rr crr -P 2 --request 100 --response 2000 -t 1 -i 0.5 --json \
+	>"$TMP/crr.json" 2>"$TMP/crr.err"
+consistent "tcp_crr, 2 streams: a connection per transaction, histogram holds them all" "$TMP/crr.json"
+t=$(json "$TMP/crr.json" '$.latency.test') n=$(json "$TMP/crr.json" '$.latency.transactions')
+b=$(json "$TMP/crr.json" '$.sum.receiver.bytes') a=$(( ${b:-0} / 100 )) # request bytes it read
+# the agent answered every timed transaction (and at most one in flight per stream more)
+if [ "$t" = tcp_crr ] && [ -n "$a" ] && [ "$a" -ge "$n" ] && [ "$a" -le $((n + 2)) ]; then
+	pass "tcp_crr: the agent answered every transaction the client timed ($a for $n)"
+else
+	fail "tcp_crr: the agent answered every transaction the client timed" "test '$t', agent $a, client $n"
+fi
+
 # 200/s over 1 s: the schedule starts at most one transaction per 5 ms on each stream
 "$NS" probe "127.0.0.1:$PORT" --rr tcp -P 2 --rr-rate 200/s -t 1 -i 0 --json >"$TMP/paced.json" 2>&1
 n=$(json "$TMP/paced.json" '$.latency.transactions')
@@ -86,5 +99,6 @@ expect_exit "--request without --rr is a usage error" 2 "$NS" probe "127.0.0.1:$
 expect_exit "udp_rr request below the 8-byte sequence is a usage error" 2 \
 	"$NS" probe "127.0.0.1:$PORT" --rr udp --request 4
 expect_exit "--rr with -R is a usage error" 2 "$NS" probe "127.0.0.1:$PORT" --rr tcp -R
+expect_exit "--rr crr with --cport is a usage error" 2 "$NS" probe "127.0.0.1:$PORT" --rr crr --cport 40000
 expect_exit "--rr with a bad protocol is a usage error" 2 "$NS" probe "127.0.0.1:$PORT" --rr sctp
 finish

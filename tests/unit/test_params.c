@@ -369,8 +369,15 @@ static void request_response(void **state)
 	p.rate_bps = 1000000;
 	refused(&p, "request/response");
 	p.rate_bps = 0;
-	memcpy(p.rr, "crr", 4);
-	refused(&p, "expected rr");
+	memcpy(p.rr, "xrr", 4);
+	refused(&p, "expected rr or crr");
+	memcpy(p.rr, "crr", 4); /* TCP_CRR: TCP only, no fixed source port */
+	refused(&p, "TCP_CRR");
+	p.proto = NS_PROTO_TCP;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	assert_string_equal(probe_rr_test(&p), "tcp_crr");
+	p.cport = 40000;
+	refused(&p, "TCP_CRR");
 }
 
 int main(void)
