@@ -8,9 +8,14 @@
 # (tests/helpers/xdp_raw_tx.c: one prebuilt frame, no accounting) into a peer that drops at
 # XDP (tests/bpf/xdp_drop.c): the share of its rate netsweep's engine reaches is printed.
 # The machine's load is printed with the figures: on a shared host they move by 2x.
+# The veth has two queues per end: netsweep with 2 threads and streams is measured too, the
+# XDP engine sending on both queues, against the socket engine with 2 threads.
 # BENCH_XDP_SECS (default 5) and BENCH_ROUNDS (default 2, alternating order).
 HERE=$(cd "$(dirname "$0")" && pwd)
 NETNS_NICE=
+# two queues per end: the engines' second thread sends on its own queue and the receiving
+# end's second NAPI context takes it (the 1-thread figures use queue 0 alone)
+NETNS_VETH_QUEUES=2
 source "$HERE/../lib/netns.sh"
 netns_require
 
@@ -37,8 +42,10 @@ run_raw() { # frames/s the bare copy-mode sender got the kernel to send, the pee
 	netns_exec bx-s "$RAW_TX" "$SDEV" "$(mac bx-s "$SDEV")" "$(mac bx-r "$RDEV")" "$S" "$R" 9 "$SECS" 2>/dev/null
 	ip -n bx-r link set dev "$RDEV" xdp off
 }
-run_ns() { # run_ns ENGINE: received datagrams/s
-	netns_probe bx-s "$J" "$R:$P_NS" -u -l 64 -b 0 -t "$SECS" -i 0 --engine "$1" >/dev/null 2>&1 ||
+run_ns() { # run_ns ENGINE [ARGS]: received datagrams/s
+	local engine=$1
+	shift
+	netns_probe bx-s "$J" "$R:$P_NS" -u -l 64 -b 0 -t "$SECS" -i 0 --engine "$engine" "$@" >/dev/null 2>&1 ||
 		{ echo ""; return; }
 	netns_json "$J" '$.sum.receiver.packets_per_second'
 }
@@ -52,11 +59,15 @@ run_iperf3() { # received datagrams/s: packets minus lost over the time
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }'; }
 
 : >"$NETNS_TMP/xdp" >"$NETNS_TMP/xdprx" >"$NETNS_TMP/sock" >"$NETNS_TMP/iperf3" >"$NETNS_TMP/raw"
+: >"$NETNS_TMP/xdp2" >"$NETNS_TMP/sock2"
 for ((r = 1; r <= ROUNDS; r++)); do
-	if ((r % 2)); then order="raw xdp xdprx socket iperf3"; else order="iperf3 socket xdprx xdp raw"; fi
+	if ((r % 2)); then order="raw xdp xdp2 xdprx socket socket2 iperf3"
+	else order="iperf3 socket2 socket xdprx xdp2 xdp raw"; fi
 	for t in $order; do
 		case $t in
 		raw) run_raw >>"$NETNS_TMP/raw" ;;
+		xdp2) run_ns xdp -P 2 --threads 2 >>"$NETNS_TMP/xdp2" ;;
+		socket2) run_ns socket -P 2 --threads 2 >>"$NETNS_TMP/sock2" ;;
 		xdp) run_ns xdp >>"$NETNS_TMP/xdp" ;;
 		xdprx) run_ns xdp-rx >>"$NETNS_TMP/xdprx" ;;
 		socket) run_ns socket >>"$NETNS_TMP/sock" ;;
@@ -64,7 +75,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 	done
 done
-W=$(grep . "$NETNS_TMP/raw" | mean) X=$(grep . "$NETNS_TMP/xdp" | mean) C=$(grep . "$NETNS_TMP/xdprx" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
+W=$(grep . "$NETNS_TMP/raw" | mean) X=$(grep . "$NETNS_TMP/xdp" | mean)
+X2=$(grep . "$NETNS_TMP/xdp2" | mean) K2=$(grep . "$NETNS_TMP/sock2" | mean) C=$(grep . "$NETNS_TMP/xdprx" | mean) K=$(grep . "$NETNS_TMP/sock" | mean) I=$(grep . "$NETNS_TMP/iperf3" | mean)
 kpps() { awk -v p="$1" 'BEGIN { if (p == "") print "n/a"; else printf "%.0f k/s", p / 1e3 }'; }
 ratio() {
 	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN {
@@ -73,6 +85,8 @@ ratio() {
 }
 echo "64-byte UDP over a veth pair, received datagrams/s, $SECS s x $ROUNDS rounds (load $(cut -d' ' -f1 /proc/loadavg)):"
 printf "  %-40s %s\n" "netsweep --engine xdp" "$(kpps "$X")" \
+	"netsweep --engine xdp, 2 threads/queues" "$(kpps "$X2")" \
+	"netsweep socket engine, 2 threads" "$(kpps "$K2")" \
 	"netsweep --engine xdp-rx" "$(kpps "$C")" "netsweep socket engine" "$(kpps "$K")" \
 	"iperf3 -u -b 0 -l 64" "$(kpps "$I")" "bare AF_XDP copy-mode sender" "$(kpps "$W")" \
 	"10GbE wire rate, 64-byte frames" "14881 k/s"
@@ -80,6 +94,8 @@ ratio "xdp / iperf3" "$X" "$I" 3
 ratio "xdp / socket engine" "$X" "$K" 3
 ratio "xdp-rx / iperf3" "$C" "$I" 3
 ratio "xdp-rx / socket engine" "$C" "$K" 3
+ratio "xdp, 2 threads / iperf3" "$X2" "$I" 3
+ratio "xdp, 2 threads / socket, 2 threads" "$X2" "$K2" 3
 awk -v x="$X" -v c="$C" -v w="$W" 'BEGIN {
 	if (w == "" || w + 0 == 0) { printf "  %-40s n/a\n", "share of the raw copy-mode limit"; exit }
 	printf "  %-40s xdp %.0f %%, xdp-rx %.0f %%\n", "share of the raw copy-mode limit", 100 * x / w, 100 * c / w }'

@@ -8,7 +8,8 @@
 #   netns_pair PREFIX NS_A NS_B ADDR_A ADDR_B
 #                                        # namespaces "PREFIX-NS_A", "PREFIX-NS_B", a veth pair
 #                                        # between them, ADDR/24, lo and links up; prints the two
-#                                        # namespace names; sets NETNS_A and NETNS_B
+#                                        # namespace names; sets NETNS_A and NETNS_B; with
+#                                        # NETNS_VETH_QUEUES=N each end has N tx and rx queues
 #   netns_dev NS [PEER]                  # the veth device inside NS (the one facing PEER)
 #   netns_shape NS RATE [BURST] [LIMIT]  # tbf on NS's veth egress (RATE as tc: 500mbit, 1gbit)
 #   netns_drop NS PERCENT                # clsact + BPF classifier dropping PERCENT % of IPv4
@@ -135,7 +136,7 @@ netns_pair() {
 		ip -n "$ns" link set lo up || return 1
 	done
 	# Created directly inside the namespaces, so the names never appear in the root namespace.
-	ip link add "$dev_a" netns "$a" type veth peer name "$dev_b" netns "$b" || return 1
+	ip link add "$dev_a" netns "$a" ${NETNS_VETH_QUEUES:+numtxqueues $NETNS_VETH_QUEUES numrxqueues $NETNS_VETH_QUEUES} type veth peer name "$dev_b" netns "$b" ${NETNS_VETH_QUEUES:+numtxqueues $NETNS_VETH_QUEUES numrxqueues $NETNS_VETH_QUEUES} || return 1
 	ip -n "$a" addr add "$addr_a/24" dev "$dev_a" || return 1
 	ip -n "$b" addr add "$addr_b/24" dev "$dev_b" || return 1
 	# IPv4 only on the veth: no IPv6 router solicitations or MLD reports crossing the link,
