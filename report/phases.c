@@ -46,9 +46,14 @@ void rp_phases_finding(const struct rp_data *d, struct rp_buf *b)
 			      "%d repeats). A burst on credits that stops is what \"up to\" bandwidth "
 			      "does; the per-dollar ranking uses the sustained rate for this case.",
 			      burst, c->burst_s, sus, c->n_shaped, c->n_ok);
-		if (c->steady_s > 0) /* long-run mode: the bound was not the length */
+		/* long-run mode: the bound was not the length, unless the rate never held (a busy
+		 * machine's dips) and the case ran all of it */
+		if (c->steady_s > 0 && c->shaped_ran_s < c->duration_s - 0.5)
 			rp_buf_printf(b, " In long-run mode it ran %.0f s of its %.0f s bound: it stopped "
 				      "once the sustained rate had held for %g s.", c->shaped_ran_s,
 				      c->duration_s, c->steady_s);
+		else if (c->steady_s > 0)
+			rp_buf_printf(b, " In long-run mode it ran to its %.0f s bound: the rate never "
+				      "held steady for %g s.", c->duration_s, c->steady_s);
 	}
 }
