@@ -121,7 +121,7 @@ rates_match() {
 	CHECK_MSG="${CHECK_MSG# } Mbit/s"
 	return $ok
 }
-netns_check_runs "figures match each pair's rate (TCP within 3 % of rate x 1448/1514, UDP of -b) or say the sender set them" rates_match
+netns_check_runs "figures match each pair's rate (TCP within 3 % of rate x 1448/1514, UDP of -b) or say the tool set them" rates_match
 
 # --jobs 2: the pairs overlapped in time, but no pair ever ran two cases at once.
 write_matrix "$NETNS_TMP/jobs.xml" veth "<value>1</value><value>4</value>" 0.5 0
