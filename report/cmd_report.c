@@ -359,7 +359,8 @@ int cmd_report(int argc, char **argv)
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_latency_chart(&lat, &co, &charts, &err) < 0 ||
 	    rp_findings_build(&d, cost, n_cost, have_cmp ? &cmp : NULL, have_base ? &base : NULL,
-			      &news, &fnd, &err) < 0 || rp_ab_build(&d, o.alpha, &ab, &err) < 0)
+			      &news, &fnd, &err) < 0 || rp_ab_build(&d, o.alpha, &ab, &err) < 0 ||
+	    rp_latency_ab(&lat, &d, &ab, &err) < 0)
 		goto fail;
 	if (rp_history_findings(&d, &hist, &fnd) < 0 || rp_ab_findings(&d, &ab, &fnd) < 0 ||
 	    rp_advertised_findings(&d, &fnd) < 0) {

@@ -55,4 +55,29 @@ void rp_html_latency(const struct rp_report *r, xmlNodePtr main)
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	for (size_t i = 0; i < l->n; i++)
 		row(tb, &l->cases[i]);
+	if (!l->n_ab)
+		return;
+	hd_el(s, "h3", "A/B on latency");
+	hd_el_class(s, "p", "note", "Pairs that differ in one attribute, on the same "
+		    "request/response case: p99 of A against B, Welch's t-test on the logarithm of "
+		    "the repeats' p99.");
+	static const char *const abcols[] = {"A", "B", "Differ in", "p50 A / B µs",
+					     "p99 A / B µs", "p99 A vs B", "p", NULL};
+	xmlNodePtr at = hd_scroll_table(s, "latency-ab", abcols);
+	xmlNodePtr atb = hd_el(at, "tbody", NULL);
+	for (size_t i = 0; i < l->n_ab; i++) {
+		const struct rp_lat_ab *a = &l->ab[i];
+		char b[128];
+		xmlNodePtr tr = hd_el(atb, "tr", NULL);
+		hd_el(tr, "td", a->a ? a->a : "");
+		hd_el(tr, "td", a->b ? a->b : "");
+		snprintf(b, sizeof(b), "%s: %s / %s", a->attr, a->va ? a->va : "?", a->vb ? a->vb : "?");
+		hd_el(tr, "td", b);
+		snprintf(b, sizeof(b), "%.1f / %.1f", a->ca->p50_us, a->cb->p50_us);
+		hd_el(tr, "td", b);
+		snprintf(b, sizeof(b), "%.1f / %.1f", a->ca->p99_us, a->cb->p99_us);
+		hd_el(tr, "td", b);
+		hd_td_fmt(tr, "%+.1f %%", a->p99_diff_pct);
+		hd_td_fmt(tr, "%.3g", a->p);
+	}
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "charts_gp.h"
+#include "ab.h"
 #include "stats.h"
 
 const char rp_latency_method[] =
@@ -216,7 +217,55 @@ void rp_latency_free(struct rp_latency *l)
 		free(l->pairs[i].endpoint);
 	free(l->cases);
 	free(l->pairs);
+	free(l->ab);
 	memset(l, 0, sizeof(*l));
+}
+
+static const struct rp_lat_case *case_by_key(const struct rp_latency *l, const char *key)
+{
+	for (size_t i = 0; key && i < l->n; i++)
+		if (!strcmp(l->cases[i].case_key, key))
+			return &l->cases[i];
+	return NULL;
+}
+
+/* Welch's two-sided p on the logarithms of two cases' p99s; NAN when a side has < 2. */
+static double log_p99_p(const struct rp_lat_case *a, const struct rp_lat_case *b)
+{
+	double la[RP_LAT_MAX_REPEATS], lb[RP_LAT_MAX_REPEATS];
+	size_t na = 0, nb = 0;
+	for (size_t k = 0; k < a->n; k++)
+		if (a->p99s[k] > 0)
+			la[na++] = log(a->p99s[k]);
+	for (size_t k = 0; k < b->n; k++)
+		if (b->p99s[k] > 0)
+			lb[nb++] = log(b->p99s[k]);
+	struct rp_welch w;
+	return rp_welch_test(lb, nb, la, na, &w) == 0 ? w.p : NAN;
+}
+
+int rp_latency_ab(struct rp_latency *l, const struct rp_data *d, const struct rp_ab *ab,
+		  struct ns_err *err)
+{
+	for (size_t i = 0; ab && i < ab->n; i++) {
+		const struct rp_ab_row *r = &ab->rows[i];
+		if (r->ca < 0 || r->cb < 0 || (size_t)r->ca >= d->n_cases || (size_t)r->cb >= d->n_cases)
+			continue;
+		const struct rp_lat_case *ca = case_by_key(l, d->cases[r->ca].case_key);
+		const struct rp_lat_case *cb = case_by_key(l, d->cases[r->cb].case_key);
+		if (!ca || !cb)
+			continue;
+		struct rp_lat_ab *nv = realloc(l->ab, (l->n_ab + 1) * sizeof(*nv));
+		if (!nv)
+			return ns_err_code(err, NS_E_NOMEM, "out of memory for the latency A/B");
+		l->ab = nv;
+		l->ab[l->n_ab++] = (struct rp_lat_ab){
+			.a = d->eps[r->a].name, .b = d->eps[r->b].name, .attr = r->attr, .va = r->va,
+			.vb = r->vb, .ca = ca, .cb = cb,
+			.p99_diff_pct = cb->p99_us > 0 ? (ca->p99_us / cb->p99_us - 1) * 100 : NAN,
+			.p = log_p99_p(ca, cb)};
+	}
+	return 0;
 }
 
 /* Percentiles drawn: x is 1 / (1 - q), so that 90, 99, 99.9 % are evenly spaced decades. */
@@ -307,6 +356,27 @@ void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
 			rp_buf_printf(b, " | %.4g |\n", c->usd_per_mtx);
 		else
 			rp_buf_puts(b, " | – |\n");
+	}
+	rp_buf_puts(b, "\n");
+	if (!l->n_ab)
+		return;
+	rp_buf_puts(b, "### A/B on latency\n\nPairs that differ in one attribute, on the same "
+		       "request/response case: p99 of A against B (Welch's t on log p99 over "
+		       "repeats).\n\n| A | B | Differ in | Case | p50 A / B us | p99 A / B us | "
+		       "p99 A vs B | p |\n|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < l->n_ab; i++) {
+		const struct rp_lat_ab *r = &l->ab[i];
+		rp_buf_puts(b, "| ");
+		md_cell(b, r->a ? r->a : "");
+		rp_buf_puts(b, " | ");
+		md_cell(b, r->b ? r->b : "");
+		rp_buf_printf(b, " | %s | %s %lld/%lld B | %.1f / %.1f | %.1f / %.1f | %+.1f %% | ",
+			      r->attr, r->ca->test, r->ca->request, r->ca->response, r->ca->p50_us,
+			      r->cb->p50_us, r->ca->p99_us, r->cb->p99_us, r->p99_diff_pct);
+		if (isfinite(r->p))
+			rp_buf_printf(b, "%.3g |\n", r->p);
+		else
+			rp_buf_puts(b, "no test |\n");
 	}
 	rp_buf_puts(b, "\n");
 }

@@ -37,9 +37,20 @@ struct rp_lat_pair {
 	struct lathist h;                  /* every ok result's histogram of the pair, merged */
 };
 
+/* A/B on latency: the request/response cases of two pairs that differ in one attribute
+ * (report/ab.h's rows), p99 of A against B's by Welch's t on log p99 over repeats. */
+struct rp_lat_ab {
+	const char *a, *b, *attr, *va, *vb;  /* pair names, the attribute and its values */
+	const struct rp_lat_case *ca, *cb;
+	double p99_diff_pct;               /* (median p99 A / median p99 B - 1) x 100 */
+	double p;                          /* NAN = fewer than 2 repeats a side */
+};
+
 struct rp_latency {
 	struct rp_lat_case *cases;
 	size_t n;
+	struct rp_lat_ab *ab;
+	size_t n_ab;
 	struct rp_lat_pair *pairs;
 	size_t n_pairs;
 	size_t n_regressed;
@@ -50,6 +61,10 @@ struct rp_latency {
 int rp_latency_load(sqlite3 *db, const struct rp_data *d, long long base_run_id, double alpha,
 		    double min_change_pct, struct rp_latency *out, struct ns_err *err);
 void rp_latency_free(struct rp_latency *l);
+/* The A/B rows of ab (same run) whose cases are request/response ones. */
+struct rp_ab;
+int rp_latency_ab(struct rp_latency *l, const struct rp_data *d, const struct rp_ab *ab,
+		  struct ns_err *err);
 /* The percentile chart (latency.gp / latency.dat) into cs. Nothing without latency results. */
 int rp_latency_chart(const struct rp_latency *l, const struct rp_chart_opts *o,
 		     struct rp_charts *cs, struct ns_err *err);

@@ -3,12 +3,14 @@
 # response and rr-rate axes expand into TCP_RR and UDP_RR cases, every result lands in
 # v_latency with a histogram whose counts are its transactions and monotone percentiles, a
 # paced case keeps to its rate, the report shows the latency table and the percentile chart,
-# a p99 made worse in the database trips --fail-on-regression, and a request axis without rr
-# is refused naming its line. Consistency only: no speed bound.
+# a p99 made worse in the database trips --fail-on-regression, two pairs differing in
+# instance type get an A/B on latency and a cost per million transactions, and a request axis
+# without rr is refused naming its line. Consistency only: no speed bound.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
+AGENT_PID=
+trap '[ -n "$AGENT_PID" ] && kill "$AGENT_PID" 2>/dev/null; rm -rf "$T"' EXIT
 export NETSWEEP_IMDS=0
 for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
 NETSWEEP=$T/netsweep
@@ -77,6 +79,41 @@ if [ "$rc" = 1 ] && grep -q "p99 rose by more than 5 %" "$T/g.err" && grep -q 'd
 	pass "a p99 100x worse over 3 repeats trips --fail-on-regression (Welch on log p99)"
 else
 	fail "a p99 100x worse over 3 repeats trips --fail-on-regression" "exit $rc: $(cat "$T/g.err" | head -3)"
+fi
+
+# two priced pairs on one agent, differing in instance type: the A/B on latency and the cost
+# of a million transactions (prices from the default catalog)
+if loopback_agent "$T"; then
+	cat >"$T/ab.xml" <<X
+<matrix name="rr-ab" repeats="2" order="as-written" cooldown="0s">
+  <pairs>
+    <pair name="small" instance-type="m4.large" region="ap-northeast-1" agent="127.0.0.1:$AGENT_PORT"/>
+    <pair name="big" instance-type="m4.xlarge" region="ap-northeast-1" agent="127.0.0.1:$AGENT_PORT"/>
+  </pairs>
+  <axes>
+    <axis name="rr"><value>crr</value></axis>
+    <axis name="duration"><value>0.3</value></axis>
+  </axes>
+</matrix>
+X
+	timeout 60 "$NETSWEEP" run "$T/ab.xml" --db "$T/ab.db" --quiet >"$T/ab.log" 2>&1
+	"$NETSWEEP" report --db "$T/ab.db" -o "$T/abrep" >"$T/abrep.log" 2>&1
+	md=$T/abrep/report.md
+	if grep -q '^### A/B on latency' "$md" && grep -Eq '^\| (small \| big|big \| small) \| instance type \| tcp_crr' "$md" &&
+		grep -q 'id="latency-ab"' "$T/abrep/index.html"; then
+		pass "A/B on latency between two pairs that differ in instance type"
+	else
+		fail "A/B on latency between two pairs that differ in instance type" "$(grep -A4 "A/B on latency" "$md" | tail -2; tail -n 3 "$T/ab.log")"
+	fi
+	# $ per million = price per hour / (transactions/s x 3600) x 1e6, from the stored figures
+	want=$(sqlite3 "$T/ab.db" "select printf('%.4g', avg(l.transactions_per_second)) from v_latency l where endpoint = 'small'" 2>/dev/null)
+	if awk -F'|' '$2 ~ /small/ && $3 ~ /tcp_crr/ { if ($12 + 0 > 0) ok = 1 } END { exit !ok }' "$md"; then
+		pass "cost per million transactions where the pair has a price"
+	else
+		fail "cost per million transactions where the pair has a price" "$(grep '| small' "$md" | head -2) (tps $want)"
+	fi
+else
+	fail "A/B on latency between two pairs that differ in instance type" "no agent on loopback"
 fi
 
 sed 's|<axis name="rr"><value>tcp</value><value>udp</value></axis>||; /<rules>/d' "$T/m.xml" >"$T/bad.xml"
