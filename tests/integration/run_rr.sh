@@ -112,6 +112,17 @@ X
 	else
 		fail "cost per million transactions where the pair has a price" "$(grep '| small' "$md" | head -2) (tps $want)"
 	fi
+	# a pair whose client is another agent (delegation) cannot carry latency back yet: the
+	# case fails saying so instead of landing without its latency
+	sed 's|<pair name="small" |<pair name="small" client="127.0.0.1:'"$AGENT_PORT"'" |; /name="big"/d' \
+		"$T/ab.xml" >"$T/dg.xml"
+	timeout 60 "$NETSWEEP" run "$T/dg.xml" --db "$T/dg.db" --quiet >"$T/dg.log" 2>&1
+	e=$(sqlite3 "$T/dg.db" "select group_concat(distinct status || ': ' || error) from results" 2>&1)
+	if [[ $e == "failed: a request/response test cannot be delegated yet"* ]]; then
+		pass "a delegated rr case fails saying why, not stored without latency"
+	else
+		fail "a delegated rr case fails saying why" "$e"
+	fi
 else
 	fail "A/B on latency between two pairs that differ in instance type" "no agent on loopback"
 fi
