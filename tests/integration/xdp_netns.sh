@@ -1,7 +1,8 @@
 #!/bin/bash
 # The AF_XDP engine (--engine xdp, xdp-rx) over network namespaces:
 #   - on a veth pair, 64-byte UDP: every datagram the sender put out is counted at the
-#     receiver's AF_XDP sockets (xdp-rx: zero loss, no duplicates, nothing out of order), the
+#     receiver's AF_XDP sockets (xdp-rx: no loss but what its own rings dropped, counted there
+#     and beyond 3 % named receiver_cpu; no duplicates, nothing out of order), the
 #     result says which engine and mode ran; the count-only receiver (xdp, the default) too,
 #     and the receive path with the program in generic (SKB) mode (a test hook stands for a
 #     driver without native XDP);
@@ -68,12 +69,18 @@ if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 100M -t 3 -i 0 --engine xdp-rx
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets')
 	lost=$(j '$.sum.receiver.lost') mode=$(j '$.engine_mode')
 	dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
-	if [ -n "$sent" ] && [ "$sent" -gt 500000 ] && [ "$sent" = "$rcvd" ] && [ "$lost" = 0 ] &&
-		[ "$dup" = 0 ] && [ "$ooo" = 0 ] &&
+	# 100 Mbit/s of 64-byte payloads x 3 s: 585,937 asked. Nothing lost on the path: a loss
+	# is only what the receiver's own rings dropped (a receiver a busy machine starved, seen:
+	# 19,402 of 484,560 at load 8), counted there, and beyond 3 % named receiver_cpu.
+	CHECK_MSG="" by=$(j '$.sum.limit.limited_by')
+	xdp_path_pct "$lost" "$sent"
+	if [ -n "$sent" ] && xdp_sample_ok "$sent" 585937 && [ "$((rcvd + lost))" = "$sent" ] &&
+		[ "$lost" = "${XDP_OWN_N:-0}" ] && [ "$dup" = 0 ] && [ "$ooo" = 0 ] &&
+		{ [ "$((lost * 100))" -le "$((sent * 3))" ] || [[ $by = receiver_cpu || $by = steal ]]; } &&
 		[[ $mode == "sender xdp tx "*", receiver xdp rx "*"copy "* ]]; then
-		pass "$name: $rcvd of $sent datagrams, $(j '$.sum.receiver.packets_per_second') pps ($mode)"
+		pass "$name: $rcvd of $sent datagrams$XDP_OWN, $(j '$.sum.receiver.packets_per_second') pps ($mode)$CHECK_MSG"
 	else
-		fail "$name" "sent $sent received $rcvd lost $lost dup $dup ooo $ooo, mode '$mode'"
+		fail "$name" "sent $sent received $rcvd lost $lost$XDP_OWN dup $dup ooo $ooo, mode '$mode'$CHECK_MSG"
 	fi
 else
 	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
