@@ -68,8 +68,9 @@ cat >"$M" <<X
   </axes>
 </matrix>
 X
+# the runner (the sender here) at the harness's raised priority, as netns_probe runs its probe
 t0=$(date +%s)
-timeout -k 5 120 ip netns exec "$(_netns_resolve ls)" "$NETSWEEP" run "$M" --db "$DB" --quiet \
+timeout -k 5 120 ip netns exec "$(_netns_resolve ls)" $NETNS_NICE_CMD "$NETSWEEP" run "$M" --db "$DB" --quiet \
 	>"$NETNS_TMP/run.log" 2>&1
 rc=$? took=$(($(date +%s) - t0))
 netns_clear ls
