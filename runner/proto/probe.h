@@ -265,8 +265,8 @@ char *probe_result_json(const struct probe_result *res, bool pretty);
 /* The inverse: fills res (which the caller frees with probe_result_free) from that JSON text,
  * read with SQLite's JSON functions. Every figure, stream and interval comes back exactly
  * (doubles are written with 17 digits); keys a protocol omits stay 0. A request/response
- * result's latency object does not come back yet (only rate searches read results back). Bounded: at most
- * PROBE_JSON_MAX_ROWS intervals and 2 x NS_MAX_STREAMS streams. Returns -1 with err filled
+ * result's latency object does not come back yet (only rate searches read results back).
+ * Bounded: at most PROBE_JSON_MAX_ROWS intervals and 2 x NS_MAX_STREAMS streams. Returns -1 with err filled
  * for text that is not a version-1 probe result. */
 #define PROBE_JSON_MAX_ROWS 700000
 int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err);
