@@ -268,6 +268,23 @@ static int if_exists(const char *dev)
 	return access(path, F_OK) == 0;
 }
 
+/* A process is gone once kill finds nothing or it is a zombie (its parent reaps it). */
+static int proc_gone(pid_t pid)
+{
+	if (kill(pid, 0) < 0)
+		return 1;
+	char path[64], st[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(st, 1, sizeof(st) - 1, f);
+	fclose(f);
+	st[n] = '\0';
+	const char *close = strrchr(st, ')'); /* the name may hold spaces and parentheses */
+	return close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
 int labnet_destroy(const char *ns, struct ns_err *err)
 {
 	char path[128];
@@ -278,13 +295,17 @@ int labnet_destroy(const char *ns, struct ns_err *err)
 	struct ns_err ignored;
 	if (if_exists(ns))
 		labnet_run(del_link, &ignored);
-	pid_t pids[MAX_NS_PIDS];
+	pid_t pids[MAX_NS_PIDS], killed[MAX_NS_PIDS];
+	size_t n_killed = 0;
 	for (int sig = SIGTERM, round = 0; round < 2; round++, sig = SIGKILL) {
 		size_t n = ns_pids(path, pids, MAX_NS_PIDS);
 		if (!n)
 			break;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			kill(pids[i], sig);
+			if (round == 0)
+				killed[n_killed++] = pids[i];
+		}
 		double deadline = now_s() + PROC_END_S;
 		while (ns_pids(path, pids, MAX_NS_PIDS) && now_s() < deadline) {
 			while (waitpid(-1, NULL, WNOHANG) > 0) {
@@ -295,6 +316,16 @@ int labnet_destroy(const char *ns, struct ns_err *err)
 	}
 	if (ns_pids(path, pids, MAX_NS_PIDS))
 		return ns_err_code(err, NS_E_FAIL, "%s: processes left in it after KILL", ns);
+	/* A dying process leaves its namespace before it is done exiting (closing its sockets,
+	 * freeing its memory: long on a busy host, seen under load as an agent still there
+	 * after lab down returned). Return once each is gone, bounded like the rounds above. */
+	double deadline = now_s() + PROC_END_S;
+	for (size_t i = 0; i < n_killed; i++)
+		while (!proc_gone(killed[i]) && now_s() < deadline) {
+			while (waitpid(-1, NULL, WNOHANG) > 0) {
+			}
+			sleep_ms(20);
+		}
 	if (labnet_exists(ns)) {
 		const char *const del_ns[] = {"ip", "netns", "del", ns, NULL};
 		if (labnet_run(del_ns, err) < 0)
