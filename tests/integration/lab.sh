@@ -22,9 +22,9 @@ P=nstlab
 # netns_agent and netns_probe run theirs: measured with stress-ng --cpu 4 beside it (load 11),
 # at nice 0 a single TCP stream through the 730M tbf moved 3-10 % less (m4.xlarge 1806 of
 # 1995 per dollar) with every tool thread under 5 % of a core and limited_by "window": the
-# kernel's work for the stream (tbf, veth, TCP) waits behind the hogs, and no flag of the
-# result can tell that yet. What this checks is the lab's shaping and the ranking, not the
-# tool's share of a crowded CPU.
+# kernel's work for the stream (tbf, veth, TCP) waits behind the hogs. What this checks is
+# the lab's shaping and the ranking, not the tool's share of a crowded CPU; where a niced
+# load still starves it, the result says so (limited_by sender_cpu, asserted below).
 lab() { $NETNS_NICE_CMD "$NETNS_NETSWEEP" lab "$1" --prefix "$P" "${@:2}"; }
 trap 'lab down >/dev/null 2>&1; netns_cleanup' EXIT
 
