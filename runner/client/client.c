@@ -14,11 +14,11 @@
 
 #include "lib/units.h"
 #include "client.h"
+#include "client_notes.h"
 #include "ctl.h"
 #include "longrun.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
-#include "runner/host/clockbound.h"
 #include "runner/host/niccount.h"
 #include "runner/session/amount.h"
 #include "runner/session/limit.h"
@@ -333,12 +333,6 @@ static int collect_results(struct client *c, struct ns_err *err)
 	return 0;
 }
 
-static void add_warning(struct probe_result *res, const char *w)
-{
-	size_t n = strlen(res->warnings);
-	snprintf(res->warnings + n, sizeof(res->warnings) - n, "%s%s", n ? "; " : "", w);
-}
-
 /* Waits for the agent's START, watching for it to refuse. */
 static int start_exchange(struct client *c, struct ns_err *err)
 {
@@ -463,39 +457,6 @@ static void merge_agent_intervals(struct client *c, uint32_t d, struct probe_dir
 	}
 }
 
-static void note_zerocopy(struct client *c, struct probe_result *res, const struct engine *eng)
-{
-	struct engine_zc z;
-	engine_zerocopy(eng, &z);
-	if (z.fallback_errno && !c->zc_errno)
-		c->zc_errno = z.fallback_errno;
-	res->zerocopy_active |= z.active && z.sends > 0;
-	res->zerocopy_sends += z.sends;
-	res->zerocopy_completions += z.completions;
-	res->zerocopy_copied += z.copied;
-}
-
-/* -Z fell back: the reason when this end sent (the agent reports only that it fell back). */
-static void zerocopy_warnings(const struct client *c, struct probe_result *res)
-{
-	char w[160];
-	if (!c->p->zerocopy)
-		return;
-	if (!res->zerocopy_active && c->zc_errno == ENOBUFS) {
-		add_warning(res, "-Z: the kernel would not pin the pages (ENOBUFS: locked-memory "
-				 "limit, ulimit -l, or net.core.optmem_max), so sends were copied");
-	} else if (!res->zerocopy_active && c->zc_errno) {
-		snprintf(w, sizeof(w), "-Z: the kernel refused SO_ZEROCOPY on %s sockets (%s), so sends "
-			 "were copied", c->p->proto == NS_PROTO_UDP ? "UDP" : "TCP",
-			 strerror(c->zc_errno));
-		add_warning(res, w);
-	} else if (!res->zerocopy_active) {
-		add_warning(res, "-Z: the sending end's kernel refused zero-copy, so sends were copied");
-	} else if (res->zerocopy_copied && res->zerocopy_copied == res->zerocopy_completions)
-		add_warning(res, "-Z: the kernel copied every zero-copy send after all (delivery "
-				 "to a local socket, or a device without scatter-gather)");
-}
-
 /* --dont-fragment on UDP: a datagram over the path MTU is refused before the test (the
  * agent checks the reverse direction's). */
 static int check_path_mtu(const struct client *c, struct ns_err *err)
@@ -505,22 +466,6 @@ static int check_path_mtu(const struct client *c, struct ns_err *err)
 		    sockopt_check_mtu(c->ends[i].fds[0], c->p, err) < 0)
 			return -1;
 	return 0;
-}
-
-/* Request/response: where the requester ran, and why the figures are round trips only. */
-static void latency_clock(struct probe_result *res, const struct session_end *me)
-{
-	struct probe_latency *l = &res->latency;
-	struct clock_bound cb;
-	struct ns_err e;
-	l->client_cpu = me->eng ? engine_stream_last_cpu(me->eng, 0) : -1;
-	if (clock_bound_read(&cb, &e) < 0) {
-		snprintf(l->one_way_why, sizeof(l->one_way_why), "round trips only: %.200s", e.msg);
-		return;
-	}
-	l->client_clock_synced = cb.synced;
-	l->client_clock_maxerror_us = cb.maxerror_us;
-	clock_round_trip_why(&cb, l->sum.p50_us, l->one_way_why, sizeof(l->one_way_why));
 }
 
 /* Turns both ends' snapshots into res->dirs. */
@@ -569,7 +514,7 @@ static int compute(struct client *c, struct ns_err *err)
 		if (d == 0 && me_sender && session_end_latency(me, dur, &res->latency, err) < 0)
 			return -1;
 		if (d == 0 && res->latency.present)
-			latency_clock(res, me);
+			client_latency_clock(res, me);
 		double my_cpu = session_end_cpu_percent(me);
 		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
 		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;
@@ -583,7 +528,7 @@ static int compute(struct client *c, struct ns_err *err)
 		if (me->eng && me_sender && engine_gso_active(me->eng))
 			res->gso_active = true;
 		if (me->eng && me_sender && c->p->zerocopy)
-			note_zerocopy(c, res, me->eng);
+			client_note_zerocopy(res, &c->zc_errno, me->eng);
 		if (as && !me_sender && as->gso_active)
 			res->gso_active = true;
 		if (d == 0) {
@@ -597,7 +542,7 @@ static int compute(struct client *c, struct ns_err *err)
 					 me_sender ? their_mode : mine_mode);
 		}
 		if (as && !me_sender && as->held_by_cap)
-			add_warning(res, "the agent's --max-rate, shared by its tests one after "
+			client_warn(res, "the agent's --max-rate, shared by its tests one after "
 				    "another, held its sending below the asked rate");
 		if (as && !me_sender && as->zc_active) {
 			res->zerocopy_active = true;
@@ -618,20 +563,20 @@ static int compute(struct client *c, struct ns_err *err)
 		else
 			shaping_from_intervals(pd->intervals, pd->n_intervals, &pd->shaping);
 		if (me->truncated)
-			add_warning(res, "interval series truncated at its bound");
+			client_warn(res, "interval series truncated at its bound");
 		session_limit(me, as, c->p->rate_bps, pd);
 		char lw[NS_ERR_MAX];
 		limit_warning(&pd->limit, ns_dir_name(pd->dir), lw, sizeof(lw));
 		if (lw[0])
-			add_warning(res, lw);
+			client_warn(res, lw);
 	}
 	res->n_dirs = c->n_ends;
 	if (c->p->gso && !res->gso_active)
-		add_warning(res, "--gso requested but UDP_SEGMENT was not used");
+		client_warn(res, "--gso requested but UDP_SEGMENT was not used");
 	if (c->n_ends && c->ends[0].fds && c->ends[0].fds[0] >= 0)
 		res->tos_applied = sockopt_tos_applied(c->ends[0].fds[0]);
 	res->dscp_applied = res->tos_applied >= 0 ? res->tos_applied >> 2 : -1;
-	zerocopy_warnings(c, res);
+	client_zerocopy_warnings(c->p, c->zc_errno, res);
 	return 0;
 }
 
@@ -641,7 +586,7 @@ static void nic_figures(struct client *c)
 	struct probe_result *res = c->res;
 	struct ns_err e = {0};
 	if (niccount_end(&c->nic, &res->nic_client, &e) < 0)
-		add_warning(res, e.msg);
+		client_warn(res, e.msg);
 	if (c->agent_done && c->agent.n_dirs > 0) {
 		res->nic_agent = c->agent.dirs[0].nic;
 		proto_printable(res->nic_agent.ifname);
@@ -718,7 +663,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	    longrun_init(&c.lr, p, &e) < 0)
 		goto fail;
 	if (p->proto == NS_PROTO_UDP && p->fq_rate_bps)
-		add_warning(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "
+		client_warn(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "
 				 "interface; without it SO_MAX_PACING_RATE does not pace UDP");
 	double timeout = p->timeout_s > 0 ? p->timeout_s : p->omit_s + p->duration_s + 15;
 	double conn_deadline = proto_now() + p->connect_timeout_s;
@@ -769,7 +714,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
 			drain_udp(&c.ends[i]);
 	if (niccount_begin(&c.nic, (struct sockaddr *)&c.peer, c.peer_len, &e2) < 0)
-		add_warning(res, e2.msg);
+		client_warn(res, e2.msg);
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
 	uint32_t threads = session_threads(p);
@@ -791,7 +736,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 				char w[NS_ERR_MAX + 64];
 				snprintf(w, sizeof(w), "this end runs the socket engine: %s",
 					 se->xdp_refused);
-				add_warning(res, w);
+				client_warn(res, w);
 			}
 		}
 	started = true;
