@@ -76,6 +76,22 @@ int lat_end_result(struct lat_end *l, const struct engine *eng, double dur, uint
 		   struct probe_latency *out, struct ns_err *err)
 {
 	engine_latency(eng, &l->h[L_CUR]);
+	/* Transactions after the last interval's boundary (a late last tick on a busy host, or
+	 * the stop between two ticks) make a last, shorter interval, so that the series adds up
+	 * to the test's count as iperf3's last interval does. */
+	if (l->n_ivl > 0 && l->n_ivl < l->cap_ivl) {
+		lathist_sub(&l->h[L_TMP], &l->h[L_CUR], &l->h[L_PREV]);
+		struct lathist_summary tail;
+		lathist_summarize(&l->h[L_TMP], &tail);
+		double start = l->ivl[l->n_ivl - 1].end_s, end = dur > start ? dur : start;
+		if (tail.count > 0) {
+			struct probe_latency_interval *v = &l->ivl[l->n_ivl++];
+			v->start_s = start;
+			v->end_s = end;
+			v->omitted = false;
+			lat_figures(&l->h[L_TMP], end - start, 0, &v->f);
+		}
+	}
 	const struct lathist *m = &l->h[L_CUR];
 	if (l->omit_taken) { /* without an omit period the whole run is measured, exactly */
 		lathist_sub(&l->h[L_TMP], &l->h[L_CUR], &l->h[L_OMIT]);
