@@ -59,8 +59,10 @@ else
 	fail "the report writes the percentile chart (latency.gp, log scales)" "$(ls "$T/rep")"
 fi
 
-# p99 against the baseline: two runs of 3 repeats; the second run's p99 made 100 times worse
-# in the database (the report's only input), so the test must find it whatever the machine did
+# p99 against the baseline: two runs of 3 repeats; the second run's p99 made 100 times the
+# baseline's worst in the database (the report's only input), so the test must find it
+# whatever the machine did: on a busy host one run's own p99s span two orders of magnitude,
+# and 100 times each of them is then no significant change (Welch on log p99, n = 3)
 cat >"$T/g.xml" <<'X'
 <matrix name="rr-gate" repeats="3" order="as-written" cooldown="0s">
   <axes>
@@ -71,12 +73,13 @@ cat >"$T/g.xml" <<'X'
 X
 G=$T/g.db
 for i in 1 2; do timeout 60 "$NETSWEEP" run "$T/g.xml" --db "$G" --quiet >"$T/g.log" 2>&1; done
-sqlite3 "$G" "update result_latency set p99_us = p99_us * 100 where result_id in
+sqlite3 "$G" "update result_latency set p99_us = (select max(p99_us) from v_latency
+	where run_id = (select min(id) from runs)) * (100 + result_id % 3) where result_id in
 	(select result_id from v_latency where run_id = (select max(id) from runs))"
 "$NETSWEEP" report --db "$G" -o "$T/grep" --baseline previous --fail-on-regression 5 >"$T/g.out" 2>"$T/g.err"
 rc=$?
 if [ "$rc" = 1 ] && grep -q "p99 rose by more than 5 %" "$T/g.err" && grep -q 'data-regressed="1"' "$T/grep/index.html"; then
-	pass "a p99 100x worse over 3 repeats trips --fail-on-regression (Welch on log p99)"
+	pass "a p99 100x the baseline's worst over 3 repeats trips --fail-on-regression (Welch on log p99)"
 else
 	fail "a p99 100x worse over 3 repeats trips --fail-on-regression" "exit $rc: $(cat "$T/g.err" | head -3)"
 fi
