@@ -96,7 +96,7 @@ int rp_ab_build(const struct rp_data *d, double alpha, struct rp_ab *out, struct
 						struct rp_ab_row *g = realloc(out->rows, cap * sizeof(*g));
 						if (!g) {
 							rp_ab_free(out);
-							return ns_err_set(err, "out of memory");
+							return ns_err_code(err, NS_E_NOMEM, "out of memory");
 						}
 						out->rows = g;
 					}

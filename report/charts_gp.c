@@ -198,7 +198,7 @@ int cg_chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struct rp
 			struct rp_buf *gp, const char *nodata, struct ns_err *err)
 {
 	if (dat->oom || gp->oom)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	if (nodata) {
 		c->status = RP_CHART_NODATA;
 		snprintf(c->reason, sizeof(c->reason), "%s", nodata);

@@ -364,7 +364,7 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (rp_history_findings(&d, &hist, &fnd) < 0 || rp_ab_findings(&d, &ab, &fnd) < 0 ||
 	    rp_advertised_findings(&d, &fnd) < 0) {
-		ns_err_set(&err, "out of memory");
+		ns_err_code(&err, NS_E_NOMEM, "out of memory");
 		goto fail;
 	}
 	rp_findings_sort(&fnd);

@@ -37,7 +37,7 @@ int rp_compare(const struct rp_data *cur, const struct rp_data *base, double alp
 	if (!ix || !out->rows) {
 		free(ix);
 		rp_cmp_free(out);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < base->n_cases; i++)
 		ix[i] = (struct key_ix){base->cases[i].case_key ? base->cases[i].case_key : "", (long)i};

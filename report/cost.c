@@ -80,7 +80,7 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 	*n = 0;
 	*rows = calloc(d->n_eps ? d->n_eps : 1, sizeof(**rows));
 	if (!*rows)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < d->n_eps; i++) {
 		struct rp_cost_row *r = &(*rows)[(*n)++];
 		r->ep = i;

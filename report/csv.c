@@ -65,7 +65,7 @@ int rp_csv_write(sqlite3 *db, long long run_id, bool emulated, const char *path,
 		goto err;
 	}
 	if (b.oom) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto err;
 	}
 	fwrite(rp_buf_str(&b), 1, b.len, f);
@@ -132,7 +132,7 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 			rp_buf_puts(&b, ",0,");
 		rp_buf_puts(&b, "\n");
 	}
-	int rc = b.oom ? ns_err_set(err, "out of memory")
+	int rc = b.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
 		       : atomicfile_write(path, rp_buf_str(&b), b.len, 0644, 0, err);
 	rp_buf_free(&b);
 	return rc;

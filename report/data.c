@@ -121,7 +121,7 @@ static int each_row(sqlite3 *db, const char *sql, long long id,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (row(st, x) < 0) {
 			sqlite3_finalize(st);
-			return ns_err_set(err, "out of memory");
+			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 		}
 	}
 	sqlite3_finalize(st);
@@ -284,7 +284,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	size_t cap = 16;
 	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
 	if (!vals)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	if (rp_db_prep(db, sql, &st, err) < 0)
 		goto err;
 	sqlite3_bind_int64(st, 1, d->run.id);
@@ -336,7 +336,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	free(vals);
 	return 0;
 oom:
-	ns_err_set(err, "out of memory");
+	ns_err_code(err, NS_E_NOMEM, "out of memory");
 err:
 	sqlite3_finalize(st);
 	free(vals);
@@ -620,7 +620,7 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 	free(acc);
 	return 0;
 oom:
-	ns_err_set(err, "out of memory");
+	ns_err_code(err, NS_E_NOMEM, "out of memory");
 err:
 	sqlite3_finalize(runs);
 	sqlite3_finalize(res);
@@ -670,7 +670,7 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct n
 			if (!rep || !te || !b) {
 				sqlite3_finalize(st);
 				rp_series_free(s);
-				return ns_err_set(err, "out of memory");
+				return ns_err_code(err, NS_E_NOMEM, "out of memory");
 			}
 		}
 		s->repeat[s->n] = sqlite3_column_int(st, 0);

@@ -451,7 +451,7 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 err:
 	rp_buf_free(&b);
 	rp_findings_free(f);
-	return ns_err_set(err, "out of memory");
+	return ns_err_code(err, NS_E_NOMEM, "out of memory");
 }
 
 void rp_findings_free(struct rp_findings *f)

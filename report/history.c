@@ -20,7 +20,7 @@ int rp_history_build(sqlite3 *db, const struct rp_data *d, size_t n_runs, double
 		return 0;
 	h->keys = calloc(d->n_cases, sizeof(*h->keys));
 	if (!h->keys)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < d->n_cases; i++)
 		h->keys[i] = d->cases[i].case_key ? d->cases[i].case_key : "";
 	if (rp_trend_load(db, d, h->keys, d->n_cases, n_runs, &h->t, err) < 0) {
@@ -36,7 +36,7 @@ int rp_history_build(sqlite3 *db, const struct rp_data *d, size_t n_runs, double
 		struct rp_history_step *grown = realloc(h->steps, (h->n_steps + n) * sizeof(*grown));
 		if (!grown) {
 			rp_history_free(h);
-			return ns_err_set(err, "out of memory");
+			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 		}
 		h->steps = grown;
 		for (size_t i = 0; i < n; i++)

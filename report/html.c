@@ -547,7 +547,7 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 {
 	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	if (!doc)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
 	xmlNodePtr html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(doc, html);

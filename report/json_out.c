@@ -192,7 +192,7 @@ int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *er
 	int rc = -1;
 	struct atomicfile af;
 	if (!text || lab.oom) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto out;
 	}
 	if (atomicfile_open(&af, path, 0644, 0, err) < 0)

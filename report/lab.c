@@ -19,7 +19,7 @@ int rp_lab_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 				continue;
 			if (!(d->eps[i].lab_scale = strdup((const char *)sqlite3_column_text(st, 1)))) {
 				sqlite3_finalize(st);
-				return ns_err_set(err, "out of memory");
+				return ns_err_code(err, NS_E_NOMEM, "out of memory");
 			}
 		}
 	}

@@ -456,7 +456,7 @@ int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err
 	charts(r, &b);
 	if (b.oom) {
 		rp_buf_free(&b);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	int rc = atomicfile_write(path, rp_buf_str(&b), b.len, 0644, 0, err);
 	rp_buf_free(&b);

@@ -25,12 +25,12 @@ int rp_news_build(const struct rp_data *d, const struct rp_cost_row *cost, size_
 	out->cost = calloc(n_cost + 1, sizeof(*out->cost));
 	if (!out->changed || !out->cost) {
 		rp_news_free(out);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	struct ranked *rk = calloc(cmp ? cmp->n + 1 : 1, sizeof(*rk));
 	if (!rk) {
 		rp_news_free(out);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; cmp && i < cmp->n; i++)
 		if (cmp->rows[i].verdict == RP_REGRESSION || cmp->rows[i].verdict == RP_IMPROVEMENT)

@@ -46,7 +46,7 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 			*ai = NULL;
 	char port[8];
 	if (!a) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		return NULL;
 	}
 	a->o = *o;

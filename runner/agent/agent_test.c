@@ -273,7 +273,7 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 	int rc = -1;
 	if (!pfd || (tcp && !(t->pend = calloc(t->cap_pend, sizeof(*t->pend))))) {
 		free(pfd);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	pfd[0] = (struct pollfd){.fd = c->ctl, .events = POLLIN};
 	pfd[1] = (struct pollfd){.fd = c->a->pipe_r, .events = POLLIN};
@@ -551,7 +551,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 	t.udp = calloc(t.total, sizeof(int));
 	t.got = calloc(t.total, sizeof(bool));
 	if (!t.udp || !t.got) {
-		ns_err_set(&err, "out of memory");
+		ns_err_code(&err, NS_E_NOMEM, "out of memory");
 		goto fail;
 	}
 	if (getrandom(t.cookie, sizeof(t.cookie), 0) != (ssize_t)sizeof(t.cookie)) {

@@ -147,7 +147,7 @@ static int open_tcp_streams(struct client *c, uint32_t total, double after_s, do
 	uint32_t k = 0, left = 0;
 	int rc = -1;
 	if (!pfd)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (k = 0; k < total; k++, left++) {
 		struct client_src src = stream_src(c, k);
 		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p,
@@ -200,7 +200,7 @@ static int open_udp_streams(struct client *c, uint32_t total, double after_s, do
 	struct pollfd *pfd = calloc(total, sizeof(*pfd));
 	int rc = -1;
 	if (!acked || !pfd) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto out;
 	}
 	for (uint32_t k = 0; k < total; k++) {
@@ -299,7 +299,7 @@ static int collect_results(struct client *c, struct ns_err *err)
 		if (ni)
 			c->agent_ivl[d] = calloc(ni, sizeof(struct probe_interval));
 		if (!c->agent_recs[d] || (ni && !c->agent_ivl[d]))
-			return ns_err_set(err, "out of memory for the agent's results");
+			return ns_err_code(err, NS_E_NOMEM, "out of memory for the agent's results");
 		c->agent_n_ivl[d] = ni;
 	}
 	for (;;) {
@@ -486,7 +486,7 @@ static int compute(struct client *c, struct ns_err *err)
 			if (!a0 || !a1) {
 				free(a0);
 				free(a1);
-				return ns_err_set(err, "out of memory");
+				return ns_err_code(err, NS_E_NOMEM, "out of memory");
 			}
 			for (uint32_t i = 0; i < me->n; i++) {
 				a0[i] = c->agent_recs[d][i].omit;
@@ -671,7 +671,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	c.timeout_s = timeout;
 	c.buf = malloc(PROTO_MAX_PAYLOAD);
 	if (!c.buf) {
-		ns_err_set(&e, "out of memory");
+		ns_err_code(&e, NS_E_NOMEM, "out of memory");
 		goto fail;
 	}
 	c.ctl = connect_ctl(&c, p->host, p->port, conn_deadline, &e);

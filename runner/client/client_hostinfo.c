@@ -46,7 +46,7 @@ int probe_hostinfo_peer(const char *host, uint16_t port, const char *psk_file, c
 	double deadline = proto_now() + timeout_s;
 	uint8_t *buf = malloc(PROTO_MAX_PAYLOAD + 1);
 	if (!buf) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto err;
 	}
 	ctl = client_ctl_connect(host, port, deadline, NULL, NULL, err);
@@ -65,7 +65,7 @@ int probe_hostinfo_peer(const char *host, uint16_t port, const char *psk_file, c
 	}
 	*json = strdup((char *)buf);
 	if (!*json) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto err;
 	}
 	close(ctl);

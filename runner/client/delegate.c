@@ -63,7 +63,7 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 	double conn_deadline = proto_now() + p->connect_timeout_s;
 	double deadline = conn_deadline + p->connect_timeout_s + timeout + DELEGATE_MARGIN_S;
 	if (!(buf = malloc(PROTO_MAX_PAYLOAD))) {
-		ns_err_set(&e, "out of memory");
+		ns_err_code(&e, NS_E_NOMEM, "out of memory");
 		goto fail;
 	}
 	ctl = client_ctl_connect(from_host, from_port, conn_deadline, NULL, NULL, &e);

@@ -14,7 +14,7 @@ int longrun_init(struct longrun *l, const struct probe_params *p, struct ns_err 
 	for (uint32_t i = 0; i < 2; i++)
 		steady_init(&l->w[i], p->steady_s);
 	if (l->on && !(l->scratch = calloc(PROTO_IVLS_PER_CHUNK, sizeof(*l->scratch))))
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	return 0;
 }
 

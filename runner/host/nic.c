@@ -62,7 +62,7 @@ static int nl_talk(struct nlmsghdr *req, nl_cb cb, void *arg, struct ns_err *err
 	}
 	buf = malloc(NL_BUF);
 	if (!buf) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto err;
 	}
 	for (;;) {

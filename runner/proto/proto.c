@@ -214,7 +214,7 @@ int proto_send_buf(int fd, uint16_t type, const struct proto_buf *b, double dead
 		   struct ns_err *err)
 {
 	if (b->oom)
-		return ns_err_set(err, "out of memory building a %s message", proto_type_name(type));
+		return ns_err_code(err, NS_E_NOMEM, "out of memory building a %s message", proto_type_name(type));
 	return proto_send(fd, type, b->p, b->len, deadline, err);
 }
 

@@ -277,7 +277,7 @@ static int top_level(struct rp *r, struct probe_result *res, bool *has_rev, int6
 		snprintf(res->error, sizeof(res->error), "unknown error");
 	const char *hi = col_text(st, 3);
 	if (hi && strcmp(hi, "null") && !(res->agent_hostinfo = strdup(hi))) {
-		ns_err_set(r->err, "out of memory");
+		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
 		goto out;
 	}
 	*has_rev = sqlite3_column_int(st, 4) != 0;
@@ -392,7 +392,7 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 				  2 * NS_MAX_STREAMS);
 	for (uint32_t d = 0; d < res->n_dirs && n > 0; d++)
 		if (!(res->dirs[d].streams = calloc((size_t)n, sizeof(struct probe_stream_result))))
-			return ns_err_set(r->err, "out of memory");
+			return ns_err_code(r->err, NS_E_NOMEM, "out of memory");
 	struct cols c = {.count = 0};
 	cols_expr(&c, "value ->> '$.direction', value -> '$.sender', value -> '$.receiver'");
 	cols_fields(&c, "value", "$.", &fields_stream);
@@ -444,7 +444,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	for (uint32_t d = 0; d < res->n_dirs; d++)
 		if (count[d] &&
 		    !(res->dirs[d].intervals = calloc((size_t)count[d], sizeof(struct probe_interval))))
-			return ns_err_set(r->err, "out of memory");
+			return ns_err_code(r->err, NS_E_NOMEM, "out of memory");
 	struct cols c = {.count = 0};
 	cols_expr(&c, "value ->> '$.direction'");
 	cols_fields(&c, "value", "$.", &fields_interval);

@@ -154,7 +154,7 @@ static int dec_sums(struct proto_result_rd *rd, const uint8_t *p, size_t len,
 		pd->dir = (enum ns_dir)dir;
 		if (rd->want_streams[d] &&
 		    !(pd->streams = calloc(rd->want_streams[d], sizeof(*pd->streams))))
-			return ns_err_set(err, "out of memory for a delegated result");
+			return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
 	}
 	if (proto_rd_end(&r, "DELEGATE_RESULT", err) < 0)
 		return -1;
@@ -220,7 +220,7 @@ static int dec_intervals(struct proto_result_rd *rd, const uint8_t *p, size_t le
 	struct probe_interval *v = realloc(pd->intervals, (pd->n_intervals + (size_t)count) *
 							       sizeof(*v));
 	if (!v)
-		return ns_err_set(err, "out of memory for a delegated result");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
 	pd->intervals = v;
 	v += pd->n_intervals;
 	memset(v, 0, count * sizeof(*v));

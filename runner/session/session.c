@@ -83,7 +83,7 @@ int session_end_init(struct session_end *s, enum ns_dir dir, enum engine_role ro
 	s->cur = calloc(n, sizeof(*s->cur));
 	if (!s->fds || !s->omit || !s->prev || !s->cur) {
 		session_end_destroy(s);
-		return ns_err_set(err, "out of memory for %u streams", (unsigned)n);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory for %u streams", (unsigned)n);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		s->fds[i] = -1;
@@ -437,7 +437,7 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 	static const struct engine_stream_snap zero;
 	d->streams = calloc(n ? n : 1, sizeof(*d->streams));
 	if (!d->streams)
-		return ns_err_set(err, "out of memory for %u stream results", (unsigned)n);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory for %u stream results", (unsigned)n);
 	d->n_streams = n;
 	memset(&d->sender, 0, sizeof(d->sender));
 	memset(&d->receiver, 0, sizeof(d->receiver));

@@ -231,7 +231,7 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 	free(starts);
 	return 0;
 oom:
-	ns_err_set(err, "%s: out of memory expanding the matrix", m->path);
+	ns_err_code(err, NS_E_NOMEM, "%s: out of memory expanding the matrix", m->path);
 fail:
 	free(ks.slot);
 	free(conds);
@@ -375,7 +375,7 @@ int expand_schedule(const struct matrix *m, size_t n_cases, uint64_t seed,
 	size_t total = n_cases * m->repeats, k = 0;
 	struct sweep_slot *s = malloc((total ? total : 1) * sizeof(*s));
 	if (!s)
-		return ns_err_set(err, "out of memory scheduling %zu runs", total);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory scheduling %zu runs", total);
 	if (m->order == MX_ORDER_INTERLEAVED) {
 		for (uint32_t r = 0; r < m->repeats; r++)
 			for (size_t c = 0; c < n_cases; c++)

@@ -260,7 +260,7 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 	char *obj = NULL;
 	char **envp = make_env(H, kind, p, attempt, setup_output);
 	if (!envp)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	if (p)
 		progress_note(H->o.prog, "pair %s: %s", pair, kind);
 	else
@@ -553,7 +553,7 @@ int hooks_setup(const struct matrix *m, const struct hooks_opts *o, struct hooks
 		return 0;
 	struct hooks *H = calloc(1, sizeof(*H));
 	if (!H)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	H->m = *m;
 	H->o = *o;
 	pthread_mutex_init(&H->lock, NULL);
@@ -563,7 +563,7 @@ int hooks_setup(const struct matrix *m, const struct hooks_opts *o, struct hooks
 	H->owed = calloc(m->n_pairs, sizeof(bool));
 	if (!H->pairs || !H->fail || !H->setup_out || !H->owed) {
 		hooks_teardown(&H, o->prog);
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	memcpy(H->pairs, m->pairs, m->n_pairs * sizeof(*H->pairs));
 	H->m.pairs = H->pairs;

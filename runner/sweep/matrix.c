@@ -160,7 +160,7 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 		cap += is_elem(n, "pair");
 	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
 	if (!m->pairs)
-		return ns_err_set(L->err, "out of memory");
+		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr n = pairs->children; n; n = n->next) {
 		if (!is_elem(n, "pair"))
 			continue;
@@ -285,7 +285,7 @@ static int load_rule(struct loader *L, xmlNodePtr n, bool include)
 	struct matrix *m = L->m;
 	struct matrix_rule *nr = realloc(m->rules, (m->n_rules + 1) * sizeof(*nr));
 	if (!nr)
-		return ns_err_set(L->err, "out of memory");
+		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	m->rules = nr;
 	struct matrix_rule *r = &m->rules[m->n_rules++];
 	memset(r, 0, sizeof(*r));
@@ -297,7 +297,7 @@ static int load_rule(struct loader *L, xmlNodePtr n, bool include)
 		cap += is_elem(c, elem);
 	r->c = calloc(cap ? cap : 1, sizeof(*r->c));
 	if (!r->c)
-		return ns_err_set(L->err, "out of memory");
+		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr c = n->children; c; c = c->next) {
 		if (!is_elem(c, elem))
 			continue;
@@ -322,7 +322,7 @@ static int load_rule(struct loader *L, xmlNodePtr n, bool include)
 		cond->value.line = line_of(c);
 		r->n++;
 		if (include && include_value(m, id, &cond->value) < 0)
-			return ns_err_set(L->err, "out of memory");
+			return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 		for (size_t i = 0; include && i + 1 < r->n; i++)
 			if (r->c[i].axis == (enum matrix_axis_id)id) {
 				ns_err_set(L->err, "set twice in one include");
@@ -409,7 +409,7 @@ static int fill_defaults(struct loader *L)
 				struct matrix_value v = {.u = i, .line = m->pairs[i].line};
 				v.text = strdup(m->pairs[i].name);
 				if (!v.text || add_value(ax, &v) < 0)
-					return ns_err_set(L->err, "out of memory");
+					return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 			}
 			continue;
 		}
@@ -452,7 +452,7 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 		/* No pairs: one loopback pair whose agent the runner starts itself. */
 		m->pairs = calloc(1, sizeof(*m->pairs));
 		if (!m->pairs)
-			return ns_err_set(L->err, "out of memory");
+			return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 		snprintf(m->pairs[0].name, sizeof(m->pairs[0].name), "loopback");
 		snprintf(m->pairs[0].price_basis, sizeof(m->pairs[0].price_basis), "pair");
 		m->pairs[0].line = line_of(root);
@@ -497,7 +497,7 @@ int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t
 	m->path = strdup(path);
 	m->text = malloc(len + 1);
 	if (!m->path || !m->text) {
-		ns_err_set(err, "%s: out of memory", path);
+		ns_err_code(err, NS_E_NOMEM, "%s: out of memory", path);
 		goto err;
 	}
 	memcpy(m->text, text, len);

@@ -25,7 +25,7 @@ int mxlong_parse_value(enum matrix_axis_id axis, const char *text, struct matrix
 			return ns_err_set(err, "'%s': a steady time must be above zero", text);
 		snprintf(buf, sizeof(buf), "%.9g", out->d);
 	}
-	return (out->text = strdup(buf)) ? 0 : ns_err_set(err, "out of memory");
+	return (out->text = strdup(buf)) ? 0 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 }
 
 void mxlong_apply(struct probe_params *p, enum matrix_axis_id axis, const struct matrix_value *v)

@@ -41,7 +41,7 @@ int mxrr_parse_value(enum matrix_axis_id axis, const char *text, struct matrix_v
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)u);
 	}
 	out->u = u;
-	return (out->text = strdup(buf)) ? 0 : ns_err_set(err, "out of memory");
+	return (out->text = strdup(buf)) ? 0 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 }
 
 void mxrr_apply(struct probe_params *p, enum matrix_axis_id axis, const struct matrix_value *v)

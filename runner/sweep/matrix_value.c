@@ -113,7 +113,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		for (size_t i = 0; i < m->n_pairs; i++)
 			if (strcmp(m->pairs[i].name, text) == 0) {
 				out->u = i;
-				return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+				return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 			}
 		return ns_err_set(err, "'%s' is not a pair of this matrix", text);
 	case MX_PROTOCOL:
@@ -124,7 +124,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		else
 			return ns_err_set(err, "'%s': protocol is tcp or udp", text);
 		out->u = u;
-		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_DIRECTION:
 		if (strcmp(text, "forward") == 0)
 			u = NS_DIR_FORWARD;
@@ -135,7 +135,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		else
 			return ns_err_set(err, "'%s': direction is forward, reverse or bidir", text);
 		out->u = u;
-		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_STREAMS:
 		if (units_parse_uint(text, 1, NS_MAX_STREAMS, &u, err) < 0)
 			return -1;
@@ -166,7 +166,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		if (mxval_parse_duration(text, axis == MX_DURATION, &d, err) < 0)
 			return -1;
 		out->d = d;
-		return set_text(out, "%.9g", d) < 0 ? ns_err_set(err, "out of memory") : 0;
+		return set_text(out, "%.9g", d) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_BIND:
 	case MX_DSCP:
 	case MX_FAMILY:
@@ -175,7 +175,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			return -1;
 		return set_text(out, "%s", axis == MX_BIND || axis == MX_FAMILY ? text
 					  : axis == MX_DSCP ? dscp_text(out->u) : amount_text(out->u)) < 0
-			       ? ns_err_set(err, "out of memory") : 0;
+			       ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_UNTIL:
 	case MX_STEADY:
 		return mxlong_parse_value(axis, text, out, err);
@@ -197,10 +197,10 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			return ns_err_set(err, "'%s': expected socket, xdp or xdp-rx (the last two "
 					  "with ,socket: fall back to sockets where AF_XDP is refused)",
 					  text);
-		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_AFFINITY:
 		if (!strcmp(text, "none") || !strcmp(text, "irq") || !strcmp(text, "spread")) {
-			return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+			return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 		} else {
 			int cpus[UNITS_MAX_CPUS];
 			size_t n;
@@ -210,7 +210,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 				return -1;
 			}
 			units_format_cpulist(cpus, n, buf, sizeof(buf));
-			return set_text(out, "%s", buf) < 0 ? ns_err_set(err, "out of memory") : 0;
+			return set_text(out, "%s", buf) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 		}
 	case MX_CONGESTION:
 		if (strlen(text) > 15)
@@ -219,10 +219,10 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		for (const char *p = text; *p; p++)
 			if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
 				return ns_err_set(err, "'%s' is not a congestion control name", text);
-		return set_text(out, "%s", text) < 0 ? ns_err_set(err, "out of memory") : 0;
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	default:
 		return ns_err_set(err, "unknown axis");
 	}
 	out->u = u;
-	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_set(err, "out of memory") : 0;
+	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 }

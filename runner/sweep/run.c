@@ -98,7 +98,7 @@ static int store_cases(struct runner *R, struct ns_err *err)
 			.params_json = json,
 		};
 		int rc = json ? store_case_put(R->st, R->run_id, &sc, &R->case_ids[i], err)
-			      : ns_err_set(err, "out of memory");
+			      : ns_err_code(err, NS_E_NOMEM, "out of memory");
 		free(json);
 		if (rc < 0) {
 			store_rollback(R->st);
@@ -150,7 +150,7 @@ static int find_done(struct runner *R, uint8_t *done, size_t *n_done, struct ns_
 	struct done_ctx d = {.cases = R->cases, .repeats = R->m->repeats, .done = done};
 	d.order = malloc(R->cases->n * sizeof(size_t));
 	if (!d.order)
-		return ns_err_set(err, "out of memory");
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < R->cases->n; i++)
 		d.order[i] = i;
 	qsort_r(d.order, R->cases->n, sizeof(size_t), cmp_by_key, (void *)R->cases);
@@ -460,7 +460,7 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 	for (size_t i = 0; i < n_pairs; i++) {
 		R->pairs[i].queue = malloc((R->n_slots ? R->n_slots : 1) * sizeof(size_t));
 		if (!R->pairs[i].queue)
-			return ns_err_set(err, "out of memory");
+			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	for (size_t k = 0; k < R->n_slots; k++) {
 		const struct sweep_slot *s = &R->slots[k];
@@ -555,7 +555,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	R.case_ids = calloc(cases->n, sizeof(*R.case_ids));
 	done = calloc(cases->n * m->repeats, 1);
 	if (!R.pairs || !R.case_ids || !done) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		goto out;
 	}
 	R.agent_wait_s = o->agent_wait_s >= 0 ? o->agent_wait_s : m->agent_wait_s;

@@ -144,7 +144,7 @@ struct store *store_open(const char *path, struct ns_err *err)
 {
 	struct store *s = calloc(1, sizeof(*s));
 	if (!s) {
-		ns_err_set(err, "out of memory");
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
