@@ -36,6 +36,8 @@ include mk/session.mk
 include mk/agent.mk
 include mk/client.mk
 include mk/search.mk
+include mk/matrix.mk
+include mk/store.mk
 include mk/sweep.mk
 include mk/host.mk
 include mk/lab.mk

@@ -15,7 +15,7 @@
 #include "lib/jsonw.h"
 #include "lib/units.h"
 #include "runner/host/catalog.h"
-#include "runner/sweep/matrix.h"
+#include "runner/matrix/matrix.h"
 #include "lab.h"
 #include "shape.h"
 

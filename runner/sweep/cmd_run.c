@@ -14,16 +14,16 @@
 #include "lib/units.h"
 #include "lib/xsdcheck.h"
 #include "runner/host/catalog.h"
-#include "expand.h"
+#include "runner/matrix/expand.h"
 #include "labpairs.h"
-#include "matrix.h"
-#include "matrix_longrun.h"
-#include "matrix_override.h"
+#include "runner/matrix/matrix.h"
+#include "runner/matrix/matrix_longrun.h"
+#include "runner/matrix/matrix_override.h"
 #include "pricecheck.h"
-#include "pair_key.h"
+#include "runner/matrix/pair_key.h"
 #include "progress.h"
 #include "run.h"
-#include "store.h"
+#include "runner/store/store.h"
 
 static void usage(FILE *f)
 {

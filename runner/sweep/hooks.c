@@ -15,7 +15,7 @@
 
 #include "lib/units.h"
 #include "runner/client/client.h"
-#include "pair_key.h"
+#include "runner/matrix/pair_key.h"
 
 extern char **environ;
 

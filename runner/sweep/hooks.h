@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "runner/matrix/matrix.h"
 #include "progress.h"
-#include "store.h"
+#include "runner/store/store.h"
 
 struct hooks;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pair_key.h"
+#include "runner/matrix/pair_key.h"
 
 struct lab_row {
 	char pair[MX_NAME_MAX], type[MX_NAME_MAX], agent[256], psk_file[1024];

@@ -7,7 +7,7 @@
 #define NS_LABPAIRS_H
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "runner/matrix/matrix.h"
 
 #define LABPAIRS_MAX_FILE (1024 * 1024)
 

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "lib/err.h"
-#include "expand.h"
-#include "matrix.h"
+#include "runner/matrix/expand.h"
+#include "runner/matrix/matrix.h"
 #include "runner/host/catalog.h"
 
 /* Loads the default catalog (a missing or broken default is a warning) and the given

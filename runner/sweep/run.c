@@ -17,12 +17,12 @@
 #include "compact.h"
 #include "search_case.h"
 #include "runner/proto/proto.h"
-#include "lease.h"
+#include "runner/store/lease.h"
 #include "hooks.h"
 #include "loopback.h"
 #include "retry.h"
 #include "run_int.h"
-#include "bind.h"
+#include "runner/matrix/bind.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */

@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "expand.h"
-#include "matrix.h"
+#include "runner/matrix/expand.h"
+#include "runner/matrix/matrix.h"
 #include "progress.h"
-#include "store.h"
+#include "runner/store/store.h"
 
 #define RUN_MAX_CATALOGS 16
 /* The most (case, repeat)s one run may schedule: refused before any row is written. A run

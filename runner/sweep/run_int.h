@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "lib/jsonw.h"
-#include "lease.h"
+#include "runner/store/lease.h"
 #include "run.h"
 
 /* What the runner learns about a pair at run start. */

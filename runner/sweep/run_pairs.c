@@ -10,7 +10,7 @@
 #include "runner/host/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
-#include "store_catalog.h"
+#include "runner/store/store_catalog.h"
 #include "loopback.h"
 #include "run_int.h"
 

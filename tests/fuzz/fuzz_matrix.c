@@ -3,8 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner/sweep/expand.h"
-#include "runner/sweep/matrix.h"
+#include "runner/matrix/expand.h"
+#include "runner/matrix/matrix.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

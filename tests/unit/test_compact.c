@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "runner/sweep/compact.h"
-#include "runner/sweep/store.h"
+#include "runner/store/store.h"
 
 /* README and schemas/store.sql: a 1-hour long-run case at the default 1 s interval costs
  * under 200 KB of database, whatever its stream count (measured: ~110 KB). */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/sweep/bind.h"
-#include "runner/sweep/expand.h"
-#include "runner/sweep/matrix_longrun.h"
+#include "runner/matrix/bind.h"
+#include "runner/matrix/expand.h"
+#include "runner/matrix/matrix_longrun.h"
 #include "lib/steady.h"
 
 static void load(struct matrix *m, const char *text)

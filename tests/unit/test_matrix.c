@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runner/sweep/matrix.h"
+#include "runner/matrix/matrix.h"
 
 static const char good[] =
 	"<?xml version=\"1.0\"?>\n"                                           /* 1 */

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/sweep/lease.h"
+#include "runner/store/lease.h"
 #include "runner/sweep/retry.h"
-#include "runner/sweep/store.h"
+#include "runner/store/store.h"
 
 static char path[64];
 

@@ -1,7 +1,7 @@
 #include "matrix.h"
 #include "lib/xmlhint.h"
 #include "bind.h"
-#include "retry.h"
+#include "runner/sweep/retry.h"
 #include "pair_key.h"
 
 #include <ctype.h>
