@@ -12,7 +12,7 @@
 #include "lib/err.h"
 #include "lib/units.h"
 #include "catalog.h"
-#include "cost.h"
+#include "lib/cost.h"
 #include "wire.h"
 
 #define MAX_CATALOGS 16

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "runner/host/catalog.h"
-#include "runner/host/cost.h"
+#include "lib/cost.h"
 #include "runner/host/wire.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
