@@ -1,7 +1,9 @@
 /* cost: what a throughput figure costs — the hourly price of the endpoint pair (or the sender
  * alone, as the m4 post priced it), Mbit/s per $/hour, $ per Gbit/s-hour, and a run's cost.
- * The same formulas as the v_cost / v_run_cost views of schemas/store.sql, for the CLI and
- * the tests; a missing or invalid price gives NAN, never a guess. */
+ * The one cost formula: `netsweep cost` and the report's ranking call these, and the views of
+ * schemas/store.sql (v_endpoint_prices, v_cost, v_run_cost, v_cost_ranking) say the same in
+ * SQL for ad-hoc queries — tests/unit/test_cost.c holds them equal row by row. A missing or
+ * invalid price gives NAN, never a guess. */
 #ifndef NS_COST_H
 #define NS_COST_H
 

@@ -1,5 +1,6 @@
-/* cost: the m4 post's last column from its bandwidths and the catalog's Tokyo prices, the pair
- * vs sender basis, and missing prices that stay missing. */
+/* lib/cost: the m4 post's last column from its bandwidths and the catalog's Tokyo prices, the
+ * pair vs sender basis, missing prices that stay missing, and the store's cost views holding
+ * the same formula as the C functions, row by row, on a store made by the migration ladder. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +12,11 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-#include "runner/host/catalog.h"
 #include "lib/cost.h"
+#include "lib/store_schema.h"
+#include "runner/host/catalog.h"
 #include "runner/host/wire.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
@@ -194,6 +197,138 @@ static void store_views_agree(void **state)
 	sqlite3_close(db);
 }
 
+/* Equal as the store gives them: the same double, or both missing (SQL NULL is NaN here). */
+static void same(double view, double c, const char *what, long long row)
+{
+	if (isnan(view) && isnan(c))
+		return;
+	if (!(fabs(view - c) <= 1e-12 * fabs(c)))
+		fail_msg("%s of row %lld: the view says %.17g, lib/cost %.17g", what, row, view, c);
+}
+
+static double col(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* A store opened as the runner opens one (the whole ladder), results of both price bases,
+ * several durations and rates, one pair without a price: every v_cost row, every
+ * v_endpoint_prices row, v_run_cost and v_cost_ranking's per-dollar column must be what
+ * lib/cost computes from the same row's inputs. */
+static void views_hold_the_c_formula_row_by_row(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_cost_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	sqlite3 *db;
+	struct ns_err err = {0};
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (ns_store_migrate(db, &err) < 0)
+		fail_msg("migrate: %s", err.msg);
+	char *msg = NULL;
+	if (sqlite3_exec(db, "INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash, started_at,"
+			 " netsweep_version) VALUES (1, 'm', '<matrix/>', 'h', '2026-01-01T00:00:00Z',"
+			 " 't')", NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s", msg);
+	static const struct {
+		const char *type, *basis;
+		double price; /* 0: no price for this type */
+	} eps[] = {{"c5n.large", "pair", 0.108}, {"c5n.18xlarge", "sender", 3.888},
+		   {"m6i.metal", "pair", 6.144}, {"z9.huge", "pair", 0}};
+	static const double bps[] = {436e6, 9.41e9, 99.7e9, 1, 0, 12345678.9};
+	static const struct { double dur, omit; } times[] = {{10, 2}, {300, 0}, {1.5, 0.5}};
+	sqlite3_stmt *ins;
+	long long case_id = 0;
+	for (size_t e = 0; e < sizeof(eps) / sizeof(eps[0]); e++) {
+		char sql[512];
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO endpoints(id, run_id, name, instance_type, region, agent_addr,"
+			 " price_basis) VALUES (%zu, 1, 'p%zu', '%s', 'eu-west-1', 'x:1', '%s')",
+			 e + 1, e, eps[e].type, eps[e].basis);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK);
+		if (eps[e].price > 0) {
+			snprintf(sql, sizeof(sql), "INSERT INTO run_prices VALUES (1, '%s', 'eu-west-1',"
+				 " %.17g, '2026-01-01', 'test')", eps[e].type, eps[e].price);
+			assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK);
+		}
+		for (size_t b = 0; b < sizeof(bps) / sizeof(bps[0]); b++) {
+			size_t t = (e + b) % (sizeof(times) / sizeof(times[0]));
+			case_id++;
+			assert_int_equal(sqlite3_prepare_v2(db,
+				"INSERT INTO cases(id, run_id, endpoint_id, case_key, ordinal, protocol,"
+				" streams, length, direction, duration_s, omit_s, params) VALUES (?1, 1, ?2,"
+				" 'k' || ?1, ?1, 'tcp', 1, 0, 'forward', ?3, ?4, '{}')", -1, &ins, NULL),
+				SQLITE_OK);
+			sqlite3_bind_int64(ins, 1, case_id);
+			sqlite3_bind_int64(ins, 2, (long long)e + 1);
+			sqlite3_bind_double(ins, 3, times[t].dur);
+			sqlite3_bind_double(ins, 4, times[t].omit);
+			assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+			sqlite3_finalize(ins);
+			assert_int_equal(sqlite3_prepare_v2(db,
+				"INSERT INTO results(case_id, repeat, started_at, finished_at, status,"
+				" fwd_rcv_bps) VALUES (?1, 0, 'a', 'b', ?2, ?3)", -1, &ins, NULL), SQLITE_OK);
+			sqlite3_bind_int64(ins, 1, case_id);
+			sqlite3_bind_text(ins, 2, b == 5 ? "failed" : "ok", -1, SQLITE_STATIC);
+			sqlite3_bind_double(ins, 3, bps[b]);
+			assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+			sqlite3_finalize(ins);
+		}
+	}
+	sqlite3_stmt *st;
+	/* each endpoint's hourly price from its unit price and basis */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT endpoint_id, unit_usd_per_hour, price_basis,"
+					    " usd_per_hour FROM v_endpoint_prices", -1, &st, NULL),
+			 SQLITE_OK);
+	int rows = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		enum cost_basis basis;
+		assert_int_equal(cost_basis_parse((const char *)sqlite3_column_text(st, 2), &basis,
+						  NULL), 0);
+		same(col(st, 3), cost_usd_per_hour(col(st, 1), basis), "usd_per_hour",
+		     sqlite3_column_int64(st, 0));
+		rows++;
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(rows, 4);
+	/* every successful result's cost figures from its goodput, price and duration */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT result_id, goodput_bps, usd_per_hour,"
+		" mbps_per_usd_hour, usd_per_gbps_hour, case_cost_usd, duration_s + omit_s"
+		" FROM v_cost", -1, &st, NULL), SQLITE_OK);
+	rows = 0;
+	double run_usd = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		double g = col(st, 1), usd = col(st, 2);
+		same(col(st, 3), cost_mbps_per_usd_hour(g, usd), "mbps_per_usd_hour", id);
+		same(col(st, 4), cost_usd_per_gbps_hour(g, usd), "usd_per_gbps_hour", id);
+		same(col(st, 5), cost_run_usd(usd, col(st, 6)), "case_cost_usd", id);
+		if (!isnan(cost_run_usd(usd, col(st, 6))))
+			run_usd += cost_run_usd(usd, col(st, 6));
+		rows++;
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(rows, 4 * 5); /* v_cost joins every endpoint; the failed ones left out */
+	same(one_double(db, "SELECT usd FROM v_run_cost WHERE run_id = 1"), run_usd, "v_run_cost.usd",
+	     1);
+	/* the ranking's per-dollar figure of each priced pair's ranked case */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT endpoint_id, mbps * 1e6, usd_per_hour,"
+					    " mbps_per_usd_hour FROM v_cost_ranking", -1, &st, NULL),
+			 SQLITE_OK);
+	rows = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		same(col(st, 3), cost_mbps_per_usd_hour(col(st, 1), col(st, 2)),
+		     "v_cost_ranking.mbps_per_usd_hour", sqlite3_column_int64(st, 0));
+		rows++;
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(rows, 3);
+	sqlite3_close(db);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +338,7 @@ int main(void)
 		cmocka_unit_test(dollars_per_gbps_hour_and_run_cost),
 		cmocka_unit_test(missing_prices_stay_missing),
 		cmocka_unit_test(store_views_agree),
+		cmocka_unit_test(views_hold_the_c_formula_row_by_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

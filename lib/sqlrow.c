@@ -1,0 +1,36 @@
+#include "sqlrow.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+int sqlrow_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+const char *sqlrow_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+char *sqlrow_dup(sqlite3_stmt *st, int i)
+{
+	const char *t = sqlrow_text(st, i);
+	return t ? strdup(t) : NULL;
+}
+
+size_t sqlrow_copy(char *dst, size_t cap, sqlite3_stmt *st, int i)
+{
+	const char *t = sqlrow_text(st, i);
+	int n = snprintf(dst, cap, "%s", t ? t : "");
+	return n < 0 ? 0 : (size_t)n;
+}
+
+double sqlrow_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}

@@ -1,0 +1,27 @@
+/* sqlrow: the few SQLite row habits every reader and writer of the store shares, written once —
+ * a C string bound as TEXT or NULL, a column's text copied or borrowed, a column's number with
+ * NULL as NaN (the report's "missing", never a 0 that reads as a measurement). */
+#ifndef NS_SQLROW_H
+#define NS_SQLROW_H
+
+#include <stddef.h>
+
+struct sqlite3_stmt;
+
+/* Binds v as TEXT (copied), or NULL when v is NULL. Returns SQLite's code. */
+int sqlrow_bind_text(struct sqlite3_stmt *st, int i, const char *v);
+
+/* The column's text, borrowed until the next step, reset or finalize; NULL for SQL NULL. */
+const char *sqlrow_text(struct sqlite3_stmt *st, int i);
+
+/* A malloc'd copy of the column's text; NULL for SQL NULL (or out of memory). */
+char *sqlrow_dup(struct sqlite3_stmt *st, int i);
+
+/* The column's text into dst (cap bytes, always terminated when cap > 0); "" for SQL NULL.
+ * Returns the text's length, as snprintf does, so a cut copy shows as >= cap. */
+size_t sqlrow_copy(char *dst, size_t cap, struct sqlite3_stmt *st, int i);
+
+/* The column as a double; NaN for SQL NULL. */
+double sqlrow_num(struct sqlite3_stmt *st, int i);
+
+#endif
