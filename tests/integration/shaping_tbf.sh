@@ -2,9 +2,9 @@
 # Burst and sustained phases (issue 11) through a credit shaper: tbf with a 100 MB bucket at
 # 40 mbit and a 200 mbit peak lets a TCP test run fast until the bucket is empty, then holds
 # it at 40 mbit. A 20 s test must report the burst phase, a sustained rate within 5 % of
-# 40 Mbit/s' goodput share (1448 payload bytes per 1514-byte frame tbf counts), and a knee
-# within 1 s of where its own interval series crosses halfway between the two levels. An
-# unshaped test reports no step.
+# 40 Mbit/s' goodput share (1448 payload bytes per 1514-byte frame tbf counts) unless the
+# result says the tool's CPU set it (netns_rate_or_flag), and a knee within 1 s of where its
+# own interval series crosses halfway between the two levels. An unshaped test reports no step.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
@@ -42,7 +42,7 @@ credit() {
 		where json_extract(value, '\$.stream') = -1
 		and json_extract(value, '\$.bits_per_second') < ($b + $s) / 2")
 	CHECK_MSG="burst $(awk -v x="$b" 'BEGIN { printf "%.1f", x / 1e6 }') Mbit/s for ${bs} s, sustained $(awk -v x="$s" 'BEGIN { printf "%.2f", x / 1e6 }') Mbit/s (goodput share $GOODPUT), the series crosses at ${cross:-?} s"
-	netns_within "$s" "$GOODPUT" 5 || return 1
+	netns_rate_or_flag "$OUT" "$GOODPUT" 5 .sum.receiver.shaping.sustained_bps || return 1
 	awk -v k="$bs" -v c="$cross" -v b="$b" -v s="$s" 'BEGIN {
 		d = k - c; if (d < 0) d = -d; exit !(c != "" && d <= 1 && b > 2 * s) }'
 }

@@ -256,18 +256,19 @@ netns_within() {
 		d = v - t; if (d < 0) d = -d; exit !(d <= p / 100 * t) }'
 }
 
-# netns_rate_or_flag JSON WANT_BPS TOL_PCT: the receiver's rate in the probe result JSON is
-# within TOL_PCT of WANT_BPS, unless the result says the tool, not the path, set it — its
-# sender offered more than 3 % less than asked (sum.limit.sender_limited, with a cause and
-# its warning) or a thread of either end used a whole core or waited for one a fifth of its
-# time (limited_by sender_cpu, receiver_cpu, steal) — and then that flag is what is checked: a busy machine may starve
-# the tool, but never silently. Appends what it saw to CHECK_MSG.
+# netns_rate_or_flag JSON WANT_BPS TOL_PCT [FIELD]: the receiver's rate in the probe result
+# JSON (or the figure at jq path FIELD, e.g. .sum.receiver.shaping.sustained_bps) is within
+# TOL_PCT of WANT_BPS, unless the result says the tool, not the path, set it — its sender
+# offered more than 3 % less than asked (sum.limit.sender_limited, with a cause and its
+# warning) or a thread of either end used a whole core or waited for one a fifth of its time
+# (limited_by sender_cpu, receiver_cpu, steal) — and then that flag is what is checked: a busy
+# machine may starve the tool, but never silently. Appends what it saw to CHECK_MSG.
 netns_rate_or_flag() {
-	local out=$1 want=$2 tol=$3 lim bps
+	local out=$1 want=$2 tol=$3 field=${4:-.sum.receiver.bits_per_second} lim bps
 	lim=$(jq -r '.sum.limit | "\(.sender_limited) \(.shortfall_pct) \(.cause) \(.limited_by)"' "$out" 2>/dev/null)
 	local flagged short cause by
 	read -r flagged short cause by <<<"$lim"
-	bps=$(jq -r '.sum.receiver.bits_per_second' "$out" 2>/dev/null)
+	bps=$(jq -r "$field" "$out" 2>/dev/null)
 	if [ "$flagged" = true ]; then
 		CHECK_MSG="$CHECK_MSG; the sender fell short by $short % ($cause) and says so"
 		[ -n "$cause" ] && awk -v s="$short" 'BEGIN { exit !(s > 3) }' &&
