@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_export.h"
-#include "export.h"
-#include "rundb.h"
+#include "report/cmd_export.h"
+#include "report/render/export.h"
+#include "report/load/rundb.h"
 #include "lib/atomicfile.h"
 #include "lib/cli.h"
 #include "lib/err.h"

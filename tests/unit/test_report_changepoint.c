@@ -6,7 +6,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "report/changepoint.h"
+#include "report/analyze/changepoint.h"
 
 static const double noise[10] = {1.000, 1.005, 0.995, 1.010, 0.990, 1.003, 0.997, 1.008, 0.992, 1.001};
 

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/compare.h"
-#include "report/cost.h"
-#include "report/fmt.h"
-#include "report/phases.h"
-#include "report/pricing.h"
+#include "report/analyze/compare.h"
+#include "report/analyze/cost.h"
+#include "report/model/fmt.h"
+#include "report/load/phases.h"
+#include "report/load/pricing.h"
 
 static void test_m4_rank(void **state)
 {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/cost.h"
-#include "report/data.h"
-#include "report/describe.h"
-#include "report/fmt.h"
-#include "report/rundb.h"
+#include "report/analyze/cost.h"
+#include "report/load/data.h"
+#include "report/model/describe.h"
+#include "report/model/fmt.h"
+#include "report/load/rundb.h"
 
 static char *slurp(const char *path)
 {

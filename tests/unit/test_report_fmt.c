@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt.h"
-#include "report/html.h"
+#include "report/model/fmt.h"
+#include "report/render/html.h"
 
 typedef void (*escaper)(struct rp_buf *, const char *);
 

@@ -1,4 +1,4 @@
-/* The report's limits (report/limits.c) from a database built through the real migration
+/* The report's limits (report/load/limits.c) from a database built through the real migration
  * ladder: a case whose repeat was sender_limited gets the note and a finding that says its
  * figure is the sender's; a case whose sender thread used a whole core gets "the tool's core,
  * add threads"; steal is named; the --fail-on-regression gate leaves a limited case out
@@ -14,10 +14,10 @@
 #include <sqlite3.h>
 
 #include "lib/store_schema.h"
-#include "report/compare.h"
-#include "report/data.h"
-#include "report/findings.h"
-#include "report/limits.h"
+#include "report/analyze/compare.h"
+#include "report/load/data.h"
+#include "report/analyze/findings.h"
+#include "report/load/limits.h"
 #include "report_db.h"
 
 /* Run 1 on pair p: 'paced' (udp -b 50M, two repeats, one offered 37 Mbit/s: sender_limited,

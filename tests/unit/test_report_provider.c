@@ -12,8 +12,8 @@
 #include <sqlite3.h>
 
 #include "lib/store_schema.h"
-#include "report/data.h"
-#include "report/findings.h"
+#include "report/load/data.h"
+#include "report/analyze/findings.h"
 #include "report_db.h"
 
 /* Run 1 on pair p: case 'shaped' (two ok repeats, one flagged: the agent's ens5 held back
@@ -62,7 +62,7 @@ static void flagged_result_gives_the_sentence(void **state)
 		fail_msg("migrate: %s", err.msg);
 	exec(db, rows);
 	exec(db, flags);
-	/* the phases go through the same per-case reader (report/rundb.c) */
+	/* the phases go through the same per-case reader (report/load/rundb.c) */
 	exec(db, "INSERT INTO result_phases VALUES (100, 'fwd', 9e9, 7.5, 5e9);");
 	load_findings(db, &d, &f);
 	const struct rp_case *sc = d.cases[0].id == 10 ? &d.cases[0] : &d.cases[1];

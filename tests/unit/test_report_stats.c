@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "report/stats.h"
+#include "report/model/stats.h"
 
 static void close_to(double got, double want, double tol)
 {

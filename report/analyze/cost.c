@@ -1,0 +1,160 @@
+/* cost: see cost.h. */
+#include "report/analyze/cost.h"
+
+#include "report/load/phases.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const rank_keys[] = {"streams", "threads", "length", "rate_bps",
+					"fq_rate_bps", "protocol", "direction", "affinity", "window",
+					"mss", "nodelay", "congestion", "gso"};
+
+int rp_rank_parse(const char *s, struct rp_rank_rule *r, struct ns_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (!s || !strcmp(s, RP_RANK_BEST_RULE))
+		return 0;
+	const char *p = s;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *eq = memchr(p, '=', len);
+		if (r->n == RP_RANK_MAX_TERMS || !eq || eq == p || eq + 1 == p + len ||
+		    (size_t)(eq - p) >= sizeof(r->key[0]) ||
+		    (size_t)(p + len - eq - 1) >= sizeof(r->value[0]))
+			return ns_err_code(err, NS_E_INPUT, "rank-by %s: '%.*s' is not KEY=VALUE "
+					   "(or too many terms)", s, (int)len, p);
+		char *k = r->key[r->n];
+		memcpy(k, p, (size_t)(eq - p));
+		for (char *c = k; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		memcpy(r->value[r->n], eq + 1, (size_t)(p + len - eq - 1));
+		size_t i = 0;
+		while (i < sizeof(rank_keys) / sizeof(rank_keys[0]) && strcmp(k, rank_keys[i]))
+			i++;
+		if (i == sizeof(rank_keys) / sizeof(rank_keys[0]))
+			return ns_err_code(err, NS_E_INPUT, "rank-by %s: unknown key '%s' (a column "
+					   "of the cases table: streams, protocol, direction, ...)",
+					   s, k);
+		r->n++;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* The case's value of a rule key as the store's column holds it, in text. */
+static void case_value(const struct rp_case *c, const char *k, char *b, size_t n)
+{
+	const struct { const char *k; long long v; } nums[] = {
+		{"streams", c->streams}, {"threads", c->threads}, {"length", c->length},
+		{"rate_bps", c->rate_bps}, {"fq_rate_bps", c->fq_rate_bps}, {"window", c->window},
+		{"mss", c->mss}, {"nodelay", c->nodelay}, {"gso", c->gso},
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(k, nums[i].k)) {
+			snprintf(b, n, "%lld", nums[i].v);
+			return;
+		}
+	const char *s = !strcmp(k, "protocol") ? c->protocol : !strcmp(k, "direction") ?
+			c->direction : !strcmp(k, "affinity") ? c->affinity : !strcmp(k, "congestion")
+			? c->congestion : NULL;
+	snprintf(b, n, "%s", s ? s : "");
+}
+
+int rp_rank_matches(const struct rp_rank_rule *r, const struct rp_case *c)
+{
+	char b[64];
+	for (size_t i = 0; r && i < r->n; i++) {
+		case_value(c, r->key[i], b, sizeof(b));
+		if (strcmp(b, r->value[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
+		  struct rp_cost_row **rows, size_t *n, struct ns_err *err)
+{
+	*n = 0;
+	*rows = calloc(d->n_eps ? d->n_eps : 1, sizeof(**rows));
+	if (!*rows)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < d->n_eps; i++) {
+		struct rp_cost_row *r = &(*rows)[(*n)++];
+		r->ep = i;
+		r->best_case = -1;
+		r->mbps = NAN;
+		for (size_t c = 0; c < d->n_cases; c++) {
+			const struct rp_case *k = &d->cases[c];
+			/* shaped on credits: the rate after the burst is what the money buys */
+			double m = rp_phases_rank_bps(k) / 1e6;
+			if (k->ep == i && !isnan(m) && rp_rank_matches(rule, k) &&
+			    (r->best_case < 0 || m > r->mbps)) {
+				r->best_case = (long)c;
+				r->mbps = m;
+				r->sustained = k->n_shaped > 0;
+				r->sender_limited = k->n_sender_limited > 0;
+			}
+		}
+		r->usd_per_hour = d->eps[i].usd_per_hour;
+		r->currency = d->eps[i].currency;
+		r->mbps_per_usd_hour = NAN;
+		r->usd_per_gbps_hour = NAN;
+		r->spot_mbps_per_hour = d->eps[i].spot_per_hour > 0 && !isnan(r->mbps)
+					? r->mbps / d->eps[i].spot_per_hour : NAN;
+		r->od_mbps_per_hour = d->eps[i].od_per_hour > 0 && !isnan(r->mbps)
+				      ? r->mbps / d->eps[i].od_per_hour : NAN;
+		if (!isnan(r->usd_per_hour) && !isnan(r->mbps) && r->usd_per_hour > 0) {
+			r->mbps_per_usd_hour = r->mbps / r->usd_per_hour;
+			if (r->mbps > 0)
+				r->usd_per_gbps_hour = r->usd_per_hour / (r->mbps / 1e3);
+		}
+	}
+	rp_cost_rank(*rows, *n);
+	return 0;
+}
+
+/* Currency order: US dollars (NULL) first, then by code. */
+static int cur_cmp(const char *a, const char *b)
+{
+	if (!a || !strcmp(a, "USD"))
+		return b && strcmp(b, "USD") ? -1 : 0;
+	if (!b || !strcmp(b, "USD"))
+		return 1;
+	return strcmp(a, b);
+}
+
+void rp_cost_rank(struct rp_cost_row *rows, size_t n)
+{
+	/* Insertion sort: stable, and n is the number of endpoint pairs. */
+	for (size_t i = 1; i < n; i++) {
+		struct rp_cost_row r = rows[i];
+		double v = r.mbps_per_usd_hour;
+		size_t j = i;
+		while (j > 0) {
+			double u = rows[j - 1].mbps_per_usd_hour;
+			int c = isnan(v) || isnan(u) ? 0 : cur_cmp(r.currency, rows[j - 1].currency);
+			int before = !isnan(v) && (isnan(u) || c < 0 || (c == 0 && v > u * (1 + 1e-9)));
+			if (!before)
+				break;
+			rows[j] = rows[j - 1];
+			j--;
+		}
+		rows[j] = r;
+	}
+	size_t first = 0; /* of the current currency */
+	for (size_t i = 0; i < n; i++) {
+		double v = rows[i].mbps_per_usd_hour;
+		if (i > 0 && cur_cmp(rows[i].currency, rows[i - 1].currency) != 0)
+			first = i;
+		if (isnan(v))
+			rows[i].rank = 0;
+		else if (i > first && !isnan(rows[i - 1].mbps_per_usd_hour) &&
+			 fabs(rows[i - 1].mbps_per_usd_hour - v) <= 1e-9 * fabs(v))
+			rows[i].rank = rows[i - 1].rank;
+		else
+			rows[i].rank = (int)(i - first) + 1;
+	}
+}

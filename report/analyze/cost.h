@@ -1,0 +1,54 @@
+/* cost: throughput per hourly dollar. One row per endpoint pair of a run: its best case (the
+ * highest median receiver goodput), Mbit/s per $/hour, $ per Gbit/s-hour, and a rank by
+ * Mbit/s per $/hour. Endpoints without a known price are kept, marked missing, unranked. */
+#ifndef RP_COST_H
+#define RP_COST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/load/data.h"
+
+struct rp_cost_row {
+	size_t ep;                 /* index into rp_data.eps */
+	long best_case;            /* the ranked case: index into rp_data.cases; -1 = none */
+	double mbps;               /* median receiver goodput of the ranked case; its sustained
+	                              rate when it was shaped (report/phases.h) */
+	bool sustained;            /* mbps is the sustained rate after a burst */
+	bool sender_limited;       /* the ranked case's sender fell short of its rate in a repeat:
+	                              mbps is the sender's figure, not the pair's (report/limits.h) */
+	double usd_per_hour;       /* in currency (the name is the old one); NAN = price missing */
+	const char *currency;      /* the pair's price's; NULL = USD */
+	double spot_mbps_per_hour; /* on its spot price beside the ranked one; NAN = none */
+	double od_mbps_per_hour;   /* on its on-demand price; NAN = none */
+	double mbps_per_usd_hour;  /* NAN when price or throughput missing */
+	double usd_per_gbps_hour;
+	int rank;                  /* 1 = best; 0 = unranked (no price or no result) */
+};
+
+/* The ranking rule, one definition for the page, report.json, ranking.csv and the store's
+ * v_cost_ranking view: each pair is ranked on its highest-median case among the cases that
+ * match every KEY=VALUE term of the rule (all its cases for "best"). KEY is a column of the
+ * store's cases table (streams, threads, length, rate_bps, fq_rate_bps, protocol, direction,
+ * affinity, window, mss, nodelay, congestion, gso; '-' reads as '_'), VALUE as the column
+ * holds it (bits/s for rates, 1/0 for flags). */
+#define RP_RANK_BEST_RULE "best"
+#define RP_RANK_MAX_TERMS 8
+struct rp_rank_rule {
+	size_t n;
+	char key[RP_RANK_MAX_TERMS][24], value[RP_RANK_MAX_TERMS][64];
+};
+/* Parses "best" or "k=v[,k=v]"; -1 with err naming the bad term (unknown key, no '='). */
+int rp_rank_parse(const char *s, struct rp_rank_rule *r, struct ns_err *err);
+int rp_rank_matches(const struct rp_rank_rule *r, const struct rp_case *c);
+
+/* Builds the rows (one per endpoint, in rank order) into *rows (malloc'd); rule NULL = best. */
+int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
+		  struct rp_cost_row **rows, size_t *n, struct ns_err *err);
+/* Sorts rows by Mbit/s per $/hour, best first, unranked last, and assigns competition ranks
+ * (1, 2, 2, 4): values within one part in 10^9 tie, so equal ratios printed alike share a
+ * rank. Stable: ties keep their input order. Rows priced in different currencies are never
+ * compared: each currency is a ranking of its own (US dollars first), ranked from 1. */
+void rp_cost_rank(struct rp_cost_row *rows, size_t n);
+
+#endif

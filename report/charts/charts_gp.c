@@ -1,0 +1,234 @@
+/* charts_gp: see charts_gp.h. */
+#include "report/charts/charts_gp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/atomicfile.h"
+
+/* A label inside a .dat file: double-quoted, with quotes and control characters removed. */
+void cg_dat_label(struct rp_buf *b, const char *s)
+{
+	rp_buf_add(b, "\"", 1);
+	for (; s && *s; s++)
+		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+			rp_buf_add(b, s, 1);
+	rp_buf_add(b, "\"", 1);
+}
+
+/* A "# label" comment line in a .dat file: characters below 0x20 (a newline in an instance
+ * type or a matrix value) are dropped, so the label cannot start a data line. */
+void cg_dat_comment(struct rp_buf *b, const char *s)
+{
+	rp_buf_add(b, "# ", 2);
+	for (; s && *s; s++)
+		if ((unsigned char)*s >= 0x20)
+			rp_buf_add(b, s, 1);
+	rp_buf_add(b, "\n", 1);
+}
+
+/* A number in a .dat file; gnuplot reads "NaN" as a missing point. */
+void cg_dat_num(struct rp_buf *b, double v, const char *sep)
+{
+	if (isnan(v))
+		rp_buf_printf(b, "NaN%s", sep);
+	else
+		rp_buf_printf(b, "%.6g%s", v, sep);
+}
+
+int cg_write_file(const char *dir, const char *name, const char *ext, const struct rp_buf *b,
+		      struct ns_err *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	return atomicfile_write(path, rp_buf_str(b), b->len, 0644, 0, err);
+}
+
+void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct rp_chart *c)
+{
+	rp_buf_printf(gp, "# Written by netsweep report; edit freely and rerun: gnuplot %s.gp\n# ",
+		      c->name);
+	cg_dat_comment(gp, c->title);
+	rp_buf_printf(gp, "set terminal svg size %d,%d dynamic noenhanced font 'sans,%d' "
+		      "background '#ffffff'\n"
+		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
+		      CG_FONT_PX, c->name);
+	if (o->lab_scale) {
+		/* single-quoted: the scale as stored, without quotes or control characters; short
+		 * enough to fit over the plot at CG_WIDTH */
+		rp_buf_puts(gp, "set title 'Emulated: netsweep lab at scale ");
+		for (const char *p = o->lab_scale; *p && p - o->lab_scale < 16; p++)
+			if (*p != '\'' && (unsigned char)*p >= 0x20)
+				rp_buf_add(gp, p, 1);
+		rp_buf_puts(gp, "'\n");
+	}
+	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
+	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
+						"#CC79A7", "#56B4E9", "#000000"};
+	for (size_t i = 0; i < sizeof(okabe_ito) / sizeof(okabe_ito[0]); i++)
+		rp_buf_printf(gp, "set linetype %zu lc rgb '%s' lw 2 pt %zu ps 1.2\n", i + 1,
+			      okabe_ito[i], i + 5);
+	rp_buf_printf(gp, "set linetype cycle %zu\nset grid\nset key below left maxcols 1\n"
+		      "set border 3\nset tics nomirror\n", sizeof(okabe_ito) / sizeof(okabe_ito[0]));
+}
+
+void cg_gp_key_margin(struct rp_buf *gp, size_t entries)
+{
+	/* One key entry per line under the plot: the chart grows instead of the plot shrinking. */
+	int height = CG_HEIGHT + (entries > 2 ? (int)(entries - 2) * CG_FONT_PX * 3 / 2 : 0);
+	rp_buf_printf(gp, "set terminal svg size %d,%d dynamic noenhanced font 'sans,%d' "
+		      "background '#ffffff'\nset bmargin %zu\n", CG_WIDTH, height, CG_FONT_PX,
+		      4 + entries);
+}
+
+/* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */
+void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
+{
+	char errpath[4096], svg[4096], gp[64], outfile[ATOMICFILE_PATH_MAX + 16];
+	struct atomicfile af;
+	struct ns_err aerr = {0};
+	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", o->outdir, c->name);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", o->outdir, c->name);
+	snprintf(gp, sizeof(gp), "%s.gp", c->name);
+	/* gnuplot draws into the temporary file (the .gp's outfile, set from the command line):
+	 * a chart that fails leaves the earlier svg as it was, never half of a new one */
+	if (atomicfile_open(&af, svg, 0644, 0, &aerr) < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
+		return;
+	}
+	snprintf(outfile, sizeof(outfile), "outfile='%s'", strrchr(af.tmp, '/') ? strrchr(af.tmp, '/') + 1 : af.tmp);
+	pid_t pid = fork();
+	if (pid < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "fork: %s", strerror(errno));
+		atomicfile_abort(&af);
+		return;
+	}
+	if (pid == 0) {
+		setpgid(0, 0); /* its own group, so that a timeout kills whatever it started */
+		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int nul = open("/dev/null", O_RDWR);
+		if (fd >= 0)
+			dup2(fd, 2);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+		}
+		if (chdir(o->outdir) != 0)
+			_exit(126);
+		execl(o->gnuplot, "gnuplot", "-e", outfile, gp, (char *)NULL);
+		_exit(127);
+	}
+	struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int st = 0, timed_out = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > o->timeout_s) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			timed_out = 1;
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	char msg[200] = "";
+	FILE *ef = fopen(errpath, "r");
+	if (ef) {
+		/* gnuplot's message is the last non-empty line it printed. */
+		char line[200];
+		while (fgets(line, sizeof(line), ef))
+			if (line[0] != '\n' && line[0] != ' ')
+				snprintf(msg, sizeof(msg), "%s", line);
+		fclose(ef);
+		msg[strcspn(msg, "\n")] = '\0';
+	}
+	unlink(errpath);
+	struct stat sb;
+	if (timed_out) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "gnuplot did not finish within %g s", o->timeout_s);
+	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "gnuplot failed (%s%d)%s%s",
+			 WIFEXITED(st) ? "exit " : "signal ",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *msg ? ": " : "", msg);
+	} else if (stat(af.tmp, &sb) != 0 || sb.st_size == 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "gnuplot wrote no %s.svg", c->name);
+	} else if (atomicfile_commit(&af, &aerr) < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
+	} else {
+		c->status = RP_CHART_OK;
+	}
+	atomicfile_abort(&af); /* after a commit: nothing left to remove */
+}
+
+struct rp_chart *cg_chart_new(struct rp_charts *cs, const struct rp_chart_opts *o,
+			      const char *name, const char *title, const char *caption)
+{
+	struct rp_chart *c = &cs->items[cs->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	if (o->lab_scale)
+		snprintf(c->title, sizeof(c->title), "%s (emulated, scale %.32s)", title, o->lab_scale);
+	else
+		snprintf(c->title, sizeof(c->title), "%s", title);
+	snprintf(c->caption, sizeof(c->caption), "%s", caption);
+	return c;
+}
+
+/* Writes the chart's files and renders it, or records why it has no data. */
+int cg_chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struct rp_buf *dat,
+			struct rp_buf *gp, const char *nodata, struct ns_err *err)
+{
+	if (dat->oom || gp->oom)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	if (nodata) {
+		c->status = RP_CHART_NODATA;
+		snprintf(c->reason, sizeof(c->reason), "%s", nodata);
+		return 0;
+	}
+	if (cg_write_file(o->outdir, c->name, "dat", dat, err) < 0 ||
+	    cg_write_file(o->outdir, c->name, "gp", gp, err) < 0)
+		return -1;
+	if (!o->gnuplot) {
+		char svg[4096];
+		snprintf(svg, sizeof(svg), "%s/%s.svg", o->outdir, c->name);
+		unlink(svg); /* a stale chart from an earlier report would contradict this one */
+		c->status = RP_CHART_NOGNUPLOT;
+		snprintf(c->reason, sizeof(c->reason), "gnuplot not run");
+		return 0;
+	}
+	cg_run_gnuplot(o, c);
+	return 0;
+}
+
+/* The plot command written by write_groups holds '%s' for the chart's name; expand it. */
+void cg_add_plot(struct rp_buf *gp, const struct rp_buf *plot, const char *name)
+{
+	for (const char *p = rp_buf_str(plot); *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			rp_buf_puts(gp, name);
+			p++;
+		} else {
+			rp_buf_add(gp, p, 1);
+		}
+	}
+}
+

@@ -1,0 +1,38 @@
+/* charts_gp: what every chart shares — its .dat and .gp files, the gnuplot terminal and
+ * palette, running gnuplot under a time limit. For charts.c and charts_series.c. */
+#ifndef RP_CHARTS_GP_H
+#define RP_CHARTS_GP_H
+
+#include <stddef.h>
+
+#include "report/charts/charts.h"
+#include "report/model/fmt.h"
+
+/* Text stays legible where the page is narrowest: a 400 px screen leaves about 366 px for a
+ * chart, and 14 / 540 * 366 = 9.5 px; on a wide screen (charts at most 960 px) it is 25 px. */
+#define CG_WIDTH 540
+#define CG_HEIGHT 360
+#define CG_FONT_PX 14
+
+void cg_dat_label(struct rp_buf *b, const char *s);
+void cg_dat_comment(struct rp_buf *b, const char *s);
+void cg_dat_num(struct rp_buf *b, double v, const char *sep);
+int cg_write_file(const char *dir, const char *name, const char *ext, const struct rp_buf *b,
+		  struct ns_err *err);
+/* The script's opening: terminal (viewBox only, no fixed size), palette, grid, key below.
+ * The title goes in a comment: the page shows it as the figure's heading. An emulated run's
+ * chart says so in the picture too (its SVG is copied out alone). */
+void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct rp_chart *c);
+/* Room under the plot for a key of this many entries, one per line. */
+void cg_gp_key_margin(struct rp_buf *gp, size_t entries);
+void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c);
+/* A new chart; an emulated run's title says so and at what scale. */
+struct rp_chart *cg_chart_new(struct rp_charts *cs, const struct rp_chart_opts *o,
+			      const char *name, const char *title, const char *caption);
+/* Writes the chart's files and renders it, or records why it has no data. */
+int cg_chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struct rp_buf *dat,
+		    struct rp_buf *gp, const char *nodata, struct ns_err *err);
+/* Copies a plot command, expanding each '%s' to the chart's name. */
+void cg_add_plot(struct rp_buf *gp, const struct rp_buf *plot, const char *name);
+
+#endif

@@ -1,0 +1,221 @@
+/* fmt: see fmt.h. */
+#include "report/model/fmt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/textesc.h"
+
+void rp_buf_init(struct rp_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void rp_buf_free(struct rp_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+void rp_buf_reset(struct rp_buf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+static int buf_reserve(struct rp_buf *b, size_t extra)
+{
+	if (b->oom)
+		return -1;
+	if (b->len + extra + 1 <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
+void rp_buf_add(struct rp_buf *b, const char *s, size_t n)
+{
+	if (buf_reserve(b, n) < 0)
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void rp_buf_puts(struct rp_buf *b, const char *s)
+{
+	if (s)
+		rp_buf_add(b, s, strlen(s));
+}
+
+void rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || buf_reserve(b, (size_t)n) < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *rp_buf_str(const struct rp_buf *b)
+{
+	return b->s ? b->s : "";
+}
+
+void rp_md_escape(struct rp_buf *b, const char *s)
+{
+	if (!s)
+		return;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '<': rp_buf_puts(b, "&lt;"); break;
+		case '>': rp_buf_puts(b, "&gt;"); break;
+		case '&': rp_buf_puts(b, "&amp;"); break;
+		case '"': rp_buf_puts(b, "&quot;"); break;
+		case '\n': case '\r': case '\t': rp_buf_add(b, " ", 1); break;
+		/* ( ) and ! only matter next to [ ], which are escaped. */
+		case '\\': case '`': case '*': case '_': case '[': case ']': case '#': case '|':
+		case '~':
+			rp_buf_add(b, "\\", 1);
+			rp_buf_add(b, s, 1);
+			break;
+		default:
+			if (c < 0x20)
+				break; /* other control characters carry nothing a reader needs */
+			rp_buf_add(b, s, 1);
+		}
+	}
+}
+
+void rp_csv_field(struct rp_buf *b, const char *raw)
+{
+	if (!raw)
+		return;
+	/* control characters shown as escapes (lib/textesc.h): a label's ESC[31m or newline
+	 * neither drives a terminal showing the file nor splits a row for a naive reader */
+	char *esc = textesc_needed(raw) ? textesc_dup(raw) : NULL;
+	if (textesc_needed(raw) && !esc) {
+		b->oom = 1;
+		return;
+	}
+	const char *s = esc ? esc : raw;
+	/* A spreadsheet may run a field starting with = + - @ (or a tab or CR before one) as a
+	 * formula: such a field is prefixed with ' unless strtod reads all of it as a number
+	 * ("-1.5", "+3"), which "-1+1+cmd|..." is not. */
+	int formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	if (formula && (s[0] == '+' || s[0] == '-')) {
+		char *end;
+		(void)strtod(s, &end);
+		formula = *end != '\0';
+	}
+	int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+	if (!quote) {
+		rp_buf_puts(b, s);
+		free(esc);
+		return;
+	}
+	rp_buf_add(b, "\"", 1);
+	if (formula)
+		rp_buf_add(b, "'", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			rp_buf_add(b, "\"", 1);
+		rp_buf_add(b, s, 1);
+	}
+	rp_buf_add(b, "\"", 1);
+	free(esc);
+}
+
+void rp_gp_quote(struct rp_buf *b, const char *s)
+{
+	rp_buf_add(b, "'", 1);
+	for (; s && *s; s++) {
+		if ((unsigned char)*s < 0x20)
+			continue;
+		if (*s == '\'')
+			rp_buf_add(b, "'", 1);
+		rp_buf_add(b, s, 1);
+	}
+	rp_buf_add(b, "'", 1);
+}
+
+static void fmt_si(char *out, size_t n, double v, const char *const units[4])
+{
+	int u = 0;
+	double a = fabs(v);
+	if (a >= 1e9) { v /= 1e9; u = 3; }
+	else if (a >= 1e6) { v /= 1e6; u = 2; }
+	else if (a >= 1e3) { v /= 1e3; u = 1; }
+	a = fabs(v);
+	if (!isfinite(v))
+		snprintf(out, n, "n/a");
+	else if (a >= 100 || v == 0)
+		snprintf(out, n, "%.0f %s", v, units[u]);
+	else if (a >= 10)
+		snprintf(out, n, "%.1f %s", v, units[u]);
+	else
+		snprintf(out, n, "%.2f %s", v, units[u]);
+}
+
+void rp_fmt_bps(char *out, size_t n, double bps)
+{
+	static const char *const units[4] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s"};
+	fmt_si(out, n, bps, units);
+}
+
+struct rp_unit rp_unit_for(double max_bps)
+{
+	if (max_bps >= 10e9)
+		return (struct rp_unit){1e9, "Gbit/s"};
+	return (struct rp_unit){1e6, "Mbit/s"};
+}
+
+void rp_fmt_in(char *out, size_t n, double bps, struct rp_unit u)
+{
+	double v = bps / u.div, a = fabs(v);
+	if (!isfinite(v))
+		snprintf(out, n, "n/a");
+	else if (a >= 100 || v == 0)
+		snprintf(out, n, "%.0f %s", v, u.name);
+	else if (a >= 10)
+		snprintf(out, n, "%.1f %s", v, u.name);
+	else
+		snprintf(out, n, "%.2f %s", v, u.name);
+}
+
+void rp_fmt_pps(char *out, size_t n, double pps)
+{
+	static const char *const units[4] = {"pps", "kpps", "Mpps", "Gpps"};
+	fmt_si(out, n, pps, units);
+}
+
+void rp_fmt_rate_opt(char *out, size_t n, long long bps)
+{
+	if (bps != 0 && bps % 1000000000LL == 0)
+		snprintf(out, n, "%lldG", bps / 1000000000LL);
+	else if (bps != 0 && bps % 1000000LL == 0)
+		snprintf(out, n, "%lldM", bps / 1000000LL);
+	else if (bps != 0 && bps % 1000LL == 0)
+		snprintf(out, n, "%lldk", bps / 1000LL);
+	else
+		snprintf(out, n, "%lld", bps);
+}

@@ -1,0 +1,619 @@
+/* html: see html.h. The gnuplot SVGs are parsed as XML (no network, no entity expansion),
+ * stripped of anything active (script, foreignObject, on* handlers, external links), their
+ * ids prefixed per chart so that several charts can share one page, and grafted into the
+ * tree. */
+#include "report/render/html.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/atomicfile.h"
+#include "report/model/describe.h"
+#include "report/render/hdoc.h"
+#include "report/render/html_sections.h"
+#include "report/analyze/advertised.h"
+#include "report/load/lab.h"
+#include "report/model/fmt.h"
+#include "report/load/limits.h"
+#include "lib/cli.h"
+
+/* Readable from a phone to a wide screen: the page itself never scrolls sideways; wide tables
+ * scroll inside their own box (div.scroll, which says so on narrow screens), charts scale to
+ * the column (their SVG has a viewBox and no fixed size). */
+static const char *css =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;"
+	"background:#fafafa;line-height:1.4}main{max-width:1180px;margin:0 auto;padding:16px}"
+	"h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #0072b2;padding-bottom:4px;"
+	"margin-top:1.6em}h1,h2,h3,p,li,figcaption,summary{overflow-wrap:break-word}"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em;background:#fff}"
+	"th,td{border:1px solid #d0d5dd;padding:4px 8px;text-align:left;vertical-align:top}"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
+	"tr.missing td{color:#8a5a00}tr.significant td{font-weight:600}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
+	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
+	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
+	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
+	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
+	"font-size:.85em}pre{background:#f3f4f6;padding:8px;overflow-x:auto;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}ul.findings li{margin:.3em 0}.summary td{overflow-wrap:anywhere}"
+	".summary td:first-child{font-weight:600}.scroll{overflow-x:auto;max-width:100%}"
+	"td.label{min-width:12em}.lead{font-size:1.1em}"
+	"#environment-table td{white-space:nowrap}td.step{background:#fde2e1;font-weight:600}"
+	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
+	"figure{padding:2px;margin:.6em 0}"
+	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
+	"font-size:.75em;color:#555}}";
+
+static void td_bps(xmlNodePtr tr, double v, struct rp_unit u)
+{
+	char b[32];
+	rp_fmt_in(b, sizeof(b), v, u);
+	hd_td_num(tr, b, v);
+}
+
+/* "9.40–9.60 Gbit/s" when both ends share a unit, else "800 Mbit/s–1.20 Gbit/s". */
+static void td_range(xmlNodePtr tr, double lo, double hi, struct rp_unit u)
+{
+	char x[32], y[32], b[80];
+	rp_fmt_in(x, sizeof(x), lo, u);
+	rp_fmt_in(y, sizeof(y), hi, u);
+	const char *ux = strchr(x, ' '), *uy = strchr(y, ' ');
+	if (ux && uy && !strcmp(ux, uy))
+		snprintf(b, sizeof(b), "%.*s–%s", (int)(ux - x), x, y);
+	else
+		snprintf(b, sizeof(b), "%s–%s", x, y);
+	hd_el_class(tr, "td", "num", isnan(lo) ? "–" : b);
+}
+
+static void write_summary(const struct rp_report *r, xmlNodePtr main)
+{
+	const struct rp_data *d = r->d;
+	size_t ok = 0, results = 0;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		ok += (size_t)d->cases[i].n_ok;
+		results += (size_t)d->cases[i].n_results;
+	}
+	char b[256];
+	xmlNodePtr s = hd_section(main, "summary", "Run");
+	xmlNodePtr t = hd_el_class(s, "table", "summary", NULL);
+	snprintf(b, sizeof(b), "%lld", d->run.id);
+	hd_row_kv(t, "Run", b);
+	hd_row_kv(t, "Matrix", d->run.matrix_name);
+	if (d->run.matrix_description)
+		hd_row_kv(t, "Description", d->run.matrix_description);
+	if (d->run.label)
+		hd_row_kv(t, "Label", d->run.label);
+	hd_row_kv(t, "Started", d->run.started_at);
+	hd_row_kv(t, "Finished", d->run.finished_at ? d->run.finished_at : "not finished");
+	hd_row_kv(t, "Status", d->run.status);
+	snprintf(b, sizeof(b), "%zu case%s, %zu endpoint pair%s, %zu of %zu result%s ok",
+		 d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
+		 NS_PLURAL(results));
+	hd_row_kv(t, "Size", b);
+	if (!isnan(d->run_cost_usd)) {
+		if (d->results_without_price)
+			snprintf(b, sizeof(b), "at least $%.4f (%lld successful result%s of pairs "
+				 "without %s not counted)", d->run_cost_usd,
+				 d->results_without_price, d->results_without_price == 1 ? "" : "s",
+				 rp_data_price_word(d));
+		else
+			snprintf(b, sizeof(b), "$%.4f", d->run_cost_usd);
+		hd_row_kv(t, "Run cost", b);
+	} else {
+		hd_row_kv(t, "Run cost", strcmp(rp_data_price_word(d), "a price")
+			  ? "unknown in US dollars: the pairs are priced in another currency (report "
+			    "--fx converts)" : "unknown: no price for the run's instance types");
+	}
+	if (!isnan(d->run_billed_usd)) {
+		snprintf(b, sizeof(b), "$%.4f for %.0f s of instance time (setup to teardown, or the "
+			 "run's wall time without hooks); the run cost above counts measured time only",
+			 d->run_billed_usd, d->run_billed_s);
+		hd_row_kv(t, "Billed cost", b);
+	}
+	if (r->price_note)
+		hd_row_kv(t, "Prices", r->price_note);
+	if (r->base) {
+		snprintf(b, sizeof(b), "run %lld (%s)", r->base->run.id,
+			 r->base->run.started_at ? r->base->run.started_at : "?");
+		hd_row_kv(t, "Baseline", b);
+	} else if (r->baseline_note) {
+		hd_row_kv(t, "Baseline", r->baseline_note);
+	}
+	if (d->run.warnings && strcmp(d->run.warnings, "[]") != 0)
+		hd_row_kv(t, "Run warnings", d->run.warnings);
+}
+
+static void write_findings(const struct rp_report *r, xmlNodePtr main)
+{
+	xmlNodePtr s = hd_section(main, "findings", "Findings");
+	if (!r->findings->n) {
+		hd_el_class(s, "p", "note", "Nothing stood out: no saturation, loss or regression found.");
+		return;
+	}
+	xmlNodePtr ul = hd_el_class(s, "ul", "findings", NULL);
+	for (size_t i = 0; i < r->findings->n; i++)
+		hd_attr(hd_el(ul, "li", r->findings->items[i].text), "data-kind",
+			rp_finding_kind_name(r->findings->items[i].kind));
+}
+
+static void write_method(const struct rp_report *r, xmlNodePtr main)
+{
+	const struct rp_data *d = r->d;
+	char b[512];
+	xmlNodePtr s = hd_section(main, "method", "Method");
+	xmlNodePtr p = hd_el(s, "p", NULL);
+	hd_text(p, "Matrix ");
+	hd_el(p, "strong", d->run.matrix_name);
+	if (d->run.matrix_path) {
+		hd_text(p, " from ");
+		hd_el(p, "code", d->run.matrix_path);
+	}
+	snprintf(b, sizeof(b), ", run by netsweep %s; cases in %s order", d->run.netsweep_version,
+		 d->run.order_mode ? d->run.order_mode : "as-written");
+	hd_text(p, b);
+	if (d->run.has_seed) {
+		snprintf(b, sizeof(b), " (seed %lld)", d->run.seed);
+		hd_text(p, b);
+	}
+	snprintf(b, sizeof(b), ", %lld repeat%s of each case. ", d->run.repeats,
+		 d->run.repeats == 1 ? "" : "s");
+	hd_text(p, b);
+	hd_text(p, "Throughput is the receiver's goodput; tables give the median over repeats with the "
+		"minimum–maximum and interquartile range. CPU is the process's user+system time as % "
+		"of one core; a side counts as saturated above 90 % of one core per thread. Streams "
+		"stop scaling when more streams add less than 10 %. UDP loss counts as the receiver's "
+		"socket buffer when kernel drops (RcvbufErrors + InErrors) are at least 80 % of the "
+		"lost datagrams.");
+	xmlNodePtr det = hd_el(s, "details", NULL);
+	hd_el(det, "summary", "Matrix file as run");
+	hd_el(det, "pre", d->run.matrix_text);
+	hd_el(s, "h3", "Equivalent probe commands");
+	xmlNodePtr note = hd_el_class(s, "p", "note", "Each case can be reproduced by hand with ");
+	hd_el(note, "code", "netsweep probe");
+	hd_text(note, " against an agent (");
+	hd_el(note, "code", "netsweep agent");
+	hd_text(note, ") on the far end:");
+	struct rp_buf cmd, lab;
+	rp_buf_init(&cmd);
+	rp_buf_init(&lab);
+	static const char *const cols[] = {"#", "Case", "Command", NULL};
+	xmlNodePtr t = hd_scroll_table(s, NULL, cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	for (size_t i = 0; i < d->n_cases; i++) {
+		rp_buf_reset(&cmd);
+		rp_buf_reset(&lab);
+		rp_case_probe_cmd(d, &d->cases[i], &cmd);
+		rp_case_label(d, &d->cases[i], &lab);
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
+		snprintf(b, sizeof(b), "%d", d->cases[i].ordinal);
+		hd_el_class(tr, "td", "num", b);
+		hd_el(tr, "td", rp_buf_str(&lab));
+		hd_el(hd_el(tr, "td", NULL), "code", rp_buf_str(&cmd));
+	}
+	rp_buf_free(&cmd);
+	rp_buf_free(&lab);
+}
+
+/* Figure columns of the results table after the fixed ones; a column no case has a value
+ * for (loss on a TCP-only run, the return direction without bidir) is left out. */
+static const struct fig_col {
+	const char *name;
+	enum rp_fig fig;
+	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
+} fig_cols[] = {
+	{"Sender (median)", RP_SND_BPS, NULL},
+	{"Received pps", RP_RCV_PPS, "pps"},
+	{"Retransmits", RP_RETRANS, "%.0f"},
+	{"Loss %", RP_LOST_PCT, "%.3g"},
+	{"Kernel drops", RP_KDROPS, "%.0f"},
+	{"Sender CPU %", RP_SND_CPU, "%.0f"},
+	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Return direction (bidir)", RP_RET_BPS, NULL},
+};
+#define N_FIG_COLS (sizeof(fig_cols) / sizeof(fig_cols[0]))
+
+static void write_results(const struct rp_report *r, xmlNodePtr main)
+{
+	const struct rp_data *d = r->d;
+	xmlNodePtr s = hd_section(main, "results", "Results");
+	int used[N_FIG_COLS] = {0};
+	const char *cols[6 + N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
+						"Min–max", "IQR"};
+	size_t nc = 6;
+	for (size_t k = 0; k < N_FIG_COLS; k++) {
+		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
+			used[k] = d->cases[i].fig[fig_cols[k].fig].n > 0;
+		if (used[k])
+			cols[nc++] = fig_cols[k].name;
+	}
+	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
+	for (size_t i = 0; i < d->n_cases && !adv; i++)
+		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+	if (adv)
+		cols[nc++] = "Of advertised";
+	cols[nc] = NULL;
+	xmlNodePtr t = hd_scroll_table(s, "results-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	struct rp_buf lab;
+	rp_buf_init(&lab);
+	char b[96];
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
+		rp_buf_reset(&lab);
+		rp_case_label(d, c, &lab);
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
+		xmlNewProp(tr, BAD_CAST "data-case-key", BAD_CAST(c->case_key ? c->case_key : ""));
+		snprintf(b, sizeof(b), "%d", c->ordinal);
+		hd_el_class(tr, "td", "num", b);
+		xmlNodePtr lc = hd_el_class(tr, "td", "label", rp_buf_str(&lab));
+		if (c->first_error) {
+			hd_el(lc, "br", NULL);
+			hd_el_class(lc, "span", "note", c->first_error);
+		}
+		rp_buf_reset(&lab);
+		if (rp_limits_note(c, &lab)) {
+			hd_el(lc, "br", NULL);
+			hd_el_class(lc, "span", "note sender-limited", rp_buf_str(&lab));
+		}
+		snprintf(b, sizeof(b), "%d / %d", c->n_ok, c->n_results);
+		hd_el_class(tr, "td", "num", b);
+		td_bps(tr, g->med, d->unit);
+		td_range(tr, g->min, g->max, d->unit);
+		td_range(tr, g->q1, g->q3, d->unit);
+		for (size_t k = 0; k < N_FIG_COLS; k++) {
+			double v = c->fig[fig_cols[k].fig].med;
+			if (!used[k])
+				continue;
+			if (!fig_cols[k].fmt) {
+				td_bps(tr, v, d->unit);
+			} else if (!strcmp(fig_cols[k].fmt, "pps")) {
+				rp_fmt_pps(b, sizeof(b), v);
+				hd_td_num(tr, b, v);
+			} else {
+				hd_td_fmt(tr, fig_cols[k].fmt, v);
+			}
+		}
+		if (adv) {
+			struct rp_adv a = rp_advertised_case(d, c);
+			rp_buf_reset(&lab);
+			rp_advertised_text(&a, &lab);
+			hd_td_num(tr, rp_buf_str(&lab), a.pct);
+		}
+	}
+	rp_buf_free(&lab);
+	hd_el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
+		 "any value in this run are left out.");
+}
+
+static void write_cost(const struct rp_report *r, xmlNodePtr main)
+{
+	const struct rp_data *d = r->d;
+	xmlNodePtr s = hd_section(main, "cost", "Best per dollar");
+	char rule[512];
+	if (r->rank_rule && strcmp(r->rank_rule, RP_RANK_BEST_RULE) != 0)
+		snprintf(rule, sizeof(rule), "Ranked on: %s — each pair's highest-median case among "
+			 "those matching it.", r->rank_rule);
+	else
+		snprintf(rule, sizeof(rule), "Ranked on: best — each pair's highest-median case.");
+	hd_attr(hd_el_class(s, "p", "lead", rule), "id", "rank-rule");
+	hd_el_class(s, "p", "note", "Per endpoint pair: the ranked case's median receiver goodput "
+		    "per hourly dollar of the pair (both instances) or of the sender alone, as the "
+		    "matrix declared (price basis). Prices are the ones recorded with the run. "
+		    "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
+		    "rule (the matrix's rank-by attribute, or report --rank-by).");
+	const struct rp_pricing *pr = r->pricing;
+	if (pr)
+		hd_attr(hd_el_class(s, "p", "lead", pr->note), "id", "pricing-note");
+	/* prices in another currency are per that currency's hour: the Currency column says */
+	const char *cols[] = {"Rank", "Instance type", "Region", "Price basis", "$/hour", "Mbit/s",
+			      "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
+			      "Price as of", "Provider", "Currency", "Pricing",
+			      pr && pr->have_spot ? "Mbit/s per on-demand hour" : NULL,
+			      "Mbit/s per spot hour", NULL};
+	xmlNodePtr t = hd_scroll_table(s, "cost-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	struct rp_buf lab;
+	rp_buf_init(&lab);
+	char b[64];
+	for (size_t i = 0; i < r->n_cost; i++) {
+		const struct rp_cost_row *c = &r->cost[i];
+		const struct rp_endpoint *e = &d->eps[c->ep];
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
+		if (isnan(c->usd_per_hour))
+			xmlNewProp(tr, BAD_CAST "class", BAD_CAST "missing");
+		snprintf(b, sizeof(b), "%d", c->rank);
+		hd_el_class(tr, "td", "num", c->rank ? b : "–");
+		hd_el(tr, "td", rp_ep_label(e));
+		hd_el(tr, "td", e->region ? e->region : "–");
+		hd_el(tr, "td", e->price_basis);
+		if (isnan(c->usd_per_hour))
+			hd_el(tr, "td", "missing");
+		else
+			hd_td_fmt(tr, "%.4g", c->usd_per_hour);
+		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
+		 * sender's figure, not the pair's */
+		hd_td_fmt(tr, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
+			  : c->sustained ? "%.0f sustained"
+			  : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
+		hd_td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
+		hd_td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
+		rp_buf_reset(&lab);
+		if (c->best_case >= 0)
+			rp_case_label(d, &d->cases[c->best_case], &lab);
+		hd_el(tr, "td", c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
+		hd_el(tr, "td", e->price_as_of ? e->price_as_of : "–");
+		hd_el(tr, "td", e->provider ? e->provider : "–");
+		hd_el(tr, "td", isnan(c->usd_per_hour) ? "–" : c->currency ? c->currency : "USD");
+		xmlNodePtr pc = hd_el(tr, "td", e->pricing ? e->pricing : "on-demand");
+		if (e->price_window)
+			xmlNewProp(pc, BAD_CAST "title", BAD_CAST e->price_window);
+		if (pr && pr->have_spot) {
+			hd_td_fmt(tr, "%.0f", c->od_mbps_per_hour);
+			hd_td_fmt(tr, "%.0f", c->spot_mbps_per_hour);
+		}
+	}
+	rp_buf_free(&lab);
+	char rc[256];
+	if (!isnan(d->run_cost_usd) && d->results_without_price)
+		snprintf(rc, sizeof(rc), "This run cost at least $%.4f of instance time (measured "
+			 "and warm-up time of every successful case at its pair's price); %lld "
+			 "successful result%s of pairs without %s %s not counted.",
+			 d->run_cost_usd, d->results_without_price,
+			 d->results_without_price == 1 ? "" : "s", rp_data_price_word(d),
+			 d->results_without_price == 1 ? "is" : "are");
+	else if (!isnan(d->run_cost_usd))
+		snprintf(rc, sizeof(rc), "This run cost about $%.4f of instance time (measured and "
+			 "warm-up time of every successful case at its pair's price).",
+			 d->run_cost_usd);
+	else
+		snprintf(rc, sizeof(rc), "The run's cost is unknown: no price was recorded.");
+	hd_el(s, "p", rc);
+}
+
+static void write_comparison(const struct rp_report *r, xmlNodePtr main)
+{
+	if (!r->cmp)
+		return;
+	const struct rp_cmp *cmp = r->cmp;
+	char b[512];
+	xmlNodePtr s = hd_section(main, "comparison", "Comparison with the baseline");
+	snprintf(b, sizeof(b), "Baseline: run %lld (%s). Test: Welch's two-sided t-test on the "
+		 "per-repeat receiver goodput; a case is a regression (or improvement) when p < %g "
+		 "and its median moved by more than %g %%. Cases with fewer than 2 successful "
+		 "repeats on either side cannot be tested.", r->base->run.id,
+		 r->base->run.started_at ? r->base->run.started_at : "?", cmp->alpha,
+		 cmp->min_change_pct);
+	hd_el(s, "p", b);
+	hd_el_class(s, "p", "note", RP_GATE_RULE);
+	snprintf(b, sizeof(b), "%zu regression%s, %zu improvement%s, %zu untestable, %zu new "
+		 "case%s, %zu baseline case%s not in this run.", cmp->n_regressions,
+		 cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,
+		 cmp->n_improvements == 1 ? "" : "s", cmp->n_untestable, cmp->n_new,
+		 cmp->n_new == 1 ? "" : "s", cmp->n_gone, cmp->n_gone == 1 ? "" : "s");
+	hd_el_class(s, "p", cmp->n_regressions ? "warn" : "note", b);
+	static const char *const cols[] = {"#", "Case", "Baseline", "Now", "Change", "p (Welch)",
+					   "Verdict", NULL};
+	xmlNodePtr t = hd_scroll_table(s, "comparison-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	for (size_t i = 0; i < cmp->n; i++)
+		rp_html_cmp_row(r, tb, &cmp->rows[i], 1);
+}
+
+/* Drops active content and rewrites ids/references with the chart's prefix. */
+static void svg_sanitize(xmlNodePtr n, const char *prefix)
+{
+	for (xmlNodePtr c = n->children, next; c; c = next) {
+		next = c->next;
+		/* gnuplot's <title> elements are hover tooltips quoting its own plot commands
+		 * ("'per_dollar.dat' using 0:2:xtic(1)"): the figure has a heading instead. */
+		if (c->type == XML_ELEMENT_NODE &&
+		    (!strcasecmp((const char *)c->name, "script") ||
+		     !strcasecmp((const char *)c->name, "foreignObject") ||
+		     !strcasecmp((const char *)c->name, "title"))) {
+			xmlUnlinkNode(c);
+			xmlFreeNode(c);
+			continue;
+		}
+		if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE) {
+			xmlUnlinkNode(c); /* comments, PIs, entity refs */
+			xmlFreeNode(c);
+			continue;
+		}
+		if (c->type == XML_ELEMENT_NODE)
+			svg_sanitize(c, prefix);
+	}
+	for (xmlAttrPtr a = n->properties, next; a; a = next) {
+		next = a->next;
+		xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+		const char *name = (const char *)a->name;
+		const char *val = v ? (const char *)v : "";
+		char buf[512];
+		if (!strncasecmp(name, "on", 2) ||
+		    (!strcasecmp(name, "href") && val[0] != '#')) {
+			xmlRemoveProp(a);
+		} else if (!strcmp(name, "id")) {
+			snprintf(buf, sizeof(buf), "%s-%s", prefix, val);
+			xmlSetProp(n, a->name, BAD_CAST buf);
+		} else if (!strcmp(name, "href")) {
+			snprintf(buf, sizeof(buf), "#%s-%s", prefix, val + 1);
+			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
+		} else if (strstr(val, "url(#")) {
+			const char *u = strstr(val, "url(#");
+			snprintf(buf, sizeof(buf), "%.*surl(#%s-%s", (int)(u - val), val, prefix, u + 5);
+			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
+		}
+		xmlFree(v);
+	}
+}
+
+static int embed_svg(const struct rp_report *r, const struct rp_chart *c, xmlNodePtr fig)
+{
+	char path[4096], prefix[48];
+	snprintf(path, sizeof(path), "%s/%s.svg", r->outdir, c->name);
+	snprintf(prefix, sizeof(prefix), "ch-%s", c->name);
+	xmlDocPtr svg = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	xmlNodePtr root = svg ? xmlDocGetRootElement(svg) : NULL;
+	if (!root || strcmp((const char *)root->name, "svg") != 0) {
+		xmlFreeDoc(svg);
+		return -1;
+	}
+	svg_sanitize(root, prefix);
+	/* Scale to the column: the viewBox gives the shape, CSS the size. */
+	xmlUnsetProp(root, BAD_CAST "width");
+	xmlUnsetProp(root, BAD_CAST "height");
+	xmlNodePtr copy = xmlDocCopyNode(root, fig->doc, 1);
+	xmlFreeDoc(svg);
+	if (!copy)
+		return -1;
+	xmlNewProp(copy, BAD_CAST "role", BAD_CAST "img");
+	xmlNewProp(copy, BAD_CAST "aria-label", BAD_CAST c->title);
+	xmlAddChild(fig, copy);
+	return 0;
+}
+
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
+static const struct rp_chart *lead_chart(const struct rp_report *r)
+{
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
+		    r->charts->items[i].status == RP_CHART_OK)
+			return &r->charts->items[i];
+	return NULL;
+}
+
+static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct rp_chart *c)
+{
+	char id[64], b[320];
+	snprintf(id, sizeof(id), "chart-%s", c->name);
+	xmlNodePtr fig = hd_el(s, "figure", NULL);
+	xmlNewProp(fig, BAD_CAST "id", BAD_CAST id);
+	xmlNewProp(fig, BAD_CAST "data-status", BAD_CAST(c->status == RP_CHART_OK ? "ok"
+		   : c->status == RP_CHART_NODATA ? "nodata" : c->status == RP_CHART_FAILED
+		   ? "failed" : "skipped"));
+	hd_el(fig, "h3", c->title);
+	if (c->status == RP_CHART_OK && embed_svg(r, c, fig) < 0) {
+		snprintf(b, sizeof(b), "%s.svg could not be read back.", c->name);
+		hd_el_class(fig, "p", "warn", b);
+	} else if (c->status == RP_CHART_NODATA) {
+		snprintf(b, sizeof(b), "Not drawn: %s.", c->reason);
+		hd_el_class(fig, "p", "note", b);
+		return;
+	} else if (c->status == RP_CHART_FAILED) {
+		snprintf(b, sizeof(b), "Not rendered: %s.", c->reason);
+		hd_el_class(fig, "p", "warn", b);
+	} else if (c->status == RP_CHART_NOGNUPLOT) {
+		hd_el_class(fig, "p", "note", "Not rendered (no gnuplot).");
+	}
+	xmlNodePtr cap = hd_el(fig, "figcaption", c->caption);
+	hd_text(cap, " Data: ");
+	snprintf(b, sizeof(b), "%s.dat", c->name);
+	xmlNodePtr a = hd_el(cap, "a", b);
+	xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
+	hd_text(cap, ", script: ");
+	snprintf(b, sizeof(b), "%s.gp", c->name);
+	a = hd_el(cap, "a", b);
+	xmlNewProp(a, BAD_CAST "href", BAD_CAST b);
+	hd_text(cap, ".");
+}
+
+static void write_charts(const struct rp_report *r, xmlNodePtr main)
+{
+	xmlNodePtr s = hd_section(main, "charts", "Charts");
+	if (r->gnuplot_note) {
+		xmlNodePtr p = hd_el_class(s, "p", "warn", NULL);
+		xmlNewProp(p, BAD_CAST "id", BAD_CAST "charts-skipped");
+		hd_text(p, "Charts were skipped: ");
+		hd_text(p, r->gnuplot_note);
+		hd_text(p, ". Their gnuplot scripts (.gp) and data (.dat) are written next to this page; "
+			"install gnuplot (");
+		hd_el(p, "code", RP_INSTALL_GNUPLOT);
+		hd_text(p, ") and run netsweep report again, or run gnuplot NAME.gp in that folder.");
+	}
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (&r->charts->items[i] != lead_chart(r))
+			chart_figure(r, s, &r->charts->items[i]);
+}
+
+int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err)
+{
+	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
+	if (!doc)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+	xmlNodePtr html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
+	xmlDocSetRootElement(doc, html);
+	xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
+	xmlNodePtr head = hd_el(html, "head", NULL);
+	/* The charset declaration is added by htmlSaveFileFormat (http-equiv, UTF-8); a second
+	 * <meta charset> would make the page invalid. */
+	xmlNodePtr vp = hd_el(head, "meta", NULL);
+	xmlNewProp(vp, BAD_CAST "name", BAD_CAST "viewport");
+	xmlNewProp(vp, BAD_CAST "content", BAD_CAST "width=device-width, initial-scale=1");
+	hd_el(head, "title", r->title);
+	hd_el(head, "style", css);
+	xmlNodePtr main = hd_el(hd_el(html, "body", NULL), "main", NULL);
+	hd_el(main, "h1", r->title);
+	struct rp_buf lead;
+	rp_buf_init(&lead);
+	rp_lab_headline(r->d, r->base, &lead);
+	rp_headline(r->d, r->cost, r->n_cost, r->cmp, r->base, r->news, &lead);
+	xmlNewProp(hd_el_class(main, "p", "lead", rp_buf_str(&lead)), BAD_CAST "id", BAD_CAST "headline");
+	rp_buf_free(&lead);
+	char b[256];
+	snprintf(b, sizeof(b), "Generated by netsweep report at %s from run %lld.",
+		 r->generated_at, r->d->run.id);
+	hd_el_class(main, "p", "note", b);
+	/* News first, then the best per dollar, then the rest by how often readers need it. */
+	rp_html_news(r, main);
+	if (lead_chart(r))
+		chart_figure(r, main, lead_chart(r));
+	write_cost(r, main);
+	write_findings(r, main);
+	rp_html_latency(r, main);
+	rp_html_ab(r, main);
+	write_charts(r, main);
+	rp_html_history(r, main);
+	if (r->search && r->search->n)
+		rp_search_html(r->search, hd_section(main, "search", "Zero-loss rate search"));
+	write_comparison(r, main);
+	write_results(r, main);
+	rp_html_environment(r, main);
+	write_method(r, main);
+	write_summary(r, main);
+	struct atomicfile af;
+	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
+		xmlFreeDoc(doc);
+		return -1;
+	}
+	/* libxml2 writes the temporary file by its name; the commit syncs and renames it */
+	int rc = htmlSaveFileFormat(af.tmp, doc, "UTF-8", 1);
+	xmlFreeDoc(doc);
+	if (rc < 0) {
+		atomicfile_abort(&af);
+		return ns_err_code(err, NS_E_IO, "%s: cannot write", path);
+	}
+	return atomicfile_commit(&af, err);
+}
+
+char *rp_html_text_fragment(const char *s)
+{
+	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
+	xmlNodePtr p = xmlNewDocNode(doc, NULL, BAD_CAST "p", NULL);
+	xmlDocSetRootElement(doc, p);
+	hd_text(p, s);
+	xmlBufferPtr buf = xmlBufferCreate();
+	htmlNodeDump(buf, doc, p);
+	char *out = strdup((const char *)xmlBufferContent(buf));
+	xmlBufferFree(buf);
+	xmlFreeDoc(doc);
+	return out;
+}

@@ -1,0 +1,83 @@
+/* html_latency: the "Latency" section (see html_sections.h): each request/response case's
+ * transactions/s and p50/p99/p99.9 (medians over repeats), its p99 against the baseline's by
+ * the test the page states, and the cost of a million transactions where a price is known. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render/hdoc.h"
+#include "report/render/html_sections.h"
+#include "report/analyze/latency.h"
+
+static void row(xmlNodePtr tb, const struct rp_lat_case *c)
+{
+	char b[96];
+	xmlNodePtr tr = hd_el(tb, "tr", NULL);
+	hd_attr(tr, "data-case-key", c->case_key);
+	hd_el_class(tr, "td", "label", c->endpoint);
+	snprintf(b, sizeof(b), "%s %lld/%lld B, %lld stream%s, %s", c->test, c->request,
+		 c->response, c->streams, c->streams == 1 ? "" : "s",
+		 c->rate > 0 ? "paced" : "back to back");
+	hd_el(tr, "td", b);
+	hd_td_fmt(tr, "%.0f", c->tps);
+	hd_td_fmt(tr, "%.1f", c->p50_us);
+	hd_td_fmt(tr, "%.1f", c->p99_us);
+	hd_td_fmt(tr, "%.1f", c->p999_us);
+	hd_td_fmt(tr, "%.0f", (double)c->lost);
+	if (isfinite(c->change_pct)) {
+		snprintf(b, sizeof(b), "%+.1f %%%s", c->change_pct,
+			 c->regressed ? " regressed" : isfinite(c->p) ? "" : " (no test)");
+		xmlNodePtr td = hd_td_num(tr, b, c->change_pct);
+		if (c->regressed)
+			hd_attr(td, "data-regressed", "1");
+		if (isfinite(c->p)) {
+			snprintf(b, sizeof(b), "Welch on log p99: p = %.3g", c->p);
+			hd_attr(td, "title", b);
+		}
+	} else {
+		hd_td_num(tr, "–", NAN);
+	}
+	hd_td_fmt(tr, "%.4g", c->usd_per_mtx);
+	snprintf(b, sizeof(b), "%d", c->client_cpu);
+	hd_el(tr, "td", c->client_cpu >= 0 ? b : "–");
+}
+
+void rp_html_latency(const struct rp_report *r, xmlNodePtr main)
+{
+	const struct rp_latency *l = r->latency;
+	if (!l || !l->n)
+		return;
+	xmlNodePtr s = hd_section(main, "latency", "Latency (request/response)");
+	hd_el_class(s, "p", "note", rp_latency_method);
+	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
+					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
+					   "Client CPU", NULL};
+	xmlNodePtr t = hd_scroll_table(s, "latency-table", cols);
+	xmlNodePtr tb = hd_el(t, "tbody", NULL);
+	for (size_t i = 0; i < l->n; i++)
+		row(tb, &l->cases[i]);
+	if (!l->n_ab)
+		return;
+	hd_el(s, "h3", "A/B on latency");
+	hd_el_class(s, "p", "note", "Pairs that differ in one attribute, on the same "
+		    "request/response case: p99 of A against B, Welch's t-test on the logarithm of "
+		    "the repeats' p99.");
+	static const char *const abcols[] = {"A", "B", "Differ in", "p50 A / B µs",
+					     "p99 A / B µs", "p99 A vs B", "p", NULL};
+	xmlNodePtr at = hd_scroll_table(s, "latency-ab", abcols);
+	xmlNodePtr atb = hd_el(at, "tbody", NULL);
+	for (size_t i = 0; i < l->n_ab; i++) {
+		const struct rp_lat_ab *a = &l->ab[i];
+		char b[128];
+		xmlNodePtr tr = hd_el(atb, "tr", NULL);
+		hd_el(tr, "td", a->a ? a->a : "");
+		hd_el(tr, "td", a->b ? a->b : "");
+		snprintf(b, sizeof(b), "%s: %s / %s", a->attr, a->va ? a->va : "?", a->vb ? a->vb : "?");
+		hd_el(tr, "td", b);
+		snprintf(b, sizeof(b), "%.1f / %.1f", a->ca->p50_us, a->cb->p50_us);
+		hd_el(tr, "td", b);
+		snprintf(b, sizeof(b), "%.1f / %.1f", a->ca->p99_us, a->cb->p99_us);
+		hd_el(tr, "td", b);
+		hd_td_fmt(tr, "%+.1f %%", a->p99_diff_pct);
+		hd_td_fmt(tr, "%.3g", a->p);
+	}
+}
