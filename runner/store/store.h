@@ -112,12 +112,6 @@ struct store_result {
 int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
 		     struct ns_err *err);
 
-/* For the store's companion modules (lease.c, hooks.c): the connection and the mutex that serialises
- * every use of it. */
-struct sqlite3 *store_db(struct store *s);
-void store_lock(struct store *s);
-void store_unlock(struct store *s);
-
 /* SQLite's JSON1 reads hostinfo for the runner, so it needs no JSON parser of its own:
  * json_extract(json, path) as text into buf. Returns 1 when found and not null, 0 when
  * missing or null (buf = ""), 2 when found but longer than len - 1 (buf = "", never a cut

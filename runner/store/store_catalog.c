@@ -2,7 +2,7 @@
  * where it is used, under the store's lock. */
 #include "store_catalog.h"
 
-#include <sqlite3.h>
+#include "store_int.h"
 
 static const char ITYPE_SQL[] =
 	"INSERT OR IGNORE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
@@ -45,7 +45,7 @@ static int put(struct store *s, const char *sql, void (*bind)(sqlite3_stmt *, co
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	}
 	if (rc < 0)
-		ns_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
+		store_db_err(db, err, what);
 	sqlite3_finalize(st);
 	store_unlock(s);
 	return rc;

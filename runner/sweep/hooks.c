@@ -1,6 +1,7 @@
 /* hooks: see hooks.h. One row per hook run in the store's hooks table, written when the
  * command starts (status running) and again when it ends, so that a runner killed at any
- * moment leaves a record of what it had provisioned: --resume reads it back to tear down. */
+ * moment leaves a record of what it had provisioned: --resume reads it back to tear down
+ * (the SQL: runner/store/store_hooks.c). */
 #include "hooks.h"
 
 #include <pthread.h>
@@ -11,11 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "lib/units.h"
 #include "runner/client/client.h"
 #include "runner/matrix/pair_key.h"
+#include "runner/store/store_hooks.h"
 
 extern char **environ;
 
@@ -47,83 +47,10 @@ bool hooks_any(const struct matrix *m)
 
 /* ---- the hooks table ------------------------------------------------------------------- */
 
-static int db_step(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err)
-{
-	int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		ns_err_set(err, "database: hooks: %s", sqlite3_errmsg(db));
-	return rc;
-}
-
-static void bind_str(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int row_start(struct hooks *H, const char *pair, const char *kind, int attempt,
-		     const char *command, struct ns_err *err)
-{
-	char now[32];
-	store_now(now);
-	store_lock(H->o.st);
-	sqlite3 *db = store_db(H->o.st);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO hooks (run_id, pair, kind, attempt, command,"
-			   " started_at, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running')", -1, &st, NULL);
-	if (st) {
-		sqlite3_bind_int64(st, 1, H->o.run_id);
-		bind_str(st, 2, pair);
-		bind_str(st, 3, kind);
-		sqlite3_bind_int(st, 4, attempt);
-		bind_str(st, 5, command);
-		bind_str(st, 6, now);
-	}
-	int rc = db_step(db, st, err) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	store_unlock(H->o.st);
-	return rc;
-}
-
-static int row_finish(struct hooks *H, const char *pair, const char *kind, int attempt,
-		      const struct hook_exec *x, const char *output, struct ns_err *err)
-{
-	static const char *const status[] = {"ok", "failed", "timeout"};
-	char now[32];
-	store_now(now);
-	store_lock(H->o.st);
-	sqlite3 *db = store_db(H->o.st);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "UPDATE hooks SET finished_at = ?5, status = ?6, exit_code = ?7,"
-			   " error = ?8, stdout = ?9, stderr = ?10, output = ?11 WHERE run_id = ?1"
-			   " AND pair = ?2 AND kind = ?3 AND attempt = ?4", -1, &st, NULL);
-	if (st) {
-		sqlite3_bind_int64(st, 1, H->o.run_id);
-		bind_str(st, 2, pair);
-		bind_str(st, 3, kind);
-		sqlite3_bind_int(st, 4, attempt);
-		bind_str(st, 5, now);
-		bind_str(st, 6, status[x->status]);
-		if (x->exit_code >= 0)
-			sqlite3_bind_int(st, 7, x->exit_code);
-		bind_str(st, 8, x->error[0] ? x->error : NULL);
-		bind_str(st, 9, x->out);
-		bind_str(st, 10, x->errout);
-		bind_str(st, 11, output);
-	}
-	int rc = db_step(db, st, err) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	store_unlock(H->o.st);
-	return rc;
-}
-
 /* The JSON object a setup printed: all of stdout, or else its last non-empty line (a
  * command that also logs to stdout). NULL when there is none. */
 static char *setup_object(struct hooks *H, const char *out)
 {
-	char *res = NULL;
 	const char *last = out, *p = out;
 	while (*p) { /* start of the last non-empty line */
 		const char *nl = strchr(p, '\n');
@@ -132,40 +59,8 @@ static char *setup_object(struct hooks *H, const char *out)
 			last = p;
 		p = nl ? nl + 1 : p + len;
 	}
-	store_lock(H->o.st);
-	sqlite3 *db = store_db(H->o.st);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "SELECT CASE WHEN json_valid(?1) AND json_type(?1) = 'object'"
-			   " THEN json(?1) END", -1, &st, NULL);
-	for (int k = 0; st && k < 2 && !res; k++) {
-		sqlite3_reset(st);
-		bind_str(st, 1, k == 0 ? out : last);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			res = strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	store_unlock(H->o.st);
-	return res;
-}
-
-static int run_attempt(struct hooks *H, struct ns_err *err)
-{
-	store_lock(H->o.st);
-	sqlite3 *db = store_db(H->o.st);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(max(attempt), 0) + 1 FROM hooks WHERE"
-			   " run_id = ?1), (SELECT uuid FROM runs WHERE id = ?1)", -1, &st, NULL);
-	if (st)
-		sqlite3_bind_int64(st, 1, H->o.run_id);
-	int rc = db_step(db, st, err) == SQLITE_ROW ? 0 : -1;
-	if (rc == 0) {
-		H->attempt = sqlite3_column_int(st, 0);
-		snprintf(H->uuid, sizeof(H->uuid), "%s",
-			 sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
-	}
-	sqlite3_finalize(st);
-	store_unlock(H->o.st);
-	return rc;
+	char *res = store_json_object(H->o.st, out);
+	return res ? res : store_json_object(H->o.st, last);
 }
 
 /* ---- running one hook ------------------------------------------------------------------ */
@@ -265,7 +160,8 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 		progress_note(H->o.prog, "pair %s: %s", pair, kind);
 	else
 		progress_note(H->o.prog, "run: %s", kind);
-	if (row_start(H, pair, kind, attempt, hk->command, err) < 0) {
+	const struct store_hook_key key = {H->o.run_id, pair, kind, attempt};
+	if (store_hook_started(H->o.st, &key, hk->command, err) < 0) {
 		env_free(envp);
 		return -1;
 	}
@@ -275,7 +171,10 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 		x.status = HOOK_FAILED;
 		snprintf(x.error, sizeof(x.error), "printed no JSON object on stdout");
 	}
-	int rc = row_finish(H, pair, kind, attempt, &x, obj, err) < 0 ? -1 : x.status != HOOK_OK;
+	static const char *const status[] = {"ok", "failed", "timeout"};
+	const struct store_hook_end end = {status[x.status], x.exit_code, x.error[0] ? x.error : NULL,
+					   x.out, x.errout, obj};
+	int rc = store_hook_finished(H->o.st, &key, &end, err) < 0 ? -1 : x.status != HOOK_OK;
 	if (rc == 1) {
 		/* the command's last words say more than its exit status */
 		const char *e = x.errout, *last = e;
@@ -486,41 +385,11 @@ static int each_pair(struct hooks *H, int (*fn)(struct hooks *, size_t, struct n
 
 static int resume_teardowns(struct hooks *H, struct ns_err *err)
 {
-	struct leftover {
-		char pair[MX_NAME_MAX];
-		int attempt;
-		char *output;
-	} *v = NULL;
-	size_t n = 0, cap = 0;
-	store_lock(H->o.st);
-	sqlite3 *db = store_db(H->o.st);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "SELECT s.pair, s.attempt, s.output FROM hooks s WHERE s.run_id = ?1"
-			   " AND s.kind = 'setup' AND s.attempt < ?2 AND NOT EXISTS (SELECT 1 FROM hooks t"
-			   " WHERE t.run_id = s.run_id AND t.pair = s.pair AND t.attempt = s.attempt"
-			   " AND t.kind = 'teardown' AND t.status <> 'running')"
-			   " ORDER BY s.pair = '', s.attempt, s.pair", -1, &st, NULL);
-	if (st) {
-		sqlite3_bind_int64(st, 1, H->o.run_id);
-		sqlite3_bind_int(st, 2, H->attempt);
-	}
-	int step;
-	while ((step = db_step(db, st, err)) == SQLITE_ROW) {
-		if (n == cap) {
-			void *g = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof(*v));
-			if (!g)
-				break;
-			v = g;
-		}
-		snprintf(v[n].pair, sizeof(v[n].pair), "%s", (const char *)sqlite3_column_text(st, 0));
-		v[n].attempt = sqlite3_column_int(st, 1);
-		const unsigned char *o = sqlite3_column_text(st, 2);
-		v[n].output = o ? strdup((const char *)o) : NULL;
-		n++;
-	}
-	sqlite3_finalize(st);
-	store_unlock(H->o.st);
-	int rc = step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;
+	struct store_hook_left *v;
+	size_t n;
+	if (store_hook_leftovers(H->o.st, H->o.run_id, H->attempt, &v, &n, err) < 0)
+		return -1;
+	int rc = 0;
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		const struct matrix_pair *p = NULL;
 		for (size_t i = 0; i < H->m.n_pairs && v[k].pair[0]; i++)
@@ -539,9 +408,7 @@ static int resume_teardowns(struct hooks *H, struct ns_err *err)
 		else if (r > 0)
 			H->teardown_failures++;
 	}
-	for (size_t k = 0; k < n; k++)
-		free(v[k].output);
-	free(v);
+	store_hook_left_free(v, n);
 	return rc;
 }
 
@@ -568,7 +435,8 @@ int hooks_setup(const struct matrix *m, const struct hooks_opts *o, struct hooks
 	memcpy(H->pairs, m->pairs, m->n_pairs * sizeof(*H->pairs));
 	H->m.pairs = H->pairs;
 	*out = H;
-	if (run_attempt(H, err) < 0 || (H->attempt > 1 && resume_teardowns(H, err) < 0))
+	if (store_hook_attempt(H->o.st, H->o.run_id, &H->attempt, H->uuid, sizeof(H->uuid), err) < 0 ||
+	    (H->attempt > 1 && resume_teardowns(H, err) < 0))
 		return -1;
 	if (m->setup.command[0]) {
 		char why[NS_ERR_MAX] = "";
