@@ -36,7 +36,7 @@ static bool holder_alive(const char *holder)
 
 static int lease_err(struct store *s, struct ns_err *err, const char *what)
 {
-	return store_db_err(store_db(s), err, what);
+	return store_sql_err(store_db(s), err, what);
 }
 
 static int exec_sql(struct store *s, const char *sql, struct ns_err *err)
@@ -109,8 +109,8 @@ int lease_claim(struct store *s, int64_t case_id, uint32_t repeat, const char *h
 	snprintf(ttl, sizeof(ttl), "+%.0f seconds", ttl_s < 1 ? 1 : ttl_s);
 	sqlite3_bind_int64(st, 1, case_id);
 	sqlite3_bind_int64(st, 2, repeat);
-	store_bind_text(st, 3, holder);
-	store_bind_text(st, 4, ttl);
+	store_sql_bind_text(st, 3, holder);
+	store_sql_bind_text(st, 4, ttl);
 	int step = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE) {
@@ -138,7 +138,7 @@ static int release(struct store *s, const char *sql, int64_t case_id, uint32_t r
 		lease_err(s, err, "releasing a lease");
 		goto out;
 	}
-	store_bind_text(st, 1, holder);
+	store_sql_bind_text(st, 1, holder);
 	if (case_id) {
 		sqlite3_bind_int64(st, 2, case_id);
 		sqlite3_bind_int64(st, 3, repeat);

@@ -96,25 +96,9 @@ struct store {
 	pthread_mutex_t lock;
 };
 
-int store_db_err(sqlite3 *db, struct ns_err *err, const char *what)
-{
-	int rc = sqlite3_errcode(db) & 0xff;
-	enum ns_err_code code = NS_E_FAIL;
-	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-		code = NS_E_BUSY;
-	else if (rc == SQLITE_NOMEM)
-		code = NS_E_NOMEM;
-	else if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
-		code = NS_E_INPUT;
-	else if (rc == SQLITE_IOERR || rc == SQLITE_FULL || rc == SQLITE_CANTOPEN ||
-		 rc == SQLITE_READONLY || rc == SQLITE_PERM)
-		code = NS_E_IO;
-	return ns_err_code(err, code, "database: %s: %s", what, sqlite3_errmsg(db));
-}
-
 static int db_err(struct store *s, struct ns_err *err, const char *what)
 {
-	return store_db_err(s->db, err, what);
+	return store_sql_err(s->db, err, what);
 }
 
 /* A prepared statement, reset and unbound, ready for new values (prepared on first use). */
@@ -127,14 +111,6 @@ static sqlite3_stmt *stmt(struct store *s, int id, struct ns_err *err)
 	sqlite3_reset(s->st[id]);
 	sqlite3_clear_bindings(s->st[id]);
 	return s->st[id];
-}
-
-void store_bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 /* PRAGMA journal_mode takes the database's exclusive lock and answers SQLITE_BUSY at once,
@@ -244,16 +220,9 @@ void store_now(char buf[32])
 	buf[n + 5] = '\0';
 }
 
-int store_step_done(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : store_db_err(db, err, what);
-}
-
 static int step_done(struct store *s, sqlite3_stmt *st, struct ns_err *err, const char *what)
 {
-	return store_step_done(s->db, st, err, what);
+	return store_sql_step_done(s->db, st, err, what);
 }
 
 /* The matrix's rank-by rule, beside the run (table run_rank, version 7). */
@@ -265,7 +234,7 @@ static int run_rank_insert(struct store *s, int64_t run_id, const char *rank_by,
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "recording the run's rank-by rule");
 	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, rank_by);
+	store_sql_bind_text(st, 2, rank_by);
 	int rc = step_done(s, st, err, "recording the run's rank-by rule");
 	sqlite3_finalize(st);
 	return rc;
@@ -282,7 +251,7 @@ static int run_pricing_insert(struct store *s, int64_t run_id, const char *prici
 		return db_err(s, err, "recording the run's pricing");
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, pricing, colon ? (int)(colon - pricing) : -1, SQLITE_TRANSIENT);
-	store_bind_text(st, 3, colon ? colon + 1 : "");
+	store_sql_bind_text(st, 3, colon ? colon + 1 : "");
 	int rc = step_done(s, st, err, "recording the run's pricing");
 	sqlite3_finalize(st);
 	return rc;
@@ -298,16 +267,16 @@ int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id
 	sqlite3_stmt *st = stmt(s, ST_RUN_INSERT, err);
 	if (!st)
 		goto out;
-	store_bind_text(st, 1, r->matrix_name);
-	store_bind_text(st, 2, r->description);
-	store_bind_text(st, 3, r->matrix_path);
-	store_bind_text(st, 4, r->matrix_text);
-	store_bind_text(st, 5, r->matrix_hash);
-	store_bind_text(st, 6, r->label);
-	store_bind_text(st, 7, now);
-	store_bind_text(st, 8, r->version);
-	store_bind_text(st, 9, r->runner_host);
-	store_bind_text(st, 10, r->order);
+	store_sql_bind_text(st, 1, r->matrix_name);
+	store_sql_bind_text(st, 2, r->description);
+	store_sql_bind_text(st, 3, r->matrix_path);
+	store_sql_bind_text(st, 4, r->matrix_text);
+	store_sql_bind_text(st, 5, r->matrix_hash);
+	store_sql_bind_text(st, 6, r->label);
+	store_sql_bind_text(st, 7, now);
+	store_sql_bind_text(st, 8, r->version);
+	store_sql_bind_text(st, 9, r->runner_host);
+	store_sql_bind_text(st, 10, r->order);
 	if (r->has_seed)
 		sqlite3_bind_int64(st, 11, r->seed);
 	sqlite3_bind_int64(st, 12, r->repeats);
@@ -332,7 +301,7 @@ static int find_run(struct store *s, int which, const char *hash, int64_t *run_i
 	sqlite3_stmt *st = stmt(s, which, err);
 	if (!st)
 		goto out;
-	store_bind_text(st, 1, hash);
+	store_sql_bind_text(st, 1, hash);
 	int step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
 		*run_id = sqlite3_column_int64(st, 0);
@@ -373,9 +342,9 @@ int store_run_set_status(struct store *s, int64_t run_id, const char *status,
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, status);
-	store_bind_text(st, 3, strcmp(status, "running") ? now : NULL);
-	store_bind_text(st, 4, warnings_json);
+	store_sql_bind_text(st, 2, status);
+	store_sql_bind_text(st, 3, strcmp(status, "running") ? now : NULL);
+	store_sql_bind_text(st, 4, warnings_json);
 	rc = step_done(s, st, err, "updating the run");
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -391,7 +360,7 @@ int store_run_set_overrides(struct store *s, int64_t run_id, const char *json,
 				    NULL) == SQLITE_OK ? 0 : -1;
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, run_id);
-		store_bind_text(st, 2, json);
+		store_sql_bind_text(st, 2, json);
 		rc = step_done(s, st, err, "storing the run's overrides");
 		sqlite3_finalize(st);
 	} else {
@@ -410,24 +379,24 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, e->name);
-	store_bind_text(st, 3, e->instance_type);
-	store_bind_text(st, 4, e->region);
-	store_bind_text(st, 5, e->client_host);
-	store_bind_text(st, 6, e->agent_addr);
-	store_bind_text(st, 7, e->expected_driver);
-	store_bind_text(st, 8, e->price_basis ? e->price_basis : "pair");
+	store_sql_bind_text(st, 2, e->name);
+	store_sql_bind_text(st, 3, e->instance_type);
+	store_sql_bind_text(st, 4, e->region);
+	store_sql_bind_text(st, 5, e->client_host);
+	store_sql_bind_text(st, 6, e->agent_addr);
+	store_sql_bind_text(st, 7, e->expected_driver);
+	store_sql_bind_text(st, 8, e->price_basis ? e->price_basis : "pair");
 	if (e->link_bps)
 		sqlite3_bind_int64(st, 9, (sqlite3_int64)e->link_bps);
-	store_bind_text(st, 10, e->client_info);
-	store_bind_text(st, 11, e->agent_info);
+	store_sql_bind_text(st, 10, e->client_info);
+	store_sql_bind_text(st, 11, e->agent_info);
 	if (step_done(s, st, err, "recording an endpoint") < 0)
 		goto out;
 	st = stmt(s, ST_EP_UPDATE, err);
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, e->name);
+	store_sql_bind_text(st, 2, e->name);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*endpoint_id = sqlite3_column_int64(st, 0);
 		rc = 0;
@@ -440,7 +409,7 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		if (!(st = stmt(s, ST_EP_EMULATION, err)))
 			goto out;
 		sqlite3_bind_int64(st, 1, *endpoint_id);
-		store_bind_text(st, 2, e->emulation);
+		store_sql_bind_text(st, 2, e->emulation);
 		if (step_done(s, st, err, "recording a lab pair") < 0)
 			goto out;
 		rc = 0;
@@ -485,25 +454,25 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, c->endpoint_id);
-	store_bind_text(st, 3, c->case_key);
+	store_sql_bind_text(st, 3, c->case_key);
 	sqlite3_bind_int64(st, 4, c->ordinal);
-	store_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	store_sql_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
 	sqlite3_bind_int64(st, 6, p->streams);
 	sqlite3_bind_int64(st, 7, p->threads);
 	sqlite3_bind_int64(st, 8, p->length);
 	sqlite3_bind_int64(st, 9, (sqlite3_int64)p->rate_bps);
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)p->fq_rate_bps);
-	store_bind_text(st, 11, p->dir == NS_DIR_REVERSE ? "reverse" : p->dir == NS_DIR_BIDIR ? "bidir"
+	store_sql_bind_text(st, 11, p->dir == NS_DIR_REVERSE ? "reverse" : p->dir == NS_DIR_BIDIR ? "bidir"
 										  : "forward");
 	sqlite3_bind_double(st, 12, p->duration_s);
 	sqlite3_bind_double(st, 13, p->omit_s);
-	store_bind_text(st, 14, c->affinity ? c->affinity : "none");
+	store_sql_bind_text(st, 14, c->affinity ? c->affinity : "none");
 	sqlite3_bind_int64(st, 15, p->window);
 	sqlite3_bind_int64(st, 16, p->mss);
 	sqlite3_bind_int(st, 17, p->nodelay);
-	store_bind_text(st, 18, p->congestion[0] ? p->congestion : NULL);
+	store_sql_bind_text(st, 18, p->congestion[0] ? p->congestion : NULL);
 	sqlite3_bind_int(st, 19, p->gso);
-	store_bind_text(st, 20, c->params_json);
+	store_sql_bind_text(st, 20, c->params_json);
 	if (step_done(s, st, err, "recording a case") < 0)
 		goto out;
 	if (sqlite3_changes(s->db) == 1) {
@@ -515,7 +484,7 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, c->case_key);
+	store_sql_bind_text(st, 2, c->case_key);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*case_id = sqlite3_column_int64(st, 0);
 		rc = 0;
@@ -608,7 +577,7 @@ static int put_samples(struct store *s, int64_t result_id, const struct probe_re
 			if (!st)
 				return -1;
 			sqlite3_bind_int64(st, 1, result_id);
-			store_bind_text(st, 2, d == 0 ? "fwd" : "ret");
+			store_sql_bind_text(st, 2, d == 0 ? "fwd" : "ret");
 			sqlite3_bind_int(st, 3, iv->stream);
 			sqlite3_bind_double(st, 4, iv->start_s);
 			sqlite3_bind_double(st, 5, iv->end_s);
@@ -651,7 +620,7 @@ static int put_truth(struct store *s, int64_t result_id, const struct probe_resu
 		if (!(st = stmt(s, ST_PHASE_INSERT, err)))
 			return -1;
 		sqlite3_bind_int64(st, 1, result_id);
-		store_bind_text(st, 2, d == 0 ? "fwd" : "ret");
+		store_sql_bind_text(st, 2, d == 0 ? "fwd" : "ret");
 		sqlite3_bind_double(st, 3, ph->burst_bps);
 		sqlite3_bind_double(st, 4, ph->burst_s);
 		sqlite3_bind_double(st, 5, ph->sustained_bps);
@@ -682,16 +651,16 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		goto rollback;
 	sqlite3_bind_int64(st, 1, r->case_id);
 	sqlite3_bind_int64(st, 2, r->repeat);
-	store_bind_text(st, 3, r->started_at);
-	store_bind_text(st, 4, r->finished_at);
-	store_bind_text(st, 5, r->ok ? "ok" : "failed");
-	store_bind_text(st, 6, r->error);
-	store_bind_text(st, 7, r->warnings && r->warnings[0] ? r->warnings : NULL);
+	store_sql_bind_text(st, 3, r->started_at);
+	store_sql_bind_text(st, 4, r->finished_at);
+	store_sql_bind_text(st, 5, r->ok ? "ok" : "failed");
+	store_sql_bind_text(st, 6, r->error);
+	store_sql_bind_text(st, 7, r->warnings && r->warnings[0] ? r->warnings : NULL);
 	if (r->res && r->res->n_dirs > 0)
 		sqlite3_bind_double(st, 8, r->res->duration_s);
 	sqlite3_bind_int(st, 9, r->res ? r->res->gso_active : 0);
 	bind_figures(st, r->res);
-	store_bind_text(st, 35, r->probe_json);
+	store_sql_bind_text(st, 35, r->probe_json);
 	if (step_done(s, st, err, "recording a result") < 0) {
 		/* Another runner resuming the same run got there first: not an error here. */
 		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
@@ -715,7 +684,7 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		if (!ss)
 			goto rollback;
 		sqlite3_bind_int64(ss, 1, id);
-		store_bind_text(ss, 2, r->search_json);
+		store_sql_bind_text(ss, 2, r->search_json);
 		if (step_done(s, ss, err, "recording a rate search") < 0)
 			goto rollback;
 	}
@@ -743,8 +712,8 @@ int store_json_get(struct store *s, const char *json, const char *path, char *bu
 	sqlite3_stmt *st = stmt(s, ST_JSON, NULL);
 	if (!st)
 		goto out;
-	store_bind_text(st, 1, json);
-	store_bind_text(st, 2, path);
+	store_sql_bind_text(st, 1, json);
+	store_sql_bind_text(st, 2, path);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const unsigned char *t = sqlite3_column_text(st, 0);
 		size_t n = t ? (size_t)sqlite3_column_bytes(st, 0) : 0;

@@ -45,7 +45,7 @@ static int put(struct store *s, const char *sql, void (*bind)(sqlite3_stmt *, co
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	}
 	if (rc < 0)
-		store_db_err(db, err, what);
+		store_sql_err(db, err, what);
 	sqlite3_finalize(st);
 	store_unlock(s);
 	return rc;

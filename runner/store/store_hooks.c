@@ -14,7 +14,7 @@ static sqlite3_stmt *prepare(struct store *s, const char *sql, struct ns_err *er
 	sqlite3_stmt *st = NULL;
 	store_lock(s);
 	if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK) {
-		store_db_err(store_db(s), err, "hooks");
+		store_sql_err(store_db(s), err, "hooks");
 		sqlite3_finalize(st);
 		store_unlock(s);
 		return NULL;
@@ -25,15 +25,15 @@ static sqlite3_stmt *prepare(struct store *s, const char *sql, struct ns_err *er
 static void bind_key(sqlite3_stmt *st, const struct store_hook_key *k)
 {
 	sqlite3_bind_int64(st, 1, k->run_id);
-	store_bind_text(st, 2, k->pair);
-	store_bind_text(st, 3, k->kind);
+	store_sql_bind_text(st, 2, k->pair);
+	store_sql_bind_text(st, 3, k->kind);
 	sqlite3_bind_int(st, 4, k->attempt);
 }
 
 /* Runs a prepared write to its end, finalizes it and lets the lock go. */
 static int finish_write(struct store *s, sqlite3_stmt *st, struct ns_err *err)
 {
-	int rc = store_step_done(store_db(s), st, err, "hooks");
+	int rc = store_sql_step_done(store_db(s), st, err, "hooks");
 	sqlite3_finalize(st);
 	store_unlock(s);
 	return rc;
@@ -54,7 +54,7 @@ int store_hook_attempt(struct store *s, int64_t run_id, int *attempt, char *uuid
 		snprintf(uuid, uuid_len, "%s", u ? (const char *)u : "");
 		rc = 0;
 	} else {
-		store_db_err(store_db(s), err, "hooks");
+		store_sql_err(store_db(s), err, "hooks");
 	}
 	sqlite3_finalize(st);
 	store_unlock(s);
@@ -72,8 +72,8 @@ int store_hook_started(struct store *s, const struct store_hook_key *k, const ch
 	if (!st)
 		return -1;
 	bind_key(st, k);
-	store_bind_text(st, 5, command);
-	store_bind_text(st, 6, now);
+	store_sql_bind_text(st, 5, command);
+	store_sql_bind_text(st, 6, now);
 	return finish_write(s, st, err);
 }
 
@@ -88,14 +88,14 @@ int store_hook_finished(struct store *s, const struct store_hook_key *k,
 	if (!st)
 		return -1;
 	bind_key(st, k);
-	store_bind_text(st, 5, now);
-	store_bind_text(st, 6, e->status);
+	store_sql_bind_text(st, 5, now);
+	store_sql_bind_text(st, 6, e->status);
 	if (e->exit_code >= 0)
 		sqlite3_bind_int(st, 7, e->exit_code);
-	store_bind_text(st, 8, e->error);
-	store_bind_text(st, 9, e->out);
-	store_bind_text(st, 10, e->errout);
-	store_bind_text(st, 11, e->output);
+	store_sql_bind_text(st, 8, e->error);
+	store_sql_bind_text(st, 9, e->out);
+	store_sql_bind_text(st, 10, e->errout);
+	store_sql_bind_text(st, 11, e->output);
 	return finish_write(s, st, err);
 }
 
@@ -139,7 +139,7 @@ int store_hook_leftovers(struct store *s, int64_t run_id, int attempt,
 		n++;
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = store_db_err(store_db(s), err, "hooks");
+		rc = store_sql_err(store_db(s), err, "hooks");
 	sqlite3_finalize(st);
 	store_unlock(s);
 	if (rc < 0) {
@@ -169,7 +169,7 @@ char *store_json_object(struct store *s, const char *text)
 				   " THEN json(?1) END", NULL);
 	if (!st)
 		return NULL;
-	store_bind_text(st, 1, text);
+	store_sql_bind_text(st, 1, text);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		res = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);

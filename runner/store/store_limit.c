@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "store_int.h"
+#include "store_sql.h"
 
 static int put_dir(sqlite3 *db, int64_t result_id, const char *dir, const struct probe_limit *l,
 		   struct ns_err *err)
@@ -18,7 +18,7 @@ static int put_dir(sqlite3 *db, int64_t result_id, const char *dir, const struct
 			    l->receiver_steal_pct, l->sender_blocked_pct, l->pace_lost_pct};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return store_db_err(db, err, "recording a result's limits");
+		return store_sql_err(db, err, "recording a result's limits");
 	sqlite3_bind_int64(st, 1, result_id);
 	sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -33,7 +33,7 @@ static int put_dir(sqlite3 *db, int64_t result_id, const char *dir, const struct
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return store_db_err(db, err, "recording a result's limits");
+		return store_sql_err(db, err, "recording a result's limits");
 	return 0;
 }
 

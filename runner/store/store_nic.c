@@ -2,7 +2,7 @@
 
 #include <stddef.h>
 
-#include "store_int.h"
+#include "store_sql.h"
 
 static int run(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what)
 {
@@ -10,7 +10,7 @@ static int run(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *wh
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return store_db_err(db, err, what);
+	return store_sql_err(db, err, what);
 }
 
 static int put_side(sqlite3 *db, int64_t result_id, const char *side, const struct probe_nic *n,
@@ -27,7 +27,7 @@ static int put_side(sqlite3 *db, int64_t result_id, const char *side, const stru
 			      n->drops, n->rx_packets, n->tx_packets};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return store_db_err(db, err, "recording NIC counters");
+		return store_sql_err(db, err, "recording NIC counters");
 	sqlite3_bind_int64(st, 1, result_id);
 	sqlite3_bind_text(st, 2, side, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, n->ifname, -1, SQLITE_TRANSIENT);
@@ -42,7 +42,7 @@ int store_nic_put(sqlite3 *db, int64_t result_id, const struct probe_result *res
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "UPDATE results SET shaped_by_provider = ?2 WHERE id = ?1", -1,
 			       &st, NULL) != SQLITE_OK)
-		return store_db_err(db, err, "recording NIC counters");
+		return store_sql_err(db, err, "recording NIC counters");
 	sqlite3_bind_int64(st, 1, result_id);
 	sqlite3_bind_int(st, 2, res->shaped_by_provider);
 	if (run(db, st, err, "recording shaped_by_provider") < 0)

@@ -1,0 +1,33 @@
+/* store_sql: see store_sql.h. */
+#include "store_sql.h"
+
+int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
+{
+	int rc = sqlite3_errcode(db) & 0xff;
+	enum ns_err_code code = NS_E_FAIL;
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		code = NS_E_BUSY;
+	else if (rc == SQLITE_NOMEM)
+		code = NS_E_NOMEM;
+	else if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		code = NS_E_INPUT;
+	else if (rc == SQLITE_IOERR || rc == SQLITE_FULL || rc == SQLITE_CANTOPEN ||
+		 rc == SQLITE_READONLY || rc == SQLITE_PERM)
+		code = NS_E_IO;
+	return ns_err_code(err, code, "database: %s: %s", what, sqlite3_errmsg(db));
+}
+
+void store_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int store_sql_step_done(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_sql_err(db, err, what);
+}
