@@ -7,7 +7,7 @@
 #include <libxml/tree.h>
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "matrix_types.h"
 #include "runner/proto/probe.h"
 
 /* The <bind> children of a <pair> element into p->binds; errors name path:line. */

@@ -10,27 +10,7 @@
 #include "lib/err.h"
 #include "runner/proto/probe.h"
 #include "matrix.h"
-
-#define EXPAND_MAX_CASES 1000000
-#define EXPAND_KEY_LEN 16
-
-struct sweep_case {
-	uint32_t idx[MX_AXIS_COUNT];      /* index into matrix->axes[a].v */
-	char key[EXPAND_KEY_LEN + 1];
-	int include_line;                 /* the <include> it came from, 0 = the product */
-};
-
-struct sweep_cases {
-	struct sweep_case *v;
-	size_t n;
-	size_t excluded;                  /* product cases dropped by exclude rules */
-};
-
-/* One (case, repeat) to run, in the order the matrix asks for. */
-struct sweep_slot {
-	uint32_t case_idx;
-	uint32_t repeat;
-};
+#include "matrix_types.h"
 
 int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err *err);
 void expand_free(struct sweep_cases *c);
@@ -48,14 +28,6 @@ int expand_canonical(const struct matrix *m, const struct sweep_case *c, char *b
 /* A short description for people: the pair, the axes the matrix writes and values only an
  * include names, as "name=value" words. Returns the length (as snprintf). */
 int expand_describe(const struct matrix *m, const struct sweep_case *c, char *buf, size_t len);
-
-/* The case's value of one axis. */
-static inline const struct matrix_value *expand_value(const struct matrix *m,
-						       const struct sweep_case *c,
-						       enum matrix_axis_id a)
-{
-	return &m->axes[a].v[c->idx[a]];
-}
 
 /* Probe parameters of a case (probe_params_init defaults, then the case's values). The host,
  * port and the CPU list of the "irq" and "spread" affinity policies are the runner's to fill. */

@@ -1,7 +1,6 @@
 #include "matrix.h"
 #include "lib/xmlhint.h"
 #include "bind.h"
-#include "runner/sweep/retry.h"
 #include "pair_key.h"
 
 #include <ctype.h>
@@ -386,7 +385,7 @@ static int load_settings(struct loader *L, xmlNodePtr root)
 	m->interval_s = 1.0;
 	if ((s = attr(root, "interval")) && mxval_parse_duration(s, false, &m->interval_s, L->err) < 0)
 		return fail_at(L, root, "interval");
-	m->agent_wait_s = RETRY_AGENT_WAIT_DEFAULT_S;
+	m->agent_wait_s = MX_AGENT_WAIT_DEFAULT_S;
 	if ((s = attr(root, "agent-wait")) && mxval_parse_duration(s, false, &m->agent_wait_s, L->err) < 0)
 		return fail_at(L, root, "agent-wait");
 	bool b = false;

@@ -6,8 +6,7 @@
 #define NS_MATRIX_LONGRUN_H
 
 #include "lib/err.h"
-#include "expand.h"
-#include "matrix.h"
+#include "matrix_types.h"
 #include "runner/proto/probe.h"
 
 /* One value of MX_UNTIL ("none" -> 0, "sustained" -> 1) or MX_STEADY (a duration above zero,

@@ -6,7 +6,7 @@
 #define NS_MATRIX_RR_H
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "matrix_types.h"
 #include "runner/proto/probe.h"
 
 int mxrr_parse_value(enum matrix_axis_id axis, const char *text, struct matrix_value *out,

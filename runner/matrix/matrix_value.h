@@ -1,13 +1,23 @@
 /* matrix_value: the axes' names and defaults and the parser of one axis value into its
- * canonical text and number (matrix_axis_name/lookup/default and matrix_parse_value, declared
- * in matrix.h), with the duration and boolean readers the matrix loader shares. */
+ * canonical text and number (matrix_axis_name/lookup/default and matrix_parse_value; matrix.h
+ * includes this header for them), with the duration and boolean readers the matrix loader
+ * shares. */
 #ifndef NS_MATRIX_VALUE_H
 #define NS_MATRIX_VALUE_H
 
 #include <stdbool.h>
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "matrix_types.h"
+
+const char *matrix_axis_name(enum matrix_axis_id a);
+int matrix_axis_lookup(const char *name); /* -1 when unknown */
+const char *matrix_axis_default(enum matrix_axis_id a); /* "" for the pair axis */
+
+/* Parses one value of an axis into its canonical form (used by the loader and by tests).
+ * The matrix is needed to resolve pair names. */
+int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const char *text,
+		       struct matrix_value *out, struct ns_err *err);
 
 /* A duration ("10", "2500ms", "1m"): never negative, above zero when positive is set. */
 int mxval_parse_duration(const char *s, bool positive, double *d, struct ns_err *err);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "lib/err.h"
-#include "matrix.h"
+#include "matrix_types.h"
 
 /* The attribute as written, relative to the matrix file's folder; the file must load. */
 int pair_key_resolve(const char *matrix_path, const char *attr, char *out, size_t cap,

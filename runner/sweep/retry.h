@@ -1,7 +1,8 @@
 /* retry: waiting for a pair's agent that went away. A case whose agent cannot be reached
  * (refused, unreachable: it never started) is tried again with growing pauses for at most
- * the pair's agent-wait; when that runs out the pair is down and its remaining cases fail at
- * once, counted, instead of each spending its connect timeout. */
+ * the pair's agent-wait (default MX_AGENT_WAIT_DEFAULT_S, runner/matrix/matrix.h); when that
+ * runs out the pair is down and its remaining cases fail at once, counted, instead of each
+ * spending its connect timeout. */
 #ifndef NS_RETRY_H
 #define NS_RETRY_H
 
@@ -10,9 +11,6 @@
 #include "lib/err.h"
 #include "runner/proto/probe.h"
 
-/* Default of the matrix's agent-wait: long enough for an agent restarted by systemd or a
- * person, short enough that a dead pair costs one wait, not one per case. */
-#define RETRY_AGENT_WAIT_DEFAULT_S 30.0
 /* The longest pause between two tries: an agent back after a restart is used within it. */
 #define RETRY_PAUSE_MAX_S 2.0
 
