@@ -33,10 +33,13 @@ struct atest {
 	struct conn *c;
 	struct probe_params p;
 	struct session_end ends[2];   /* [0] the first direction of the test */
-	uint32_t n_ends, total;
+	uint32_t n_ends, total;       /* total: the load's streams, then a latency probe's */
+	uint32_t n_load;              /* the load's streams (n_ends x streams) */
+	struct probe_params lp;       /* a latency probe's test (p.lat_probe), answered on lat */
+	struct session_end lat;       /* its one stream, index n_load; n 0 = none */
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	int dfd;                      /* TCP data listener */
-	int *udp;                     /* UDP sockets by stream index (fds of ends[]) */
+	int *udp;                     /* UDP sockets by stream index (fds of ends[]), -1 = TCP */
 	bool *got;                    /* stream k has its connection */
 	struct dpend *pend;           /* in the order of arrival; room for total + AGENT_DATA_EXTRA */
 	uint32_t n_pend, cap_pend;
@@ -64,6 +67,8 @@ static bool held_by_cap(const struct atest *t, const struct session_end *e)
 
 static int *stream_slot(struct atest *t, uint32_t k)
 {
+	if (k >= t->n_load)
+		return &t->lat.fds[0];
 	struct session_end *e = &t->ends[0];
 	if (k >= e->n) {
 		k -= e->n;
@@ -82,12 +87,27 @@ static bool valid_hello(const struct atest *t, const uint8_t *h, uint32_t *index
 	return *index < t->total;
 }
 
-/* Opens the data listener or the UDP sockets on the control connection's local address. */
+/* The transport of stream k: the load's, or its latency probe's. */
+static enum ns_proto stream_proto(const struct atest *t, uint32_t k)
+{
+	return k >= t->n_load ? t->lp.proto : t->p.proto;
+}
+
+/* A TCP data listener is needed: TCP load, or a TCP latency probe. */
+static bool has_listener(const struct atest *t)
+{
+	return t->p.proto == NS_PROTO_TCP || (t->lat.n && t->lp.proto == NS_PROTO_TCP);
+}
+
+/* Opens the data listener and the UDP sockets on the control connection's local address:
+ * READY's UDP ports are the UDP streams' in stream order (a UDP latency probe's last). */
 static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 {
 	struct sockaddr_storage sa = t->c->local;
 	agent_set_port(&sa, 0);
-	if (t->p.proto == NS_PROTO_TCP) {
+	for (uint32_t k = 0; k < t->total; k++)
+		t->udp[k] = -1;
+	if (has_listener(t)) {
 		t->dfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (t->dfd < 0)
 			return ns_err_sys(err, "socket");
@@ -98,20 +118,21 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 							   : SOMAXCONN) < 0)
 			return ns_err_sys(err, "data listener");
 		r->data_port = agent_get_port(t->dfd);
-		return 0;
 	}
-	r->n_udp = t->total;
+	r->n_udp = 0;
 	for (uint32_t k = 0; k < t->total; k++) {
+		if (stream_proto(t, k) != NS_PROTO_UDP)
+			continue;
 		int fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (fd < 0)
 			return ns_err_sys(err, "UDP socket");
 		*stream_slot(t, k) = fd;
 		t->udp[k] = fd;
-		if (sockopt_apply(fd, &t->p, err) < 0)
+		if (sockopt_apply(fd, k >= t->n_load ? &t->lp : &t->p, err) < 0)
 			return -1;
 		if (bind(fd, (struct sockaddr *)&sa, t->c->local_len) < 0)
 			return ns_err_sys(err, "UDP bind");
-		r->udp_ports[k] = agent_get_port(fd);
+		r->udp_ports[r->n_udp++] = agent_get_port(fd);
 	}
 	return 0;
 }
@@ -122,11 +143,11 @@ static void pend_done(struct atest *t, uint32_t i, bool complete)
 {
 	struct dpend *d = &t->pend[i];
 	uint32_t k;
-	if (complete && valid_hello(t, d->h, &k) && !t->got[k]) {
+	if (complete && valid_hello(t, d->h, &k) && !t->got[k] && t->udp[k] < 0) {
 		int fl = fcntl(d->fd, F_GETFL); /* the engines' sends and reads say MSG_DONTWAIT */
 		if (fl >= 0)
 			fcntl(d->fd, F_SETFL, fl & ~O_NONBLOCK);
-		if (t->p.nodelay)
+		if (k >= t->n_load ? t->lp.nodelay : t->p.nodelay)
 			sockopt_nodelay(d->fd, NULL);
 		*stream_slot(t, k) = d->fd;
 		t->got[k] = true;
@@ -252,8 +273,9 @@ static int test_timed_out(const struct atest *t, double after_s, const char *wha
 	}
 	while (first < t->total && t->got[first])
 		first++;
-	proto_missing_name(stream, sizeof(stream), t->p.proto == NS_PROTO_UDP ? "UDP greeting"
-				: "data connection", first, t->total, t->total - t->n_got);
+	proto_missing_name(stream, sizeof(stream), stream_proto(t, first) == NS_PROTO_UDP
+				? "UDP greeting" : "data connection", first, t->total,
+				t->total - t->n_got);
 	proto_sa_name((const struct sockaddr *)&c->peer, c->peer_len, false, client, sizeof(client));
 	return ns_err_timeout(err, after_s, "%s from %s (agent %s)", stream, client, agent);
 }
@@ -266,20 +288,27 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 	double wait = t->p.connect_timeout_s < AGENT_MAX_CONNECT_S ? t->p.connect_timeout_s
 								   : AGENT_MAX_CONNECT_S;
 	double deadline = proto_now() + wait + AGENT_SETUP_S;
-	uint32_t nl = 2 + (t->p.proto == NS_PROTO_TCP ? 1 : t->total); /* then the pending */
-	bool tcp = t->p.proto == NS_PROTO_TCP;
+	/* control, stop pipe, the listener (if any), the UDP sockets; then the pending */
+	bool tcp = has_listener(t);
+	uint32_t nl = 2 + (tcp ? 1 : 0), first_udp = nl;
 	t->cap_pend = tcp ? t->total + AGENT_DATA_EXTRA : 0;
-	struct pollfd *pfd = calloc(nl + t->cap_pend, sizeof(*pfd));
+	struct pollfd *pfd = calloc(nl + t->total + t->cap_pend, sizeof(*pfd));
+	uint32_t *udp_k = calloc(t->total, sizeof(*udp_k)); /* stream of pfd[first_udp + i] */
 	int rc = -1;
-	if (!pfd || (tcp && !(t->pend = calloc(t->cap_pend, sizeof(*t->pend))))) {
+	if (!pfd || !udp_k || (tcp && !(t->pend = calloc(t->cap_pend, sizeof(*t->pend))))) {
 		free(pfd);
+		free(udp_k);
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
 	pfd[0] = (struct pollfd){.fd = c->ctl, .events = POLLIN};
 	pfd[1] = (struct pollfd){.fd = c->a->pipe_r, .events = POLLIN};
-	for (uint32_t i = 2; i < nl; i++)
-		pfd[i] = (struct pollfd){.fd = t->p.proto == NS_PROTO_TCP ? t->dfd : t->udp[i - 2],
-					 .events = POLLIN};
+	if (tcp)
+		pfd[2] = (struct pollfd){.fd = t->dfd, .events = POLLIN};
+	for (uint32_t k = 0; k < t->total; k++)
+		if (t->udp[k] >= 0) {
+			udp_k[nl - first_udp] = k;
+			pfd[nl++] = (struct pollfd){.fd = t->udp[k], .events = POLLIN};
+		}
 	while (!(t->start_asked && t->n_got == t->total)) {
 		double now = proto_now(), left = deadline - now;
 		if (left <= 0) {
@@ -315,10 +344,10 @@ static int connect_phase(struct atest *t, struct ns_err *err)
 		for (uint32_t i = 2; i < nl; i++) {
 			if (!(pfd[i].revents & POLLIN))
 				continue;
-			if (t->p.proto == NS_PROTO_TCP)
+			if (i < first_udp)
 				accept_data(t);
 			else
-				udp_greeting(t, i - 2);
+				udp_greeting(t, udp_k[i - first_udp]);
 		}
 		if (pfd[0].revents) {
 			uint16_t type;
@@ -341,6 +370,7 @@ out:
 	free(t->pend);
 	t->pend = NULL;
 	free(pfd);
+	free(udp_k);
 	return rc;
 }
 
@@ -518,6 +548,20 @@ static int send_results(struct atest *t, struct ns_err *err)
 	return proto_send(fd, PROTO_DONE, NULL, 0, deadline, err);
 }
 
+/* A latency probe's answerer, started beside the load's engines (its requester on the
+ * client times the transactions). */
+static int start_lat(struct atest *t, struct ns_err *err)
+{
+	struct session_end *e = &t->lat;
+	if (t->lp.proto == NS_PROTO_UDP) {
+		uint8_t junk[64]; /* late repeats of the greeting are not requests */
+		while (recv(e->fds[0], junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
+	}
+	e->cookie = t->cookie;
+	return session_end_start(e, &t->lp, 1, NULL, 0, err);
+}
+
 void agent_run_test(struct conn *c, uint32_t len)
 {
 	struct atest t;
@@ -547,7 +591,13 @@ void agent_run_test(struct conn *c, uint32_t len)
 	    session_end_init(&t.ends[t.n_ends++], NS_DIR_REVERSE, ENGINE_SEND, t.p.streams, false,
 			     &err) < 0)
 		goto fail;
-	t.total = t.n_ends * t.p.streams;
+	t.n_load = t.total = t.n_ends * t.p.streams;
+	if (t.p.lat_probe[0]) { /* its answerer: one stream after the load's */
+		probe_lat_params(&t.p, &t.lp);
+		if (session_end_init(&t.lat, NS_DIR_FORWARD, ENGINE_RECV, 1, false, &err) < 0)
+			goto fail;
+		t.total++;
+	}
 	t.udp = calloc(t.total, sizeof(int));
 	t.got = calloc(t.total, sizeof(bool));
 	if (!t.udp || !t.got) {
@@ -611,6 +661,8 @@ void agent_run_test(struct conn *c, uint32_t len)
 				agent_log(c->a, "%s: %s: the socket engine runs instead", c->peer_name,
 					  e->xdp_refused);
 		}
+	if (t.lat.n && start_lat(&t, &err) < 0)
+		goto fail;
 	if (proto_send(c->ctl, PROTO_START, NULL, 0, proto_now() + 5, &err) < 0)
 		goto fail;
 	code = PROTO_E_ABORT;
@@ -620,6 +672,8 @@ void agent_run_test(struct conn *c, uint32_t len)
 		for (uint32_t i = 0; i < t.n_ends; i++)
 			if ((pass == 0) == (t.ends[i].role == ENGINE_SEND))
 				session_end_finish(&t.ends[i], AGENT_DRAIN_S);
+	if (t.lat.n)
+		session_end_finish(&t.lat, AGENT_DRAIN_S);
 	if (send_results(&t, &err) < 0)
 		goto fail;
 	log_summary(&t);
@@ -629,6 +683,7 @@ fail:
 out:
 	for (uint32_t i = 0; i < 2; i++)
 		session_end_destroy(&t.ends[i]);
+	session_end_destroy(&t.lat);
 	if (t.dfd >= 0)
 		close(t.dfd);
 	niccount_free(&t.nic);

@@ -14,6 +14,7 @@
 
 #include "lib/units.h"
 #include "client.h"
+#include "client_lat.h"
 #include "client_notes.h"
 #include "ctl.h"
 #include "longrun.h"
@@ -41,7 +42,9 @@ struct client {
 	uint8_t *buf;                     /* PROTO_MAX_PAYLOAD */
 	struct proto_ready ready;
 	struct session_end ends[2];       /* this end: [i] for res->dirs[i] */
-	uint32_t n_ends;
+	uint32_t n_ends, n_load;          /* n_load: the load's data streams (n_ends x streams) */
+	struct probe_params lp;           /* --latency-probe: its test, its requester on lat */
+	struct session_end lat;           /* (lat.n 0: none); its stream is n_load */
 	/* the agent's end, per direction index */
 	struct proto_results agent;
 	struct proto_stream_rec *agent_recs[2];
@@ -74,24 +77,11 @@ static int hello(struct client *c, double deadline, struct ns_err *err)
 	return client_ctl_hello(c->ctl, c->buf, c->hello_flags, c->p->psk_file, deadline, err);
 }
 
-static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)
-{
-	if (ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = htons(port);
-	else
-		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
-}
-
-static void data_hello(uint8_t *out, const uint8_t *cookie, uint32_t index)
-{
-	uint32_t be = htonl(index);
-	memcpy(out, cookie, PROTO_COOKIE_LEN);
-	memcpy(out + PROTO_COOKIE_LEN, &be, 4);
-}
-
 /* Stream k of the data plane: forward streams first, then reverse ones. */
 static int *stream_fd(struct client *c, uint32_t k)
 {
+	if (k >= c->n_load)
+		return &c->lat.fds[0];
 	struct session_end *e = &c->ends[0];
 	if (k >= e->n) {
 		k -= e->n;
@@ -100,11 +90,18 @@ static int *stream_fd(struct client *c, uint32_t k)
 	return &e->fds[k];
 }
 
-/* Data stream k's source: -B's address, --cport + k. */
+/* Data stream k's source: -B's address, --cport + k (a latency probe's: any port). */
 static struct client_src stream_src(const struct client *c, uint32_t k)
 {
 	return (struct client_src){.addr = c->p->bind,
-				   .port = c->p->cport ? (uint16_t)(c->p->cport + k) : 0};
+				   .port = c->p->cport && k < c->n_load ? (uint16_t)(c->p->cport + k)
+									 : 0};
+}
+
+/* The params stream k's socket takes: the load's, or its latency probe's. */
+static const struct probe_params *stream_params(const struct client *c, uint32_t k)
+{
+	return k >= c->n_load ? &c->lp : c->p;
 }
 
 /* A data stream that did not come in time: which one, where, and which agent it was for. */
@@ -114,7 +111,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 {
 	char stream[96], agent[PROTO_ADDR_NAME_LEN], where[PROTO_ADDR_NAME_LEN];
 	struct sockaddr_storage sa = c->peer;
-	sa_set_port(&sa, port);
+	client_sa_set_port(&sa, port);
 	proto_missing_name(stream, sizeof(stream), what, first, total, missing);
 	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
 	proto_addr_name(c->ctl, false, agent, sizeof(agent));
@@ -126,7 +123,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
 {
 	uint8_t h[PROTO_DATA_HELLO_LEN];
-	data_hello(h, c->ready.cookie, k);
+	client_data_hello(h, c->ready.cookie, k);
 	client_set_nonblock(fd, false);
 	struct timeval tv = {.tv_sec = 2};
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -138,23 +135,23 @@ static int send_cookie(struct client *c, int fd, uint32_t k, struct ns_err *err)
 /* Every data connection is started at once and all are polled together: one after another,
  * each cost a round trip against the one deadline, and over a WAN only connect_timeout / RTT
  * of them got through. */
-static int open_tcp_streams(struct client *c, uint32_t total, double after_s, double deadline,
-			    struct ns_err *err)
+static int open_tcp_streams(struct client *c, uint32_t first, uint32_t total, double after_s,
+			    double deadline, struct ns_err *err)
 {
 	struct sockaddr_storage sa = c->peer;
-	sa_set_port(&sa, c->ready.data_port);
+	client_sa_set_port(&sa, c->ready.data_port);
 	struct pollfd *pfd = calloc(total, sizeof(*pfd));
 	uint32_t k = 0, left = 0;
 	int rc = -1;
 	if (!pfd)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (k = 0; k < total; k++, left++) {
-		struct client_src src = stream_src(c, k);
-		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM, c->p,
-					      &src, err);
+		struct client_src src = stream_src(c, first + k);
+		int fd = client_connect_start((struct sockaddr *)&sa, c->peer_len, SOCK_STREAM,
+					      stream_params(c, first + k), &src, err);
 		if (fd < 0)
 			goto fail;
-		*stream_fd(c, k) = fd; /* closed with the session on failure */
+		*stream_fd(c, first + k) = fd; /* closed with the session on failure */
 		pfd[k] = (struct pollfd){.fd = fd, .events = POLLOUT};
 	}
 	while (left > 0) {
@@ -162,7 +159,7 @@ static int open_tcp_streams(struct client *c, uint32_t total, double after_s, do
 		if (wait <= 0) {
 			for (k = 0; k < total && pfd[k].fd < 0; k++)
 				;
-			data_timed_out(c, after_s, "data connection", k, total, left,
+			data_timed_out(c, after_s, "data connection", first + k, first + total, left,
 				       c->ready.data_port, err);
 			goto out;
 		}
@@ -174,7 +171,8 @@ static int open_tcp_streams(struct client *c, uint32_t total, double after_s, do
 		for (k = 0; n > 0 && k < total; k++) {
 			if (pfd[k].fd < 0 || !pfd[k].revents)
 				continue;
-			if (client_connect_result(pfd[k].fd, err) < 0 || send_cookie(c, pfd[k].fd, k, err) < 0)
+			if (client_connect_result(pfd[k].fd, err) < 0 ||
+			    send_cookie(c, pfd[k].fd, first + k, err) < 0)
 				goto fail;
 			pfd[k].fd = -1; /* done: poll ignores it */
 			left--;
@@ -183,15 +181,16 @@ static int open_tcp_streams(struct client *c, uint32_t total, double after_s, do
 	rc = 0;
 	goto out;
 fail:
-	ns_err_prefix(err, "data connection %u", (unsigned)k);
+	ns_err_prefix(err, "data connection %u", (unsigned)(first + k));
 out:
 	free(pfd);
 	return rc;
 }
 
-/* UDP: each socket greets its agent port with cookie + index until the agent echoes it. */
-static int open_udp_streams(struct client *c, uint32_t total, double after_s, double deadline,
-			    struct ns_err *err)
+/* UDP: each socket greets its agent port with cookie + index until the agent echoes it;
+ * READY's ports are those of streams first.. in order. */
+static int open_udp_streams(struct client *c, uint32_t first, uint32_t total, double after_s,
+			    double deadline, struct ns_err *err)
 {
 	if (c->ready.n_udp != total)
 		return ns_err_set(err, "agent offered %u UDP ports for %u streams",
@@ -205,13 +204,13 @@ static int open_udp_streams(struct client *c, uint32_t total, double after_s, do
 	}
 	for (uint32_t k = 0; k < total; k++) {
 		struct sockaddr_storage sa = c->peer;
-		sa_set_port(&sa, c->ready.udp_ports[k]);
-		struct client_src src = stream_src(c, k);
-		int fd = client_connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_DGRAM, c->p, &src,
-					   deadline, err);
+		client_sa_set_port(&sa, c->ready.udp_ports[k]);
+		struct client_src src = stream_src(c, first + k);
+		int fd = client_connect_to((struct sockaddr *)&sa, c->peer_len, SOCK_DGRAM,
+					   stream_params(c, first + k), &src, deadline, err);
 		if (fd < 0)
 			goto out;
-		*stream_fd(c, k) = fd;
+		*stream_fd(c, first + k) = fd;
 		pfd[k].fd = fd;
 		pfd[k].events = POLLIN;
 	}
@@ -221,15 +220,15 @@ static int open_udp_streams(struct client *c, uint32_t total, double after_s, do
 			uint32_t k = 0;
 			while (k < total && acked[k])
 				k++;
-			data_timed_out(c, after_s, "the echo of UDP greeting", k, total, left,
-				       c->ready.udp_ports[k], err);
+			data_timed_out(c, after_s, "the echo of UDP greeting", first + k,
+				       first + total, left, c->ready.udp_ports[k], err);
 			goto out;
 		}
 		uint8_t h[PROTO_DATA_HELLO_LEN], in[PROTO_DATA_HELLO_LEN + 1];
 		for (uint32_t k = 0; k < total; k++) {
 			if (acked[k])
 				continue;
-			data_hello(h, c->ready.cookie, k);
+			client_data_hello(h, c->ready.cookie, first + k);
 			send(pfd[k].fd, h, sizeof(h), MSG_DONTWAIT);
 		}
 		double until = proto_now() + CLIENT_UDP_HELLO_EVERY_S;
@@ -239,7 +238,7 @@ static int open_udp_streams(struct client *c, uint32_t total, double after_s, do
 				if (!(pfd[k].revents & POLLIN))
 					continue;
 				ssize_t r = recv(pfd[k].fd, in, sizeof(in), MSG_DONTWAIT);
-				data_hello(h, c->ready.cookie, k);
+				client_data_hello(h, c->ready.cookie, first + k);
 				if (r == (ssize_t)sizeof(h) && !memcmp(in, h, sizeof(h)) && !acked[k]) {
 					acked[k] = true;
 					pfd[k].fd = -pfd[k].fd - 1; /* poll ignores negative fds */
@@ -253,15 +252,6 @@ out:
 	free(acked);
 	free(pfd);
 	return rc;
-}
-
-/* Drops late echoes of the UDP greeting so that the receiver engine sees only data. */
-static void drain_udp(struct session_end *e)
-{
-	uint8_t junk[64];
-	for (uint32_t i = 0; i < e->n; i++)
-		while (recv(e->fds[i], junk, sizeof(junk), MSG_DONTWAIT) > 0)
-			;
 }
 
 static int send_empty(struct client *c, uint16_t type, struct ns_err *err)
@@ -354,7 +344,6 @@ static bool amount_done(struct client *c, struct amount_watch *w, double now)
 	return done;
 }
 
-/* A sender that stopped before the end lost its data connections (or hit the path MTU). */
 /* The intervals of end e recorded since *shown, to the live view: each interval's streams
  * (where they are recorded: per_stream) first, then its sum, as iperf3 prints them. */
 static void show_intervals(struct client *c, const struct session_end *e, uint32_t *shown)
@@ -381,13 +370,16 @@ static int check_senders(struct client *c, const struct session_clock *clk, stru
  * Returns 0 at the normal end, -1 (err set) when the agent went away or time ran out. */
 static int run_loop(struct client *c, struct ns_err *err)
 {
-	struct session_clock clk;
+	struct session_clock clk, lclk; /* lclk: a latency probe's omit mark and end */
 	struct amount_watch aw[2] = {{0}};
 	session_clock_init(&clk, proto_now(), c->p);
+	session_clock_init(&lclk, clk.t0, &c->lp);
 	double grace_until = 0;
 	for (;;) {
 		double now = proto_now();
 		double next = session_tick(&clk, c->ends, c->n_ends, now);
+		if (c->lat.eng)
+			session_tick(&lclk, &c->lat, 1, now);
 		if (check_senders(c, &clk, err) < 0)
 			return -1;
 		if (amount_done(c, aw, now) || longrun_reached(&c->lr, c->ends, c->n_ends))
@@ -597,6 +589,7 @@ static void nic_figures(struct client *c)
 
 static void client_free(struct client *c)
 {
+	session_end_destroy(&c->lat);
 	niccount_free(&c->nic);
 	longrun_free(&c->lr);
 	for (uint32_t i = 0; i < 2; i++) {
@@ -652,6 +645,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus = 0;
 	bool started = false;
+	struct probe_latency idle = {.present = false}; /* a latency probe's idle test */
+	double idle_s = 0;
 
 	if (probe_params_check(p, &e) < 0)
 		goto fail;
@@ -662,6 +657,20 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0 ||
 	    longrun_init(&c.lr, p, &e) < 0)
 		goto fail;
+	if (p->lat_probe[0]) { /* the idle window: the probe alone, before the load */
+		probe_lat_params(p, &c.lp);
+		struct probe_params ip;
+		struct probe_result ir;
+		client_lat_idle_params(p, &ip);
+		int irc = run(&ip, &ir, NULL, NULL, hello_flags, cancel_fd, NULL, NULL, &e);
+		idle.sum = ir.latency.sum;
+		idle_s = ir.duration_s;
+		probe_result_free(&ir);
+		if (irc < 0) {
+			ns_err_prefix(&e, "the latency probe's idle test");
+			goto fail;
+		}
+	}
 	if (p->proto == NS_PROTO_UDP && p->fq_rate_bps)
 		client_warn(res, "UDP pacing with --fq-rate needs the fq qdisc on the sending "
 				 "interface; without it SO_MAX_PACING_RATE does not pace UDP");
@@ -690,6 +699,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		goto fail;
 	c.accepted = true;
 
+	if (p->lat_probe[0] && session_end_init(&c.lat, NS_DIR_FORWARD, ENGINE_SEND, 1, false, &e) < 0)
+		goto fail;
 	bool per_stream =
 		(uint64_t)p->streams * session_expected_intervals(p) <= PROTO_MAX_STREAM_RECORDS;
 	if (p->dir != NS_DIR_REVERSE &&
@@ -700,19 +711,25 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	    session_end_init(&c.ends[c.n_ends++], NS_DIR_REVERSE, ENGINE_RECV, p->streams,
 			     per_stream, &e) < 0)
 		goto fail;
-	uint32_t total = c.n_ends * p->streams;
+	c.n_load = c.n_ends * p->streams;
+	struct client_lat_ranges dr;
+	client_lat_ranges(p->proto, c.n_load, c.lat.n ? &c.lp : NULL, &dr);
 	double t_data = proto_now();
 	double data_deadline = min_d(c.deadline, t_data + p->connect_timeout_s);
 	double data_s = data_deadline - t_data;
-	if (p->proto == NS_PROTO_TCP ? open_tcp_streams(&c, total, data_s, data_deadline, &e) < 0
-				     : open_udp_streams(&c, total, data_s, data_deadline, &e) < 0)
+	if ((dr.n_tcp &&
+	     open_tcp_streams(&c, dr.tcp_first, dr.n_tcp, data_s, data_deadline, &e) < 0) ||
+	    (dr.n_udp &&
+	     open_udp_streams(&c, dr.udp_first, dr.n_udp, data_s, data_deadline, &e) < 0))
 		goto fail;
 	if (check_path_mtu(&c, &e) < 0)
 		goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
-			drain_udp(&c.ends[i]);
+			client_drain(c.ends[i].fds, c.ends[i].n);
+	if (c.lat.n && c.lp.proto == NS_PROTO_UDP)
+		client_drain(c.lat.fds, 1);
 	if (niccount_begin(&c.nic, (struct sockaddr *)&c.peer, c.peer_len, &e2) < 0)
 		client_warn(res, e2.msg);
 	if (start_exchange(&c, &e) < 0)
@@ -727,7 +744,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;
-				sa_set_port(&se->crr_addr, c.ready.data_port);
+				client_sa_set_port(&se->crr_addr, c.ready.data_port);
 			}
 			se->budget = budget;
 			if (session_end_start(se, c.p, threads, cpus, n_cpus, &e) < 0)
@@ -739,19 +756,24 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 				client_warn(res, w);
 			}
 		}
+	c.lat.cookie = c.ready.cookie;
+	if (c.lat.n && session_end_start(&c.lat, &c.lp, 1, NULL, 0, &e) < 0)
+		goto fail;
 	started = true;
 	if (run_loop(&c, &e) < 0)
 		goto fail;
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_SEND)
 			session_end_finish(&c.ends[i], 0);
+	session_end_finish(&c.lat, 0);
 	if (send_empty(&c, PROTO_STOP, &e) < 0 || collect_results(&c, &e) < 0)
 		goto fail;
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV)
 			session_end_finish(&c.ends[i], CLIENT_DRAIN_S);
 	nic_figures(&c);
-	if (compute(&c, &e) < 0)
+	if (compute(&c, &e) < 0 ||
+	    (c.lat.n && client_lat_result(res, &c.lp, &idle.sum, idle_s, &c.lat, &e) < 0))
 		goto fail;
 	longrun_ended(&c.lr, c.n_ends, res);
 	res->status = 0;

@@ -94,6 +94,13 @@ static void usage(FILE *f)
 		"      --request BYTES      request size (default 1; UDP at least and default 8)\n"
 		"      --response BYTES     response size (likewise)\n"
 		"      --rr-rate N[/s]      transactions/s over all streams (default back to back)\n"
+		"      --latency-probe tcp|udp  latency under load: a TCP_RR or UDP_RR flow on a\n"
+		"                           connection of its own, timed idle first (a short test\n"
+		"                           before the load), then beside the load; reports both\n"
+		"                           and the delay the load added (bufferbloat)\n"
+		"      --latency-rate N[/s] its transactions/s (default %g)\n"
+		"      --latency-size BYTES its request and response size (default the least)\n"
+		"      --latency-idle S     its idle window before the load (default %g)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
@@ -108,7 +115,7 @@ static void usage(FILE *f)
 		"                           default \"%%c \")\n"
 		"      --forceflush         flush every output line at once\n",
 		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN,
-		STEADY_DEFAULT_S);
+		STEADY_DEFAULT_S, PROBE_LAT_RATE, PROBE_LAT_IDLE_S);
 }
 
 static void print_json_error(const char *msg)
@@ -227,11 +234,24 @@ static void print_latency(const struct probe_latency *l)
 	printf("\n%s\n", l->one_way_why);
 }
 
+/* --latency-probe: idle, then loaded, then what the load added. */
+static void print_lul(const struct probe_lul *l)
+{
+	printf("latency under load (%s beside the load):\n  idle   ", l->test);
+	print_latency_figures(&l->idle);
+	printf("\n  loaded ");
+	print_latency_figures(&l->loaded);
+	printf("\n  added by the load: p50 %+.1f  p90 %+.1f  p99 %+.1f  p99.9 %+.1f us\n",
+	       l->added_p50_us, l->added_p90_us, l->added_p99_us, l->added_p999_us);
+}
+
 static void print_text(const struct probe_result *r)
 {
 	const struct probe_params *p = &r->params;
 	if (r->latency.present)
 		print_latency(&r->latency);
+	if (r->lul.present)
+		print_lul(&r->lul);
 	for (uint32_t d = 0; d < r->n_dirs; d++) {
 		const struct probe_direction *pd = &r->dirs[d];
 		printf("%s summary:\n", ns_dir_name(pd->dir));
@@ -448,6 +468,10 @@ int cmd_probe(int argc, char **argv)
 		{"request", required_argument, NULL, PROBE_OPT_REQUEST},
 		{"response", required_argument, NULL, PROBE_OPT_RESPONSE},
 		{"rr-rate", required_argument, NULL, PROBE_OPT_RR_RATE},
+		{"latency-probe", required_argument, NULL, PROBE_OPT_LAT_PROBE},
+		{"latency-rate", required_argument, NULL, PROBE_OPT_LAT_RATE},
+		{"latency-size", required_argument, NULL, PROBE_OPT_LAT_SIZE},
+		{"latency-idle", required_argument, NULL, PROBE_OPT_LAT_IDLE},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_params p, from;
@@ -504,9 +528,10 @@ int cmd_probe(int argc, char **argv)
 		p.steady_s = STEADY_DEFAULT_S;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
-	if (from_arg && p.rr[0]) {
-		ns_err_code(&err, NS_E_USAGE, "--rr does not go with --from yet: a delegated "
-			    "result does not carry the latency figures");
+	if (from_arg && (p.rr[0] || p.lat_probe[0])) {
+		ns_err_code(&err, NS_E_USAGE, "%s does not go with --from yet: a delegated "
+			    "result does not carry the latency figures",
+			    p.rr[0] ? "--rr" : "--latency-probe");
 		goto usage_err;
 	}
 	probe_params_init(&from);

@@ -15,6 +15,29 @@
 #include "runner/proto/proto.h"
 #include "runner/session/sockopt.h"
 
+void client_sa_set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+void client_data_hello(uint8_t *out, const uint8_t *cookie, uint32_t index)
+{
+	uint32_t be = htonl(index);
+	memcpy(out, cookie, PROTO_COOKIE_LEN);
+	memcpy(out + PROTO_COOKIE_LEN, &be, 4);
+}
+
+void client_drain(const int *fds, uint32_t n)
+{
+	uint8_t junk[64];
+	for (uint32_t i = 0; i < n; i++)
+		while (recv(fds[i], junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
+}
+
 void client_set_nonblock(int fd, bool on)
 {
 	int fl = fcntl(fd, F_GETFL);

@@ -11,6 +11,11 @@
 #include "runner/proto/probe.h"
 
 void client_set_nonblock(int fd, bool on);
+void client_sa_set_port(struct sockaddr_storage *ss, uint16_t port);
+/* A data stream's greeting: the test's cookie (PROTO_COOKIE_LEN bytes), then its index. */
+void client_data_hello(uint8_t *out, const uint8_t *cookie, uint32_t index);
+/* Drops late echoes of the UDP greeting on n sockets, so that an engine sees only data. */
+void client_drain(const int *fds, uint32_t n);
 /* Closes the socket of a failed connect, keeping its errno; returns -1. */
 int client_close_failed(int fd);
 /* A connection's source: numeric address ("" = any) and port (0 = any), -B and --cport. */

@@ -17,6 +17,24 @@ static int copy_str(char *dst, size_t cap, const char *s, const char *what, stru
 	return 0;
 }
 
+/* N or N/s transactions per second, 1..max. */
+static int parse_tps(const char *arg, uint64_t max, double *out, struct ns_err *err)
+{
+	char num[32];
+	uint64_t v;
+	size_t n = strlen(arg);
+	if (n >= 2 && !strcmp(arg + n - 2, "/s"))
+		n -= 2;
+	if (n == 0 || n >= sizeof(num))
+		return ns_err_code(err, NS_E_USAGE, "'%s': expected transactions/s", arg);
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (units_parse_uint(num, 1, max, &v, err) < 0)
+		return -1;
+	*out = (double)v;
+	return 0;
+}
+
 int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_err *err)
 {
 	uint64_t v;
@@ -92,20 +110,20 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 			return -1;
 		*(c == PROBE_OPT_REQUEST ? &p->rr_request : &p->rr_response) = (uint32_t)v;
 		return 0;
-	case PROBE_OPT_RR_RATE: { /* N or N/s */
-		char num[32];
-		size_t n = strlen(arg);
-		if (n >= 2 && !strcmp(arg + n - 2, "/s"))
-			n -= 2;
-		if (n == 0 || n >= sizeof(num))
-			return ns_err_code(err, NS_E_USAGE, "'%s': expected transactions/s", arg);
-		memcpy(num, arg, n);
-		num[n] = '\0';
-		if (units_parse_uint(num, 1, 1000000000, &v, err) < 0)
-			return -1;
-		p->rr_rate = (double)v;
+	case PROBE_OPT_RR_RATE: return parse_tps(arg, 1000000000, &p->rr_rate, err);
+	case PROBE_OPT_LAT_PROBE: /* tcp: TCP_RR, udp: UDP_RR beside the load */
+		if (strcmp(arg, "tcp") && strcmp(arg, "udp"))
+			return ns_err_code(err, NS_E_USAGE, "'%s': expected tcp or udp", arg);
+		snprintf(p->lat_probe, sizeof(p->lat_probe), "%s", arg);
 		return 0;
-	}
+	case PROBE_OPT_LAT_RATE: return parse_tps(arg, 1000000, &p->lat_rate, err);
+	case PROBE_OPT_LAT_SIZE:
+		if (units_parse_bytes(arg, ENGINE_RR_MAX_LEN, &v, err) < 0)
+			return -1;
+		p->lat_size = (uint32_t)v;
+		return 0;
+	case PROBE_OPT_LAT_IDLE:
+		return units_parse_duration(arg, PROBE_LAT_MAX_IDLE_S, &p->lat_idle_s, err);
 	case PROBE_OPT_CONNECT_TIMEOUT:
 		return units_parse_duration(arg, 600, &p->connect_timeout_s, err);
 	case PROBE_OPT_TIMEOUT:

@@ -54,6 +54,9 @@ DEFINE_TABLE(fields_shaping, "probe_shaping", PROBE_SHAPING_FIELDS)
 #define FIELD_STRUCT struct probe_latency_figures
 DEFINE_TABLE(fields_latency, "probe_latency_figures", PROBE_LATENCY_FIELDS)
 #undef FIELD_STRUCT
+#define FIELD_STRUCT struct probe_lul
+DEFINE_TABLE(fields_lul, "probe_lul", PROBE_LUL_FIELDS)
+#undef FIELD_STRUCT
 #define FIELD_STRUCT struct probe_limit
 DEFINE_TABLE(fields_limit, "probe_limit", PROBE_LIMIT_FIELDS)
 #undef FIELD_STRUCT

@@ -90,7 +90,11 @@ enum field_type {
 	X(FT_STR, rr, "rr", F_WJ) \
 	X(FT_U32, rr_request, "rr_request", F_WJ) \
 	X(FT_U32, rr_response, "rr_response", F_WJ) \
-	X(FT_F64, rr_rate, "rr_rate", F_WJ)
+	X(FT_F64, rr_rate, "rr_rate", F_WJ) \
+	X(FT_STR, lat_probe, "latency_probe", F_WJ) \
+	X(FT_F64, lat_rate, "latency_rate", F_WJ) \
+	X(FT_U32, lat_size, "latency_size", F_WJ) \
+	X(FT_F64, lat_idle_s, "latency_idle_s", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
@@ -203,6 +207,20 @@ enum field_type {
 	X(FT_F64, p999_us, "p999_us", F_JSON) \
 	X(FT_F64, max_us, "max_us", F_JSON)
 
+/* struct probe_lul: "latency_under_load" (JSON only, as the latency object; its "idle" and
+ * "loaded" objects are PROBE_LATENCY_FIELDS). */
+#define PROBE_LUL_FIELDS(X) \
+	X(FT_STR, test, "test", F_JSON) \
+	X(FT_U32, request, "request", F_JSON) \
+	X(FT_U32, response, "response", F_JSON) \
+	X(FT_F64, rate, "rate", F_JSON) \
+	X(FT_F64, idle_s, "idle_duration_s", F_JSON) \
+	X(FT_F64, loaded_s, "loaded_duration_s", F_JSON) \
+	X(FT_F64, added_p50_us, "added_p50_us", F_JSON) \
+	X(FT_F64, added_p90_us, "added_p90_us", F_JSON) \
+	X(FT_F64, added_p99_us, "added_p99_us", F_JSON) \
+	X(FT_F64, added_p999_us, "added_p999_us", F_JSON)
+
 /* struct engine_stream_snap: one counter snapshot of a stream in RESULT_STREAMS (two per
  * stream: end of omit, end of test). */
 #define ENGINE_SNAP_FIELDS(X) \
@@ -264,7 +282,7 @@ struct field_table {
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
 	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency,
-	fields_limit;
+	fields_limit, fields_lul;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

@@ -3,6 +3,7 @@
  * probe_params_check, so a value the agent accepts is a value the probe could have sent. */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/steady.h"
@@ -16,6 +17,7 @@
 #define P2_MAX_CONNECT_TIMEOUT_S 600.0
 #define P2_MAX_INTERVALS 100000               /* = PROTO_MAX_INTERVALS */
 #define P2_MAX_RR_RATE 1e9                    /* transactions/s: far above any host's */
+#define P2_MAX_LAT_RATE 1e6                   /* a probe beside a load: thin, by intent */
 #define P2_MAX_BLOCKS (1ull << 40)            /* times a 16 MiB write stays below 2^64 bytes */
 
 const char *ns_proto_name(enum ns_proto p)
@@ -160,6 +162,69 @@ static int check_rr(const struct probe_params *p, struct ns_err *err)
 	return 0;
 }
 
+double probe_lat_idle_s(const struct probe_params *p)
+{
+	return p->lat_idle_s > 0 ? p->lat_idle_s : PROBE_LAT_IDLE_S;
+}
+
+void probe_lat_params(const struct probe_params *p, struct probe_params *lp)
+{
+	probe_params_init(lp);
+	memcpy(lp->host, p->host, sizeof(lp->host));
+	lp->port = p->port;
+	memcpy(lp->psk_file, p->psk_file, sizeof(lp->psk_file));
+	memcpy(lp->bind, p->bind, sizeof(lp->bind));
+	lp->family = p->family;
+	lp->tos = p->tos; /* the load's marking: the same queue */
+	lp->connect_timeout_s = p->connect_timeout_s;
+	lp->omit_s = p->omit_s;
+	lp->duration_s = p->duration_s;
+	lp->interval_s = 0;
+	lp->streams = 1;
+	lp->threads = 1;
+	lp->proto = !strcmp(p->lat_probe, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
+	lp->nodelay = lp->proto == NS_PROTO_TCP;
+	snprintf(lp->rr, sizeof(lp->rr), "rr");
+	lp->rr_request = lp->rr_response = p->lat_size;
+	lp->rr_rate = p->lat_rate > 0 ? p->lat_rate : PROBE_LAT_RATE;
+}
+
+/* A latency probe: its own sizes and rate in range, beside a throughput test that leaves the
+ * probe's connection to the kernel (no XDP engine, which would take its datagrams too). */
+static int check_lat(const struct probe_params *p, struct ns_err *err)
+{
+	if (!terminated(p->lat_probe, sizeof(p->lat_probe)))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (!p->lat_probe[0])
+		return p->lat_rate != 0 || p->lat_size || p->lat_idle_s != 0
+			       ? ns_err_code(err, NS_E_USAGE, "--latency-rate, --latency-size and "
+					     "--latency-idle go with --latency-probe")
+			       : 0;
+	if (strcmp(p->lat_probe, "tcp") && strcmp(p->lat_probe, "udp"))
+		return ns_err_code(err, NS_E_USAGE, "latency probe '%.7s': expected tcp or udp",
+				   p->lat_probe);
+	if (p->rr[0])
+		return ns_err_code(err, NS_E_USAGE, "a latency probe rides beside a throughput test, "
+				   "not a request/response test (that one is all latency)");
+	if (probe_engine_kind(p) != ENGINE_SOCKET)
+		return ns_err_code(err, NS_E_USAGE, "a latency probe goes with the socket engine, not "
+				   "--engine xdp (its program would take the probe's datagrams)");
+	if (!(p->lat_rate >= 0 && p->lat_rate <= P2_MAX_LAT_RATE))
+		return ns_err_code(err, NS_E_USAGE, "latency rate %g transactions/s out of range: "
+				   "must be 0 (%g)..%g", p->lat_rate, PROBE_LAT_RATE, P2_MAX_LAT_RATE);
+	if (!(p->lat_idle_s >= 0 && p->lat_idle_s <= PROBE_LAT_MAX_IDLE_S))
+		return ns_err_code(err, NS_E_USAGE, "latency idle window %g s out of range: must be "
+				   "0 (%g s)..%g s", p->lat_idle_s, PROBE_LAT_IDLE_S,
+				   PROBE_LAT_MAX_IDLE_S);
+	struct probe_params lp;
+	probe_lat_params(p, &lp);
+	if (check_rr(&lp, err) < 0) {
+		ns_err_prefix(err, "latency probe");
+		return -1;
+	}
+	return 0;
+}
+
 bool probe_engine_name_ok(const char *v)
 {
 	size_t n = strcspn(v, ",");
@@ -258,7 +323,7 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 				  p->timeout_s, 2 * NS_MAX_DURATION_S);
 	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
 		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
-	if (check_until(p, err) < 0 || check_rr(p, err) < 0)
+	if (check_until(p, err) < 0 || check_rr(p, err) < 0 || check_lat(p, err) < 0)
 		return -1;
 	return check_source(p, err);
 }

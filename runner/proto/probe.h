@@ -68,7 +68,25 @@ struct probe_params {
 	uint32_t rr_request;    /* --request bytes, 0 = the protocol's least (TCP 1, UDP 8) */
 	uint32_t rr_response;   /* --response bytes, likewise */
 	double rr_rate;         /* --rr-rate: transactions/s over all streams, 0 = back to back */
+	/* latency under load (flent's RRUL, the responsiveness draft): a throughput test's
+	 * request/response flow on a connection of its own, timed idle first (a short test of
+	 * its own before the load) and then beside the load (struct probe_lul) */
+	char lat_probe[8];      /* --latency-probe: "" = none, "tcp" (TCP_RR) or "udp" (UDP_RR) */
+	double lat_rate;        /* --latency-rate: its transactions/s, 0 = PROBE_LAT_RATE */
+	uint32_t lat_size;      /* --latency-size: request and response bytes, 0 = the least */
+	double lat_idle_s;      /* --latency-idle: the idle window, 0 = PROBE_LAT_IDLE_S */
 };
+
+#define PROBE_LAT_RATE 100.0   /* transactions/s: 100 samples per idle second, and a flow
+				  far too thin to add load of its own */
+#define PROBE_LAT_IDLE_S 1.0
+#define PROBE_LAT_MAX_IDLE_S 60.0
+
+/* The request/response test of p's latency probe: one stream, forward, its sizes and rate,
+ * the load's own options left out. Its omit and duration are the load's (the loaded
+ * window); the idle window is the same test for lat_idle_s, without omit. */
+void probe_lat_params(const struct probe_params *p, struct probe_params *lp);
+double probe_lat_idle_s(const struct probe_params *p);
 
 /* "tcp_rr", "udp_rr" or "tcp_crr": the request/response test p asks for ("" for none). */
 const char *probe_rr_test(const struct probe_params *p);
@@ -229,6 +247,18 @@ struct probe_latency {
 	uint32_t n_intervals;
 };
 
+/* JSON "latency_under_load": present only for a test with params.lat_probe. */
+struct probe_lul {
+	bool present;
+	char test[8];              /* "tcp_rr" or "udp_rr" */
+	uint32_t request, response;
+	double rate;               /* transactions/s asked */
+	double idle_s, loaded_s;   /* the windows measured */
+	struct probe_latency_figures idle, loaded;
+	/* loaded minus idle: the delay the load added (its queue) */
+	double added_p50_us, added_p90_us, added_p99_us, added_p999_us;
+};
+
 struct probe_result {
 	struct probe_params params;
 	double duration_s;         /* measured time actually covered */
@@ -250,6 +280,7 @@ struct probe_result {
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	struct probe_latency latency;
+	struct probe_lul lul;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
 	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
 	char error[NS_ERR_MAX];
@@ -264,10 +295,10 @@ char *probe_result_json(const struct probe_result *res, bool pretty);
 
 /* The inverse: fills res (which the caller frees with probe_result_free) from that JSON text,
  * read with SQLite's JSON functions. Every figure, stream and interval comes back exactly
- * (doubles are written with 17 digits); keys a protocol omits stay 0. A request/response
- * result's latency object does not come back yet (only rate searches read results back).
- * Bounded: at most PROBE_JSON_MAX_ROWS intervals and 2 x NS_MAX_STREAMS streams. Returns -1 with err filled
- * for text that is not a version-1 probe result. */
+ * (doubles are written with 17 digits); keys a protocol omits stay 0. The latency and
+ * latency_under_load objects come back too (figures, series, notes, histogram text).
+ * Bounded: at most PROBE_JSON_MAX_ROWS intervals (of each series) and 2 x NS_MAX_STREAMS
+ * streams. Returns -1 with err filled for text that is not a version-1 probe result. */
 #define PROBE_JSON_MAX_ROWS 700000
 int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err);
 

@@ -340,7 +340,7 @@ void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r)
 	proto_put_u16(b, r->data_port);
 	proto_put_bytes(b, r->cookie, PROTO_COOKIE_LEN);
 	proto_put_u32(b, r->n_udp);
-	for (uint32_t i = 0; i < r->n_udp && i < PROTO_MAX_DATA_STREAMS; i++)
+	for (uint32_t i = 0; i < r->n_udp && i < PROTO_MAX_UDP_PORTS; i++)
 		proto_put_u16(b, r->udp_ports[i]);
 }
 
@@ -351,9 +351,9 @@ int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct 
 	o->data_port = proto_get_u16(&r);
 	proto_get_bytes(&r, o->cookie, PROTO_COOKIE_LEN);
 	o->n_udp = proto_get_u32(&r);
-	if (o->n_udp > PROTO_MAX_DATA_STREAMS)
+	if (o->n_udp > PROTO_MAX_UDP_PORTS)
 		return ns_err_set(err, "READY lists %u UDP ports (at most %d)", (unsigned)o->n_udp,
-				  PROTO_MAX_DATA_STREAMS);
+				  PROTO_MAX_UDP_PORTS);
 	for (uint32_t i = 0; i < o->n_udp; i++)
 		o->udp_ports[i] = proto_get_u16(&r);
 	return proto_rd_end(&r, "READY", err);

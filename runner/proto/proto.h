@@ -16,18 +16,22 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 15              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 16              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
 					 14: NIC rx_bytes, tx_bytes;
-					 15: each end's run-queue wait (runq_pct) */
+					 15: each end's run-queue wait (runq_pct);
+					 16: a latency probe beside the load
+					 (lat_probe, lat_rate, lat_size, lat_idle_s; its
+					 stream after the load's, READY's last UDP port) */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
 #define PROTO_COOKIE_LEN 16
 #define PROTO_DATA_HELLO_LEN (PROTO_COOKIE_LEN + 4) /* cookie + u32 stream index */
 #define PROTO_MAX_DATA_STREAMS (2 * NS_MAX_STREAMS) /* bidir: both directions */
+#define PROTO_MAX_UDP_PORTS (PROTO_MAX_DATA_STREAMS + 1) /* and a UDP latency probe's */
 #define PROTO_MAX_INTERVALS 100000    /* per-interval series an agent reports, at most */
 #define PROTO_MAX_TEXT 1024           /* error text */
 
@@ -136,7 +140,7 @@ struct proto_ready {
 	uint16_t data_port;      /* TCP data listener (0 for UDP) */
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	uint32_t n_udp;          /* UDP: one agent port per data stream */
-	uint16_t udp_ports[PROTO_MAX_DATA_STREAMS];
+	uint16_t udp_ports[PROTO_MAX_UDP_PORTS];
 };
 void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r);
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *r, struct ns_err *err);

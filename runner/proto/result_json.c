@@ -116,6 +116,29 @@ static void latency_json(struct jsonw *w, const struct probe_result *res)
 	jsonw_obj_close(w);
 }
 
+/* "latency_under_load": a latency probe's idle and loaded figures and what the load added,
+ * or null. */
+static void lul_json(struct jsonw *w, const struct probe_result *res)
+{
+	const struct probe_lul *l = &res->lul;
+	jsonw_key(w, "latency_under_load");
+	if (!l->present) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_open(w);
+	fields_json(w, &fields_lul, l, res->params.proto);
+	jsonw_key(w, "idle");
+	jsonw_obj_open(w);
+	fields_json(w, &fields_latency, &l->idle, res->params.proto);
+	jsonw_obj_close(w);
+	jsonw_key(w, "loaded");
+	jsonw_obj_open(w);
+	fields_json(w, &fields_latency, &l->loaded, res->params.proto);
+	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+}
+
 static void warnings_json(struct jsonw *w, const char *text)
 {
 	jsonw_key(w, "warnings");
@@ -185,6 +208,7 @@ char *probe_result_json(const struct probe_result *res, bool pretty)
 	if (res->n_dirs > 1)
 		sum_json(&w, "sum_reverse", &res->dirs[1], p->proto);
 	latency_json(&w, res);
+	lul_json(&w, res);
 	jsonw_key(&w, "agent_hostinfo");
 	jsonw_raw(&w, res->agent_hostinfo);
 	jsonw_obj_close(&w);

@@ -468,6 +468,126 @@ out:
 	return rc;
 }
 
+#define RP_MAX_HISTOGRAM (1u << 20) /* bytes of a latency histogram's text, at most */
+
+/* "latency": its figures, notes and histogram, then its interval series. */
+static int latency(struct rp *r, struct probe_result *res)
+{
+	struct probe_latency *l = &res->latency;
+	sqlite3_stmt *st = NULL;
+	struct cols c = {.count = 0};
+	int rc = -1, col = 6;
+	cols_expr(&c, "?1 -> '$.latency' ->> '$.histogram', ?1 -> '$.latency' -> '$.relative_error'");
+	cols_expr(&c, "?1 -> '$.latency' -> '$.client_cpu', ?1 -> '$.latency' ->> '$.one_way_why'");
+	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_synced'");
+	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_maxerror_us'");
+	cols_fields(&c, "?1 -> '$.latency'", "$.", &fields_latency);
+	if (cols_prep(r, &c, "", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		ns_err_set(r->err, "reading the latency object: %s", sqlite3_errmsg(r->db));
+		goto out;
+	}
+	const char *h = col_text(st, 0);
+	if (h && strlen(h) > RP_MAX_HISTOGRAM) {
+		ns_err_set(r->err, "probe result: a latency histogram of %zu bytes (at most %u)",
+			   strlen(h), RP_MAX_HISTOGRAM);
+		goto out;
+	}
+	if (h && !(l->histogram = strdup(h))) {
+		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
+		goto out;
+	}
+	l->relative_error = num_d(r, st, 1, "relative_error");
+	int64_t cpu = num_i(r, st, 2, "client_cpu");
+	l->client_cpu = cpu >= INT32_MIN && cpu <= INT32_MAX ? (int32_t)cpu : -1;
+	copy_text(l->one_way_why, sizeof(l->one_way_why), st, 3);
+	l->client_clock_synced = is_true(st, 4);
+	l->client_clock_maxerror_us = num_d(r, st, 5, "client_clock_maxerror_us");
+	if (row_fields(r, st, &col, &fields_latency, &l->sum) < 0)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (prep(r, "SELECT count(*) FROM json_each(?1, '$.latency.intervals')", &st) < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (n > PROBE_JSON_MAX_ROWS) {
+		ns_err_set(r->err, "probe result: %lld latency intervals (at most %d)", (long long)n,
+			   PROBE_JSON_MAX_ROWS);
+		goto out;
+	}
+	if (n && !(l->intervals = calloc((size_t)n, sizeof(*l->intervals)))) {
+		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
+		goto out;
+	}
+	c = (struct cols){.count = 0};
+	cols_expr(&c, "value -> '$.start_s', value -> '$.end_s', value -> '$.omitted'");
+	cols_fields(&c, "value", "$.", &fields_latency);
+	if (cols_prep(r, &c, " FROM json_each(?1, '$.latency.intervals') ORDER BY key", &st) < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && l->n_intervals < n) {
+		struct probe_latency_interval *v = &l->intervals[l->n_intervals++];
+		v->start_s = num_d(r, st, 0, "start_s");
+		v->end_s = num_d(r, st, 1, "end_s");
+		v->omitted = is_true(st, 2);
+		col = 3;
+		if (row_fields(r, st, &col, &fields_latency, &v->f) < 0)
+			goto out;
+	}
+	l->present = true;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* "latency_under_load": the probe's test, sizes and windows, then "idle" and "loaded". */
+static int lul(struct rp *r, struct probe_result *res)
+{
+	struct probe_lul *l = &res->lul;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (prep(r, "SELECT ?1 -> '$.latency_under_load', "
+		    "?1 -> '$.latency_under_load' -> '$.idle', "
+		    "?1 -> '$.latency_under_load' -> '$.loaded'", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		ns_err_set(r->err, "reading latency_under_load: %s", sqlite3_errmsg(r->db));
+	else if (sum_object(r, col_text(st, 0), &fields_lul, l, sizeof(*l), "latency_under_load") >= 0 &&
+		 sum_object(r, col_text(st, 1), &fields_latency, &l->idle, sizeof(l->idle), "idle") >= 0 &&
+		 sum_object(r, col_text(st, 2), &fields_latency, &l->loaded, sizeof(l->loaded),
+			    "loaded") >= 0)
+		rc = 0;
+	l->present = rc == 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The latency objects, where the result has them (else they stay absent). */
+static int latency_objects(struct rp *r, struct probe_result *res)
+{
+	sqlite3_stmt *st = NULL;
+	if (prep(r, "SELECT json_type(?1, '$.latency') = 'object', "
+		    "json_type(?1, '$.latency_under_load') = 'object'", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	bool has_lat = false, has_lul = false;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		has_lat = sqlite3_column_int(st, 0) == 1;
+		has_lul = sqlite3_column_int(st, 1) == 1;
+	}
+	sqlite3_finalize(st);
+	if ((has_lat && latency(r, res) < 0) || (has_lul && lul(r, res) < 0))
+		return -1;
+	return 0;
+}
+
 int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err)
 {
 	struct rp r = {.json = json, .err = err};
@@ -497,7 +617,8 @@ int probe_result_from_json(const char *json, struct probe_result *res, struct ns
 	/* A test that never started has no streams and a zero "sum": no direction at all. */
 	res->n_dirs = has_rev ? 2 : (res->status == 0 || n_streams > 0) ? 1 : 0;
 	if (fig_stmt(&r, &fig) < 0 || sums(&r, fig, res) < 0 ||
-	    streams(&r, fig, res, n_streams) < 0 || intervals(&r, res) < 0)
+	    streams(&r, fig, res, n_streams) < 0 || intervals(&r, res) < 0 ||
+	    latency_objects(&r, res) < 0)
 		goto err;
 	if (r.bad) {
 		ns_err_set(err, "probe result: '%s' is not a number in range", r.bad_key);

@@ -17,6 +17,7 @@
 static const struct field_table *const all_tables[] = {
 	&fields_params, &fields_result, &fields_figures, &fields_stream, &fields_shaping,
 	&fields_interval, &fields_snap, &fields_dir_summary, &fields_latency, &fields_limit,
+	&fields_lul,
 };
 #define N_TABLES (sizeof(all_tables) / sizeof(all_tables[0]))
 
@@ -219,6 +220,27 @@ static void json_round_trip(enum ns_proto proto)
 	d->n_streams = 1;
 	d->intervals = &iv;
 	d->n_intervals = 1;
+	/* the latency objects (issue 24): a delegated or stored result keeps them */
+	struct probe_latency_interval lv;
+	memset(&lv, 0, sizeof(lv));
+	res.latency.present = true;
+	fill(&fields_latency, &res.latency.sum, 11);
+	res.latency.relative_error = 0.0078125;
+	res.latency.client_cpu = 3;
+	res.latency.client_clock_synced = true;
+	res.latency.client_clock_maxerror_us = 1234.5;
+	snprintf(res.latency.one_way_why, sizeof(res.latency.one_way_why), "clocks not bounded");
+	res.latency.histogram = "v1 12:3 14:1";
+	lv.start_s = 0.5;
+	lv.end_s = 1.5;
+	lv.omitted = true;
+	fill(&fields_latency, &lv.f, 12);
+	res.latency.intervals = &lv;
+	res.latency.n_intervals = 1;
+	res.lul.present = true;
+	fill(&fields_lul, &res.lul, 13);
+	fill(&fields_latency, &res.lul.idle, 14);
+	fill(&fields_latency, &res.lul.loaded, 15);
 
 	char *json = probe_result_json(&res, false);
 	assert_non_null(json);
@@ -250,6 +272,21 @@ static void json_round_trip(enum ns_proto proto)
 		false, proto, how);
 	assert_int_equal(back.dirs[0].n_intervals, 1);
 	compare(&fields_interval, &iv, &back.dirs[0].intervals[0], &iv0, false, proto, how);
+	const struct probe_latency *bl = &back.latency;
+	assert_true(bl->present && back.lul.present);
+	compare(&fields_latency, &res.latency.sum, &bl->sum, &dflt.latency.sum, false, proto, how);
+	assert_true(bl->relative_error == 0.0078125 && bl->client_cpu == 3);
+	assert_true(bl->client_clock_synced && bl->client_clock_maxerror_us == 1234.5);
+	assert_string_equal(bl->one_way_why, "clocks not bounded");
+	assert_string_equal(bl->histogram, "v1 12:3 14:1");
+	assert_int_equal(bl->n_intervals, 1);
+	assert_true(bl->intervals[0].start_s == 0.5 && bl->intervals[0].end_s == 1.5 &&
+		    bl->intervals[0].omitted);
+	compare(&fields_latency, &lv.f, &bl->intervals[0].f, &dflt.latency.sum, false, proto, how);
+	compare(&fields_lul, &res.lul, &back.lul, &dflt.lul, false, proto, how);
+	compare(&fields_latency, &res.lul.idle, &back.lul.idle, &dflt.lul.idle, false, proto, how);
+	compare(&fields_latency, &res.lul.loaded, &back.lul.loaded, &dflt.lul.loaded, false, proto,
+		how);
 	probe_result_free(&back);
 	free(json);
 }
@@ -319,25 +356,30 @@ static void long_run_fields(void **state)
 	assert_true(e->size > strlen("sustained") && e->size > strlen("duration"));
 	/* wire fields go at the end of TEST_REQUEST: older fields keep their offsets (the
 	 * request/response ones came after) */
-	assert_ptr_equal(s, &fields_params.f[fields_params.n - 5]);
-	assert_ptr_equal(u, &fields_params.f[fields_params.n - 6]);
+	assert_ptr_equal(s, &fields_params.f[fields_params.n - 9]);
+	assert_ptr_equal(u, &fields_params.f[fields_params.n - 10]);
 }
 
-/* Request/response (issue 24): its four fields are the last of TEST_REQUEST, and the latency
+/* Request/response (issue 24): its four fields, then the latency probe's four, are the last
+ * of TEST_REQUEST (the agent answers the probe, so it must know of it), and the latency
  * figures are the client's own (JSON only). */
 static void request_response_fields(void **state)
 {
 	(void)state;
-	const char *keys[] = {"rr", "rr_request", "rr_response", "rr_rate"};
-	for (size_t i = 0; i < 4; i++) {
+	const char *keys[] = {"rr", "rr_request", "rr_response", "rr_rate", "latency_probe",
+			      "latency_rate", "latency_size", "latency_idle_s"};
+	for (size_t i = 0; i < 8; i++) {
 		const struct field *f = find_key(&fields_params, keys[i]);
 		assert_non_null(f);
-		assert_ptr_equal(f, &fields_params.f[fields_params.n - 4 + i]);
+		assert_ptr_equal(f, &fields_params.f[fields_params.n - 8 + i]);
 		assert_true((f->flags & F_WJ) == F_WJ);
 	}
 	for (size_t i = 0; i < fields_latency.n; i++)
 		assert_int_equal(fields_latency.f[i].flags, F_JSON);
+	for (size_t i = 0; i < fields_lul.n; i++)
+		assert_int_equal(fields_lul.f[i].flags, F_JSON);
 	assert_non_null(find_key(&fields_latency, "p999_us"));
+	assert_non_null(find_key(&fields_lul, "added_p99_us"));
 }
 
 int main(void)

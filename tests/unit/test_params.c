@@ -380,6 +380,62 @@ static void request_response(void **state)
 	refused(&p, "TCP_CRR");
 }
 
+/* A latency probe: its own sizes, rate and idle window in range, never beside a
+ * request/response test or the XDP engine; its test is one forward request/response stream
+ * of the load's duration with none of the load's own options. */
+static void latency_probe(void **state)
+{
+	(void)state;
+	struct probe_params p = base(), lp;
+	p.lat_rate = 10;
+	refused(&p, "go with --latency-probe");
+	p = base();
+	memcpy(p.lat_probe, "tcp", 4);
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.streams = 8;
+	p.rate_bps = 1000000;
+	p.dir = NS_DIR_BIDIR;
+	p.cport = 40000;
+	p.omit_s = 2;
+	snprintf(p.congestion, sizeof(p.congestion), "cubic");
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	memcpy(p.lat_probe, "udp", 4); /* UDP beside TCP: congestion is the load's, not its */
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	probe_lat_params(&p, &lp);
+	assert_int_equal(probe_params_check(&lp, NULL), 0);
+	assert_int_equal(lp.proto, NS_PROTO_UDP);
+	assert_string_equal(probe_rr_test(&lp), "udp_rr");
+	assert_true(lp.streams == 1 && lp.dir == NS_DIR_FORWARD && lp.rate_bps == 0 &&
+		    lp.cport == 0 && !lp.congestion[0] && !lp.lat_probe[0]);
+	assert_true(lp.omit_s == 2 && lp.duration_s == p.duration_s);
+	assert_true(lp.rr_rate == PROBE_LAT_RATE && lp.interval_s == 0);
+	assert_true(probe_lat_idle_s(&p) == PROBE_LAT_IDLE_S);
+	p.lat_size = 4; /* UDP_RR carries an 8-byte sequence number */
+	refused(&p, "latency probe");
+	p.lat_size = 100;
+	p.lat_rate = -1;
+	refused(&p, "latency rate");
+	p.lat_rate = 0;
+	p.lat_idle_s = PROBE_LAT_MAX_IDLE_S + 1;
+	refused(&p, "idle window");
+	p.lat_idle_s = 0.5;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	probe_lat_params(&p, &lp);
+	assert_true(lp.rr_request == 100 && lp.rr_response == 100);
+	assert_true(probe_lat_idle_s(&p) == 0.5);
+	memcpy(p.lat_probe, "sctp", 5);
+	refused(&p, "expected tcp or udp");
+	p = base();
+	memcpy(p.lat_probe, "tcp", 4);
+	memcpy(p.rr, "rr", 3);
+	refused(&p, "not a request/response test");
+	p = base();
+	p.proto = NS_PROTO_UDP;
+	memcpy(p.lat_probe, "udp", 4);
+	snprintf(p.engine, sizeof(p.engine), "xdp");
+	refused(&p, "socket engine");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +450,7 @@ int main(void)
 		cmocka_unit_test(until_sustained),
 		cmocka_unit_test(engine_names),
 		cmocka_unit_test(request_response),
+		cmocka_unit_test(latency_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -227,7 +227,7 @@ static void strings_and_numbers_are_bounded(void **state)
 	proto_put_u16(&b, 1);
 	for (int i = 0; i < PROTO_COOKIE_LEN; i++)
 		proto_put_u8(&b, 0);
-	proto_put_u32(&b, PROTO_MAX_DATA_STREAMS + 1);
+	proto_put_u32(&b, PROTO_MAX_UDP_PORTS + 1);
 	struct proto_ready *rd = malloc(sizeof(*rd));
 	assert_non_null(rd);
 	assert_int_equal(proto_dec_ready(b.p, b.len, rd, &err), -1);
