@@ -60,6 +60,22 @@ static const char *const migrations[] = {
 	/* 17: request/response latency (table result_latency and view v_latency from the
 	 * schema file) */
 	"DROP VIEW IF EXISTS v_latency;",
+	/* 18: the bytes each end's interface moved over a result (its own statistics, beside
+	 * the packets); view v_result_nics from the schema file. A database from before
+	 * version 9 has no result_nics yet (the schema file creates it after the steps): the
+	 * step creates it as version 9 did, so that every database adds the columns alike. */
+	"CREATE TABLE IF NOT EXISTS result_nics ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" side TEXT NOT NULL CHECK (side IN ('client', 'agent')), ifname TEXT NOT NULL,"
+	" allowance_counters INTEGER NOT NULL, bw_in_allowance_exceeded INTEGER NOT NULL,"
+	" bw_out_allowance_exceeded INTEGER NOT NULL, pps_allowance_exceeded INTEGER NOT NULL,"
+	" conntrack_allowance_exceeded INTEGER NOT NULL,"
+	" linklocal_allowance_exceeded INTEGER NOT NULL, drops INTEGER NOT NULL,"
+	" rx_packets INTEGER NOT NULL, tx_packets INTEGER NOT NULL,"
+	" PRIMARY KEY (result_id, side)) WITHOUT ROWID;"
+	"ALTER TABLE result_nics ADD COLUMN rx_bytes INTEGER;"
+	"ALTER TABLE result_nics ADD COLUMN tx_bytes INTEGER;"
+	"DROP VIEW IF EXISTS v_result_nics;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -170,7 +170,10 @@ CREATE TABLE IF NOT EXISTS result_phases (
 -- (loopback, a driver without statistics). Version 9 also adds results.shaped_by_provider
 -- INTEGER: 1 when an allowance counter moved on either end — the cloud provider held packets
 -- back, so the figure is the provider's shaping, not the instance's capacity; 0 when none
--- did; NULL for results from before version 9.
+-- did; NULL for results from before version 9. Packets, bytes and drops are the interface's
+-- own statistics (IFLA_STATS64, what `ip -s link` shows; runner/host/niccount.h), the driver's
+-- only for what they add. Version 18 adds rx_bytes and tx_bytes INTEGER: the bytes it moved
+-- (0: its own statistics could not be read; NULL for results from before version 18).
 CREATE TABLE IF NOT EXISTS result_nics (
 	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
 	side             TEXT NOT NULL CHECK (side IN ('client', 'agent')),
@@ -585,3 +588,14 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
        l.p90_us, l.p99_us, l.p999_us, l.max_us, l.relative_error, l.client_cpu, l.histogram
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
+
+-- Each end's interface over a result (version 18): result_nics with the result's run and
+-- case. Over a veth, rx_packets of the receiving end is at least the datagrams received.
+CREATE VIEW IF NOT EXISTS v_result_nics AS
+SELECT n.result_id, c.run_id, r.case_id, r.repeat, n.side, n.ifname, n.rx_packets,
+       n.tx_packets, n.rx_bytes, n.tx_bytes, n.drops, n.allowance_counters,
+       n.bw_in_allowance_exceeded, n.bw_out_allowance_exceeded, n.pps_allowance_exceeded,
+       n.conntrack_allowance_exceeded, n.linklocal_allowance_exceeded
+FROM result_nics n
+JOIN results r ON r.id = n.result_id
+JOIN cases c ON c.id = r.case_id;

@@ -20,11 +20,12 @@ static int put_side(sqlite3 *db, int64_t result_id, const char *side, const stru
 		"INSERT OR REPLACE INTO result_nics (result_id, side, ifname, allowance_counters,"
 		" bw_in_allowance_exceeded, bw_out_allowance_exceeded, pps_allowance_exceeded,"
 		" conntrack_allowance_exceeded, linklocal_allowance_exceeded, drops, rx_packets,"
-		" tx_packets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+		" tx_packets, rx_bytes, tx_bytes)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
 	const uint64_t v[] = {n->allowance_counters, n->bw_in_allowance_exceeded,
 			      n->bw_out_allowance_exceeded, n->pps_allowance_exceeded,
 			      n->conntrack_allowance_exceeded, n->linklocal_allowance_exceeded,
-			      n->drops, n->rx_packets, n->tx_packets};
+			      n->drops, n->rx_packets, n->tx_packets, n->rx_bytes, n->tx_bytes};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return store_sql_err(db, err, "recording NIC counters");

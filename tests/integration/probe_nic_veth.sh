@@ -15,7 +15,8 @@ CHECKS=("a forward test's receiving agent: NIC rx packets as ip -s link shows th
 	"a forward test's sending client: NIC tx packets and bytes cover the datagrams sent"
 	"veth: no allowance counters, drops as ip -s link shows them, not shaped by the provider"
 	"probe's text output names each end's interface and its counters"
-	"a run stores each end's interface counters per result, and the provider's flag")
+	"a run stores each end's interface counters per result, and the provider's flag"
+	"a run stores each end's interface bytes: at least the bytes of the datagrams sent")
 netns_need_netsweep "${CHECKS[@]}"
 
 S=10.66.14.1 R=10.66.14.2 PORT=7114
@@ -138,8 +139,24 @@ if timeout -k 5 120 ip netns exec "$NS_S" "$NETNS_NETSWEEP" run "$NETNS_TMP/m.xm
 	else
 		fail "${CHECKS[5]}" "rows '$rows' (want $want), shaped_by_provider '$flags'"
 	fi
+	# bytes (v_result_nics, store 18): each datagram is a 1042-byte frame on the veth (1000 of
+	# payload, 8 UDP, 20 IP, 14 Ethernet), so the client sent at least 1042 x the datagrams it
+	# sent and the agent received at least 1042 x those it received
+	nic_bytes="SELECT n.side, n.rx_bytes, n.tx_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
+		coalesce(CASE n.side WHEN 'client' THEN n.tx_bytes >= 1042 * r.fwd_snd_packets
+		ELSE n.rx_bytes >= 1042 * r.fwd_rcv_packets END AND r.fwd_rcv_packets > 100, 0) AS ok
+		FROM v_result_nics n JOIN results r ON r.id = n.result_id"
+	bytes=$(sqlite3 "$DB" "SELECT group_concat(side || ' rx ' || coalesce(rx_bytes, 'NULL') ||
+		' tx ' || coalesce(tx_bytes, 'NULL') || ' bytes, datagrams ' || fwd_snd_packets ||
+		' sent ' || fwd_rcv_packets || ' received', '; ') FROM ($nic_bytes)")
+	if [ "$(sqlite3 "$DB" "SELECT count(*) || ' ' || sum(ok) FROM ($nic_bytes)")" = "4 4" ]; then
+		pass "${CHECKS[6]}: $bytes"
+	else
+		fail "${CHECKS[6]}" "want 4 rows, each side's bytes >= 1042 x its datagrams: $bytes"
+	fi
 else
 	fail "${CHECKS[5]}" "netsweep run: $(tail -2 "$NETNS_TMP/run.log")"
+	fail "${CHECKS[6]}" "netsweep run failed"
 fi
 
 finish

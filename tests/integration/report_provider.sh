@@ -40,8 +40,8 @@ else
 fi
 
 sqlite3 "$db" "UPDATE results SET shaped_by_provider = 1 WHERE repeat = 1;
-	INSERT INTO result_nics SELECT id, 'agent', 'ens5', 5, 0, 1234, 0, 0, 0, 0, 900, 800
-	FROM results WHERE repeat = 1;"
+	INSERT INTO result_nics SELECT id, 'agent', 'ens5', 5, 0, 1234, 0, 0, 0, 0, 900, 800,
+	1350000, 1200000 FROM results WHERE repeat = 1;"
 "$NETSWEEP" report --db "$db" -o "$tmp/shaped" >/dev/null 2>&1
 md=$(grep -h "$SENT" "$tmp/shaped/report.md")
 want="in 1 of 2 repeats: bw\\\\_out\\\\_allowance\\\\_exceeded +1234 on the agent's ens5"

@@ -67,7 +67,7 @@ cp "$T/b.db" "$T/old.db"
 sqlite3 "$T/old.db" "DROP VIEW v_cost_ranking; DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABLE runs DROP COLUMN uuid;
 	DROP VIEW v_run_billed; DROP VIEW v_endpoint_billed; DROP TABLE hooks;
 	ALTER TABLE results DROP COLUMN fwd_socket_drops; DROP TABLE result_phases;
-	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP TABLE result_nics;
+	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP VIEW v_result_nics; DROP TABLE result_nics;
 	DROP VIEW v_endpoint_quotes; DROP TABLE run_price_quotes; DROP TABLE run_pricing; DROP TABLE run_fx;
 	ALTER TABLE run_instance_types DROP COLUMN provider; ALTER TABLE run_instance_types DROP COLUMN network_up_to;
 	ALTER TABLE runs DROP COLUMN overrides;

@@ -29,9 +29,9 @@ static const char rows[] =
 	"  (102, 11, 0, 't', 't', 'ok', 9e8);";
 static const char flags[] =
 	"UPDATE results SET shaped_by_provider = (id = 101);"
-	"INSERT INTO result_nics VALUES (101, 'agent', 'ens5', 5, 0, 1234, 5, 0, 0, 0, 1, 2),"
-	"  (101, 'client', 'ens6', 5, 0, 0, 0, 0, 0, 0, 3, 4),"
-	"  (102, 'agent', 'ens5', 5, 0, 0, 0, 0, 0, 0, 5, 6);";
+	"INSERT INTO result_nics VALUES (101, 'agent', 'ens5', 5, 0, 1234, 5, 0, 0, 0, 1, 2, 1500,"
+	"  3000), (101, 'client', 'ens6', 5, 0, 0, 0, 0, 0, 0, 3, 4, 4500, 6000),"
+	"  (102, 'agent', 'ens5', 5, 0, 0, 0, 0, 0, 0, 5, 6, 7500, 9000);";
 
 static const char *provider_sentence(const struct rp_findings *f)
 {

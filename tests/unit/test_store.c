@@ -387,7 +387,8 @@ static void phases_and_socket_drops_stored(void **state)
 					   .pps_allowance_exceeded = 13,
 					   .conntrack_allowance_exceeded = 14,
 					   .linklocal_allowance_exceeded = 15,
-					   .drops = 16, .rx_packets = 17, .tx_packets = 18};
+					   .drops = 16, .rx_packets = 17, .tx_packets = 18,
+					   .rx_bytes = 19ull << 32, .tx_bytes = 20};
 	res.shaped_by_provider = true;
 	struct store_result sr = {.case_id = case_id, .repeat = 0, .started_at = "a",
 				  .finished_at = "b", .res = &res, .ok = true};
@@ -406,7 +407,12 @@ static void phases_and_socket_drops_stored(void **state)
 				   " bw_in_allowance_exceeded = 11 AND bw_out_allowance_exceeded = 1234"
 				   " AND pps_allowance_exceeded = 13 AND conntrack_allowance_exceeded = 14"
 				   " AND linklocal_allowance_exceeded = 15 AND drops = 16 AND"
-				   " rx_packets = 17 AND tx_packets = 18"), 1);
+				   " rx_packets = 17 AND tx_packets = 18 AND rx_bytes = 19 << 32 AND"
+				   " tx_bytes = 20"), 1);
+	/* the view: the same row with its run and case */
+	assert_int_equal(query_int("SELECT count(*) FROM v_result_nics WHERE side = 'agent' AND"
+				   " rx_bytes = 19 << 32 AND tx_bytes = 20 AND rx_packets = 17 AND"
+				   " run_id = 1 AND repeat = 0"), 1);
 	store_close(s);
 }
 
