@@ -1,31 +1,21 @@
 /* client_hostinfo: probe_hostinfo — asks an agent to describe its host (HOSTINFO_REQUEST,
  * optionally naming the peer whose route picks the interface) — and the JSON check applied to
  * whatever text an agent sends before it is stored or embedded. */
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "ctl.h"
+#include "lib/jsonr.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
 
-/* Accepts only text that SQLite's JSON parser takes as one JSON value, so that what an agent
- * sends can be embedded verbatim in our own JSON. */
+/* Accepts only text that SQLite's JSON parser takes as one JSON value (lib/jsonr.h), so that
+ * what an agent sends can be embedded verbatim in our own JSON. */
 bool client_json_ok(const char *text)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	bool ok = false;
-	if (sqlite3_open(":memory:", &db) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ok = sqlite3_column_int(st, 0) == 1;
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return ok;
+	return jsonr_is_json(text);
 }
 
 int probe_hostinfo(const char *host, uint16_t port, const char *psk_file, double timeout_s,

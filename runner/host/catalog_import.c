@@ -15,6 +15,7 @@
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
 #include "lib/datadir.h"
+#include "lib/jsonr.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */
 static const char SCHEMA_SQL[] =
@@ -479,13 +480,17 @@ out:
 int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 		   struct catalog_import_stats *stats, struct ns_err *err)
 {
+	struct jsonr *reader = NULL;
 	sqlite3 *db = NULL;
 	struct atomicfile af = {0};
 	int rc = -1;
 	memset(stats, 0, sizeof(*stats));
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
-		ns_err_set(err, "catalog import: %s", db ? sqlite3_errmsg(db) : "no memory");
+	/* the price lists are JSON turned into rows by SQL: lib/jsonr's connection holds them */
+	if (jsonr_open(&reader, err) < 0)
+		goto out;
+	db = jsonr_sql(reader);
+	if (sqlite3_exec(db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+		ns_err_set(err, "catalog import: %s", sqlite3_errmsg(db));
 		goto out;
 	}
 	for (size_t i = 0; i < o->n_regions; i++) {
@@ -522,6 +527,6 @@ int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 	rc = atomicfile_commit(&af, err);
 out:
 	atomicfile_abort(&af);
-	sqlite3_close(db);
+	jsonr_close(reader);
 	return rc;
 }

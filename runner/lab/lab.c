@@ -1,13 +1,13 @@
 #include "lab.h"
 
 #include "lib/atomicfile.h"
+#include "lib/jsonr.h"
 #include "runner/proto/auth.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,25 +227,17 @@ static char *read_small(const char *path)
 	return buf;
 }
 
-/* Whether a state file is JSON and (pair not NULL) names that pair: SQLite's JSON functions,
- * as result_parse.c reads JSON. */
+/* Whether a state file is JSON and (pair not NULL) names that pair. */
 static bool state_names_pair(const char *text, const char *pair)
 {
-	sqlite3 *db;
-	sqlite3_stmt *st = NULL;
-	bool match = false;
-	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1) AND (?2 IS NULL OR json_extract(?1, '$.pair') = ?2)", -1,
-			       &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	if (pair)
-		sqlite3_bind_text(st, 2, pair, -1, SQLITE_STATIC);
-	match = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
+	struct jsonr *r;
+	char name[LAB_NAME_MAX];
+	if (jsonr_open(&r, NULL) < 0)
+		return false;
+	bool match = jsonr_valid(r, text) &&
+		     (!pair || (jsonr_get(r, text, "$.pair", name, sizeof(name), NULL) == 1 &&
+				jsonr_type(r, text, "$.pair") == JSONR_TEXT && !strcmp(name, pair)));
+	jsonr_close(r);
 	return match;
 }
 

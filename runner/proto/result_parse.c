@@ -1,23 +1,23 @@
 /* result_parse: probe_result_from_json, the inverse of probe_result_json (result_json.c): a
  * result kept as its JSON text (a search case keeps each trial's, runner/sweep/search_case.c)
  * comes back into the struct the store takes. (A delegated run's result travels in binary,
- * result_wire.h.) The JSON is read by SQLite's JSON functions over an
- * in-memory connection (no parser of our own); numbers are taken as their JSON text (the
- * `->` operator) and converted here, so that 17-digit doubles and 64-bit counters come back
- * bit for bit. The keys of each struct come from its field table (fields.h). */
-#include <errno.h>
-#include <math.h>
+ * result_wire.h.) The JSON is read by SQLite's JSON functions on lib/jsonr's connection (no
+ * parser of our own); numbers are taken as their JSON text (the `->` operator) and converted
+ * by jsonr's rules, so that 17-digit doubles and 64-bit counters come back bit for bit. The
+ * keys of each struct come from its field table (fields.h). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fields.h"
+#include "lib/jsonr.h"
 #include "probe.h"
 #include "proto.h"
 
 struct rp {
-	sqlite3 *db;
+	struct jsonr *reader;
+	sqlite3 *db;              /* the reader's connection: the field tables' column lists are SQL */
 	const char *json;
 	struct ns_err *err;
 	bool bad;                 /* a number that is not one */
@@ -30,52 +30,33 @@ static const char *col_text(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : NULL;
 }
 
-/* JSON text of a number (or null / missing: 0). */
+static void set_bad(struct rp *r, const char *key);
+
+/* JSON text of a number (or null / missing: 0), converted by lib/jsonr's rules. */
 static double num_d(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
 	const char *t = col_text(st, i);
-	if (!t || !strcmp(t, "null"))
-		return 0;
-	char *end;
-	errno = 0;
-	double v = strtod(t, &end);
-	if (*end || end == t || !isfinite(v)) {
-		r->bad = true;
-		snprintf(r->bad_key, sizeof(r->bad_key), "%s", key);
-		return 0;
-	}
+	double v = 0;
+	if (t && strcmp(t, "null") && jsonr_num_double(t, key, &v, NULL) < 0)
+		set_bad(r, key);
 	return v;
 }
 
 static uint64_t num_u(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
 	const char *t = col_text(st, i);
-	if (!t || !strcmp(t, "null"))
-		return 0;
-	char *end;
-	errno = 0;
-	uint64_t v = strtoull(t, &end, 10);
-	if (*end || end == t || t[0] == '-' || errno) {
-		r->bad = true;
-		snprintf(r->bad_key, sizeof(r->bad_key), "%s", key);
-		return 0;
-	}
+	uint64_t v = 0;
+	if (t && strcmp(t, "null") && jsonr_num_u64(t, key, UINT64_MAX, &v, NULL) < 0)
+		set_bad(r, key);
 	return v;
 }
 
 static int64_t num_i(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
 	const char *t = col_text(st, i);
-	if (!t || !strcmp(t, "null"))
-		return 0;
-	char *end;
-	errno = 0;
-	int64_t v = strtoll(t, &end, 10);
-	if (*end || end == t || errno) {
-		r->bad = true;
-		snprintf(r->bad_key, sizeof(r->bad_key), "%s", key);
-		return 0;
-	}
+	int64_t v = 0;
+	if (t && strcmp(t, "null") && jsonr_num_i64(t, key, INT64_MIN, INT64_MAX, &v, NULL) < 0)
+		set_bad(r, key);
 	return v;
 }
 
@@ -591,24 +572,17 @@ static int latency_objects(struct rp *r, struct probe_result *res)
 int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err)
 {
 	struct rp r = {.json = json, .err = err};
-	sqlite3_stmt *fig = NULL, *st = NULL;
+	sqlite3_stmt *fig = NULL;
 	bool has_rev = false;
 	int64_t n_streams = 0;
 	memset(res, 0, sizeof(*res));
 	res->status = -1;
 	if (!json)
 		return ns_err_set(err, "no probe result");
-	if (sqlite3_open_v2(":memory:", &r.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
-	    SQLITE_OK) {
-		ns_err_set(err, "cannot open SQLite to read a probe result");
+	if (jsonr_open(&r.reader, err) < 0)
 		goto err;
-	}
-	if (prep(&r, "SELECT json_valid(?1) AND json_type(?1) = 'object'", &st) < 0)
-		goto err;
-	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-	bool valid = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-	sqlite3_finalize(st);
-	if (!valid) {
+	r.db = jsonr_sql(r.reader);
+	if (!jsonr_valid_object(r.reader, json)) {
 		ns_err_set(err, "the probe result is not a JSON object");
 		goto err;
 	}
@@ -625,11 +599,11 @@ int probe_result_from_json(const char *json, struct probe_result *res, struct ns
 		goto err;
 	}
 	sqlite3_finalize(fig);
-	sqlite3_close(r.db);
+	jsonr_close(r.reader);
 	return 0;
 err:
 	sqlite3_finalize(fig);
-	sqlite3_close(r.db);
+	jsonr_close(r.reader);
 	probe_result_free(res);
 	res->status = -1;
 	snprintf(res->error, sizeof(res->error), "%s", err && err->msg[0] ? err->msg : "bad result");
