@@ -83,10 +83,13 @@ struct rp_case {
 	double shaped_ran_s;       /* their mean measured time (a long-run case stops early) */
 	/* shaped by the cloud provider (report/provider.c): ok repeats whose NIC allowance
 	 * counters moved, those counters' deltas summed over them and both ends (bw_in, bw_out,
-	 * pps, conntrack, linklocal), and where ("agent ens5", NULL = unknown) */
+	 * pps, conntrack, linklocal), and where ("agent ens5", NULL = unknown); the packets
+	 * and bytes those interfaces moved over those repeats, in and out (their own counters;
+	 * nic_bytes -1 when a result from before store version 18 has none) */
 	int n_provider_shaped;
 	long long allowance_exceeded[5];
 	char *allowance_where;
+	long long nic_packets, nic_bytes;
 	/* what limited it (report/limits.c, result_limits; store version 16): ok repeats whose
 	 * sender offered less than asked by more than 3 %, their largest shortfall and commonest
 	 * cause; the commonest limiting factor of all ok repeats and how many; the busiest

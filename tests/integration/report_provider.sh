@@ -44,7 +44,7 @@ sqlite3 "$db" "UPDATE results SET shaped_by_provider = 1 WHERE repeat = 1;
 	1350000, 1200000 FROM results WHERE repeat = 1;"
 "$NETSWEEP" report --db "$db" -o "$tmp/shaped" >/dev/null 2>&1
 md=$(grep -h "$SENT" "$tmp/shaped/report.md")
-want="in 1 of 2 repeats: bw\\\\_out\\\\_allowance\\\\_exceeded +1234 on the agent's ens5"
+want="in 1 of 2 repeats: bw\\\\_out\\\\_allowance\\\\_exceeded +1234 on the agent's ens5, which moved 1700 packets (2.5 MB) in and out over those repeats"
 if [ -n "$md" ] && grep -q "$want" <<<"$md" && grep -q "not the instance's capacity" <<<"$md" &&
 	grep -q "$SENT" "$tmp/shaped/index.html" && grep -q "$SENT" "$tmp/shaped/report.json"; then
 	pass "a flagged result's case gets the provider sentence: ${md#- }"
