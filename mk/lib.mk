@@ -1,14 +1,14 @@
 # lib/: the base runner/ and report/ both use — errors with codes, units, the JSON writer,
 # the command-line wording every subcommand shares.
 LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/datadir.c lib/cidr.c \
-	lib/store_schema.c lib/steady.c lib/lathist.c
+	lib/sql/store_schema.c lib/steady.c lib/lathist.c
 LIB_SRC += lib/logout.c
-LIB_SRC += lib/xsdcheck.c lib/atomicfile.c lib/store_read.c lib/textesc.c lib/cost.c lib/sqlrow.c lib/jsonr.c
+LIB_SRC += lib/xml/xsdcheck.c lib/atomicfile.c lib/sql/store_read.c lib/textesc.c lib/cost.c lib/sql/sqlrow.c lib/sql/jsonr.c
 EMBED += NS_STORE_SQL:schemas/store.sql NS_MATRIX_XSD:schemas/matrix.xsd \
 	NS_CATALOG_XSD:schemas/catalog.xsd
 UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist
 UNIT_TESTS += test_xsdcheck
 UNIT_TESTS += test_suggest
-LIB_SRC += lib/suggest.c lib/xmlhint.c
+LIB_SRC += lib/suggest.c lib/xml/xmlhint.c
 UNIT_TESTS += test_atomicfile test_textesc test_cost test_sqlrow test_jsonr
 ITESTS += tests/integration/atomic_outputs.sh tests/integration/runs_readonly.sh

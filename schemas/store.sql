@@ -1,7 +1,7 @@
--- netsweep results store (PRAGMA user_version = 16; the ladder is in lib/store_schema.c).
+-- netsweep results store (PRAGMA user_version = 16; the ladder is in lib/sql/store_schema.c).
 -- The database is the interface between the runner (writes) and the report (reads):
 -- anything a report shows must be derivable from these tables and views.
--- Applied by lib/store_schema.c inside one transaction; later versions add
+-- Applied by lib/sql/store_schema.c inside one transaction; later versions add
 -- migration blocks there, keyed on user_version. Times are ISO-8601 UTC text,
 -- rates are bits/s, sizes bytes, durations seconds, prices US dollars per hour.
 -- The views are the public interface: schemas/views.md documents each column, and
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	                 CHECK (status IN ('running', 'done', 'failed', 'interrupted')),
 	warnings         TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(warnings)) -- JSON array of strings
 	-- version 3 adds uuid TEXT UNIQUE (set by a trigger on insert): the run's identity when
-	-- databases are merged (`netsweep db merge`); see lib/store_schema.c
+	-- databases are merged (`netsweep db merge`); see lib/sql/store_schema.c
 	-- version 13 adds overrides TEXT NOT NULL DEFAULT '[]': a JSON array of the command
 	-- line's overrides of the matrix ("set repeats=1", "only pair=a"; run --set, --only)
 );

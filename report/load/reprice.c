@@ -7,7 +7,7 @@
 
 #include <libxml/parser.h>
 
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 
 static int is_elem(xmlNodePtr n, const char *name)
 {

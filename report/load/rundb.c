@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/store_read.h"
+#include "lib/sql/store_read.h"
 #include "report/load/data.h"
 
 int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)

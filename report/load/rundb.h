@@ -9,7 +9,7 @@
 
 /* Opens the database read-only; a missing file or a file without the netsweep tables is an
  * error (the runner creates databases, the report never does), and so is a newer schema
- * version. An older one is copied into memory and migrated there (lib/store_schema.h): *db is
+ * version. An older one is copied into memory and migrated there (lib/sql/store_schema.h): *db is
  * then the copy, and the file is never written. */
 int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
 

@@ -7,11 +7,11 @@
 
 #include "client.h"
 #include "ctl.h"
-#include "lib/jsonr.h"
+#include "lib/sql/jsonr.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
 
-/* Accepts only text that SQLite's JSON parser takes as one JSON value (lib/jsonr.h), so that
+/* Accepts only text that SQLite's JSON parser takes as one JSON value (lib/sql/jsonr.h), so that
  * what an agent sends can be embedded verbatim in our own JSON. */
 bool client_json_ok(const char *text)
 {

@@ -18,7 +18,7 @@
 #include <pthread.h>
 
 #include "lib/datadir.h"
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 
 
 #define CATALOG_MAX_ENTRIES 100000 /* bounds memory if a file is absurdly large */

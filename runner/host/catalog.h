@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "lib/err.h"
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 
 struct catalog_instance {
 	char type[64];              /* "m4.large" */
@@ -54,7 +54,7 @@ struct catalog_fx {
 };
 #define CATALOG_MAX_FX 64
 
-/* Files larger than this are refused before parsing (lib/xsdcheck.h says why). */
+/* Files larger than this are refused before parsing (lib/xml/xsdcheck.h says why). */
 #define CATALOG_MAX_BYTES XSDCHECK_CATALOG_MAX_BYTES
 
 struct catalog_index;

@@ -15,7 +15,7 @@
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
 #include "lib/datadir.h"
-#include "lib/jsonr.h"
+#include "lib/sql/jsonr.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */
 static const char SCHEMA_SQL[] =
@@ -485,7 +485,7 @@ int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 	struct atomicfile af = {0};
 	int rc = -1;
 	memset(stats, 0, sizeof(*stats));
-	/* the price lists are JSON turned into rows by SQL: lib/jsonr's connection holds them */
+	/* the price lists are JSON turned into rows by SQL: lib/sql/jsonr's connection holds them */
 	if (jsonr_open(&reader, err) < 0)
 		goto out;
 	db = jsonr_sql(reader);

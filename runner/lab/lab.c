@@ -1,7 +1,7 @@
 #include "lab.h"
 
 #include "lib/atomicfile.h"
-#include "lib/jsonr.h"
+#include "lib/sql/jsonr.h"
 #include "runner/proto/auth.h"
 
 #include <dirent.h>

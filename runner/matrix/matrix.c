@@ -1,5 +1,5 @@
 #include "matrix.h"
-#include "lib/xmlhint.h"
+#include "lib/xml/xmlhint.h"
 #include "bind.h"
 #include "pair_key.h"
 
@@ -13,7 +13,7 @@
 #include <libxml/tree.h>
 
 #include "lib/units.h"
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 #include "matrix_search.h"
 #include "matrix_value.h"
 #include "runner/proto/probe.h"
@@ -473,7 +473,7 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 }
 
 /* A file the schema refused: when the reason is a misspelt element, attribute or axis name,
- * say that in words with the name meant (lib/xmlhint.h) instead of the validator's dump of
+ * say that in words with the name meant (lib/xml/xmlhint.h) instead of the validator's dump of
  * what it allows. Parsed again as xsdcheck does (no network, no DTD), without validation. */
 static void misspelt(const char *path, const char *text, size_t len, struct ns_err *err)
 {

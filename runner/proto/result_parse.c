@@ -1,7 +1,7 @@
 /* result_parse: probe_result_from_json, the inverse of probe_result_json (result_json.c): a
  * result kept as its JSON text (a search case keeps each trial's, runner/sweep/search_case.c)
  * comes back into the struct the store takes. (A delegated run's result travels in binary,
- * result_wire.h.) The JSON is read by SQLite's JSON functions on lib/jsonr's connection (no
+ * result_wire.h.) The JSON is read by SQLite's JSON functions on lib/sql/jsonr's connection (no
  * parser of our own); numbers are taken as their JSON text (the `->` operator) and converted
  * by jsonr's rules, so that 17-digit doubles and 64-bit counters come back bit for bit. The
  * keys of each struct come from its field table (fields.h). */
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "lib/jsonr.h"
+#include "lib/sql/jsonr.h"
 #include "probe.h"
 #include "proto.h"
 
@@ -32,7 +32,7 @@ static const char *col_text(sqlite3_stmt *st, int i)
 
 static void set_bad(struct rp *r, const char *key);
 
-/* JSON text of a number (or null / missing: 0), converted by lib/jsonr's rules. */
+/* JSON text of a number (or null / missing: 0), converted by lib/sql/jsonr's rules. */
 static double num_d(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
 	const char *t = col_text(st, i);

@@ -21,7 +21,7 @@
 #include "lib/atomicfile.h"
 #include "lib/cli.h"
 #include "lib/err.h"
-#include "lib/store_schema.h"
+#include "lib/sql/store_schema.h"
 #include "store.h"
 
 /* A table below runs: the columns pointing to renumbered rows (fk, mapped by fk_map), and for

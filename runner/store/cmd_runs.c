@@ -1,6 +1,6 @@
 /* runs: `netsweep runs` — the runs a database holds, one line each: id, matrix, label, start,
  * status, cases ok/failed, and the cost (billed time of the instances, measured time beside
- * it). The database is read as `report` reads it (lib/store_read.h): never written, an older
+ * it). The database is read as `report` reads it (lib/sql/store_read.h): never written, an older
  * one migrated on a copy in memory. */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/jsonw.h"
-#include "lib/store_read.h"
+#include "lib/sql/store_read.h"
 #include "lib/textesc.h"
 
 static const char RUNS_SQL[] =

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "lib/store_schema.h"
+#include "lib/sql/store_schema.h"
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,

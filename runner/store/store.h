@@ -14,7 +14,7 @@
 #include "runner/host/catalog.h"
 #include "runner/proto/probe.h"
 
-#include "lib/store_version.h"
+#include "lib/sql/store_version.h"
 
 #define STORE_SCHEMA_VERSION NS_STORE_SCHEMA_VERSION
 

@@ -12,7 +12,7 @@
 #include "lib/datadir.h"
 #include "lib/err.h"
 #include "lib/units.h"
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 #include "runner/host/catalog.h"
 #include "runner/matrix/expand.h"
 #include "labpairs.h"

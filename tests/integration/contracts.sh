@@ -93,7 +93,7 @@ for db in "$new" "$old"; do
 		bad=1
 	done < <(comm -23 "$tmp/views.db" "$tmp/views.doc")
 	while IFS=$'\t' read -r v c; do
-		fail "$name: schemas/views.md documents $v.$c, which the database lacks" "a rename keeps the old name as an alias column (a new step in lib/store_schema.c, marked deprecated in schemas/views.md, README.md's Upgrading); else remove the row"
+		fail "$name: schemas/views.md documents $v.$c, which the database lacks" "a rename keeps the old name as an alias column (a new step in lib/sql/store_schema.c, marked deprecated in schemas/views.md, README.md's Upgrading); else remove the row"
 		bad=1
 	done < <(comm -13 "$tmp/views.db" "$tmp/views.doc")
 	[ "$bad" = 0 ] && pass "$name: exactly the $(wc -l <"$tmp/views.db") columns of schemas/views.md"

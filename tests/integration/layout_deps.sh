@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OBJ=${BUILD:-$ROOT/build}/obj
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
-objs=$(cd "$OBJ" && ls lib/*.o runner/*/*.o report/*.o report/*/*.o 2>/dev/null)
+objs=$(cd "$OBJ" && ls lib/*.o lib/*/*.o runner/*/*.o report/*.o report/*/*.o 2>/dev/null)
 if [ -z "$objs" ]; then fail "objects to read" "none under $OBJ: build first"; finish; exit; fi
 (cd "$OBJ" && nm -A --defined-only $objs) 2>/dev/null |
 	awk '$2 ~ /^[TDBR]$/ {sub(/:[^:]*$/, "", $1); print $3, $1}' | sort -u >"$T/defs"

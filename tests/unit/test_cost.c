@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "lib/cost.h"
-#include "lib/store_schema.h"
+#include "lib/sql/store_schema.h"
 #include "runner/host/catalog.h"
 #include "runner/host/wire.h"
 

@@ -1,4 +1,4 @@
-/* lib/jsonr: validity, values by path (strings unquoted, numbers as written, objects whole),
+/* lib/sql/jsonr: validity, values by path (strings unquoted, numbers as written, objects whole),
  * typed getters with their bounds and errors naming the path, members in order, and a
  * malformed text refused with NS_E_INPUT rather than read as missing. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/jsonr.h"
+#include "lib/sql/jsonr.h"
 
 static const char doc[] =
 	"{\"pair\": \"p1\", \"n\": 18446744073709551615, \"neg\": -3, \"x\": 0.1,"

@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "lib/store_schema.h"
+#include "lib/sql/store_schema.h"
 #include "report/analyze/compare.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"

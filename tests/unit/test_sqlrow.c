@@ -1,4 +1,4 @@
-/* lib/sqlrow: NULL binds as NULL and reads back as NULL/NaN/"", text is copied whole or cut
+/* lib/sql/sqlrow: NULL binds as NULL and reads back as NULL/NaN/"", text is copied whole or cut
  * with its length told, numbers come back as numbers. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/sqlrow.h"
+#include "lib/sql/sqlrow.h"
 
 static void null_and_text_round_trip(void **state)
 {

@@ -10,7 +10,7 @@
 #include <libxml/parser.h>
 
 #include "lib/suggest.h"
-#include "lib/xmlhint.h"
+#include "lib/xml/xmlhint.h"
 
 static void test_nearest(void **state)
 {

@@ -1,4 +1,4 @@
-/* lib/xsdcheck: inputs checked against their XSD stop at the first error, in time linear in
+/* lib/xml/xsdcheck: inputs checked against their XSD stop at the first error, in time linear in
  * what was read (80,000 errors cost what one does), name file:line and the field, refuse a
  * DOCTYPE (no entity, internal or external, is ever expanded) and stop at the time limit. */
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/xsdcheck.h"
+#include "lib/xml/xsdcheck.h"
 
 /* A bound for CPU time, not wall time, so that a busy machine does not fail it: before the
  * validator stopped at the first error, the 80,000-error matrix took 38-44 s (100 s here). */

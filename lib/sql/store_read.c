@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "lib/store_schema.h"
+#include "lib/sql/store_schema.h"
 
 /* "file:" + path with the characters a URI gives meaning to escaped, + the query. */
 static int db_uri(const char *path, bool immutable, char *buf, size_t len)

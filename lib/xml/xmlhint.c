@@ -10,7 +10,7 @@
 
 #include <libxml/parser.h>
 
-#include "suggest.h"
+#include "lib/suggest.h"
 
 #define XH_MAX 512 /* names of one kind an XSD declares, at most (matrix.xsd: under 100) */
 

@@ -5,7 +5,7 @@
 #define NS_STORE_SCHEMA_H
 
 #include "lib/err.h"
-#include "lib/store_version.h"
+#include "lib/sql/store_version.h"
 
 struct sqlite3;
 

@@ -8,7 +8,7 @@
 
 /* The migration ladder: step i brings a database from user_version i to i + 1. Version 1 is
  * the whole schema; later versions append ALTER/CREATE blocks here, never edit earlier ones,
- * and raise NS_STORE_SCHEMA_VERSION (lib/store_version.h) with them.
+ * and raise NS_STORE_SCHEMA_VERSION (lib/sql/store_version.h) with them.
  * A step that changes a view drops it: after any step the schema file runs again, and its
  * CREATE ... IF NOT EXISTS statements recreate the dropped views as they now stand. */
 static const char *const migrations[] = {
@@ -79,7 +79,7 @@ static const char *const migrations[] = {
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,
-	       "one migration step per schema version (lib/store_version.h)");
+	       "one migration step per schema version (lib/sql/store_version.h)");
 
 int ns_store_exec(sqlite3 *db, const char *sql, struct ns_err *err)
 {
