@@ -40,6 +40,7 @@ include mk/matrix.mk
 include mk/store.mk
 include mk/sweep.mk
 include mk/host.mk
+include mk/catalog.mk
 include mk/lab.mk
 include mk/report.mk
 include mk/harness.mk

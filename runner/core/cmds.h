@@ -11,8 +11,8 @@ int cmd_run(int argc, char **argv);      /* runner/sweep/cmd_run.c */
 int cmd_runs(int argc, char **argv);     /* runner/store/cmd_runs.c: the runs a database holds */
 int cmd_db(int argc, char **argv);       /* runner/store/cmd_db.c: db merge */
 int cmd_hostinfo(int argc, char **argv); /* runner/host/cmd_hostinfo.c */
-int cmd_catalog(int argc, char **argv);  /* runner/host/cmd_catalog.c: catalog import */
-int cmd_cost(int argc, char **argv);     /* runner/host/cmd_cost.c: catalog and wire-rate lookups */
+int cmd_catalog(int argc, char **argv);  /* runner/catalog/cmd_catalog.c: catalog import */
+int cmd_cost(int argc, char **argv);     /* runner/catalog/cmd_cost.c: catalog and wire-rate lookups */
 int cmd_lab(int argc, char **argv);      /* runner/lab/cmd_lab.c: emulated instance pairs */
 int cmd_nicstats(int argc, char **argv); /* runner/host/cmd_nicstats.c: ethtool counters */
 

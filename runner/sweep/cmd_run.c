@@ -13,7 +13,7 @@
 #include "lib/err.h"
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
-#include "runner/host/catalog.h"
+#include "runner/catalog/catalog.h"
 #include "runner/matrix/expand.h"
 #include "labpairs.h"
 #include "runner/matrix/matrix.h"

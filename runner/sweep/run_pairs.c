@@ -7,7 +7,7 @@
 
 #include "lib/units.h"
 #include "runner/client/client.h"
-#include "runner/host/catalog.h"
+#include "runner/catalog/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
 #include "runner/store/store_catalog.h"

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/host/catalog.h"
+#include "runner/catalog/catalog.h"
 
 #define AWS NETSWEEP_DATADIR "/catalog/aws.xml"
 

@@ -16,7 +16,7 @@
 
 #include "lib/cost.h"
 #include "lib/sql/store_schema.h"
-#include "runner/host/catalog.h"
+#include "runner/catalog/catalog.h"
 #include "runner/host/wire.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "runner/host/catalog.h"
-#include "runner/host/catalog_import.h"
+#include "runner/catalog/catalog.h"
+#include "runner/catalog/catalog_import.h"
 #include "runner/lab/shape.h"
 
 #include <stdlib.h>

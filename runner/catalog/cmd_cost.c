@@ -13,7 +13,7 @@
 #include "lib/units.h"
 #include "catalog.h"
 #include "lib/cost.h"
-#include "wire.h"
+#include "runner/host/wire.h"
 
 #define MAX_CATALOGS 16
 #define MAX_SIZES 64
