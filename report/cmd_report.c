@@ -18,6 +18,7 @@
 #include "report/render/csv.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
+#include "report/render/content.h"
 #include "report/render/html.h"
 #include "report/render/json_out.h"
 #include "report/load/lab.h"
@@ -291,6 +292,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
 	struct rp_charts charts = {0};
+	struct rp_content content = {0};
 	char *gnuplot = NULL;
 	int have_base = 0, have_cmp = 0;
 	char baseline_note[256] = "", gp_reason[256] = "", path[4096], price_note[4200] = "";
@@ -387,11 +389,13 @@ int cmd_report(int argc, char **argv)
 		.price_note = *price_note ? price_note : NULL, .pricing = &o.pricing,
 		.latency = &lat,
 	};
+	if (rp_content_build(&r, &content, &err) < 0)
+		goto fail;
 	snprintf(path, sizeof(path), "%s/index.html", o.outdir);
-	if (rp_html_write(&r, path, &err) < 0)
+	if (rp_html_write(&r, &content, path, &err) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/report.md", o.outdir);
-	if (rp_markdown_write(&r, path, &err) < 0)
+	if (rp_markdown_write(&r, &content, path, &err) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/results.csv", o.outdir);
 	if (rp_csv_write(db, d.run.id, rp_lab_scale(&d) != NULL, path, &err) < 0)
@@ -441,6 +445,7 @@ fail:
 	fprintf(stderr, "netsweep report: %s\n", err.msg);
 out:
 	free(gnuplot);
+	rp_content_free(&content);
 	rp_findings_free(&fnd);
 	rp_search_free(&search);
 	free(cost);

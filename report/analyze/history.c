@@ -91,3 +91,19 @@ int rp_history_findings(const struct rp_data *d, const struct rp_history *h,
 	rp_findings_sort(f);
 	return 0;
 }
+
+const struct rp_history_step *rp_history_step_at(const struct rp_history *h, size_t key, size_t run)
+{
+	for (size_t i = 0; i < h->n_steps; i++)
+		if (h->steps[i].key == key && h->steps[i].s.at == run)
+			return &h->steps[i];
+	return NULL;
+}
+
+int rp_history_has_step(const struct rp_history *h, size_t key)
+{
+	for (size_t i = 0; i < h->n_steps; i++)
+		if (h->steps[i].key == key)
+			return 1;
+	return 0;
+}

@@ -36,5 +36,9 @@ int rp_history_findings(const struct rp_data *d, const struct rp_history *h,
 			struct rp_findings *f);
 /* "night-6 (2026-11-06)", or the date alone, for run r of the history. */
 void rp_history_run_name(const struct rp_history *h, size_t r, char *b, size_t n);
+/* The step of case key that starts at run, or NULL; whether case key has a step at all. */
+const struct rp_history_step *rp_history_step_at(const struct rp_history *h, size_t key,
+					       size_t run);
+int rp_history_has_step(const struct rp_history *h, size_t key);
 
 #endif

@@ -332,8 +332,6 @@ void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
 {
 	if (!l->n)
 		return;
-	rp_buf_puts(b, "## Latency\n\n");
-	rp_buf_printf(b, "%s\n\n", rp_latency_method);
 	rp_buf_puts(b, "| Pair | Test | Request/response | Streams | Rate | Transactions/s | p50 us "
 		       "| p99 us | p99.9 us | p99 vs baseline | $ per million |\n"
 		       "|---|---|---|---|---|---|---|---|---|---|---|\n");

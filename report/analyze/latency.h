@@ -68,7 +68,7 @@ int rp_latency_ab(struct rp_latency *l, const struct rp_data *d, const struct rp
 /* The percentile chart (latency.gp / latency.dat) into cs. Nothing without latency results. */
 int rp_latency_chart(const struct rp_latency *l, const struct rp_chart_opts *o,
 		     struct rp_charts *cs, struct ns_err *err);
-/* The "## Latency" section of report.md. */
+/* The tables of report.md's latency section (its heading and method: render/content.c). */
 void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b);
 /* The test as the report states it. */
 extern const char rp_latency_method[];

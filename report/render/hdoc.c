@@ -34,6 +34,40 @@ xmlNodePtr hd_section(xmlNodePtr main, const char *id, const char *title)
 	return s;
 }
 
+static const char *const para_class[] = {
+	[RP_PARA_TEXT] = NULL, [RP_PARA_NOTE] = "note", [RP_PARA_LEAD] = "lead",
+	[RP_PARA_WARN] = "warn",
+};
+
+static void paras(xmlNodePtr s, const struct rp_section *sec, int after)
+{
+	for (size_t i = 0; i < sec->n_paras; i++) {
+		const struct rp_para *p = &sec->paras[i];
+		if (p->after != after)
+			continue;
+		const char *cls = para_class[p->style];
+		xmlNodePtr n = cls ? hd_el_class(s, "p", cls, p->text) : hd_el(s, "p", p->text);
+		if (p->id)
+			hd_attr(n, "id", p->id);
+		if (p->link_text) {
+			hd_attr(hd_el(n, "a", p->link_text), "href", p->link_href);
+			hd_text(n, ".");
+		}
+	}
+}
+
+xmlNodePtr hd_open(xmlNodePtr main, const struct rp_section *sec)
+{
+	xmlNodePtr s = hd_section(main, sec->id, sec->title);
+	paras(s, sec, 0);
+	return s;
+}
+
+void hd_close(xmlNodePtr s, const struct rp_section *sec)
+{
+	paras(s, sec, 1);
+}
+
 xmlNodePtr hd_row_kv(xmlNodePtr table, const char *k, const char *v)
 {
 	xmlNodePtr tr = hd_el(table, "tr", NULL);

@@ -7,11 +7,17 @@
 
 #include <libxml/tree.h>
 
+#include "report/render/content.h"
+
 xmlNodePtr hd_el(xmlNodePtr parent, const char *name, const char *text);
 xmlNodePtr hd_el_class(xmlNodePtr parent, const char *name, const char *cls, const char *text);
 void hd_text(xmlNodePtr parent, const char *s);
 void hd_attr(xmlNodePtr n, const char *name, const char *value);
 xmlNodePtr hd_section(xmlNodePtr main, const char *id, const char *title);
+/* A section of the content model: its <section id>, heading and the sentences said before
+ * its tables; hd_close adds the sentences said after them. */
+xmlNodePtr hd_open(xmlNodePtr main, const struct rp_section *sec);
+void hd_close(xmlNodePtr s, const struct rp_section *sec);
 xmlNodePtr hd_row_kv(xmlNodePtr table, const char *k, const char *v);
 /* A numeric cell: shown text, and v in data-value (none, and "–" shown, when v is NAN). */
 xmlNodePtr hd_td_num(xmlNodePtr tr, const char *shown, double v);

@@ -72,114 +72,38 @@ static void td_range(xmlNodePtr tr, double lo, double hi, struct rp_unit u)
 	hd_el_class(tr, "td", "num", isnan(lo) ? "–" : b);
 }
 
-static void write_summary(const struct rp_report *r, xmlNodePtr main)
+static void write_summary(const struct rp_section *sec, xmlNodePtr main)
 {
-	const struct rp_data *d = r->d;
-	size_t ok = 0, results = 0;
-	for (size_t i = 0; i < d->n_cases; i++) {
-		ok += (size_t)d->cases[i].n_ok;
-		results += (size_t)d->cases[i].n_results;
-	}
-	char b[256];
-	xmlNodePtr s = hd_section(main, "summary", "Run");
+	xmlNodePtr s = hd_open(main, sec);
 	xmlNodePtr t = hd_el_class(s, "table", "summary", NULL);
-	snprintf(b, sizeof(b), "%lld", d->run.id);
-	hd_row_kv(t, "Run", b);
-	hd_row_kv(t, "Matrix", d->run.matrix_name);
-	if (d->run.matrix_description)
-		hd_row_kv(t, "Description", d->run.matrix_description);
-	if (d->run.label)
-		hd_row_kv(t, "Label", d->run.label);
-	hd_row_kv(t, "Started", d->run.started_at);
-	hd_row_kv(t, "Finished", d->run.finished_at ? d->run.finished_at : "not finished");
-	hd_row_kv(t, "Status", d->run.status);
-	snprintf(b, sizeof(b), "%zu case%s, %zu endpoint pair%s, %zu of %zu result%s ok",
-		 d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
-		 NS_PLURAL(results));
-	hd_row_kv(t, "Size", b);
-	if (!isnan(d->run_cost_usd)) {
-		if (d->results_without_price)
-			snprintf(b, sizeof(b), "at least $%.4f (%lld successful result%s of pairs "
-				 "without %s not counted)", d->run_cost_usd,
-				 d->results_without_price, d->results_without_price == 1 ? "" : "s",
-				 rp_data_price_word(d));
-		else
-			snprintf(b, sizeof(b), "$%.4f", d->run_cost_usd);
-		hd_row_kv(t, "Run cost", b);
-	} else {
-		hd_row_kv(t, "Run cost", strcmp(rp_data_price_word(d), "a price")
-			  ? "unknown in US dollars: the pairs are priced in another currency (report "
-			    "--fx converts)" : "unknown: no price for the run's instance types");
-	}
-	if (!isnan(d->run_billed_usd)) {
-		snprintf(b, sizeof(b), "$%.4f for %.0f s of instance time (setup to teardown, or the "
-			 "run's wall time without hooks); the run cost above counts measured time only",
-			 d->run_billed_usd, d->run_billed_s);
-		hd_row_kv(t, "Billed cost", b);
-	}
-	if (r->price_note)
-		hd_row_kv(t, "Prices", r->price_note);
-	if (r->base) {
-		snprintf(b, sizeof(b), "run %lld (%s)", r->base->run.id,
-			 r->base->run.started_at ? r->base->run.started_at : "?");
-		hd_row_kv(t, "Baseline", b);
-	} else if (r->baseline_note) {
-		hd_row_kv(t, "Baseline", r->baseline_note);
-	}
-	if (d->run.warnings && strcmp(d->run.warnings, "[]") != 0)
-		hd_row_kv(t, "Run warnings", d->run.warnings);
+	for (size_t i = 0; i < sec->n_facts; i++)
+		hd_row_kv(t, sec->facts[i].key, sec->facts[i].value);
+	hd_close(s, sec);
 }
 
-static void write_findings(const struct rp_report *r, xmlNodePtr main)
+static void write_findings(const struct rp_report *r, const struct rp_section *sec,
+			   xmlNodePtr main)
 {
-	xmlNodePtr s = hd_section(main, "findings", "Findings");
-	if (!r->findings->n) {
-		hd_el_class(s, "p", "note", "Nothing stood out: no saturation, loss or regression found.");
+	xmlNodePtr s = hd_open(main, sec);
+	if (!r->findings->n)
 		return;
-	}
 	xmlNodePtr ul = hd_el_class(s, "ul", "findings", NULL);
 	for (size_t i = 0; i < r->findings->n; i++)
 		hd_attr(hd_el(ul, "li", r->findings->items[i].text), "data-kind",
 			rp_finding_kind_name(r->findings->items[i].kind));
 }
 
-static void write_method(const struct rp_report *r, xmlNodePtr main)
+static void write_method(const struct rp_report *r, const struct rp_section *sec,
+			 xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	char b[512];
-	xmlNodePtr s = hd_section(main, "method", "Method");
-	xmlNodePtr p = hd_el(s, "p", NULL);
-	hd_text(p, "Matrix ");
-	hd_el(p, "strong", d->run.matrix_name);
-	if (d->run.matrix_path) {
-		hd_text(p, " from ");
-		hd_el(p, "code", d->run.matrix_path);
-	}
-	snprintf(b, sizeof(b), ", run by netsweep %s; cases in %s order", d->run.netsweep_version,
-		 d->run.order_mode ? d->run.order_mode : "as-written");
-	hd_text(p, b);
-	if (d->run.has_seed) {
-		snprintf(b, sizeof(b), " (seed %lld)", d->run.seed);
-		hd_text(p, b);
-	}
-	snprintf(b, sizeof(b), ", %lld repeat%s of each case. ", d->run.repeats,
-		 d->run.repeats == 1 ? "" : "s");
-	hd_text(p, b);
-	hd_text(p, "Throughput is the receiver's goodput; tables give the median over repeats with the "
-		"minimum–maximum and interquartile range. CPU is the process's user+system time as % "
-		"of one core; a side counts as saturated above 90 % of one core per thread. Streams "
-		"stop scaling when more streams add less than 10 %. UDP loss counts as the receiver's "
-		"socket buffer when kernel drops (RcvbufErrors + InErrors) are at least 80 % of the "
-		"lost datagrams.");
+	char b[64];
+	xmlNodePtr s = hd_open(main, sec);
 	xmlNodePtr det = hd_el(s, "details", NULL);
 	hd_el(det, "summary", "Matrix file as run");
 	hd_el(det, "pre", d->run.matrix_text);
 	hd_el(s, "h3", "Equivalent probe commands");
-	xmlNodePtr note = hd_el_class(s, "p", "note", "Each case can be reproduced by hand with ");
-	hd_el(note, "code", "netsweep probe");
-	hd_text(note, " against an agent (");
-	hd_el(note, "code", "netsweep agent");
-	hd_text(note, ") on the far end:");
+	hd_el_class(s, "p", "note", RP_PROBE_NOTE);
 	struct rp_buf cmd, lab;
 	rp_buf_init(&cmd);
 	rp_buf_init(&lab);
@@ -199,6 +123,7 @@ static void write_method(const struct rp_report *r, xmlNodePtr main)
 	}
 	rp_buf_free(&cmd);
 	rp_buf_free(&lab);
+	hd_close(s, sec);
 }
 
 /* Figure columns of the results table after the fixed ones; a column no case has a value
@@ -219,10 +144,11 @@ static const struct fig_col {
 };
 #define N_FIG_COLS (sizeof(fig_cols) / sizeof(fig_cols[0]))
 
-static void write_results(const struct rp_report *r, xmlNodePtr main)
+static void write_results(const struct rp_report *r, const struct rp_section *sec,
+			  xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	xmlNodePtr s = hd_section(main, "results", "Results");
+	xmlNodePtr s = hd_open(main, sec);
 	int used[N_FIG_COLS] = {0};
 	const char *cols[6 + N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
 						"Min–max", "IQR"};
@@ -289,29 +215,14 @@ static void write_results(const struct rp_report *r, xmlNodePtr main)
 		}
 	}
 	rp_buf_free(&lab);
-	hd_el_class(s, "p", "note", "Every repeat's figures are in results.csv; columns without "
-		 "any value in this run are left out.");
+	hd_close(s, sec);
 }
 
-static void write_cost(const struct rp_report *r, xmlNodePtr main)
+static void write_cost(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	xmlNodePtr s = hd_section(main, "cost", "Best per dollar");
-	char rule[512];
-	if (r->rank_rule && strcmp(r->rank_rule, RP_RANK_BEST_RULE) != 0)
-		snprintf(rule, sizeof(rule), "Ranked on: %s — each pair's highest-median case among "
-			 "those matching it.", r->rank_rule);
-	else
-		snprintf(rule, sizeof(rule), "Ranked on: best — each pair's highest-median case.");
-	hd_attr(hd_el_class(s, "p", "lead", rule), "id", "rank-rule");
-	hd_el_class(s, "p", "note", "Per endpoint pair: the ranked case's median receiver goodput "
-		    "per hourly dollar of the pair (both instances) or of the sender alone, as the "
-		    "matrix declared (price basis). Prices are the ones recorded with the run. "
-		    "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
-		    "rule (the matrix's rank-by attribute, or report --rank-by).");
+	xmlNodePtr s = hd_open(main, sec);
 	const struct rp_pricing *pr = r->pricing;
-	if (pr)
-		hd_attr(hd_el_class(s, "p", "lead", pr->note), "id", "pricing-note");
 	/* prices in another currency are per that currency's hour: the Currency column says */
 	const char *cols[] = {"Rank", "Instance type", "Region", "Price basis", "$/hour", "Mbit/s",
 			      "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
@@ -361,50 +272,21 @@ static void write_cost(const struct rp_report *r, xmlNodePtr main)
 		}
 	}
 	rp_buf_free(&lab);
-	char rc[256];
-	if (!isnan(d->run_cost_usd) && d->results_without_price)
-		snprintf(rc, sizeof(rc), "This run cost at least $%.4f of instance time (measured "
-			 "and warm-up time of every successful case at its pair's price); %lld "
-			 "successful result%s of pairs without %s %s not counted.",
-			 d->run_cost_usd, d->results_without_price,
-			 d->results_without_price == 1 ? "" : "s", rp_data_price_word(d),
-			 d->results_without_price == 1 ? "is" : "are");
-	else if (!isnan(d->run_cost_usd))
-		snprintf(rc, sizeof(rc), "This run cost about $%.4f of instance time (measured and "
-			 "warm-up time of every successful case at its pair's price).",
-			 d->run_cost_usd);
-	else
-		snprintf(rc, sizeof(rc), "The run's cost is unknown: no price was recorded.");
-	hd_el(s, "p", rc);
+	hd_close(s, sec);
 }
 
-static void write_comparison(const struct rp_report *r, xmlNodePtr main)
+static void write_comparison(const struct rp_report *r, const struct rp_section *sec,
+			     xmlNodePtr main)
 {
-	if (!r->cmp)
-		return;
 	const struct rp_cmp *cmp = r->cmp;
-	char b[512];
-	xmlNodePtr s = hd_section(main, "comparison", "Comparison with the baseline");
-	snprintf(b, sizeof(b), "Baseline: run %lld (%s). Test: Welch's two-sided t-test on the "
-		 "per-repeat receiver goodput; a case is a regression (or improvement) when p < %g "
-		 "and its median moved by more than %g %%. Cases with fewer than 2 successful "
-		 "repeats on either side cannot be tested.", r->base->run.id,
-		 r->base->run.started_at ? r->base->run.started_at : "?", cmp->alpha,
-		 cmp->min_change_pct);
-	hd_el(s, "p", b);
-	hd_el_class(s, "p", "note", RP_GATE_RULE);
-	snprintf(b, sizeof(b), "%zu regression%s, %zu improvement%s, %zu untestable, %zu new "
-		 "case%s, %zu baseline case%s not in this run.", cmp->n_regressions,
-		 cmp->n_regressions == 1 ? "" : "s", cmp->n_improvements,
-		 cmp->n_improvements == 1 ? "" : "s", cmp->n_untestable, cmp->n_new,
-		 cmp->n_new == 1 ? "" : "s", cmp->n_gone, cmp->n_gone == 1 ? "" : "s");
-	hd_el_class(s, "p", cmp->n_regressions ? "warn" : "note", b);
+	xmlNodePtr s = hd_open(main, sec);
 	static const char *const cols[] = {"#", "Case", "Baseline", "Now", "Change", "p (Welch)",
 					   "Verdict", NULL};
 	xmlNodePtr t = hd_scroll_table(s, "comparison-table", cols);
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	for (size_t i = 0; i < cmp->n; i++)
 		rp_html_cmp_row(r, tb, &cmp->rows[i], 1);
+	hd_close(s, sec);
 }
 
 /* Drops active content and rewrites ids/references with the chart's prefix. */
@@ -525,25 +407,50 @@ static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct r
 	hd_text(cap, ".");
 }
 
-static void write_charts(const struct rp_report *r, xmlNodePtr main)
+static void write_charts(const struct rp_report *r, const struct rp_section *sec,
+			 xmlNodePtr main)
 {
-	xmlNodePtr s = hd_section(main, "charts", "Charts");
-	if (r->gnuplot_note) {
-		xmlNodePtr p = hd_el_class(s, "p", "warn", NULL);
-		xmlNewProp(p, BAD_CAST "id", BAD_CAST "charts-skipped");
-		hd_text(p, "Charts were skipped: ");
-		hd_text(p, r->gnuplot_note);
-		hd_text(p, ". Their gnuplot scripts (.gp) and data (.dat) are written next to this page; "
-			"install gnuplot (");
-		hd_el(p, "code", RP_INSTALL_GNUPLOT);
-		hd_text(p, ") and run netsweep report again, or run gnuplot NAME.gp in that folder.");
-	}
+	xmlNodePtr s = hd_open(main, sec);
 	for (size_t i = 0; i < r->charts->n; i++)
 		if (&r->charts->items[i] != lead_chart(r))
 			chart_figure(r, s, &r->charts->items[i]);
+	hd_close(s, sec);
 }
 
-int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err)
+/* Each section of the content model by its writer, in the content's order. */
+static void write_section(const struct rp_report *r, const struct rp_section *sec,
+			  xmlNodePtr main)
+{
+	switch (sec->kind) {
+	case RP_SEC_NEWS:
+		rp_html_news(r, sec, main);
+		/* the page's lead chart right after the news, above the ranking it illustrates */
+		if (lead_chart(r))
+			chart_figure(r, main, lead_chart(r));
+		break;
+	case RP_SEC_COST: write_cost(r, sec, main); break;
+	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
+	case RP_SEC_LATENCY: rp_html_latency(r, sec, main); break;
+	case RP_SEC_AB: rp_html_ab(r, sec, main); break;
+	case RP_SEC_CHARTS: write_charts(r, sec, main); break;
+	case RP_SEC_HISTORY: rp_html_history(r, sec, main); break;
+	case RP_SEC_SEARCH: {
+		xmlNodePtr s = hd_open(main, sec);
+		rp_search_html(r->search, s);
+		hd_close(s, sec);
+		break;
+	}
+	case RP_SEC_COMPARISON: write_comparison(r, sec, main); break;
+	case RP_SEC_RESULTS: write_results(r, sec, main); break;
+	case RP_SEC_ENVIRONMENT: rp_html_environment(r, sec, main); break;
+	case RP_SEC_METHOD: write_method(r, sec, main); break;
+	case RP_SEC_RUN: write_summary(sec, main); break;
+	case RP_SEC_N: break;
+	}
+}
+
+int rp_html_write(const struct rp_report *r, const struct rp_content *c, const char *path,
+		  struct ns_err *err)
 {
 	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	if (!doc)
@@ -562,33 +469,10 @@ int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *er
 	hd_el(head, "style", css);
 	xmlNodePtr main = hd_el(hd_el(html, "body", NULL), "main", NULL);
 	hd_el(main, "h1", r->title);
-	struct rp_buf lead;
-	rp_buf_init(&lead);
-	rp_lab_headline(r->d, r->base, &lead);
-	rp_headline(r->d, r->cost, r->n_cost, r->cmp, r->base, r->news, &lead);
-	xmlNewProp(hd_el_class(main, "p", "lead", rp_buf_str(&lead)), BAD_CAST "id", BAD_CAST "headline");
-	rp_buf_free(&lead);
-	char b[256];
-	snprintf(b, sizeof(b), "Generated by netsweep report at %s from run %lld.",
-		 r->generated_at, r->d->run.id);
-	hd_el_class(main, "p", "note", b);
-	/* News first, then the best per dollar, then the rest by how often readers need it. */
-	rp_html_news(r, main);
-	if (lead_chart(r))
-		chart_figure(r, main, lead_chart(r));
-	write_cost(r, main);
-	write_findings(r, main);
-	rp_html_latency(r, main);
-	rp_html_ab(r, main);
-	write_charts(r, main);
-	rp_html_history(r, main);
-	if (r->search && r->search->n)
-		rp_search_html(r->search, hd_section(main, "search", "Zero-loss rate search"));
-	write_comparison(r, main);
-	write_results(r, main);
-	rp_html_environment(r, main);
-	write_method(r, main);
-	write_summary(r, main);
+	xmlNewProp(hd_el_class(main, "p", "lead", c->headline), BAD_CAST "id", BAD_CAST "headline");
+	hd_el_class(main, "p", "note", c->generated);
+	for (size_t i = 0; i < c->n; i++)
+		write_section(r, &c->secs[i], main);
 	struct atomicfile af;
 	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
 		xmlFreeDoc(doc);

@@ -4,10 +4,12 @@
 #ifndef RP_HTML_H
 #define RP_HTML_H
 
-#include "report/render/report.h"
+#include "report/render/content.h"
 #include "lib/err.h"
 
-int rp_html_write(const struct rp_report *r, const char *path, struct ns_err *err);
+/* Renders the content model c (built from r) as the page, in c's order. */
+int rp_html_write(const struct rp_report *r, const struct rp_content *c, const char *path,
+		  struct ns_err *err);
 
 /* Renders text as the content of a <p> and returns the serialized element (malloc'd), for
  * tests of the escaping: "<script>" must come back as "&lt;script&gt;". */

@@ -7,19 +7,11 @@
 #include "report/render/hdoc.h"
 #include "report/render/html_sections.h"
 
-void rp_html_ab(const struct rp_report *r, xmlNodePtr main)
+void rp_html_ab(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
 {
 	const struct rp_ab *ab = r->ab;
-	if (!ab || !ab->n)
-		return;
-	xmlNodePtr s = hd_section(main, "ab", "A/B between pairs");
+	xmlNodePtr s = hd_open(main, sec);
 	char b[512];
-	snprintf(b, sizeof(b), "Pairs of this run that differ in exactly one attribute (driver: "
-		 "the matrix's expected driver, else the one the agent reported; instance type; "
-		 "region), side by side on each case they both ran with the same parameters. A is "
-		 "the faster. Difference: of mean goodput, in %% of B's, with its %.0f %% "
-		 "confidence interval (Welch) and Welch's two-sided p.", (1 - ab->alpha) * 100);
-	hd_el_class(s, "p", "note", b);
 	static const char *const cols[] = {"Differs in", "A", "B", "Case", "A (median)",
 					   "B (median)", "Difference", "CI", "p (Welch)", NULL};
 	xmlNodePtr tb = hd_el(hd_scroll_table(s, "ab-table", cols), "tbody", NULL);
@@ -51,4 +43,5 @@ void rp_html_ab(const struct rp_report *r, xmlNodePtr main)
 		hd_td_fmt(tr, "%.3g", w->p);
 	}
 	rp_buf_free(&lab);
+	hd_close(s, sec);
 }

@@ -55,15 +55,11 @@ static void warn(xmlNodePtr s, const struct rp_endpoint *e, const char *side, co
 	hd_el_class(s, "p", "warn mismatch-note", b);
 }
 
-void rp_html_environment(const struct rp_report *r, xmlNodePtr main)
+void rp_html_environment(const struct rp_report *r, const struct rp_section *sec,
+			 xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
-	xmlNodePtr s = hd_section(main, "environment", "Environment");
-	hd_el_class(s, "p", "note", "Declared: what the matrix said about each endpoint pair. "
-		    "Detected: what each host reported about itself (netsweep hostinfo; a cloud "
-		    "instance type and region only where the host could read its metadata). "
-		    "A detected value that contradicts the declared one is marked ≠. Client = where "
-		    "the test's client side ran, agent = the far end.");
+	xmlNodePtr s = hd_open(main, sec);
 	static const char *const cols[] = {
 		"Endpoint", "Side", "Instance type declared", "detected", "Region declared",
 		"detected", "Driver expected", "detected", "Host", "Kernel", "CPU", "MTU", "qdisc",
@@ -120,4 +116,5 @@ void rp_html_environment(const struct rp_report *r, xmlNodePtr main)
 			hd_el(tr, "td", h->qdisc ? h->qdisc : "–");
 		}
 	}
+	hd_close(s, sec);
 }

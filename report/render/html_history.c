@@ -12,22 +12,6 @@
 
 #define MAX_ROWS 60   /* cases with a step first, then in the run's order */
 
-static const struct rp_history_step *step_at(const struct rp_history *h, size_t key, size_t run)
-{
-	for (size_t i = 0; i < h->n_steps; i++)
-		if (h->steps[i].key == key && h->steps[i].s.at == run)
-			return &h->steps[i];
-	return NULL;
-}
-
-static int has_step(const struct rp_history *h, size_t key)
-{
-	for (size_t i = 0; i < h->n_steps; i++)
-		if (h->steps[i].key == key)
-			return 1;
-	return 0;
-}
-
 static void row(const struct rp_report *r, xmlNodePtr tb, size_t k)
 {
 	const struct rp_history *h = r->history;
@@ -44,7 +28,7 @@ static void row(const struct rp_report *r, xmlNodePtr tb, size_t k)
 		char b[48];
 		rp_fmt_in(b, sizeof(b), v, r->d->unit);
 		xmlNodePtr td = hd_td_num(tr, b, v);
-		const struct rp_history_step *s = step_at(h, k, j);
+		const struct rp_history_step *s = rp_history_step_at(h, k, j);
 		if (s) {
 			char t[160];
 			snprintf(t, sizeof(t), "step %+.1f %% from here (p = %.3g)", s->s.change_pct,
@@ -57,21 +41,11 @@ static void row(const struct rp_report *r, xmlNodePtr tb, size_t k)
 	}
 }
 
-void rp_html_history(const struct rp_report *r, xmlNodePtr main)
+void rp_html_history(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
 {
 	const struct rp_history *h = r->history;
-	if (!h || h->t.n_runs < 2)
-		return;
-	xmlNodePtr s = hd_section(main, "history", "History");
+	xmlNodePtr s = hd_open(main, sec);
 	char b[640];
-	snprintf(b, sizeof(b), "Each case's median receiver goodput over the last %zu run%s of "
-		 "this matrix. Step changes (▼ ▲, where the new level starts) are found by binary "
-		 "segmentation of each case's run medians: the split that maximises Welch's t "
-		 "between the runs before and after it is kept when p < %g and the means differ by "
-		 "more than %g %% (at least %d runs each side), and each side is searched again. "
-		 "%zu step%s found.", h->t.n_runs, NS_PLURAL(h->t.n_runs), h->alpha,
-		 h->min_change_pct, RP_CP_MIN_SIDE, h->n_steps, NS_PLURAL(h->n_steps));
-	hd_el_class(s, "p", "note", b);
 	const char *cols[2 + 64] = {"Case"};
 	char names[64][64];
 	size_t nc = 1;
@@ -85,7 +59,7 @@ void rp_html_history(const struct rp_report *r, xmlNodePtr main)
 	size_t shown = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < r->d->n_cases && shown < MAX_ROWS; k++)
-			if (has_step(h, k) == !pass) {
+			if (rp_history_has_step(h, k) == !pass) {
 				row(r, tb, k);
 				shown++;
 			}
@@ -93,4 +67,5 @@ void rp_html_history(const struct rp_report *r, xmlNodePtr main)
 		snprintf(b, sizeof(b), "%zu more cases are not shown.", r->d->n_cases - shown);
 		hd_el_class(s, "p", "note", b);
 	}
+	hd_close(s, sec);
 }

@@ -41,13 +41,10 @@ static void row(xmlNodePtr tb, const struct rp_lat_case *c)
 	hd_el(tr, "td", c->client_cpu >= 0 ? b : "–");
 }
 
-void rp_html_latency(const struct rp_report *r, xmlNodePtr main)
+void rp_html_latency(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
 {
 	const struct rp_latency *l = r->latency;
-	if (!l || !l->n)
-		return;
-	xmlNodePtr s = hd_section(main, "latency", "Latency (request/response)");
-	hd_el_class(s, "p", "note", rp_latency_method);
+	xmlNodePtr s = hd_open(main, sec);
 	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
 					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
 					   "Client CPU", NULL};
@@ -55,8 +52,10 @@ void rp_html_latency(const struct rp_report *r, xmlNodePtr main)
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	for (size_t i = 0; i < l->n; i++)
 		row(tb, &l->cases[i]);
-	if (!l->n_ab)
+	if (!l->n_ab) {
+		hd_close(s, sec);
 		return;
+	}
 	hd_el(s, "h3", "A/B on latency");
 	hd_el_class(s, "p", "note", "Pairs that differ in one attribute, on the same "
 		    "request/response case: p99 of A against B, Welch's t-test on the logarithm of "
@@ -80,4 +79,5 @@ void rp_html_latency(const struct rp_report *r, xmlNodePtr main)
 		hd_td_fmt(tr, "%+.1f %%", a->p99_diff_pct);
 		hd_td_fmt(tr, "%.3g", a->p);
 	}
+	hd_close(s, sec);
 }

@@ -81,35 +81,14 @@ static void cost_table(const struct rp_report *r, xmlNodePtr s)
 	}
 }
 
-void rp_html_news(const struct rp_report *r, xmlNodePtr main)
+void rp_html_news(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
 {
-	xmlNodePtr s = hd_section(main, "news", "What changed");
-	char b[512];
-	if (!r->cmp) {
-		snprintf(b, sizeof(b), "No baseline%s%s%s: run netsweep report with --baseline "
-			 "previous (or a run id or label) to see what changed since an earlier run.",
-			 r->baseline_note ? " (" : "", r->baseline_note ? r->baseline_note : "",
-			 r->baseline_note ? ")" : "");
-		hd_el_class(s, "p", "note", b);
-		return;
-	}
-	const struct rp_cmp *cmp = r->cmp;
-	snprintf(b, sizeof(b), "Against run %lld (%s): %zu regression%s and %zu improvement%s "
-		 "(Welch's t-test on the per-repeat goodput, p < %g, and a median change above "
-		 "%g %%); %zu per-dollar rank%s moved.", r->base->run.id,
-		 r->base->run.label ? r->base->run.label : r->base->run.started_at ?
-		 r->base->run.started_at : "?", cmp->n_regressions, NS_PLURAL(cmp->n_regressions),
-		 cmp->n_improvements, NS_PLURAL(cmp->n_improvements), cmp->alpha,
-		 cmp->min_change_pct, r->news->n_rank_moves, NS_PLURAL(r->news->n_rank_moves));
-	hd_el_class(s, "p", cmp->n_regressions ? "warn" : "note", b);
-	if (r->news->n_changed)
+	xmlNodePtr s = hd_open(main, sec);
+	if (r->cmp && r->news->n_changed)
 		changes_table(r, s);
-	if (r->news->n_cost) {
+	if (r->cmp && r->news->n_cost) {
 		hd_el(s, "h3", "Per dollar, then and now");
 		cost_table(r, s);
 	}
-	xmlNodePtr p = hd_el_class(s, "p", "note", "Every case's comparison is in ");
-	xmlNodePtr a = hd_el(p, "a", "Comparison with the baseline");
-	hd_attr(a, "href", "#comparison");
-	hd_text(p, ".");
+	hd_close(s, sec);
 }

@@ -3,9 +3,12 @@
 #ifndef RP_MARKDOWN_H
 #define RP_MARKDOWN_H
 
-#include "report/render/report.h"
+#include "report/render/content.h"
 #include "lib/err.h"
 
-int rp_markdown_write(const struct rp_report *r, const char *path, struct ns_err *err);
+/* Renders the content model c (built from r), in c's order: the same sections, titles and
+ * sentences as index.html. */
+int rp_markdown_write(const struct rp_report *r, const struct rp_content *c, const char *path,
+		      struct ns_err *err);
 
 #endif

@@ -61,10 +61,10 @@ if [[ $first_cc == "Per dollar, m4.xlarge went from"*"rank 1 to 3"*"regression"*
 else
 	fail "the per-dollar fall comes before rank-only moves" "$first_cc"
 fi
-if grep -n '^## ' "$tmp/o/report.md" | head -2 | tr '\n' ' ' | grep -q '## What changed.*## Run'; then
-	pass "report.md opens with what changed"
+if grep -n '^## ' "$tmp/o/report.md" | head -2 | tr '\n' ' ' | grep -q '## What changed.*## Best per dollar'; then
+	pass "report.md opens with what changed, then the best per dollar"
 else
-	fail "report.md opens with what changed" "$(grep '^## ' "$tmp/o/report.md" | head -3)"
+	fail "report.md opens with what changed, then the best per dollar" "$(grep '^## ' "$tmp/o/report.md" | head -3)"
 fi
 # One unit on the page: every goodput of this run is below 10 Gbit/s, so all say Mbit/s.
 if ! grep -q '[0-9] Gbit/s' "$html" && grep -q '1400 Mbit/s' "$html"; then pass "one unit per page (Mbit/s)"

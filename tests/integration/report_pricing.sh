@@ -77,7 +77,7 @@ if [ "$(rank_of per aws)" = 1 ] && [ "$(rank_of per scw)" = 1 ] &&
 	[ "$(jq -r '.ranking.rows[] | select(.pair == "scw") | .usd_per_hour' "$tmp/per/report.json")" = null ]; then
 	pass "without --fx each currency ranks on its own (both rank 1) and the page says why"
 else
-	fail "without --fx each currency ranks on its own (both rank 1) and the page says why" "$(grep -A6 '^## Cost' "$tmp/per/report.md"; cat "$tmp/per.log")"
+	fail "without --fx each currency ranks on its own (both rank 1) and the page says why" "$(grep -A6 '^## Best per dollar' "$tmp/per/report.md"; cat "$tmp/per.log")"
 fi
 
 rep fx --fx EUR=0.5
@@ -89,7 +89,7 @@ if [ "$(rank_of fx aws)" = 1 ] && [ "$(rank_of fx scw)" = 2 ] &&
 	[ "$(jq -r '.ranking.rows[] | select(.pair == "scw") | .usd_per_hour' "$tmp/fx/report.json")" = 0.384 ]; then
 	pass "--fx EUR=0.5: one ranking in US dollars (aws first), the rate stated"
 else
-	fail "--fx EUR=0.5: one ranking in US dollars (aws first), the rate stated" "$(grep -A6 '^## Cost' "$tmp/fx/report.md")"
+	fail "--fx EUR=0.5: one ranking in US dollars (aws first), the rate stated" "$(grep -A6 '^## Best per dollar' "$tmp/fx/report.md")"
 fi
 
 rep spot --fx EUR=0.5 --pricing spot
@@ -100,7 +100,7 @@ if [ "$(rank_of spot scw)" = 1 ] && [ "$(rank_of spot aws)" = 2 ] &&
 	grep -Eq '^\| 1 \| PRO2-S .*\| spot \| [0-9]+ \| [0-9]+ \|$' "$tmp/spot/report.md"; then
 	pass "--pricing spot re-ranks the run (scw first) and shows on-demand and spot side by side"
 else
-	fail "--pricing spot re-ranks the run (scw first) and shows on-demand and spot side by side" "$(grep -A6 '^## Cost' "$tmp/spot/report.md"; cat "$tmp/spot.log")"
+	fail "--pricing spot re-ranks the run (scw first) and shows on-demand and spot side by side" "$(grep -A6 '^## Best per dollar' "$tmp/spot/report.md"; cat "$tmp/spot.log")"
 fi
 expect_exit "--pricing reserved without a term exits 2" 2 "$NETSWEEP" report --db "$db" -o "$tmp/x" --pricing reserved
 expect_exit "--fx with a bad rate exits 2" 2 "$NETSWEEP" report --db "$db" -o "$tmp/x" --fx EUR=abc
@@ -136,19 +136,19 @@ if [ "$(sqlite3 "$tmp/s.db" 'select currency, usd from run_fx')" = "EUR|0.5" ] &
 	grep -q "EUR converted at 0.5 US dollars each (the catalog's rate as of 2026-11-30: test rate)" "$tmp/ms/report.md"; then
 	pass "the catalog's exchange rate, recorded with the run, joins the rankings and is named"
 else
-	fail "the catalog's exchange rate, recorded with the run, joins the rankings and is named" "$(grep -A4 '^## Cost' "$tmp/ms/report.md")"
+	fail "the catalog's exchange rate, recorded with the run, joins the rankings and is named" "$(grep -A4 '^## Best per dollar' "$tmp/ms/report.md")"
 fi
 "$NETSWEEP" report --db "$tmp/s.db" -o "$tmp/ms2" --fx EUR=100 >/dev/null 2>&1
 if grep -q "EUR converted at 100 US dollars each (--fx)" "$tmp/ms2/report.md" && [ "$(rank_of ms2 aws)" = 1 ]; then
 	pass "--fx overrides the catalog's rate"
 else
-	fail "--fx overrides the catalog's rate" "$(grep -A4 '^## Cost' "$tmp/ms2/report.md")"
+	fail "--fx overrides the catalog's rate" "$(grep -A4 '^## Best per dollar' "$tmp/ms2/report.md")"
 fi
 "$NETSWEEP" report --db "$db" -o "$tmp/rc" --catalog "$tmp/cat-fx.xml" >/dev/null 2>&1
 if grep -q "EUR converted at 0.5 US dollars each (--catalog cat-fx.xml, as of 2026-11-30: test rate)" "$tmp/rc/report.md" &&
 	[ "$(jq -r .ranking.per_currency "$tmp/rc/report.json")" = false ] && [ "$(rank_of rc aws)" = 1 ]; then
 	pass "report --catalog FILE: the file's exchange rate joins the rankings and is named"
 else
-	fail "report --catalog FILE: the file's exchange rate joins the rankings and is named" "$(grep -A4 '^## Cost' "$tmp/rc/report.md")"
+	fail "report --catalog FILE: the file's exchange rate joins the rankings and is named" "$(grep -A4 '^## Best per dollar' "$tmp/rc/report.md")"
 fi
 finish

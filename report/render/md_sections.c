@@ -1,0 +1,100 @@
+/* md_sections: see md_sections.h. */
+#include "report/render/md_sections.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "report/model/describe.h"
+
+#define MAX_ROWS 60   /* as html_history.c: cases with a step first, then in the run's order */
+
+void rp_md_bps(struct rp_buf *b, double v, struct rp_unit u)
+{
+	char t[32];
+	rp_fmt_in(t, sizeof(t), v, u);
+	rp_buf_puts(b, isnan(v) ? "–" : t);
+}
+
+void rp_md_ab(const struct rp_report *r, struct rp_buf *b)
+{
+	const struct rp_ab *ab = r->ab;
+	rp_buf_puts(b, "| Differs in | A | B | Case | A (median) | B (median) | Difference | CI | "
+		    "p (Welch) |\n|---|---|---|---|---|---|---|---|---|\n");
+	struct rp_buf lab;
+	rp_buf_init(&lab);
+	for (size_t i = 0; i < ab->n; i++) {
+		const struct rp_ab_row *w = &ab->rows[i];
+		rp_buf_puts(b, "| ");
+		rp_md_escape(b, w->attr);
+		rp_buf_puts(b, " | ");
+		rp_md_escape(b, w->va);
+		rp_buf_puts(b, " (");
+		rp_md_escape(b, r->d->eps[w->a].name);
+		rp_buf_puts(b, ") | ");
+		rp_md_escape(b, w->vb);
+		rp_buf_puts(b, " (");
+		rp_md_escape(b, r->d->eps[w->b].name);
+		rp_buf_puts(b, ") | ");
+		rp_buf_reset(&lab);
+		rp_case_label_short(r->d, &r->d->cases[w->ca], &lab);
+		rp_md_escape(b, rp_buf_str(&lab));
+		rp_buf_puts(b, " | ");
+		rp_md_bps(b, w->med_a, r->d->unit);
+		rp_buf_puts(b, " | ");
+		rp_md_bps(b, w->med_b, r->d->unit);
+		rp_buf_printf(b, " | %+.1f %% | ", w->diff_pct);
+		if (isnan(w->ci_lo))
+			rp_buf_puts(b, "–");
+		else
+			rp_buf_printf(b, "%+.1f to %+.1f %%", w->ci_lo, w->ci_hi);
+		rp_buf_printf(b, w->p < ab->alpha ? " | **%.3g** |\n" : " | %.3g |\n", w->p);
+	}
+	rp_buf_free(&lab);
+}
+
+static void history_row(const struct rp_report *r, size_t k, struct rp_buf *b)
+{
+	const struct rp_history *h = r->history;
+	struct rp_buf lab;
+	rp_buf_init(&lab);
+	rp_case_label(r->d, &r->d->cases[k], &lab);
+	rp_buf_puts(b, "| ");
+	rp_md_escape(b, rp_buf_str(&lab));
+	rp_buf_free(&lab);
+	for (size_t j = 0; j < h->t.n_runs && j < 64; j++) {
+		rp_buf_puts(b, " | ");
+		rp_md_bps(b, h->t.vals[k * h->t.n_runs + j], r->d->unit);
+		const struct rp_history_step *s = rp_history_step_at(h, k, j);
+		if (s)
+			rp_buf_printf(b, " %s (step %+.1f %%, p = %.3g)",
+				      s->s.change_pct < 0 ? "▼" : "▲", s->s.change_pct, s->s.p);
+	}
+	rp_buf_puts(b, " |\n");
+}
+
+void rp_md_history(const struct rp_report *r, struct rp_buf *b)
+{
+	const struct rp_history *h = r->history;
+	size_t runs = h->t.n_runs < 64 ? h->t.n_runs : 64;
+	rp_buf_puts(b, "| Case |");
+	for (size_t j = 0; j < runs; j++) {
+		char name[64];
+		rp_history_run_name(h, j, name, sizeof(name));
+		rp_buf_puts(b, " ");
+		rp_md_escape(b, name);
+		rp_buf_puts(b, " |");
+	}
+	rp_buf_puts(b, "\n|---|");
+	for (size_t j = 0; j < runs; j++)
+		rp_buf_puts(b, "---|");
+	rp_buf_puts(b, "\n");
+	size_t shown = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < r->d->n_cases && shown < MAX_ROWS; k++)
+			if (rp_history_has_step(h, k) == !pass) {
+				history_row(r, k, b);
+				shown++;
+			}
+	if (shown < r->d->n_cases)
+		rp_buf_printf(b, "\n%zu more cases are not shown.\n", r->d->n_cases - shown);
+}

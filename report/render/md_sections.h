@@ -1,0 +1,17 @@
+/* md_sections: the Markdown tables of report.md's A/B and History sections, from the same
+ * analysed data as html_ab.c and html_history.c (markdown.c writes the headings and the
+ * content model's sentences around them). */
+#ifndef RP_MD_SECTIONS_H
+#define RP_MD_SECTIONS_H
+
+#include "report/model/fmt.h"
+#include "report/render/report.h"
+
+/* bps in unit u as a table cell: "20.6 Gbit/s", "–" when not finite. */
+void rp_md_bps(struct rp_buf *b, double v, struct rp_unit u);
+/* Pairs differing in one attribute, side by side on each case they share. */
+void rp_md_ab(const struct rp_report *r, struct rp_buf *b);
+/* Each case's median over the last runs (the cases with a step first), steps marked ▼ ▲. */
+void rp_md_history(const struct rp_report *r, struct rp_buf *b);
+
+#endif
