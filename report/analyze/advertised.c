@@ -41,7 +41,8 @@ int rp_advertised_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: reading the instance types: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: reading the instance types: %s",
+				   sqlite3_errmsg(db));
 	return 0;
 }
 

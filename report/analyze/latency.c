@@ -67,7 +67,7 @@ static int load_run(sqlite3 *db, long long run_id, struct rp_latency *l, bool hi
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, q_run, -1, &st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	int rc = 0, s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -109,7 +109,7 @@ static int load_run(sqlite3 *db, long long run_id, struct rp_latency *l, bool hi
 		}
 	}
 	if (s != SQLITE_DONE)
-		rc = ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		rc = ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return rc;
 oom:
@@ -124,7 +124,7 @@ static int medians(sqlite3 *db, long long run_id, struct rp_latency *l, struct n
 				" WHERE run_id = ?1 AND case_key = ?2 AND status = 'ok'";
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; i < l->n; i++) {
 		struct rp_lat_case *c = &l->cases[i];
 		double v[3][RP_LAT_MAX_REPEATS];

@@ -53,7 +53,7 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return ns_err_set(err, "run %lld: no such run in the database", id);
+		return ns_err_code(err, NS_E_INPUT, "run %lld: no such run in the database", id);
 	}
 	r->id = sqlite3_column_int64(st, 0);
 	char **s[] = {&r->matrix_name, &r->matrix_description, &r->matrix_path, &r->matrix_text,
@@ -126,7 +126,7 @@ static int each_row(sqlite3 *db, const char *sql, long long id,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -327,7 +327,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 		cur->n_ok = ++n_ok;
 	}
 	if (rc != SQLITE_DONE) {
-		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	if (cur && reduce_case(cur, vals, cap, n_ok) < 0)

@@ -25,7 +25,7 @@ int rp_lab_load(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	return 0;
 }
 

@@ -187,7 +187,7 @@ int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: reading the run's prices: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: reading the run's prices: %s", sqlite3_errmsg(db));
 	if (!quotes && !on_demand) /* a run from before the quotes: on-demand USD only */
 		for (size_t i = 0; i < d->n_eps; i++)
 			d->eps[i].usd_per_hour = d->eps[i].unit_usd_per_hour = NAN;

@@ -12,7 +12,7 @@
 int rp_db_prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -35,7 +35,7 @@ int rp_db_case_rows(sqlite3 *db, const char *sql, struct rp_data *d,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return ns_err_set(err, "database: reading %s: %s", what, sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: reading %s: %s", what, sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -62,7 +62,7 @@ static int run_exists(sqlite3 *db, long long id, struct ns_err *err)
 	sqlite3_bind_int64(st, 1, id);
 	int found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
-	return found ? 0 : ns_err_set(err, "run %lld: no such run in the database", id);
+	return found ? 0 : ns_err_code(err, NS_E_INPUT, "run %lld: no such run in the database", id);
 }
 
 /* A run named by its label: the newest run carrying it. Returns 1 found, 0 none, -1 error. */
@@ -108,7 +108,7 @@ static int run_named(sqlite3 *db, const char *opt, const char *spec, long long *
 	if (found < 0)
 		return -1;
 	if (!found)
-		return ns_err_set(err, "%s %s: no run with that id or label in the database "
+		return ns_err_code(err, NS_E_USAGE, "%s %s: no run with that id or label in the database "
 				  "(netsweep runs lists them)", opt, spec);
 	return 0;
 }
@@ -126,14 +126,14 @@ int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *
 		*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return ns_err_set(err, "the database holds no runs yet");
+		return ns_err_code(err, NS_E_INPUT, "the database holds no runs yet");
 	if (!previous)
 		return 0;
 	long long latest = *id;
 	if (run_previous(db, latest, id, err) < 0)
 		return -1;
-	return *id ? 0 : ns_err_set(err, "--run previous: run %lld is the first of its matrix",
-				    latest);
+	return *id ? 0 : ns_err_code(err, NS_E_USAGE, "--run previous: run %lld is the first of "
+				     "its matrix", latest);
 }
 
 int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long long *id,
@@ -144,6 +144,6 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 	if (run_named(db, "--baseline", spec, id, err) < 0)
 		return -1;
 	if (*id == run_id)
-		return ns_err_set(err, "--baseline %s is the run being reported", spec);
+		return ns_err_code(err, NS_E_USAGE, "--baseline %s is the run being reported", spec);
 	return 0;
 }

@@ -75,7 +75,7 @@ int rp_search_load(sqlite3 *db, long long run_id, struct rp_search *s, struct ns
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		rp_search_free(s);
-		return ns_err_set(err, "reading the rate searches: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "reading the rate searches: %s", sqlite3_errmsg(db));
 	}
 	return 0;
 oom:

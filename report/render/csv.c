@@ -37,7 +37,7 @@ int rp_csv_write(sqlite3 *db, long long run_id, bool emulated, const char *path,
 	struct rp_buf b;
 	rp_buf_init(&b);
 	if (sqlite3_prepare_v2(db, emulated ? sql_lab : sql, -1, &st, NULL) != SQLITE_OK) {
-		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	sqlite3_bind_int64(st, 1, run_id);
@@ -61,7 +61,7 @@ int rp_csv_write(sqlite3 *db, long long run_id, bool emulated, const char *path,
 		}
 	}
 	if (rc != SQLITE_DONE) {
-		ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 		goto err;
 	}
 	if (b.oom) {
