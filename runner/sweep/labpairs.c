@@ -1,10 +1,10 @@
 #include "labpairs.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sql/jsonr.h"
 #include "runner/matrix/pair_key.h"
 
 struct lab_row {
@@ -39,81 +39,75 @@ static char *read_file(const char *path, struct ns_err *err)
 	return buf;
 }
 
-static void copy_col(char *dst, size_t cap, sqlite3_stmt *st, int i)
+/* One string field of a pair object into dst: "" when missing, an error when too long. */
+static int field(struct jsonr *r, const char *path, const char *obj, const char *key, char *dst,
+		 size_t cap, size_t i, struct ns_err *err)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+	int got = jsonr_get(r, obj, key, dst, cap, err);
+	if (got < 0)
+		ns_err_prefix(err, "%s: pair %zu", path, i);
+	else if (got == 2)
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %zu: %s is longer than %zu bytes", path,
+				   i, key + 2, cap - 1);
+	return got < 0 ? -1 : 0;
 }
 
-/* The pairs of `lab up`'s {"pairs": [...]} or of one hook's pair object, read with SQLite's
- * JSON functions (as result_parse.c does). */
+/* One pair object (JSON text) into a new row. */
+static int read_row(struct jsonr *r, const char *path, const char *obj, struct lab_row **rows,
+		    size_t *n, struct ns_err *err)
+{
+	if (*n >= LAB_ROWS_MAX)
+		return ns_err_code(err, NS_E_INPUT, "%s: more than %d pairs", path, LAB_ROWS_MAX);
+	struct lab_row *grown = realloc(*rows, (*n + 1) * sizeof(**rows));
+	if (!grown)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	*rows = grown;
+	struct lab_row *row = &(*rows)[(*n)++];
+	memset(row, 0, sizeof(*row));
+	if (field(r, path, obj, "$.pair", row->pair, sizeof(row->pair), *n, err) < 0 ||
+	    field(r, path, obj, "$.instance_type", row->type, sizeof(row->type), *n, err) < 0 ||
+	    field(r, path, obj, "$.agent", row->agent, sizeof(row->agent), *n, err) < 0 ||
+	    field(r, path, obj, "$.psk_file", row->psk_file, sizeof(row->psk_file), *n, err) < 0)
+		return -1;
+	if (!row->agent[0] || jsonr_type(r, obj, "$.emulation") != JSONR_OBJECT)
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %zu: needs \"agent\" and an \"emulation\" "
+				   "object", path, *n);
+	return jsonr_dup(r, obj, "$.emulation", &row->emulation, err) < 0 ? -1 : 0;
+}
+
+/* The pairs of `lab up`'s {"pairs": [...]} or of one hook's pair object (lib/sql/jsonr.h). */
 static int read_rows(const char *path, const char *text, struct lab_row **rows, size_t *n,
 		     struct ns_err *err)
 {
-	static const char sql[] =
-		"WITH p AS (SELECT value FROM json_each(?1, '$.pairs') WHERE json_type(?1, '$.pairs') = 'array'"
-		" UNION ALL SELECT json(?1) WHERE json_type(?1, '$.pairs') IS NULL)"
-		" SELECT json_extract(value, '$.pair'), json_extract(value, '$.instance_type'),"
-		" json_extract(value, '$.agent'), json(json_extract(value, '$.emulation')),"
-		" json_type(value, '$.emulation'), json_extract(value, '$.psk_file') FROM p";
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
+	struct jsonr *r = NULL;
+	struct jsonr_each it = {0};
+	int rc = -1, more;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) != SQLITE_OK) {
-		ns_err_code(err, NS_E_FAIL, "%s: SQLite: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+	if (jsonr_open(&r, err) < 0)
 		goto out;
-	}
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1) {
+	if (!jsonr_valid(r, text)) {
 		ns_err_code(err, NS_E_INPUT, "%s: not JSON (want what `netsweep lab up` prints)", path);
 		goto out;
 	}
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		ns_err_code(err, NS_E_FAIL, "%s: SQLite: %s", path, sqlite3_errmsg(db));
+	enum jsonr_type pairs = jsonr_type(r, text, "$.pairs");
+	if (pairs == JSONR_MISSING) {
+		rc = read_row(r, path, text, rows, n, err);
 		goto out;
 	}
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	int r;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n >= LAB_ROWS_MAX) {
-			ns_err_code(err, NS_E_INPUT, "%s: more than %d pairs", path, LAB_ROWS_MAX);
+	if (pairs == JSONR_ARRAY && jsonr_each_begin(r, text, "$.pairs", &it, err) < 0)
+		goto out;
+	while ((more = jsonr_each_next(&it)) == 1)
+		if (read_row(r, path, it.value, rows, n, err) < 0)
 			goto out;
-		}
-		struct lab_row *grown = realloc(*rows, (*n + 1) * sizeof(**rows));
-		if (!grown) {
-			ns_err_code(err, NS_E_NOMEM, "out of memory");
-			goto out;
-		}
-		*rows = grown;
-		struct lab_row *row = &(*rows)[(*n)++];
-		memset(row, 0, sizeof(*row));
-		copy_col(row->pair, sizeof(row->pair), st, 0);
-		copy_col(row->type, sizeof(row->type), st, 1);
-		copy_col(row->agent, sizeof(row->agent), st, 2);
-		copy_col(row->psk_file, sizeof(row->psk_file), st, 5);
-		const unsigned char *em = sqlite3_column_text(st, 3), *em_type = sqlite3_column_text(st, 4);
-		if (!row->agent[0] || !em || !em_type || strcmp((const char *)em_type, "object")) {
-			ns_err_code(err, NS_E_INPUT, "%s: pair %zu: needs \"agent\" and an \"emulation\" "
-				    "object", path, *n);
-			goto out;
-		}
-		if (!(row->emulation = strdup((const char *)em))) {
-			ns_err_code(err, NS_E_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	if (r != SQLITE_DONE) {
-		ns_err_code(err, NS_E_INPUT, "%s: %s", path, sqlite3_errmsg(db));
+	if (more < 0) {
+		ns_err_prefix(err, "%s", path);
 		goto out;
 	}
 	rc = 0;
 out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
+	jsonr_each_end(&it);
+	jsonr_close(r);
 	return rc;
 }
 
