@@ -12,3 +12,4 @@ UNIT_TESTS += test_suggest
 LIB_SRC += lib/suggest.c lib/xml/xmlhint.c
 UNIT_TESTS += test_atomicfile test_textesc test_cost test_sqlrow test_jsonr
 ITESTS += tests/integration/atomic_outputs.sh tests/integration/runs_readonly.sh
+ITESTS += tests/integration/xsd_callers.sh

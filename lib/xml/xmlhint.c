@@ -106,12 +106,16 @@ static bool among(const char *word, const char **names, size_t n)
 	return false;
 }
 
-/* " (did you mean 'x'?)" (<x> for elements) or ": one of a, b, c" into buf. */
+/* " (did you mean 'x'?)" (<x> for elements), ": one of a, b, c" or ": it takes none" into buf. */
 static void hint(const char *word, const char **names, size_t n, bool elem, char *buf, size_t cap)
 {
 	const char *near = suggest_among(word, names, n);
 	if (near) {
 		snprintf(buf, cap, elem ? " (did you mean <%s>?)" : " (did you mean '%s'?)", near);
+		return;
+	}
+	if (n == 0) {
+		snprintf(buf, cap, ": it takes none");
 		return;
 	}
 	size_t o = (size_t)snprintf(buf, cap, ": one of ");
