@@ -170,7 +170,10 @@ elif ! netns_exec xe-m tc filter del dev "$MDEV" egress ||
 	fail "$name" "could not attach the duplicating classifier"
 else
 	# 125,000 datagrams/s x 3 s asked: 375,000; the share duplicated has the same binomial
-	# bound as the loss above (XDP_MIN_N)
+	# bound as the loss above (XDP_MIN_N). The path loses nothing, so every datagram lost is
+	# one the receiver's own rings dropped (a starved receiver on a busy machine); a ring drop
+	# that lost nothing was one copy of a duplicated datagram (about 1 % of them, at most 3 %
+	# here), so the lost are at most the ring drops and at least all but those.
 	check_dup() { # check_dup ENGINE
 		netns_probe xe-s "$OUT" "$T:$PORT" -u -l 64 -b 64M -t 3 -i 0 --engine "$1" || {
 			CHECK_MSG="probe failed: $(netns_probe_why "$OUT")"; return 1; }
@@ -179,7 +182,9 @@ else
 		pct=$(awk -v d="$dup" -v r="$rcvd" 'BEGIN { if (r > 0) printf "%.4f", 100 * d / r }')
 		xdp_path_pct "$lost" "$sent"
 		CHECK_MSG="$sent sent, $rcvd received once, $dup duplicates ($pct %), $lost lost$XDP_OWN"
-		xdp_sample_ok "$sent" 375000 && [ "$((rcvd + lost))" = "$sent" ] && [ "$lost" = "$XDP_OWN_N" ] &&
+		xdp_sample_ok "$sent" 375000 && [ "$((rcvd + lost))" = "$sent" ] &&
+			[ "$lost" -le "${XDP_OWN_N:-0}" ] &&
+			[ $(((${XDP_OWN_N:-0} - lost) * 100)) -le $((${XDP_OWN_N:-0} * 3 + 1000)) ] &&
 			netns_within "$pct" 1 20
 	}
 	netns_check_runs "$name" check_dup xdp
