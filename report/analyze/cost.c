@@ -1,6 +1,8 @@
 /* cost: see cost.h. */
 #include "report/analyze/cost.h"
 
+#include "lib/cost.h"
+
 #include "report/load/phases.h"
 
 #include <math.h>
@@ -100,17 +102,12 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 		}
 		r->usd_per_hour = d->eps[i].usd_per_hour;
 		r->currency = d->eps[i].currency;
-		r->mbps_per_usd_hour = NAN;
-		r->usd_per_gbps_hour = NAN;
-		r->spot_mbps_per_hour = d->eps[i].spot_per_hour > 0 && !isnan(r->mbps)
-					? r->mbps / d->eps[i].spot_per_hour : NAN;
-		r->od_mbps_per_hour = d->eps[i].od_per_hour > 0 && !isnan(r->mbps)
-				      ? r->mbps / d->eps[i].od_per_hour : NAN;
-		if (!isnan(r->usd_per_hour) && !isnan(r->mbps) && r->usd_per_hour > 0) {
-			r->mbps_per_usd_hour = r->mbps / r->usd_per_hour;
-			if (r->mbps > 0)
-				r->usd_per_gbps_hour = r->usd_per_hour / (r->mbps / 1e3);
-		}
+		/* the one cost formula (lib/cost.h); NAN where a price or a figure is missing */
+		double bps = r->mbps * 1e6;
+		r->mbps_per_usd_hour = cost_mbps_per_usd_hour(bps, r->usd_per_hour);
+		r->usd_per_gbps_hour = cost_usd_per_gbps_hour(bps, r->usd_per_hour);
+		r->spot_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[i].spot_per_hour);
+		r->od_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[i].od_per_hour);
 	}
 	rp_cost_rank(*rows, *n);
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cost.h"
 #include "report/load/lab.h"
 #include "report/load/phases.h"
 #include "report/load/limits.h"
@@ -409,7 +410,7 @@ void rp_data_recost(struct rp_data *d)
 			continue;
 		}
 		d->run_cost_usd = (isnan(d->run_cost_usd) ? 0 : d->run_cost_usd) +
-				  e->usd_per_hour * e->measured_s / 3600.0;
+				  cost_run_usd(e->usd_per_hour, e->measured_s);
 	}
 	rp_data_billed(d);
 }
@@ -425,7 +426,7 @@ void rp_data_billed(struct rp_data *d)
 		d->run_billed_s += e->billed_s;
 		if (!isnan(e->usd_per_hour) && rp_ep_usd(e))
 			d->run_billed_usd = (isnan(d->run_billed_usd) ? 0 : d->run_billed_usd) +
-					    e->usd_per_hour * e->billed_s / 3600.0;
+					    cost_run_usd(e->usd_per_hour, e->billed_s);
 	}
 }
 

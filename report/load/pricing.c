@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cost.h"
 #include "report/load/rundb.h"
 
 int rp_pricing_parse_model(const char *s, struct rp_pricing *p, struct ns_err *err)
@@ -88,9 +89,12 @@ static int run_model(sqlite3 *db, const struct rp_data *d, struct rp_pricing *p,
 	return 0;
 }
 
-static double pair_factor(const struct rp_endpoint *e)
+double rp_ep_hourly(const struct rp_endpoint *e, double unit)
 {
-	return e->price_basis && !strcmp(e->price_basis, "sender") ? 1 : 2;
+	enum cost_basis basis = COST_PAIR;
+	if (e->price_basis && cost_basis_parse(e->price_basis, &basis, NULL) < 0)
+		basis = COST_PAIR; /* the store's check admits only pair and sender */
+	return cost_usd_per_hour(unit, basis);
 }
 
 static const struct rp_fx *fx_of(const struct rp_pricing *p, const char *cur)
@@ -169,15 +173,15 @@ int rp_pricing_load(sqlite3 *db, struct rp_data *d, struct rp_pricing *p, struct
 			if (e->id != id)
 				continue;
 			if (!strcmp(kind, "on-demand"))
-				e->od_per_hour = unit * pair_factor(e);
+				e->od_per_hour = rp_ep_hourly(e, unit);
 			if (!strcmp(kind, "spot")) {
-				e->spot_per_hour = unit * pair_factor(e);
+				e->spot_per_hour = rp_ep_hourly(e, unit);
 				p->have_spot = true;
 			}
 			if (strcmp(kind, p->model) || strcmp(term, p->term))
 				continue;
 			e->unit_usd_per_hour = unit;
-			e->usd_per_hour = unit * pair_factor(e);
+			e->usd_per_hour = rp_ep_hourly(e, unit);
 			set_str(&e->currency, sqlite3_column_text(st, 3));
 			set_str(&e->pricing, sqlite3_column_text(st, 1));
 			set_str(&e->price_window, sqlite3_column_text(st, 5));

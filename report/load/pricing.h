@@ -55,6 +55,9 @@ int rp_pricing_add_fx(struct rp_pricing *p, const char *cur, double usd, int ran
 /* Converts by p's rates, counts the currencies, writes p->note and recomputes the run's cost
  * (after report --catalog, if any). */
 void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p);
+/* An endpoint's hourly price from the unit price of its type, on its price basis (the pair:
+ * both instances; the sender alone): lib/cost's formula, NAN for a missing or invalid price. */
+double rp_ep_hourly(const struct rp_endpoint *e, double unit);
 
 /* The money of a price: "$" for USD, "€" for EUR, else the code and a space. */
 const char *rp_money(const char *currency);

@@ -115,8 +115,7 @@ int rp_reprice(struct rp_data *d, const char *path, struct rp_pricing *pr, size_
 		e->price_source = label;
 		e->price_as_of = attr_dup(p, "as-of");
 		e->unit_usd_per_hour = strtod(usd, NULL);
-		e->usd_per_hour = e->unit_usd_per_hour *
-				  (e->price_basis && strcmp(e->price_basis, "sender") == 0 ? 1 : 2);
+		e->usd_per_hour = rp_ep_hourly(e, e->unit_usd_per_hour);
 		e->repriced = 1;
 		free(src);
 		free(usd);
