@@ -235,6 +235,26 @@ CREATE TABLE IF NOT EXISTS result_latency (
 	histogram        TEXT NOT NULL
 );
 
+-- A throughput result's latency probe (version 19, latency_probe axis, probe
+-- --latency-probe): the request/response flow of one stream on its own connection, timed
+-- idle (alone, just before the load) and loaded (beside the load's streams, after omit);
+-- one row per phase.
+CREATE TABLE IF NOT EXISTS result_latency_load (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	phase            TEXT NOT NULL CHECK (phase IN ('idle', 'loaded')),
+	test             TEXT NOT NULL,            -- 'tcp_rr' or 'udp_rr'
+	request          INTEGER NOT NULL,         -- bytes per request
+	response         INTEGER NOT NULL,         -- bytes per response
+	rate             REAL NOT NULL,            -- transactions/s asked for
+	duration_s       REAL NOT NULL,            -- the phase's measured time
+	transactions     INTEGER NOT NULL,
+	transactions_per_second REAL NOT NULL,
+	lost             INTEGER NOT NULL,         -- UDP requests unanswered within 200 ms
+	min_us REAL NOT NULL, mean_us REAL NOT NULL, p50_us REAL NOT NULL, p90_us REAL NOT NULL,
+	p99_us REAL NOT NULL, p999_us REAL NOT NULL, max_us REAL NOT NULL,
+	PRIMARY KEY (result_id, phase)
+) WITHOUT ROWID;
+
 -- A runner's claim on a (case, repeat) while it measures it, so that two runners continuing one
 -- run never measure the same case at once (version 5). Deleted when the result is stored; a
 -- claim past expires_at, or of a runner no longer alive on this host, is free to take.
@@ -588,6 +608,30 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
        l.p90_us, l.p99_us, l.p999_us, l.max_us, l.relative_error, l.client_cpu, l.histogram
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
+
+-- Latency under load beside throughput (version 19): one row per result with a latency
+-- probe, its goodput, the probe's idle and loaded figures and what the load added (NULL
+-- when either phase had no answered transaction).
+CREATE VIEW IF NOT EXISTS v_latency_under_load AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.direction, r.streams, r.status, r.goodput_bps, r.goodput_mbps,
+       i.test, i.request, i.response, i.rate,
+       i.duration_s AS idle_s, i.transactions AS idle_transactions,
+       i.transactions_per_second AS idle_tps, i.lost AS idle_lost, i.p50_us AS idle_p50_us,
+       i.p90_us AS idle_p90_us, i.p99_us AS idle_p99_us, i.p999_us AS idle_p999_us,
+       i.max_us AS idle_max_us,
+       l.duration_s AS loaded_s, l.transactions AS loaded_transactions,
+       l.transactions_per_second AS loaded_tps, l.lost AS loaded_lost,
+       l.p50_us AS loaded_p50_us, l.p90_us AS loaded_p90_us, l.p99_us AS loaded_p99_us,
+       l.p999_us AS loaded_p999_us, l.max_us AS loaded_max_us,
+       CASE WHEN i.transactions > 0 AND l.transactions > 0 THEN l.p50_us - i.p50_us END
+         AS added_p50_us,
+       CASE WHEN i.transactions > 0 AND l.transactions > 0 THEN l.p99_us - i.p99_us END
+         AS added_p99_us
+FROM result_latency_load i
+JOIN result_latency_load l ON l.result_id = i.result_id AND l.phase = 'loaded'
+JOIN v_results r ON r.result_id = i.result_id
+WHERE i.phase = 'idle';
 
 -- Each end's interface over a result (version 18): result_nics with the result's run and
 -- case. Over a veth, rx_packets of the receiving end is at least the datagrams received.

@@ -76,6 +76,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE result_nics ADD COLUMN rx_bytes INTEGER;"
 	"ALTER TABLE result_nics ADD COLUMN tx_bytes INTEGER;"
 	"DROP VIEW IF EXISTS v_result_nics;",
+	/* 19: latency under load, a throughput result's latency probe idle and loaded (table
+	 * result_latency_load and view v_latency_under_load from the schema file) */
+	"DROP VIEW IF EXISTS v_latency_under_load;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

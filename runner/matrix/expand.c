@@ -272,6 +272,7 @@ static void apply_axis(struct probe_params *p, int a, const struct matrix_value 
 	case MX_AMOUNT: p->bytes = v->u; break;
 	case MX_UNTIL: case MX_STEADY: mxlong_apply(p, (enum matrix_axis_id)a, v); break;
 	case MX_RR: case MX_REQUEST: case MX_RESPONSE: case MX_RR_RATE:
+	case MX_LAT_PROBE: case MX_LAT_RATE: case MX_LAT_SIZE:
 		mxrr_apply(p, (enum matrix_axis_id)a, v);
 		break;
 	case MX_CONGESTION:

@@ -23,6 +23,7 @@ enum matrix_axis_id {
 	 * keys of cases written before them do not change. */
 	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT, MX_UNTIL, MX_STEADY,
 	MX_RR, MX_REQUEST, MX_RESPONSE, MX_RR_RATE,
+	MX_LAT_PROBE, MX_LAT_RATE, MX_LAT_SIZE,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE

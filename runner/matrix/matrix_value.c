@@ -19,6 +19,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"engine",
 	"bind", "dscp", "zerocopy", "family", "amount", "until", "steady",
 	"rr", "request", "response", "rr-rate",
+	"latency-probe", "latency-rate", "latency-size",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -28,6 +29,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"socket",
 	"none", "0", "0", "any", "0", "none", "60", /* steady: STEADY_DEFAULT_S */
 	"none", "0", "0", "0",
+	"none", "0", "0",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -183,6 +185,9 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	case MX_REQUEST:
 	case MX_RESPONSE:
 	case MX_RR_RATE:
+	case MX_LAT_PROBE:
+	case MX_LAT_RATE:
+	case MX_LAT_SIZE:
 		return mxrr_parse_value(axis, text, out, err);
 	case MX_NODELAY:
 	case MX_GSO:

@@ -677,7 +677,8 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 	if (r->res && (put_samples(s, id, r->res, err) < 0 || put_truth(s, id, r->res, err) < 0 ||
 		       store_nic_put(s->db, id, r->res, err) < 0 ||
 		       store_limit_put(s->db, id, r->res, err) < 0 ||
-		       store_latency_put(s->db, id, r->res, err) < 0))
+		       store_latency_put(s->db, id, r->res, err) < 0 ||
+		       store_latency_load_put(s->db, id, r->res, err) < 0))
 		goto rollback;
 	if (r->search_json) {
 		sqlite3_stmt *ss = stmt(s, ST_SEARCH_INSERT, err);

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "store_sql.h"
+
 int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result *res,
 		      struct ns_err *err)
 {
@@ -38,4 +40,47 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 	if (rc == SQLITE_DONE)
 		return 0;
 	return ns_err_set(err, "database: recording latency: %s", sqlite3_errmsg(db));
+}
+
+/* One phase of a latency probe: its figures in a row of result_latency_load. */
+static int put_phase(sqlite3 *db, sqlite3_stmt *st, int64_t result_id, const char *phase,
+		     const struct probe_lul *l, const struct probe_latency_figures *f,
+		     double dur, struct ns_err *err)
+{
+	const double us[] = {f->min_us, f->mean_us, f->p50_us, f->p90_us, f->p99_us, f->p999_us,
+			     f->max_us};
+	sqlite3_bind_int64(st, 1, result_id);
+	sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, l->test, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, l->request);
+	sqlite3_bind_int64(st, 5, l->response);
+	sqlite3_bind_double(st, 6, l->rate);
+	sqlite3_bind_double(st, 7, dur);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)f->transactions);
+	sqlite3_bind_double(st, 9, f->transactions_per_second);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)f->lost);
+	for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++)
+		sqlite3_bind_double(st, 11 + (int)i, us[i]);
+	return store_sql_step_done(db, st, err, "recording latency under load");
+}
+
+int store_latency_load_put(sqlite3 *db, int64_t result_id, const struct probe_result *res,
+			   struct ns_err *err)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO result_latency_load (result_id, phase, test, request,"
+		" response, rate, duration_s, transactions, transactions_per_second, lost, min_us,"
+		" mean_us, p50_us, p90_us, p99_us, p999_us, max_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+		" ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+	const struct probe_lul *l = &res->lul;
+	if (!l->present)
+		return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store_sql_err(db, err, "recording latency under load");
+	int rc = put_phase(db, st, result_id, "idle", l, &l->idle, l->idle_s, err);
+	if (rc == 0)
+		rc = put_phase(db, st, result_id, "loaded", l, &l->loaded, l->loaded_s, err);
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -378,6 +378,64 @@ static void long_run_axes(void **state)
 	assert_non_null(strstr(err.msg, "t.xml:2: axis 'until': 'always': until is none or sustained"));
 }
 
+/* Latency under load (issue 24): latency-probe with its rate and size goes to the probe
+ * params of every case that has it (none leaves them unset, and the key of a case without
+ * it unchanged); a rate without the probe is named at its line. */
+static void latency_probe_axes(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases c;
+	struct probe_params p;
+	struct ns_err err = {0};
+	char before[512], after[512];
+	load(&m, "<matrix name=\"l\"><axes><axis name=\"streams\"><value>2</value></axis>"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_true(expand_canonical(&m, &c.v[0], before, sizeof(before)) > 0);
+	expand_free(&c);
+	matrix_free(&m);
+	load(&m, "<matrix name=\"l\"><axes><axis name=\"streams\"><value>2</value></axis>"
+		 "<axis name=\"latency-probe\"><value>none</value><value>tcp</value></axis>"
+		 "</axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.n, 2);
+	assert_true(expand_canonical(&m, &c.v[0], after, sizeof(after)) > 0);
+	assert_string_equal(before, after); /* none: the case of before, the same key */
+	expand_free(&c);
+	matrix_free(&m);
+	load(&m, "<matrix name=\"l\"><axes><axis name=\"streams\"><value>2</value></axis>"
+		 "<axis name=\"latency-probe\"><value>none</value><value>tcp</value>"
+		 "<value>udp</value></axis><axis name=\"latency-rate\"><value>50/s</value></axis>"
+		 "<axis name=\"latency-size\"><value>64</value></axis></axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(expand_check(&m, &c, &err), 0);
+	expand_params(&m, &c.v[0], &p);
+	assert_true(!p.lat_probe[0] && p.lat_rate == 0 && p.lat_size == 0);
+	expand_params(&m, &c.v[1], &p);
+	assert_string_equal(p.lat_probe, "tcp");
+	assert_true(p.lat_rate == 50 && p.lat_size == 64 && p.streams == 2);
+	expand_params(&m, &c.v[2], &p);
+	assert_string_equal(p.lat_probe, "udp");
+	expand_free(&c);
+	matrix_free(&m);
+	load(&m, "<matrix name=\"l\"><axes>\n<axis name=\"latency-rate\"><value>5</value>"
+		 "</axis></axes></matrix>");
+	expand(&m, &c);
+	assert_int_equal(expand_check(&m, &c, &err), -1);
+	if (!strstr(err.msg, "t.xml:2: axis 'latency-rate': goes with a latency-probe axis"))
+		fail_msg("'%s'", err.msg);
+	expand_free(&c);
+	matrix_free(&m);
+	const char *bad;
+	bad = "<matrix name=\"l\"><axes>\n<axis name=\"latency-probe\"><value>sctp</value>"
+	      "</axis></axes></matrix>";
+	assert_int_equal(matrix_load_mem(&m, "t.xml", bad, strlen(bad), &err), -1);
+	if (!strstr(err.msg, "latency-probe is none, tcp or udp"))
+		fail_msg("'%s'", err.msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +447,7 @@ int main(void)
 		cmocka_unit_test(check_names_conflicts),
 		cmocka_unit_test(source_marking_amount_axes),
 		cmocka_unit_test(long_run_axes),
+		cmocka_unit_test(latency_probe_axes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
