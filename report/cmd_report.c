@@ -288,6 +288,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_news news = {0};
 	struct rp_history hist = {0};
 	struct rp_latency lat = {0};
+	struct rp_loadlat loadlat = {0};
 	struct rp_ab ab = {0};
 	struct rp_findings fnd = {0};
 	struct rp_search search = {0};
@@ -356,7 +357,8 @@ int cmd_report(int argc, char **argv)
 		.cmp = have_cmp ? &cmp : NULL, .search = &search,
 		.rank_rule = rule.n ? rule_text : NULL, .history = &hist, .lab_scale = rp_lab_scale(&d),
 	};
-	if (rp_latency_load(db, &d, have_base ? base_id : 0, o.alpha, o.min_change, &lat, &err) < 0)
+	if (rp_latency_load(db, &d, have_base ? base_id : 0, o.alpha, o.min_change, &lat, &err) < 0 ||
+	    rp_loadlat_load(db, d.run.id, &loadlat, &err) < 0)
 		goto fail;
 	if (rp_charts_make(db, &d, cost, n_cost, &co, &charts, &err) < 0 ||
 	    rp_latency_chart(&lat, &co, &charts, &err) < 0 ||
@@ -387,7 +389,7 @@ int cmd_report(int argc, char **argv)
 		.search = &search, .rank_rule = rule_text, .history = &hist, .ab = &ab,
 		.charts = &charts, .gnuplot_note = gnuplot ? NULL : gp_reason, .outdir = o.outdir,
 		.price_note = *price_note ? price_note : NULL, .pricing = &o.pricing,
-		.latency = &lat,
+		.latency = &lat, .loadlat = &loadlat,
 	};
 	if (rp_content_build(&r, &content, &err) < 0)
 		goto fail;
@@ -453,6 +455,7 @@ out:
 	rp_news_free(&news);
 	rp_history_free(&hist);
 	rp_latency_free(&lat);
+	rp_loadlat_free(&loadlat);
 	rp_ab_free(&ab);
 	rp_cmp_free(&cmp);
 	rp_data_free(&base);

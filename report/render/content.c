@@ -283,6 +283,10 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 		sec(&b, RP_SEC_LATENCY, "latency", "Latency (request/response)");
 		para(&b, RP_PARA_NOTE, NULL, 0, "%s", rp_latency_method);
 	}
+	if (r->loadlat && r->loadlat->n) {
+		sec(&b, RP_SEC_LOADLAT, "latency-under-load", "Latency under load");
+		para(&b, RP_PARA_NOTE, NULL, 0, "%s", rp_loadlat_method);
+	}
 	if (r->ab && r->ab->n)
 		ab(&b, r);
 	charts(&b, r);

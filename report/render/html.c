@@ -431,6 +431,7 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 	case RP_SEC_COST: write_cost(r, sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
 	case RP_SEC_LATENCY: rp_html_latency(r, sec, main); break;
+	case RP_SEC_LOADLAT: rp_html_loadlat(r, sec, main); break;
 	case RP_SEC_AB: rp_html_ab(r, sec, main); break;
 	case RP_SEC_CHARTS: write_charts(r, sec, main); break;
 	case RP_SEC_HISTORY: rp_html_history(r, sec, main); break;

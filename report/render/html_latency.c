@@ -1,12 +1,14 @@
 /* html_latency: the "Latency" section (see html_sections.h): each request/response case's
  * transactions/s and p50/p99/p99.9 (medians over repeats), its p99 against the baseline's by
- * the test the page states, and the cost of a million transactions where a price is known. */
+ * the test the page states, and the cost of a million transactions where a price is known;
+ * and the "Latency under load" section: a loaded case's goodput beside its latency probe. */
 #include <math.h>
 #include <stdio.h>
 
 #include "report/render/hdoc.h"
 #include "report/render/html_sections.h"
 #include "report/analyze/latency.h"
+#include "report/analyze/loadlat.h"
 
 static void row(xmlNodePtr tb, const struct rp_lat_case *c)
 {
@@ -78,6 +80,33 @@ void rp_html_latency(const struct rp_report *r, const struct rp_section *sec, xm
 		hd_el(tr, "td", b);
 		hd_td_fmt(tr, "%+.1f %%", a->p99_diff_pct);
 		hd_td_fmt(tr, "%.3g", a->p);
+	}
+	hd_close(s, sec);
+}
+
+/* "Latency under load": beside each loaded case's goodput, its latency probe idle and loaded
+ * and the delay the load added (medians over repeats). */
+void rp_html_loadlat(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
+{
+	const struct rp_loadlat *l = r->loadlat;
+	xmlNodePtr s = hd_open(main, sec);
+	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
+					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
+					   "Added p99 µs", NULL};
+	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
+						 "%+.1f"};
+	xmlNodePtr tb = hd_el(hd_scroll_table(s, "latency-under-load-table", cols), "tbody", NULL);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_ll_case *c = &l->cases[i];
+		xmlNodePtr tr = hd_el(tb, "tr", NULL);
+		hd_attr(tr, "data-case-key", c->case_key);
+		hd_el_class(tr, "td", "label", c->endpoint);
+		hd_el(tr, "td", c->desc);
+		for (int k = 0; k < RP_LL_N; k++)
+			if (isfinite(c->v[k]))
+				hd_td_fmt(tr, fmt[k], c->v[k]);
+			else
+				hd_td_num(tr, "–", NAN);
 	}
 	hd_close(s, sec);
 }

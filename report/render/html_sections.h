@@ -32,5 +32,9 @@ void rp_html_ab(const struct rp_report *r, const struct rp_section *sec,
 /* "Latency": request/response cases, p99 against the baseline (html_latency.c). */
 void rp_html_latency(const struct rp_report *r, const struct rp_section *sec,
 		 xmlNodePtr main);
+/* "Latency under load": goodput beside a latency probe's idle and loaded figures
+ * (html_latency.c). */
+void rp_html_loadlat(const struct rp_report *r, const struct rp_section *sec,
+		     xmlNodePtr main);
 
 #endif

@@ -413,6 +413,7 @@ static void section(const struct rp_report *r, const struct rp_section *sec, str
 	case RP_SEC_COST: cost(r, b); break;
 	case RP_SEC_FINDINGS: findings(r, b); break;
 	case RP_SEC_LATENCY: rp_latency_markdown(r->latency, b); break;
+	case RP_SEC_LOADLAT: rp_loadlat_markdown(r->loadlat, b); break;
 	case RP_SEC_AB: rp_md_ab(r, b); break;
 	case RP_SEC_CHARTS: charts(r, b); break;
 	case RP_SEC_HISTORY: rp_md_history(r, b); break;

@@ -14,6 +14,7 @@
 #include "report/analyze/ab.h"
 #include "report/analyze/history.h"
 #include "report/analyze/latency.h"
+#include "report/analyze/loadlat.h"
 #include "report/analyze/news.h"
 #include "report/load/search.h"
 #include "report/load/pricing.h"
@@ -41,6 +42,7 @@ struct rp_report {
 	const char *price_note;          /* report --catalog: which prices were used, or NULL */
 	const struct rp_pricing *pricing; /* the model, rates and currency split ranked on */
 	const struct rp_latency *latency; /* request/response cases; NULL or n = 0: none */
+	const struct rp_loadlat *loadlat; /* cases with a latency probe; NULL or n = 0: none */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"
