@@ -118,13 +118,21 @@ sp=$(json "$TMP/udp.json" '$.sum.sender.packets')
 rp=$(json "$TMP/udp.json" '$.sum.receiver.packets')
 lost=$(json "$TMP/udp.json" '$.sum.receiver.lost')
 # Sane, not accurate (tests/integration/accuracy_*.sh judge accuracy): never above the asked
-# rate, and not starved below half of it even with colleagues' builds on both cores.
-if [ "$RC" = 0 ] && json_ok "$TMP/udp.json" && ge "$rx" 25e6 && le "$rx" 52.5e6 &&
+# rate, and not below half of it unless the result says its sender fell short (an
+# oversubscribed machine starves a sender at nice 0 to a fifth of -b; sender_limited, with
+# its cause and its warning, is then what is checked).
+floor=25e6 note=""
+cause=$(json "$TMP/udp.json" '$.sum.limit.cause')
+if ! ge "$rx" 25e6 && [ "$(json "$TMP/udp.json" '$.sum.limit.sender_limited')" = 1 ] &&
+	[ -n "$cause" ] && grep -q "the sender offered" <<<"$(json "$TMP/udp.json" '$.warnings')"; then
+	floor=0 note=", sender-limited ($cause) and its warning says so"
+fi
+if [ "$RC" = 0 ] && json_ok "$TMP/udp.json" && ge "$rx" "$floor" && le "$rx" 52.5e6 &&
 	[ -n "$sp" ] && [ -n "$rp" ] && [ -n "$lost" ] &&
 	[ -n "$(json "$TMP/udp.json" '$.sum.receiver.jitter_ms')" ]; then
-	pass "udp probe at -b 50M is sane ($rx bit/s)"
+	pass "udp probe at -b 50M is sane ($rx bit/s$note)"
 else
-	fail "udp probe at -b 50M is sane" "$(why "$TMP/udp.json"), $rx bit/s"
+	fail "udp probe at -b 50M is sane" "$(why "$TMP/udp.json"), $rx bit/s, sender_limited $(json "$TMP/udp.json" '$.sum.limit.sender_limited') ($cause)"
 fi
 
 # --- UDP loss against a count from outside netsweep: the kernel's. Two namespaces, tbf at
