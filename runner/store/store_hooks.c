@@ -159,20 +159,3 @@ void store_hook_left_free(struct store_hook_left *v, size_t n)
 	}
 	free(v);
 }
-
-char *store_json_object(struct store *s, const char *text)
-{
-	char *res = NULL;
-	if (!text)
-		return NULL;
-	sqlite3_stmt *st = prepare(s, "SELECT CASE WHEN json_valid(?1) AND json_type(?1) = 'object'"
-				   " THEN json(?1) END", NULL);
-	if (!st)
-		return NULL;
-	store_sql_bind_text(st, 1, text);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		res = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	store_unlock(s);
-	return res;
-}

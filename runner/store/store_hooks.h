@@ -48,8 +48,4 @@ int store_hook_leftovers(struct store *s, int64_t run_id, int attempt,
 			 struct store_hook_left **v, size_t *n, struct ns_err *err);
 void store_hook_left_free(struct store_hook_left *v, size_t n);
 
-/* SQLite's JSON1 reads a hook's output: a malloc'd copy (minified) of text when it is one
- * JSON object, else NULL (also when text is NULL or memory runs out). */
-char *store_json_object(struct store *s, const char *text);
-
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/sql/jsonr.h"
 #include "lib/units.h"
 #include "runner/client/client.h"
 #include "runner/matrix/pair_key.h"
@@ -49,7 +50,7 @@ bool hooks_any(const struct matrix *m)
 
 /* The JSON object a setup printed: all of stdout, or else its last non-empty line (a
  * command that also logs to stdout). NULL when there is none. */
-static char *setup_object(struct hooks *H, const char *out)
+static char *setup_object(const char *out)
 {
 	const char *last = out, *p = out;
 	while (*p) { /* start of the last non-empty line */
@@ -59,8 +60,17 @@ static char *setup_object(struct hooks *H, const char *out)
 			last = p;
 		p = nl ? nl + 1 : p + len;
 	}
-	char *res = store_json_object(H->o.st, out);
-	return res ? res : store_json_object(H->o.st, last);
+	char *res = NULL;
+	struct jsonr *r;
+	if (jsonr_open(&r, NULL) < 0)
+		return NULL;
+	for (int k = 0; k < 2 && !res; k++) {
+		const char *text = k == 0 ? out : last;
+		if (jsonr_valid_object(r, text))
+			jsonr_dup(r, text, "$", &res, NULL);
+	}
+	jsonr_close(r);
+	return res;
 }
 
 /* ---- running one hook ------------------------------------------------------------------ */
@@ -167,7 +177,7 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 	}
 	hook_run(hk->command, envp, hk->timeout_s, &x);
 	env_free(envp);
-	if (x.status == HOOK_OK && !strcmp(kind, "setup") && !(obj = setup_object(H, x.out))) {
+	if (x.status == HOOK_OK && !strcmp(kind, "setup") && !(obj = setup_object(x.out))) {
 		x.status = HOOK_FAILED;
 		snprintf(x.error, sizeof(x.error), "printed no JSON object on stdout");
 	}
