@@ -2,6 +2,8 @@
  * missing of it into the database. Exit 0 when every case succeeded, 1 when some failed (or the
  * run could not go on), 2 for usage and matrix errors — which never touch the database. */
 #include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "lib/err.h"
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
+#include "runner/agent/agent.h"
 #include "runner/catalog/catalog.h"
 #include "runner/matrix/expand.h"
 #include "labpairs.h"
@@ -146,7 +149,84 @@ static int check_prices(const struct matrix *m, const struct sweep_cases *cs,
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* ---- the process: signals ------------------------------------------------------------- */
+
+/* SIGINT or SIGTERM asks the run to stop (no new case starts, the run is left interrupted
+ * for --resume); the handler goes back to the default at once, so a second one ends the
+ * runner there and then. */
+static atomic_int stop_requested;
+static struct agent *loopback_agent; /* in the forked loopback agent: the one to stop */
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_requested, 1);
+}
+
+static void on_loopback_term(int sig)
+{
+	(void)sig;
+	if (loopback_agent)
+		agent_stop(loopback_agent); /* only stores a flag and writes a pipe */
+}
+
+/* In the loopback agent's child, which has a process group of its own: only the runner's
+ * SIGTERM (loopback_stop) ends it, never a Ctrl-C that should still reach it. */
+static void loopback_signals(struct agent *a)
+{
+	struct sigaction term = {.sa_handler = on_loopback_term}, ign = {.sa_handler = SIG_IGN};
+	loopback_agent = a;
+	sigaction(SIGTERM, &term, NULL);
+	sigaction(SIGINT, &ign, NULL);
+}
+
+struct saved_signals {
+	struct sigaction intr, term, pipe;
+};
+
+static void signals_install(struct saved_signals *old)
+{
+	struct sigaction stop = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND};
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	atomic_store(&stop_requested, 0);
+	sigaction(SIGINT, &stop, &old->intr);
+	sigaction(SIGTERM, &stop, &old->term);
+	sigaction(SIGPIPE, &ign, &old->pipe); /* a lost peer is an error of its call, not death */
+}
+
+static void signals_restore(const struct saved_signals *old)
+{
+	sigaction(SIGINT, &old->intr, NULL);
+	sigaction(SIGTERM, &old->term, NULL);
+	sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+/* ---- the command line ------------------------------------------------------------------ */
+
+struct run_cmd {
+	const char *matrix_path;
+	const char *db;                    /* --db, else $NETSWEEP_DB, else netsweep.db */
+	const char *lab;                   /* --lab FILE */
+	bool provision_lab;                /* --provision lab */
+	const char *psk;                   /* --psk-file, else $NETSWEEP_PSK_FILE */
+	bool dry, quiet;
+	struct mxo_list ovr;               /* --only and --set */
+	struct run_opts o;
+	bool show_usage;                   /* the error is about the arguments as a whole */
+};
+
+static void run_cmd_init(struct run_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->db = getenv("NETSWEEP_DB");
+	c->psk = getenv("NETSWEEP_PSK_FILE");
+	c->o.jobs = 1;
+	c->o.out = stdout;
+	c->o.agent_wait_s = -1;
+}
+
+/* argv into c: 0, 1 when --help was asked (and printed), -1 with err (NS_E_USAGE). */
+static int run_cmd_parse(struct run_cmd *c, int argc, char **argv, struct ns_err *err)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},   {"label", required_argument, NULL, 'l'},
@@ -159,190 +239,227 @@ int cmd_run(int argc, char **argv)
 		{"only", required_argument, NULL, 'O'}, {"set", required_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
-	struct mxo_list ovr = {0};
-	char *ovr_json = NULL;
-	struct pricecheck_estimate *est = NULL;
-	struct run_opts o = {.jobs = 1, .out = stdout, .agent_wait_s = -1};
-	const char *db = getenv("NETSWEEP_DB");
-	const char *lab = NULL;
-	bool provision_lab = false;
-	char **emulation = NULL;
-	const char *psk = getenv("NETSWEEP_PSK_FILE");
-	bool dry = false, quiet = false;
-	struct ns_err err = {0};
 	uint64_t u;
-	int c;
-
+	int opt;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:l:nrj:qc:k:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'l': o.label = optarg; break;
-		case 'n': dry = true; break;
-		case 'r': o.resume = true; break;
-		case 'q': quiet = true; break;
-		case 'L': lab = optarg; break;
+	while ((opt = getopt_long(argc, argv, ":d:l:nrj:qc:k:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': c->db = optarg; break;
+		case 'l': c->o.label = optarg; break;
+		case 'n': c->dry = true; break;
+		case 'r': c->o.resume = true; break;
+		case 'q': c->quiet = true; break;
+		case 'L': c->lab = optarg; break;
 		case 'P':
-			if (strcmp(optarg, "lab")) {
-				fprintf(stderr, "netsweep run: --provision %s: the one built-in provisioner "
-					"is lab\n", optarg);
-				return NS_EXIT_USAGE;
-			}
-			provision_lab = true;
+			if (strcmp(optarg, "lab"))
+				return ns_err_code(err, NS_E_USAGE, "--provision %s: the one built-in "
+						   "provisioner is lab", optarg);
+			c->provision_lab = true;
 			break;
-		case 'k': psk = optarg; break;
+		case 'k': c->psk = optarg; break;
 		case 'j':
-			if (units_parse_uint(optarg, 1, 64, &u, &err) < 0) {
-				fprintf(stderr, "netsweep run: --jobs: %s\n", err.msg);
-				return NS_EXIT_USAGE;
+			if (units_parse_uint(optarg, 1, 64, &u, err) < 0) {
+				ns_err_prefix(err, "--jobs");
+				err->code = NS_E_USAGE;
+				return -1;
 			}
-			o.jobs = (unsigned)u;
+			c->o.jobs = (unsigned)u;
 			break;
 		case 'c':
-			if (o.n_catalogs >= RUN_MAX_CATALOGS) {
-				fprintf(stderr, "netsweep run: at most %d --catalog files\n", RUN_MAX_CATALOGS);
-				return NS_EXIT_USAGE;
-			}
-			o.catalogs[o.n_catalogs++] = optarg;
+			if (c->o.n_catalogs >= RUN_MAX_CATALOGS)
+				return ns_err_code(err, NS_E_USAGE, "at most %d --catalog files",
+						   RUN_MAX_CATALOGS);
+			c->o.catalogs[c->o.n_catalogs++] = optarg;
 			break;
 		case 'w':
-			if (units_parse_duration(optarg, 86400, &o.agent_wait_s, &err) < 0) {
-				fprintf(stderr, "netsweep run: --agent-wait: %s\n", err.msg);
-				return NS_EXIT_USAGE;
+			if (units_parse_duration(optarg, 86400, &c->o.agent_wait_s, err) < 0) {
+				ns_err_prefix(err, "--agent-wait");
+				err->code = NS_E_USAGE;
+				return -1;
 			}
 			break;
-		case 'R': o.retry_failed = true; break;
+		case 'R': c->o.retry_failed = true; break;
 		case 'O': case 'S':
-			if (mxo_add(&ovr, c == 'S', optarg, &err) < 0) {
-				fprintf(stderr, "netsweep run: %s\n", err.msg);
-				return NS_EXIT_USAGE;
+			if (mxo_add(&c->ovr, opt == 'S', optarg, err) < 0) {
+				err->code = NS_E_USAGE;
+				return -1;
 			}
 			break;
-		case 'h': usage(stdout); return NS_EXIT_OK;
-		default:
-			cli_option_error_hint(c, argv, longopts, &err);
-			fprintf(stderr, "netsweep run: %s (see 'netsweep run --help')\n", err.msg);
-			return NS_EXIT_USAGE;
+		case 'h': usage(stdout); return 1;
+		default: {
+			struct ns_err hint = {0};
+			cli_option_error_hint(opt, argv, longopts, &hint);
+			return ns_err_code(err, NS_E_USAGE, "%s (see 'netsweep run --help')", hint.msg);
+		}
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "netsweep run: %s\n", optind >= argc ? "a matrix file is needed"
-								 : "only one matrix file at a time");
-		usage(stderr);
-		return NS_EXIT_USAGE;
+		c->show_usage = true;
+		return ns_err_code(err, NS_E_USAGE, "%s", optind >= argc ? "a matrix file is needed"
+								      : "only one matrix file at a time");
 	}
-	if (!db || !*db)
-		db = "netsweep.db";
-	if (o.retry_failed && !o.resume) {
-		fprintf(stderr, "netsweep run: --retry-failed goes with --resume\n");
-		return NS_EXIT_USAGE;
-	}
+	c->matrix_path = argv[optind];
+	return 0;
+}
 
-	/* Everything that can be wrong with the input is found before the database is opened. */
+/* What the options say together: -1 with err (NS_E_USAGE) when they conflict. */
+static int run_cmd_validate(struct run_cmd *c, struct ns_err *err)
+{
+	if (!c->db || !*c->db)
+		c->db = "netsweep.db";
+	if (c->o.retry_failed && !c->o.resume)
+		return ns_err_code(err, NS_E_USAGE, "--retry-failed goes with --resume");
+	if (c->lab && c->provision_lab)
+		return ns_err_code(err, NS_E_USAGE, "--lab or --provision lab, not both");
+	c->o.progress = c->quiet ? PROGRESS_QUIET
+			: isatty(STDOUT_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
+	return 0;
+}
+
+/* ---- the run --------------------------------------------------------------------------- */
+
+/* What the run needs besides the options, made from them. */
+struct run_input {
 	struct matrix m;
-	struct sweep_cases cases = {0};
-	struct store *st = NULL;
-	int rc = NS_EXIT_USAGE;
-	if (matrix_load(&m, argv[optind], &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		return NS_EXIT_USAGE;
+	struct sweep_cases cases;
+	char *ovr_json;
+	char **emulation;                  /* --lab: per pair */
+	struct pricecheck_estimate *est;   /* --dry-run */
+};
+
+static void run_input_free(struct run_input *in)
+{
+	free(in->est);
+	free(in->ovr_json);
+	expand_free(&in->cases);
+	labpairs_free(in->emulation, in->m.n_pairs);
+	matrix_free(&in->m);
+}
+
+/* --provision lab: every pair's hooks are data/provision/lab.sh's, which runs this binary. */
+static int provision_lab(struct matrix *m, struct ns_err *err)
+{
+	int dropped = labpairs_hooks(m, ns_datadir(), err);
+	if (dropped < 0)
+		return -1;
+	if (dropped)
+		fprintf(stderr, "netsweep run: --provision lab: the matrix's own run setup and "
+			"teardown are not run\n");
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		setenv("NETSWEEP_BIN", self, 1);
 	}
-	if (mxo_apply_sets(&m, &ovr, &err) < 0 || !(ovr_json = mxo_json(&ovr))) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg[0] ? err.msg : "out of memory");
-		goto out;
-	}
-	o.overrides = ovr_json;
-	if (lab && labpairs_apply(&m, lab, &emulation, &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		goto out;
-	}
-	if (provision_lab) {
-		int dropped = lab ? ns_err_code(&err, NS_E_USAGE, "--lab or --provision lab, not both")
-				  : labpairs_hooks(&m, ns_datadir(), &err);
-		if (dropped < 0) {
-			fprintf(stderr, "netsweep run: %s\n", err.msg);
-			goto out;
-		}
-		if (dropped)
-			fprintf(stderr, "netsweep run: --provision lab: the matrix's own run setup and "
-				"teardown are not run\n");
-		/* lab.sh runs this very binary */
-		char self[4096];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n > 0) {
-			self[n] = '\0';
-			setenv("NETSWEEP_BIN", self, 1);
-		}
-	}
-	o.emulation = emulation;
+	return 0;
+}
+
+/* Everything that can be wrong with the input, found before the database is opened: the
+ * matrix, the overrides, the lab pairs, the key, the cases and the prices. -1 with err. */
+static int run_prepare(struct run_cmd *c, struct run_input *in, struct ns_err *err)
+{
+	if (matrix_load(&in->m, c->matrix_path, err) < 0)
+		return -1;
+	if (mxo_apply_sets(&in->m, &c->ovr, err) < 0)
+		return -1;
+	if (!(in->ovr_json = mxo_json(&c->ovr)))
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	c->o.overrides = in->ovr_json;
+	if (c->lab && labpairs_apply(&in->m, c->lab, &in->emulation, err) < 0)
+		return -1;
+	if (c->provision_lab && provision_lab(&in->m, err) < 0)
+		return -1;
+	c->o.emulation = in->emulation;
 	/* emulated instances: this host's metadata service (if any) is not theirs */
-	if (lab || provision_lab)
+	if (c->lab || c->provision_lab)
 		setenv("NETSWEEP_IMDS", "0", 1);
-	if (pair_key_default(&m, psk, &err) < 0) {
-		fprintf(stderr, "netsweep run: --psk-file: %s\n", err.msg);
-		goto out;
+	if (pair_key_default(&in->m, c->psk, err) < 0) {
+		ns_err_prefix(err, "--psk-file");
+		return -1;
 	}
-	if (expand_matrix(&m, &cases, &err) < 0 || mxo_filter(&m, &cases, &ovr, &err) < 0 ||
-	    expand_check(&m, &cases, &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		goto out;
+	if (expand_matrix(&in->m, &in->cases, err) < 0 ||
+	    mxo_filter(&in->m, &in->cases, &c->ovr, err) < 0 ||
+	    expand_check(&in->m, &in->cases, err) < 0 || run_check_size(&in->m, &in->cases, err) < 0)
+		return -1;
+	if (c->dry && !(in->est = calloc(1, sizeof(*in->est))))
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	if (check_prices(&in->m, &in->cases, &c->o, in->est, err) < 0)
+		return -1;
+	mxo_doc_addresses(&in->m, warn_stderr, NULL);
+	return 0;
+}
+
+static int report_summary(const struct run_cmd *c, const struct run_summary *sum)
+{
+	if (!c->quiet)
+		printf("run %lld%s: %zu ok, %zu failed, %zu stored before; results in %s\n",
+		       (long long)sum->run_id, sum->resumed ? " (resumed)" : "", sum->ok,
+		       sum->failed, sum->skipped, c->db);
+	if (sum->down_pairs[0])
+		fprintf(stderr, "netsweep run: down: %s; %zu case%s failed without being run "
+			"(continue with --resume --retry-failed)\n", sum->down_pairs,
+			sum->down_failed, sum->down_failed == 1 ? "" : "s");
+	if (sum->leased_elsewhere)
+		fprintf(stderr, "netsweep run: %zu case%s left to another runner continuing run %lld "
+			"at the same time\n", sum->leased_elsewhere,
+			sum->leased_elsewhere == 1 ? "" : "s", (long long)sum->run_id);
+	if (sum->interrupted) {
+		fprintf(stderr, "netsweep run: interrupted; continue with --resume\n");
+		return NS_EXIT_FAIL;
 	}
-	if (run_check_size(&m, &cases, &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		goto out;
-	}
-	if (dry && !(est = calloc(1, sizeof(*est)))) {
-		fprintf(stderr, "netsweep run: out of memory\n");
-		goto out;
-	}
-	if (check_prices(&m, &cases, &o, est, &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		goto out;
-	}
-	mxo_doc_addresses(&m, warn_stderr, NULL);
-	if (dry) {
-		dry_run(&m, &cases, o.jobs, est);
-		rc = NS_EXIT_OK;
-		goto out;
-	}
-	o.progress = quiet ? PROGRESS_QUIET : isatty(STDOUT_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
-	st = store_open(db, &err);
+	return sum->failed ? NS_EXIT_FAIL : NS_EXIT_OK;
+}
+
+/* Opens the database and runs what is missing, with the process's signals the runner's:
+ * the exit code. */
+static int run_store(struct run_cmd *c, struct run_input *in)
+{
+	struct ns_err err = {0};
+	struct store *st = store_open(c->db, &err);
 	if (!st) {
 		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		rc = err.code == NS_E_INPUT ? NS_EXIT_USAGE : NS_EXIT_FAIL; /* a newer database */
-		goto out;
+		return err.code == NS_E_INPUT ? NS_EXIT_USAGE : NS_EXIT_FAIL; /* a newer database */
 	}
+	struct saved_signals old;
 	struct run_summary sum;
-	if (run_execute(&m, &cases, st, &o, &sum, &err) < 0) {
-		fprintf(stderr, "netsweep run: %s\n", err.msg);
-		rc = NS_EXIT_FAIL;
-		goto out;
-	}
-	if (!quiet)
-		printf("run %lld%s: %zu ok, %zu failed, %zu stored before; results in %s\n",
-		       (long long)sum.run_id, sum.resumed ? " (resumed)" : "", sum.ok, sum.failed,
-		       sum.skipped, db);
-	if (sum.down_pairs[0])
-		fprintf(stderr, "netsweep run: down: %s; %zu case%s failed without being run "
-			"(continue with --resume --retry-failed)\n", sum.down_pairs, sum.down_failed,
-			sum.down_failed == 1 ? "" : "s");
-	if (sum.leased_elsewhere)
-		fprintf(stderr, "netsweep run: %zu case%s left to another runner continuing run %lld "
-			"at the same time\n", sum.leased_elsewhere, sum.leased_elsewhere == 1 ? "" : "s",
-			(long long)sum.run_id);
-	if (sum.interrupted) {
-		fprintf(stderr, "netsweep run: interrupted; continue with --resume\n");
-		rc = NS_EXIT_FAIL;
-	} else {
-		rc = sum.failed ? NS_EXIT_FAIL : NS_EXIT_OK;
-	}
-out:
-	free(est);
-	free(ovr_json);
+	c->o.stop = &stop_requested;
+	c->o.loopback_child = loopback_signals;
+	signals_install(&old);
+	int rc = run_execute(&in->m, &in->cases, st, &c->o, &sum, &err);
+	signals_restore(&old);
 	store_close(st);
-	expand_free(&cases);
-	labpairs_free(emulation, m.n_pairs);
-	matrix_free(&m);
+	if (rc < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		return NS_EXIT_FAIL;
+	}
+	return report_summary(c, &sum);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cmd c;
+	struct run_input in = {0};
+	struct ns_err err = {0};
+	run_cmd_init(&c);
+	int parsed = run_cmd_parse(&c, argc, argv, &err);
+	if (parsed == 1)
+		return NS_EXIT_OK;
+	if (parsed < 0 || run_cmd_validate(&c, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+		if (c.show_usage)
+			usage(stderr);
+		return NS_EXIT_USAGE;
+	}
+	int rc = NS_EXIT_USAGE; /* input errors never touch the database */
+	if (run_prepare(&c, &in, &err) < 0) {
+		fprintf(stderr, "netsweep run: %s\n", err.msg);
+	} else if (c.dry) {
+		dry_run(&in.m, &in.cases, c.o.jobs, in.est);
+		rc = NS_EXIT_OK;
+	} else {
+		rc = run_store(&c, &in);
+	}
+	run_input_free(&in);
 	return rc;
 }

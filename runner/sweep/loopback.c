@@ -9,16 +9,8 @@
 
 #include "runner/agent/agent.h"
 
-static struct agent *child_agent; /* the child's, for its signal handler */
-
-static void child_stop(int sig)
-{
-	(void)sig;
-	if (child_agent)
-		agent_stop(child_agent);
-}
-
-int loopback_start(pid_t *pid, uint16_t *port, struct ns_err *err)
+int loopback_start(void (*child_init)(struct agent *a), pid_t *pid, uint16_t *port,
+		   struct ns_err *err)
 {
 	struct agent_opts ao;
 	agent_opts_init(&ao);
@@ -47,10 +39,8 @@ int loopback_start(pid_t *pid, uint16_t *port, struct ns_err *err)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() == 1)
 			_exit(0); /* the runner died before prctl took */
-		child_agent = a;
-		struct sigaction sa = {.sa_handler = child_stop}, ign = {.sa_handler = SIG_IGN};
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGINT, &ign, NULL); /* should one still get here: only SIGTERM stops it */
+		if (child_init)
+			child_init(a);
 		struct ns_err e;
 		_exit(agent_serve(a, &e) == 0 ? 0 : 1);
 	}

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +26,6 @@
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
 #define RUN_SETUP_S 0.3
-
-static atomic_int stop_requested;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	atomic_store(&stop_requested, 1);
-}
 
 /* ---- cases ----------------------------------------------------------------------------- */
 
@@ -195,10 +186,10 @@ static void resolve_affinity(struct runner *R, const struct pair_rt *p, const ch
 	}
 }
 
-static void sleep_s(double s)
+static void sleep_s(const struct runner *R, double s)
 {
 	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !atomic_load(&stop_requested))
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !run_stopped(R))
 		;
 }
 
@@ -222,8 +213,8 @@ static bool wait_for_agent(struct runner *R, const struct matrix_pair *mp, struc
 	retry_wait_init(&w, R->agent_wait_s, proto_now());
 	progress_note(R->prog, "pair %s: agent %s: %s; waiting up to %g s for it", mp->name,
 		      p->addr, e->msg, R->agent_wait_s);
-	while (!atomic_load(&stop_requested) && (pause = retry_next_pause(&w, proto_now())) >= 0) {
-		sleep_s(pause);
+	while (!run_stopped(R) && (pause = retry_next_pause(&w, proto_now())) >= 0) {
+		sleep_s(R, pause);
 		probe_result_free(res);
 		memset(res, 0, sizeof(*res));
 		if (run_probe(mp, pp, res, e) == 0) {
@@ -233,7 +224,7 @@ static bool wait_for_agent(struct runner *R, const struct matrix_pair *mp, struc
 		if (!retry_agent_lost(e, res))
 			return false;
 	}
-	if (atomic_load(&stop_requested))
+	if (run_stopped(R))
 		return false;
 	char why[NS_ERR_MAX + 512];
 	snprintf(why, sizeof(why), "pair %s is down: agent %s did not come back within %g s "
@@ -321,10 +312,10 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		/* An agent still closing the previous session (or serving another runner) answers
 		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
 		for (int tries = 0; !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
-				    !atomic_load(&stop_requested); tries++) {
+				    !run_stopped(R); tries++) {
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));
-			sleep_s(0.5);
+			sleep_s(R, 0.5);
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
 		if (!ok && retry_agent_lost(&e, &res))
@@ -339,7 +330,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	/* A case that failed once a stop was asked for (a signal to the whole process group, an
 	 * interrupted system call) failed because of the stop, not the network: it is not stored,
 	 * so --resume runs it again. */
-	if (ran && !ok && atomic_load(&stop_requested)) {
+	if (ran && !ok && run_stopped(R)) {
 		snprintf(summary, sizeof(summary), "interrupted, not stored (--resume runs it again): %.*s",
 			 (int)sizeof(summary) - 64, e.msg[0] ? e.msg : res.error);
 		free(json);
@@ -429,7 +420,7 @@ static void *worker(void *arg)
 	for (;;) {
 		size_t pos;
 		struct pair_rt *p = NULL;
-		while (!R->fatal && !atomic_load(&stop_requested) && work_left(R) &&
+		while (!R->fatal && !run_stopped(R) && work_left(R) &&
 		       !(p = pick(R, &pos)))
 			pthread_cond_wait(&R->cond, &R->lock);
 		if (!p)
@@ -438,12 +429,12 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&R->lock);
 		run_slot(R, &R->slots[pos]);
 		/* The cool-down keeps the pair reserved: the next case on it must not start early. */
-		if (R->m->cooldown_s > 0 && !atomic_load(&stop_requested) && !p->down) {
+		if (R->m->cooldown_s > 0 && !run_stopped(R) && !p->down) {
 			pthread_mutex_lock(&R->lock);
 			bool more = p->next < p->n_queue;
 			pthread_mutex_unlock(&R->lock);
 			if (more)
-				sleep_s(R->m->cooldown_s);
+				sleep_s(R, R->m->cooldown_s);
 		}
 		pthread_mutex_lock(&R->lock);
 		p->busy = false;
@@ -534,19 +525,14 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	uint8_t *done = NULL;
 	int64_t seed = (int64_t)m->seed;
 	int rc = -1;
-	struct sigaction sa = {.sa_handler = on_stop_signal}, old_int, old_term, old_pipe;
-	struct sigaction ign = {.sa_handler = SIG_IGN};
 
 	memset(sum, 0, sizeof(*sum));
 	jsonw_init(&warnings, false);
 	jsonw_arr_open(&warnings);
 	pthread_mutex_init(&R.lock, NULL);
 	pthread_cond_init(&R.cond, NULL);
-	atomic_store(&stop_requested, 0);
-	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the runner at once */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGPIPE, &ign, &old_pipe);
+	atomic_init(&R.never_stop, 0);
+	R.stop = o->stop ? o->stop : &R.never_stop;
 	R.online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (R.online_cpus < 1)
 		R.online_cpus = 1;
@@ -597,7 +583,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	sum->total = R.n_slots;
 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
-	struct hooks_opts ho = {st, R.run_id, o->jobs, R.prog, &stop_requested};
+	struct hooks_opts ho = {st, R.run_id, o->jobs, R.prog, R.stop};
 	if (hooks_setup(m, &ho, &R.hooks, err) < 0)
 		goto fail_run;
 	R.m = hooks_matrix(R.hooks, m); /* the pairs' agents as the setups named them */
@@ -620,7 +606,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 		goto fail_run;
 	hooks_teardown(&R.hooks, R.prog); /* before the run is done: --resume owes what is left */
 	progress_finish(R.prog);
-	sum->interrupted = atomic_load(&stop_requested) != 0;
+	sum->interrupted = run_stopped(&R);
 	jsonw_arr_close(&warnings);
 	/* A pair that was down leaves the run failed (--resume --retry-failed takes it up); cases
 	 * left to another runner leave the status to that runner. */
@@ -639,7 +625,7 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 fail_run:
 	hooks_teardown(&R.hooks, R.prog);
 	progress_finish(R.prog);
-	store_run_set_status(st, R.run_id, atomic_load(&stop_requested) ? "interrupted" : "failed",
+	store_run_set_status(st, R.run_id, run_stopped(&R) ? "interrupted" : "failed",
 			     NULL, NULL);
 	lease_release_all(st, R.holder, NULL);
 out:
@@ -658,8 +644,5 @@ out:
 	jsonw_free(&warnings);
 	pthread_cond_destroy(&R.cond);
 	pthread_mutex_destroy(&R.lock);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
 	return rc;
 }

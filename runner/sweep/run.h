@@ -1,10 +1,12 @@
 /* run: executes a matrix's cases — endpoints and their host information first, then every
  * (case, repeat) still missing from the run through probe_run(), each result stored as it
- * finishes. Owns the loopback agent it forks when the matrix names no pairs, the --jobs
- * workers (never two cases on one pair at a time) and the stop flag set by SIGINT/SIGTERM. */
+ * finishes. Owns the loopback agent it forks when the matrix names no pairs and the --jobs
+ * workers (never two cases on one pair at a time); the caller owns the process (its signals)
+ * and hands in the stop flag its handler sets. */
 #ifndef NS_RUN_H
 #define NS_RUN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +22,8 @@
  * of this size at the shortest case (1 s) already lasts 12 days. */
 #define RUN_MAX_RUNS 1000000
 
+struct agent;
+
 struct run_opts {
 	const char *label;
 	bool resume;
@@ -32,6 +36,10 @@ struct run_opts {
 	char *const *emulation;            /* --lab: per pair its emulation JSON; NULL = real */
 	FILE *out;                         /* progress and notes */
 	const char *overrides;             /* --set/--only as a JSON array (runs.overrides); NULL = [] */
+	const atomic_int *stop;            /* set (a signal): no new case starts, the run ends
+	                                      interrupted; NULL = never */
+	void (*loopback_child)(struct agent *a); /* in the forked loopback agent, before it
+	                                      serves: what ends it (SIGTERM); NULL = the default */
 };
 
 struct run_summary {

@@ -55,7 +55,15 @@ struct runner {
 	double agent_wait_s;
 	char holder[LEASE_HOLDER_MAX];     /* this runner's name on its case leases */
 	struct hooks *hooks;               /* provisioning hooks; NULL = none */
+	const atomic_int *stop;            /* o->stop, or never_stop */
+	atomic_int never_stop;
 };
+
+/* Whether the caller asked the run to stop. */
+static inline bool run_stopped(const struct runner *R)
+{
+	return atomic_load(R->stop) != 0;
+}
 
 /* Appends "; "-separated text to a fixed buffer. */
 void run_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

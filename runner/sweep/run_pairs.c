@@ -132,7 +132,7 @@ int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err
 		const struct matrix_pair *mp = &m->pairs[i];
 		struct pair_rt *p = &R->pairs[i];
 		if (m->loopback) {
-			if (loopback_start(&R->agent_pid, &p->port, err) < 0)
+			if (loopback_start(R->o->loopback_child, &R->agent_pid, &p->port, err) < 0)
 				return -1;
 			snprintf(p->host, sizeof(p->host), "127.0.0.1");
 		} else {
