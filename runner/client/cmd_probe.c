@@ -528,12 +528,6 @@ int cmd_probe(int argc, char **argv)
 		p.steady_s = STEADY_DEFAULT_S;
 	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
 		goto usage_err;
-	if (from_arg && (p.rr[0] || p.lat_probe[0])) {
-		ns_err_code(&err, NS_E_USAGE, "%s does not go with --from yet: a delegated "
-			    "result does not carry the latency figures",
-			    p.rr[0] ? "--rr" : "--latency-probe");
-		goto usage_err;
-	}
 	probe_params_init(&from);
 	if (from_arg && probe_params_target(from_arg, &from, &err) < 0) {
 		ns_err_prefix(&err, "--from");

@@ -48,12 +48,6 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 	proto_buf_init(&b);
 	if (probe_params_check(p, &e) < 0)
 		goto fail;
-	if (p->rr[0] || p->lat_probe[0]) { /* else stored without its latency, silently */
-		ns_err_code(&e, NS_E_UNSUPPORTED, "a %s cannot be delegated yet: the delegated "
-			    "result does not carry the latency figures (run it from this host)",
-			    p->rr[0] ? "request/response test" : "latency probe");
-		goto fail;
-	}
 	if (!p->host[0] || !from_host || !from_host[0]) {
 		ns_err_set(&e, "no target or client agent given");
 		goto fail;

@@ -35,6 +35,7 @@ static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_DELEGATE_RESULT] = "DELEGATE_RESULT",
 	[PROTO_DELEGATE_STREAMS] = "DELEGATE_STREAMS",
 	[PROTO_DELEGATE_INTERVALS] = "DELEGATE_INTERVALS",
+	[PROTO_DELEGATE_LATENCY] = "DELEGATE_LATENCY",
 };
 
 const char *proto_type_name(uint16_t type)

@@ -55,7 +55,8 @@ enum proto_type {
 	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: the result's sums (result_wire.h) */
 	PROTO_DELEGATE_STREAMS = 18, /* client agent -> runner: a chunk of its per-stream figures */
 	PROTO_DELEGATE_INTERVALS = 19, /* client agent -> runner: a chunk of its interval series */
-	PROTO_TYPE_MAX = 19
+	PROTO_DELEGATE_LATENCY = 20, /* client agent -> runner: its latency objects (version 16) */
+	PROTO_TYPE_MAX = 20
 };
 
 /* HELLO flag from the agent: AUTH_CHALLENGE follows, the key must be proven. */

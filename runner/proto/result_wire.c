@@ -55,6 +55,30 @@ void proto_enc_delegate_intervals(struct proto_buf *b, uint8_t d, uint32_t first
 		fields_put_all(b, &fields_interval, &v[i]);
 }
 
+/* A histogram's text, at most, in DELEGATE_LATENCY: the frame's room after the figures. */
+#define RW_MAX_HISTOGRAM (PROTO_MAX_PAYLOAD - 2048)
+
+void proto_enc_delegate_latency(struct proto_buf *b, const struct probe_result *r)
+{
+	const struct probe_latency *l = &r->latency;
+	proto_put_u8(b, (uint8_t)((l->present ? 1 : 0) | (r->lul.present ? 2 : 0)));
+	if (l->present) {
+		fields_put_all(b, &fields_latency, &l->sum);
+		proto_put_f64(b, l->relative_error);
+		proto_put_u32(b, (uint32_t)l->client_cpu);
+		proto_put_u8(b, l->client_clock_synced);
+		proto_put_f64(b, l->client_clock_maxerror_us);
+		proto_put_str(b, l->one_way_why);
+		bool fits = l->histogram && strlen(l->histogram) <= RW_MAX_HISTOGRAM;
+		proto_put_str(b, fits ? l->histogram : "");
+	}
+	if (r->lul.present) {
+		fields_put_all(b, &fields_lul, &r->lul);
+		fields_put_all(b, &fields_latency, &r->lul.idle);
+		fields_put_all(b, &fields_latency, &r->lul.loaded);
+	}
+}
+
 static int send_one(int fd, uint16_t type, struct proto_buf *b, double deadline,
 		    struct ns_err *err)
 {
@@ -88,6 +112,11 @@ int proto_send_delegate_result(int fd, const struct probe_result *r, double dead
 			if (send_one(fd, PROTO_DELEGATE_INTERVALS, &b, deadline, err) < 0)
 				goto err;
 		}
+	}
+	if (r->latency.present || r->lul.present) {
+		proto_enc_delegate_latency(&b, r);
+		if (send_one(fd, PROTO_DELEGATE_LATENCY, &b, deadline, err) < 0)
+			goto err;
 	}
 	proto_buf_free(&b);
 	return 0;
@@ -235,6 +264,46 @@ static int dec_intervals(struct proto_result_rd *rd, const uint8_t *p, size_t le
 	return 0;
 }
 
+static int dec_latency(struct proto_result_rd *rd, const uint8_t *p, size_t len,
+		       struct ns_err *err)
+{
+	struct probe_result *res = rd->res;
+	struct probe_latency *l = &res->latency;
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	if (rd->have_latency)
+		return ns_err_code(err, NS_E_PROTOCOL, "a second DELEGATE_LATENCY");
+	rd->have_latency = true;
+	uint8_t flags = proto_get_u8(&r);
+	if (flags & ~3u)
+		return ns_err_code(err, NS_E_PROTOCOL, "DELEGATE_LATENCY out of range");
+	if (flags & 1) {
+		(void)fields_get_all(&r, &fields_latency, &l->sum);
+		l->relative_error = proto_get_f64(&r);
+		l->client_cpu = (int32_t)proto_get_u32(&r);
+		l->client_clock_synced = proto_get_u8(&r) != 0;
+		l->client_clock_maxerror_us = proto_get_f64(&r);
+		proto_get_str(&r, l->one_way_why, sizeof(l->one_way_why));
+		proto_printable(l->one_way_why);
+		char *h = malloc(RW_MAX_HISTOGRAM + 1);
+		if (!h)
+			return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
+		proto_get_str(&r, h, RW_MAX_HISTOGRAM + 1);
+		proto_printable(h);
+		char *fit = realloc(h, strlen(h) + 1);
+		l->histogram = fit ? fit : h;
+		l->present = true;
+	}
+	if (flags & 2) {
+		(void)fields_get_all(&r, &fields_lul, &res->lul);
+		(void)fields_get_all(&r, &fields_latency, &res->lul.idle);
+		(void)fields_get_all(&r, &fields_latency, &res->lul.loaded);
+		proto_printable(res->lul.test);
+		res->lul.present = true;
+	}
+	return proto_rd_end(&r, "DELEGATE_LATENCY", err);
+}
+
 static bool complete(const struct proto_result_rd *rd)
 {
 	for (uint32_t d = 0; d < rd->res->n_dirs; d++)
@@ -255,6 +324,7 @@ int proto_result_rd_msg(struct proto_result_rd *rd, uint16_t type, const uint8_t
 	switch (type) {
 	case PROTO_DELEGATE_STREAMS: return dec_streams(rd, p, len, err);
 	case PROTO_DELEGATE_INTERVALS: return dec_intervals(rd, p, len, err);
+	case PROTO_DELEGATE_LATENCY: return dec_latency(rd, p, len, err);
 	case PROTO_DONE:
 		if (len || !complete(rd))
 			return ns_err_code(err, NS_E_PROTOCOL, "DONE before the whole delegated "

@@ -37,8 +37,16 @@ void proto_enc_delegate_streams(struct proto_buf *b, uint8_t d, uint32_t first,
 void proto_enc_delegate_intervals(struct proto_buf *b, uint8_t d, uint32_t first,
 				  const struct probe_interval *v, uint32_t count);
 
+/* DELEGATE_LATENCY, for a result with a latency or latency_under_load object: u8 flags (1:
+ * latency, 2: latency_under_load); with 1 every fields_latency field of its sum, f64
+ * relative_error, i32 client_cpu, u8 client_clock_synced, f64 client_clock_maxerror_us, str
+ * one_way_why, str histogram ("" when its text would not fit the frame); with 2 every
+ * fields_lul field, then the idle and the loaded fields_latency. The latency's interval
+ * series does not travel (the store keeps the sum and the histogram). */
+void proto_enc_delegate_latency(struct proto_buf *b, const struct probe_result *r);
+
 /* Sends r as DELEGATE_RESULT, then its streams and intervals in chunks, direction by
- * direction; the caller ends with DONE. */
+ * direction, then DELEGATE_LATENCY if it has latency objects; the caller ends with DONE. */
 int proto_send_delegate_result(int fd, const struct probe_result *r, double deadline,
 			       struct ns_err *err);
 
@@ -46,6 +54,7 @@ int proto_send_delegate_result(int fd, const struct probe_result *r, double dead
 struct proto_result_rd {
 	struct probe_result *res;         /* filled as messages come; the caller frees it */
 	bool have_sums;                   /* DELEGATE_RESULT read */
+	bool have_latency;                /* DELEGATE_LATENCY read (at most one) */
 	uint32_t want_streams[2], want_ivl[2];
 };
 /* res is emptied (its params kept). */

@@ -10,7 +10,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 T=$(mktemp -d) || exit 1
 AGENT_PID=
-trap '[ -n "$AGENT_PID" ] && kill "$AGENT_PID" 2>/dev/null; rm -rf "$T"' EXIT
+D_PID=
+trap '[ -n "$AGENT_PID" ] && kill "$AGENT_PID" 2>/dev/null; [ -n "$D_PID" ] && kill "$D_PID" 2>/dev/null; [ -n "$KEEP" ] || rm -rf "$T"' EXIT
 export NETSWEEP_IMDS=0
 for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
 NETSWEEP=$T/netsweep
@@ -115,16 +116,39 @@ X
 	else
 		fail "cost per million transactions where the pair has a price" "$(grep '| small' "$md" | head -2) (tps $want)"
 	fi
-	# a pair whose client is another agent (delegation) cannot carry latency back yet: the
-	# case fails saying so instead of landing without its latency
-	sed 's|<pair name="small" |<pair name="small" client="127.0.0.1:'"$AGENT_PORT"'" |; /name="big"/d' \
-		"$T/ab.xml" >"$T/dg.xml"
-	timeout 60 "$NETSWEEP" run "$T/dg.xml" --db "$T/dg.db" --quiet >"$T/dg.log" 2>&1
-	e=$(sqlite3 "$T/dg.db" "select group_concat(distinct status || ': ' || error) from results" 2>&1)
-	if [[ $e == "failed: a request/response test cannot be delegated yet"* ]]; then
-		pass "a delegated rr case fails saying why, not stored without latency"
+	# a pair whose client is another agent (delegation): the latency comes back with the
+	# delegated result (DELEGATE_LATENCY) and lands in v_latency, histogram and all; and
+	# probe --from carries a latency probe's idle and loaded figures back
+	TARGET_PID=$AGENT_PID TARGET_PORT=$AGENT_PORT
+	mkdir -p "$T/d"
+	if loopback_agent "$T/d" --delegate; then
+		D_PID=$AGENT_PID D_PORT=$AGENT_PORT
+		AGENT_PID=$TARGET_PID AGENT_PORT=$TARGET_PORT
+		sed 's|<pair name="small" |<pair name="small" client="127.0.0.1:'"$D_PORT"'" |; /name="big"/d' \
+			"$T/ab.xml" >"$T/dg.xml"
+		timeout 60 "$NETSWEEP" run "$T/dg.xml" --db "$T/dg.db" --quiet >"$T/dg.log" 2>&1
+		n=$(sqlite3 "$T/dg.db" "select count(*) from v_latency where status = 'ok' and
+			test = 'tcp_crr' and transactions > 0 and p50_us > 0 and
+			cast(substr(histogram, 7, instr(histogram, ' sum=') - 7) as integer) = transactions" 2>&1)
+		if [ "$n" = 2 ]; then
+			pass "a delegated rr case lands in v_latency with its histogram (client= pair)"
+		else
+			fail "a delegated rr case lands in v_latency with its histogram (client= pair)" \
+				"$n rows: $(sqlite3 "$T/dg.db" "select r.status, r.error, l.transactions, substr(l.histogram, 1, 24) from results r left join result_latency l on l.result_id = r.id" 2>&1 | head -2)"
+		fi
+		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 0.5 -i 0 -b 50M \
+			--latency-probe udp --latency-idle 0.3 -J >"$T/from.json" 2>"$T/from.err"
+		lt=$(jq -r '[.latency_under_load.idle.transactions, .latency_under_load.loaded.transactions,
+			.latency_under_load.test] | join(" ")' "$T/from.json" 2>/dev/null)
+		read -r it ld tst <<<"$lt"
+		if [ "${it:-0}" -gt 0 ] 2>/dev/null && [ "${ld:-0}" -gt 0 ] && [ "$tst" = udp_rr ]; then
+			pass "probe --from carries a latency probe back (idle $it, loaded $ld transactions)"
+		else
+			fail "probe --from carries a latency probe back" "'$lt': $(jq -r .error "$T/from.json" 2>/dev/null; head -2 "$T/from.err")"
+		fi
 	else
-		fail "a delegated rr case fails saying why" "$e"
+		fail "a delegated rr case lands in v_latency with its histogram (client= pair)" "no --delegate agent"
+		fail "probe --from carries a latency probe back" "no --delegate agent"
 	fi
 else
 	fail "A/B on latency between two pairs that differ in instance type" "no agent on loopback"

@@ -57,6 +57,35 @@ static void same_as_sent(const struct probe_result *a, const struct probe_result
 		for (uint32_t i = 0; i < x->n_intervals; i++)
 			table_equal(&fields_interval, &x->intervals[i], &y->intervals[i]);
 	}
+	/* the latency objects (issue 24), all but the latency's interval series */
+	assert_int_equal(a->latency.present, b->latency.present);
+	if (a->latency.present) {
+		table_equal(&fields_latency, &a->latency.sum, &b->latency.sum);
+		assert_true(a->latency.relative_error == b->latency.relative_error);
+		assert_int_equal(a->latency.client_cpu, b->latency.client_cpu);
+		assert_int_equal(a->latency.client_clock_synced, b->latency.client_clock_synced);
+		assert_true(a->latency.client_clock_maxerror_us == b->latency.client_clock_maxerror_us);
+		assert_string_equal(a->latency.one_way_why, b->latency.one_way_why);
+		assert_string_equal(a->latency.histogram ? a->latency.histogram : "",
+				    b->latency.histogram);
+		assert_int_equal(b->latency.n_intervals, 0);
+	}
+	assert_int_equal(a->lul.present, b->lul.present);
+	if (a->lul.present) {
+		table_equal(&fields_lul, &a->lul, &b->lul);
+		table_equal(&fields_latency, &a->lul.idle, &b->lul.idle);
+		table_equal(&fields_latency, &a->lul.loaded, &b->lul.loaded);
+	}
+}
+
+/* Latency figures a request/response test or a latency probe gives, each field its own. */
+static void fill_latency(struct probe_latency_figures *f, double base)
+{
+	*f = (struct probe_latency_figures){.transactions = 1ull << 33,
+					    .transactions_per_second = base / 3, .lost = 17,
+					    .min_us = base, .mean_us = base * 1.5, .p50_us = base * 1.4,
+					    .p90_us = base * 2, .p99_us = base * 3, .p999_us = base * 4,
+					    .max_us = base * 5};
 }
 
 /* A result with every field of its tables set, streams x intervals records per direction. */
@@ -201,6 +230,58 @@ static void binary_result_round_trips(void **state)
 	make_result(&r, 2, 3, 40);
 	binary_round_trip(&r, &n);
 	assert_int_equal(n, 1 + 2 * 2 + 1); /* sums, streams and intervals per direction, DONE */
+	probe_result_free(&r);
+	/* a request/response result and a latency probe's: one DELEGATE_LATENCY more */
+	make_result(&r, 1, 1, 2);
+	r.latency.present = true;
+	fill_latency(&r.latency.sum, 13.25);
+	r.latency.relative_error = 0.0078125;
+	r.latency.client_cpu = 5;
+	r.latency.client_clock_synced = true;
+	r.latency.client_clock_maxerror_us = 16000.5;
+	snprintf(r.latency.one_way_why, sizeof(r.latency.one_way_why), "the agent's clock");
+	r.latency.histogram = strdup("LH1 n=3 sum=99 min=10 max=50 b=10:1,20:1,20:1");
+	r.lul.present = true;
+	snprintf(r.lul.test, sizeof(r.lul.test), "udp_rr");
+	r.lul.request = 8;
+	r.lul.response = 64;
+	r.lul.rate = 100;
+	r.lul.idle_s = 1.0 / 3;
+	r.lul.loaded_s = 9.75;
+	fill_latency(&r.lul.idle, 55.5);
+	fill_latency(&r.lul.loaded, 40123.5);
+	r.lul.added_p50_us = r.lul.loaded.p50_us - r.lul.idle.p50_us;
+	r.lul.added_p99_us = -1.0 / 7;
+	binary_round_trip(&r, &n);
+	assert_int_equal(n, 1 + 2 + 1 + 1);
+	r.latency.present = false; /* only the probe's */
+	binary_round_trip(&r, &n);
+	assert_int_equal(n, 1 + 2 + 1 + 1);
+	/* a second DELEGATE_LATENCY, or unknown flags, are refused */
+	struct proto_buf lb;
+	struct probe_result lback;
+	struct proto_result_rd lrd;
+	struct ns_err lerr = {0};
+	proto_buf_init(&lb);
+	proto_enc_delegate_result(&lb, &r);
+	memset(&lback, 0, sizeof(lback));
+	proto_result_rd_init(&lrd, &lback);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_RESULT, lb.p, lb.len, &lerr), 0);
+	lb.len = 0;
+	proto_enc_delegate_latency(&lb, &r);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LATENCY, lb.p, lb.len, &lerr), 0);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LATENCY, lb.p, lb.len, &lerr), -1);
+	probe_result_free(&lback);
+	memset(&lback, 0, sizeof(lback));
+	proto_result_rd_init(&lrd, &lback);
+	lb.len = 0;
+	proto_enc_delegate_result(&lb, &r);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_RESULT, lb.p, lb.len, &lerr), 0);
+	lb.len = 0;
+	proto_put_u8(&lb, 4);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LATENCY, lb.p, lb.len, &lerr), -1);
+	proto_buf_free(&lb);
+	probe_result_free(&lback);
 	probe_result_free(&r);
 	/* a failed test that never started: no direction, the error kept */
 	memset(&r, 0, sizeof(r));
