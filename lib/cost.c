@@ -52,3 +52,10 @@ double cost_run_usd(double usd_per_hour, double seconds)
 		return NAN;
 	return usd_per_hour * seconds / 3600.0;
 }
+
+double cost_usd_per_million(double per_second, double usd_per_hour)
+{
+	if (!valid_price(usd_per_hour) || !isfinite(per_second) || per_second <= 0)
+		return NAN;
+	return usd_per_hour / (per_second * 3600.0) * 1e6;
+}

@@ -30,4 +30,8 @@ double cost_usd_per_gbps_hour(double bps, double usd_per_hour);
 /* What seconds of the instances cost, in dollars (on-demand, pro rata). */
 double cost_run_usd(double usd_per_hour, double seconds);
 
+/* Dollars per million of something done per_second times a second (request/response
+ * transactions): the hour's price over the hour's count; NAN when per_second is not > 0. */
+double cost_usd_per_million(double per_second, double usd_per_hour);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cost.h"
 #include "report/charts/charts_gp.h"
 #include "report/analyze/ab.h"
 #include "report/model/stats.h"
@@ -152,8 +153,8 @@ static void price(const struct rp_data *d, struct rp_lat_case *c)
 {
 	for (size_t i = 0; i < d->n_eps; i++)
 		if (d->eps[i].name && !strcmp(d->eps[i].name, c->endpoint) &&
-		    isfinite(d->eps[i].usd_per_hour) && c->tps > 0)
-			c->usd_per_mtx = d->eps[i].usd_per_hour / (c->tps * 3600.0) * 1e6;
+		    !isnan(cost_usd_per_million(c->tps, d->eps[i].usd_per_hour)))
+			c->usd_per_mtx = cost_usd_per_million(c->tps, d->eps[i].usd_per_hour);
 }
 
 static void against(struct rp_lat_case *c, const struct rp_latency *base, double alpha,

@@ -96,6 +96,10 @@ static void missing_prices_stay_missing(void **state)
 	assert_true(isnan(cost_usd_per_gbps_hour(0, 1.0)));
 	assert_true(isnan(cost_run_usd(NAN, 10)));
 	assert_true(isnan(cost_run_usd(1.0, -1)));
+	assert_true(isnan(cost_usd_per_million(0, 1.0)));
+	assert_true(isnan(cost_usd_per_million(1000, NAN)));
+	/* 1,000 transactions a second on a 3.60 $/hour pair: 3.6 M an hour, 1 $ per million */
+	assert_true(fabs(cost_usd_per_million(1000, 3.6) - 1.0) < 1e-12);
 	/* Zero throughput at a known price is a real figure: nothing per dollar. */
 	assert_true(cost_mbps_per_usd_hour(0, 1.0) == 0);
 }
