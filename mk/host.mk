@@ -9,7 +9,7 @@ ITESTS += tests/integration/hostinfo_netns.sh
 # The fake IMDSv2 server the hostinfo tests talk to on 127.0.0.1 (never the real one).
 FAKE_IMDS := $(BUILD)/tests/fake_imds
 EXTRA_TARGETS += $(FAKE_IMDS)
-$(FAKE_IMDS): tests/helpers/fake_imds.c
+$(FAKE_IMDS): tests/lib/fake_imds.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 ITESTS += tests/integration/nicstats_veth.sh

@@ -16,7 +16,7 @@ EXTRA_TARGETS += $(BUILD)/bpf/xdp_drop.o
 $(BUILD)/bpf/xdp_drop.o: tests/bpf/xdp_drop.c
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -c -o $@ $<
-$(XDP_RAW_TX): tests/helpers/xdp_raw_tx.c
+$(XDP_RAW_TX): tests/lib/xdp_raw_tx.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libxdp libbpf)
 $(BUILD)/bpf/%.o: runner/engine/bpf/%.c runner/engine/bpf/udp4.h runner/engine/bpf/flow_state.h

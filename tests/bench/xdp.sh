@@ -5,7 +5,7 @@
 # socket engine and of iperf3 -u -b 0 -l 64, side by side in one invocation, with the 10GbE
 # wire rate at 64-byte frames (14.88 Mpps) for reference. Target (issues 15, 22): xdp >= 3x
 # iperf3 and >= 3x the socket engine. The yardstick is a bare AF_XDP copy-mode sender
-# (tests/helpers/xdp_raw_tx.c: one prebuilt frame, no accounting) into a peer that drops at
+# (tests/lib/xdp_raw_tx.c: one prebuilt frame, no accounting) into a peer that drops at
 # XDP (tests/bpf/xdp_drop.c): the share of its rate netsweep's engine reaches is printed.
 # The machine's load is printed with the figures: on a shared host they move by 2x.
 # The veth has two queues per end: netsweep with 2 threads and streams is measured too, the

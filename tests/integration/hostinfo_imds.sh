@@ -1,5 +1,5 @@
 #!/bin/bash
-# hostinfo against a fake IMDSv2 server on 127.0.0.1 (tests/helpers/fake_imds.c), never the
+# hostinfo against a fake IMDSv2 server on 127.0.0.1 (tests/lib/fake_imds.c), never the
 # real metadata address: instance type, region and AZ, the token flow (PUT first, GETs with
 # the token, a GET without it refused), and a silent address costing no more than the timeout.
 source "$(dirname "$0")/../lib/check.sh"

@@ -8,7 +8,7 @@ source "$HERE/../lib/check.sh"
 ROOT=$HERE/../..
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-SCRIPTS="$ROOT/data/provision/aws-ec2.sh $ROOT/data/provision/terraform/terraform.sh $ROOT/tests/helpers/fake_provision.sh"
+SCRIPTS="$ROOT/data/provision/aws-ec2.sh $ROOT/data/provision/terraform/terraform.sh $ROOT/tests/lib/fake_provision.sh"
 for s in $SCRIPTS; do check "bash -n $(basename "$s")" bash -n "$s"; done
 if command -v shellcheck >/dev/null; then
 	# shellcheck disable=SC2086

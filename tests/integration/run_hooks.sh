@@ -1,5 +1,5 @@
 #!/bin/bash
-# Provisioning hooks against a fake provisioner (tests/helpers/fake_provision.sh: a namespace
+# Provisioning hooks against a fake provisioner (tests/lib/fake_provision.sh: a namespace
 # and an agent per pair). A run sets every pair up (in parallel), runs every case on the
 # addresses the setups printed, tears everything down and stores each hook's record; a setup
 # that fails half-way fails only its pair's cases and is still torn down; SIGTERM mid-run
@@ -25,7 +25,7 @@ trap cleanup EXIT
 for _ in 1 2 3; do cp "$NETSWEEP" "$T/netsweep" 2>/dev/null && "$T/netsweep" --version >/dev/null 2>&1 && break; sleep 2; done
 export NETSWEEP=$T/netsweep
 "$NETSWEEP" key "$T/psk.key" && export NETSWEEP_PSK_FILE=$T/psk.key
-FP=$HERE/../helpers/fake_provision.sh
+FP=$HERE/../lib/fake_provision.sh
 left() { ip netns list | awk '{print $1}' | grep -c "^$FAKE_PREFIX-"; }
 
 # pairs N...: a <pair> per argument ("3:fail" = a setup that fails)

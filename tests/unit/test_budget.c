@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "runner/engine/budget.h"
-#include "engine_pairs.h"
+#include "tests/lib/engine_pairs.h"
 
 #define RATE 10000000ull             /* 10 Mbit/s: 1.25 bytes a microsecond */
 #define MS 1000000ull

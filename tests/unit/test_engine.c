@@ -23,7 +23,7 @@
 
 #include "runner/engine/engine.h"
 #include "runner/session/limit.h"
-#include "engine_pairs.h"
+#include "tests/lib/engine_pairs.h"
 
 /* What held the last run_pair's sender back (engine_diag). */
 static struct engine_diag send_diag;

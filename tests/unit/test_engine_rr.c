@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "engine_pairs.h"
+#include "tests/lib/engine_pairs.h"
 #include "lib/lathist.h"
 
 static struct engine_cfg rr_cfg(enum ns_proto proto, enum engine_role role, uint32_t threads)

@@ -18,7 +18,7 @@
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
 #include "report/load/limits.h"
-#include "report_db.h"
+#include "tests/lib/report_db.h"
 
 /* Run 1 on pair p: 'paced' (udp -b 50M, two repeats, one offered 37 Mbit/s: sender_limited,
  * pacer_late), 'core' (tcp 1 stream, the sender thread at 99 % CPU and 12 % steal) and

@@ -14,7 +14,7 @@
 #include "lib/sql/store_schema.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
-#include "report_db.h"
+#include "tests/lib/report_db.h"
 
 /* Run 1 on pair p: case 'shaped' (two ok repeats, one flagged: the agent's ens5 held back
  * 1234 packets outbound and 5 on packets per second) and case 'clean' (counters read, none

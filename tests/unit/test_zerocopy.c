@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "engine_pairs.h"
+#include "tests/lib/engine_pairs.h"
 
 /* -Z: MSG_ZEROCOPY sends come back as completions from the error queue, all of them by the
  * end (on loopback the kernel copies them at delivery, and says so). */
