@@ -172,6 +172,21 @@ int jsonr_get(struct jsonr *r, const char *json, const char *path, char *buf, si
 	return rc;
 }
 
+int jsonr_get_once(const char *json, const char *path, char *buf, size_t len,
+		   struct ns_err *err)
+{
+	struct jsonr *r;
+	if (len)
+		buf[0] = '\0';
+	if (!json)
+		return 0;
+	if (jsonr_open(&r, err) < 0)
+		return -1;
+	int rc = jsonr_get(r, json, path, buf, len, err);
+	jsonr_close(r);
+	return rc;
+}
+
 int jsonr_dup(struct jsonr *r, const char *json, const char *path, char **out,
 	      struct ns_err *err)
 {

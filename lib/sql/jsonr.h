@@ -49,6 +49,9 @@ enum jsonr_type jsonr_type(struct jsonr *r, const char *json, const char *path);
  * when json is not JSON or the path is not a path (NS_E_INPUT). */
 int jsonr_get(struct jsonr *r, const char *json, const char *path, char *buf, size_t len,
 	      struct ns_err *err);
+/* jsonr_get with a reader of its own, for a caller that reads one value now and then. */
+int jsonr_get_once(const char *json, const char *path, char *buf, size_t len,
+		   struct ns_err *err);
 /* The same value malloc'd into *out (NULL when missing or null): 1, 0 or -1. */
 int jsonr_dup(struct jsonr *r, const char *json, const char *path, char **out,
 	      struct ns_err *err);

@@ -14,11 +14,12 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
+#include "lib/sql/jsonr.h"
 #include "lib/sql/store_schema.h"
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT, ST_JSON,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT,
 	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
@@ -81,7 +82,6 @@ static const char *const sql_text[ST_COUNT] = {
 	"INSERT INTO samples (result_id, direction, stream, t_start, t_end, bytes, bps, packets,"
 	" retransmits, cwnd_bytes, rtt_ms, lost, jitter_ms)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-	[ST_JSON] = "SELECT json_extract(?1, ?2)",
 	[ST_SEARCH_INSERT] =
 	"INSERT OR REPLACE INTO searches (result_id, search_json) VALUES (?1, ?2)",
 	[ST_RESULT_TRUTH] = "UPDATE results SET fwd_socket_drops = ?2 WHERE id = ?1",
@@ -704,26 +704,6 @@ out:
 
 int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len)
 {
-	int rc = -1;
-	if (len)
-		buf[0] = '\0';
-	if (!json)
-		return 0;
-	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = stmt(s, ST_JSON, NULL);
-	if (!st)
-		goto out;
-	store_sql_bind_text(st, 1, json);
-	store_sql_bind_text(st, 2, path);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const unsigned char *t = sqlite3_column_text(st, 0);
-		size_t n = t ? (size_t)sqlite3_column_bytes(st, 0) : 0;
-		rc = !t ? 0 : n < len ? 1 : 2; /* 2: never a cut value that reads as a whole one */
-		if (rc == 1)
-			memcpy(buf, t, n + 1);
-	}
-	sqlite3_reset(st);
-out:
-	pthread_mutex_unlock(&s->lock);
-	return rc;
+	(void)s; /* JSON is read by lib/sql/jsonr, not by the store's connection */
+	return jsonr_get_once(json, path, buf, len, NULL);
 }

@@ -51,6 +51,10 @@ static void values_by_path(void **state)
 	char tiny[3];
 	assert_int_equal(jsonr_get(r, doc, "$.iface.driver", tiny, sizeof(tiny), &err), 2);
 	assert_string_equal(tiny, "");
+	assert_int_equal(jsonr_get_once(doc, "$.iface.irq", buf, sizeof(buf), &err), 1);
+	assert_string_equal(buf, "[0,2,5]");
+	assert_int_equal(jsonr_get_once(NULL, "$.a", buf, sizeof(buf), &err), 0);
+	assert_int_equal(jsonr_get_once("{", "$.a", buf, sizeof(buf), &err), -1);
 	char *d;
 	assert_int_equal(jsonr_dup(r, doc, "$.iface", &d, &err), 1);
 	assert_string_equal(d, "{\"driver\":\"ena\",\"irq\":[0,2,5]}");
