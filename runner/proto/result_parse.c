@@ -12,6 +12,7 @@
 
 #include "fields.h"
 #include "lib/sql/jsonr.h"
+#include "lib/sql/sqlrow.h"
 #include "probe.h"
 #include "proto.h"
 
@@ -24,18 +25,12 @@ struct rp {
 	char bad_key[64];
 };
 
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? (const char *)t : NULL;
-}
-
 static void set_bad(struct rp *r, const char *key);
 
 /* JSON text of a number (or null / missing: 0), converted by lib/sql/jsonr's rules. */
 static double num_d(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
-	const char *t = col_text(st, i);
+	const char *t = sqlrow_text(st, i);
 	double v = 0;
 	if (t && strcmp(t, "null") && jsonr_num_double(t, key, &v, NULL) < 0)
 		set_bad(r, key);
@@ -44,7 +39,7 @@ static double num_d(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 
 static uint64_t num_u(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
-	const char *t = col_text(st, i);
+	const char *t = sqlrow_text(st, i);
 	uint64_t v = 0;
 	if (t && strcmp(t, "null") && jsonr_num_u64(t, key, UINT64_MAX, &v, NULL) < 0)
 		set_bad(r, key);
@@ -53,7 +48,7 @@ static uint64_t num_u(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 
 static int64_t num_i(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 {
-	const char *t = col_text(st, i);
+	const char *t = sqlrow_text(st, i);
 	int64_t v = 0;
 	if (t && strcmp(t, "null") && jsonr_num_i64(t, key, INT64_MIN, INT64_MAX, &v, NULL) < 0)
 		set_bad(r, key);
@@ -62,13 +57,13 @@ static int64_t num_i(struct rp *r, sqlite3_stmt *st, int i, const char *key)
 
 static bool is_true(sqlite3_stmt *st, int i)
 {
-	const char *t = col_text(st, i);
+	const char *t = sqlrow_text(st, i);
 	return t && !strcmp(t, "true");
 }
 
 static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int i)
 {
-	const char *t = col_text(st, i);
+	const char *t = sqlrow_text(st, i);
 	snprintf(dst, cap, "%s", t ? t : "");
 	proto_printable(dst); /* another host's words, printed and stored */
 }
@@ -197,12 +192,12 @@ static int row_fields(struct rp *r, sqlite3_stmt *st, int *col, const struct fie
 		case FT_F64: *(double *)p = num_d(r, st, k, f->key); break;
 		case FT_STR: copy_text(p, f->size, st, k); break;
 		case FT_PROTO: {
-			const char *name = col_text(st, k);
+			const char *name = sqlrow_text(st, k);
 			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
 			break;
 		}
 		case FT_DIR:
-			if (dir_of(col_text(st, k), p) < 0)
+			if (dir_of(sqlrow_text(st, k), p) < 0)
 				return ns_err_set(r->err, "probe result: unknown %s", f->key);
 			break;
 		}
@@ -248,15 +243,15 @@ static int top_level(struct rp *r, struct probe_result *res, bool *has_rev, int6
 		ns_err_set(r->err, "reading a probe result: %s", sqlite3_errmsg(r->db));
 		goto out;
 	}
-	if (num_u(r, st, 0, "version") != 1 || !col_text(st, 1)) {
+	if (num_u(r, st, 0, "version") != 1 || !sqlrow_text(st, 1)) {
 		ns_err_set(r->err, "not a version-1 probe result");
 		goto out;
 	}
-	res->status = !strcmp(col_text(st, 1), "ok") ? 0 : -1;
+	res->status = !strcmp(sqlrow_text(st, 1), "ok") ? 0 : -1;
 	copy_text(res->error, sizeof(res->error), st, 2);
 	if (res->status != 0 && !res->error[0])
 		snprintf(res->error, sizeof(res->error), "unknown error");
-	const char *hi = col_text(st, 3);
+	const char *hi = sqlrow_text(st, 3);
 	if (hi && strcmp(hi, "null") && !(res->agent_hostinfo = strdup(hi))) {
 		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
 		goto out;
@@ -280,7 +275,7 @@ static int warnings(struct rp *r, struct probe_result *res)
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	size_t n = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *w = col_text(st, 0);
+		const char *w = sqlrow_text(st, 0);
 		if (w && n + 1 < sizeof(res->warnings))
 			n += (size_t)snprintf(res->warnings + n, sizeof(res->warnings) - n, "%s%s",
 					      n ? "; " : "", w);
@@ -330,17 +325,17 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, keys[d], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_ROW || dir_of(col_text(st, 0), &pd->dir) < 0 ||
+		if (sqlite3_step(st) != SQLITE_ROW || dir_of(sqlrow_text(st, 0), &pd->dir) < 0 ||
 		    pd->dir == NS_DIR_BIDIR) {
 			ns_err_set(r->err, "probe result: malformed %s", keys[d] + 2);
 			goto out;
 		}
 		int found;
-		if (figures(r, fig, col_text(st, 1), &pd->sender) < 0 ||
-		    figures(r, fig, col_text(st, 2), &pd->receiver) < 0 ||
-		    (found = sum_object(r, col_text(st, 3), &fields_shaping, &pd->shaping,
+		if (figures(r, fig, sqlrow_text(st, 1), &pd->sender) < 0 ||
+		    figures(r, fig, sqlrow_text(st, 2), &pd->receiver) < 0 ||
+		    (found = sum_object(r, sqlrow_text(st, 3), &fields_shaping, &pd->shaping,
 					sizeof(pd->shaping), "shaping")) < 0 ||
-		    sum_object(r, col_text(st, 4), &fields_limit, &pd->limit, sizeof(pd->limit),
+		    sum_object(r, sqlrow_text(st, 4), &fields_limit, &pd->limit, sizeof(pd->limit),
 			       "limit") < 0)
 			goto out;
 		pd->shaping.found = found == 1;
@@ -382,7 +377,7 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
-		if (dir_index(res, col_text(st, 0), &d) < 0) {
+		if (dir_index(res, sqlrow_text(st, 0), &d) < 0) {
 			ns_err_set(r->err, "probe result: a stream of no direction of the test");
 			goto out;
 		}
@@ -390,8 +385,8 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 		struct probe_stream_result *s = &pd->streams[pd->n_streams++];
 		int col = 3;
 		if (row_fields(r, st, &col, &fields_stream, s) < 0 ||
-		    figures(r, fig, col_text(st, 1), &s->sender) < 0 ||
-		    figures(r, fig, col_text(st, 2), &s->receiver) < 0)
+		    figures(r, fig, sqlrow_text(st, 1), &s->sender) < 0 ||
+		    figures(r, fig, sqlrow_text(st, 2), &s->receiver) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -411,7 +406,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
-		if (dir_index(res, col_text(st, 0), &d) < 0) {
+		if (dir_index(res, sqlrow_text(st, 0), &d) < 0) {
 			ns_err_set(r->err, "probe result: an interval of no direction of the test");
 			goto out;
 		}
@@ -434,7 +429,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
-		if (dir_index(res, col_text(st, 0), &d) < 0 || res->dirs[d].n_intervals >= count[d]) {
+		if (dir_index(res, sqlrow_text(st, 0), &d) < 0 || res->dirs[d].n_intervals >= count[d]) {
 			ns_err_set(r->err, "probe result: intervals changed while read");
 			goto out;
 		}
@@ -470,7 +465,7 @@ static int latency(struct rp *r, struct probe_result *res)
 		ns_err_set(r->err, "reading the latency object: %s", sqlite3_errmsg(r->db));
 		goto out;
 	}
-	const char *h = col_text(st, 0);
+	const char *h = sqlrow_text(st, 0);
 	if (h && strlen(h) > RP_MAX_HISTOGRAM) {
 		ns_err_set(r->err, "probe result: a latency histogram of %zu bytes (at most %u)",
 			   strlen(h), RP_MAX_HISTOGRAM);
@@ -540,9 +535,9 @@ static int lul(struct rp *r, struct probe_result *res)
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		ns_err_set(r->err, "reading latency_under_load: %s", sqlite3_errmsg(r->db));
-	else if (sum_object(r, col_text(st, 0), &fields_lul, l, sizeof(*l), "latency_under_load") >= 0 &&
-		 sum_object(r, col_text(st, 1), &fields_latency, &l->idle, sizeof(l->idle), "idle") >= 0 &&
-		 sum_object(r, col_text(st, 2), &fields_latency, &l->loaded, sizeof(l->loaded),
+	else if (sum_object(r, sqlrow_text(st, 0), &fields_lul, l, sizeof(*l), "latency_under_load") >= 0 &&
+		 sum_object(r, sqlrow_text(st, 1), &fields_latency, &l->idle, sizeof(l->idle), "idle") >= 0 &&
+		 sum_object(r, sqlrow_text(st, 2), &fields_latency, &l->loaded, sizeof(l->loaded),
 			    "loaded") >= 0)
 		rc = 0;
 	l->present = rc == 0;
