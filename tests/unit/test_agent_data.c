@@ -1,4 +1,5 @@
-/* The agent's data connections belong to their test (issue 23): a fake client against an
+/* runner/agent as a whole (embedded; agent.c, conn.c and gate.c together), hence a
+ * descriptive name: the agent's data connections belong to their test (issue 23): a fake client against an
  * embedded agent opens, from the client's own address, silent connections, a wrong cookie and
  * a stream index twice before its real streams. The agent waits for each greeting beside the
  * others, so the 32 real streams are taken at once and the test starts and ends on time; the

@@ -1,7 +1,7 @@
-/* What the client says about the far end of a control connection: something that is not a
- * netsweep agent is named as such with what it sent (printable bytes only), and a port that
- * accepts and never speaks times out naming host, port and what was awaited. Servers are
- * threads on loopback ports of their own. */
+/* runner/client/ctl (driven through probe_hostinfo): what the client says about the far end
+ * of a control connection — something that is not a netsweep agent is named as such with what
+ * it sent (printable bytes only), and a port that accepts and never speaks times out naming
+ * host, port and what was awaited. Servers are threads on loopback ports of their own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

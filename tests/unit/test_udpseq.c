@@ -1,3 +1,5 @@
+/* runner/engine/udpseq: UDP sequence accounting (loss, late packets, reordering, duplicates,
+ * the window's wrap, against a model); and runner/engine/pace's rate at its end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
