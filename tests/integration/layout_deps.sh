@@ -1,13 +1,22 @@
 #!/bin/bash
 # The layout's promises, checked on the built objects and the sources: no dependency cycle
 # between files or between folders (who calls whom, from the symbols each object defines and
-# uses), report/ includes nothing of runner/, and no code decides on an error's text.
+# uses), none between modules through their #include lines either (a static inline in a
+# header is a call the objects do not show), report/ includes nothing of runner/, no code
+# decides on an error's text, no folder holds more than 14 C files and no file more than 800
+# lines, JSON is read through lib/sql/jsonr only and XML schemas are used through
+# lib/xml/xsdcheck only.
 source "$(dirname "$0")/../lib/check.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OBJ=${BUILD:-$ROOT/build}/obj
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# tsort's loop report as "a b c; d e", one loop each
+loops() { awk '/input contains a loop/ {if (l != "") printf "%s; ", l; l = ""; next}
+	{sub(/^tsort: /, ""); l = l (l == "" ? "" : " ") $0} END {printf "%s", l}' "$1"; }
 
-objs=$(cd "$OBJ" && ls lib/*.o lib/*/*.o runner/*/*.o report/*.o report/*/*.o 2>/dev/null)
+# every object of a source that still exists (a moved file leaves its old object behind)
+objs=$(cd "$OBJ" 2>/dev/null && find lib runner report -name '*.o' 2>/dev/null | sort |
+	while read -r o; do [ -f "$ROOT/${o%.o}.c" ] && echo "$o"; done)
 if [ -z "$objs" ]; then fail "objects to read" "none under $OBJ: build first"; finish; exit; fi
 (cd "$OBJ" && nm -A --defined-only $objs) 2>/dev/null |
 	awk '$2 ~ /^[TDBR]$/ {sub(/:[^:]*$/, "", $1); print $3, $1}' | sort -u >"$T/defs"
@@ -20,12 +29,12 @@ awk '{a=$1; b=$2; sub(/\/[^\/]*$/, "", a); sub(/\/[^\/]*$/, "", b); if (a != b) 
 	"$T/files" | sort -u >"$T/dirs"
 
 if tsort "$T/files" >/dev/null 2>"$T/err"; then pass "no dependency cycle between files"
-else fail "no dependency cycle between files" "$(tr '\n' ' ' <"$T/err")"; fi
+else fail "no dependency cycle between files" "$(loops "$T/err")"; fi
 if tsort "$T/dirs" >/dev/null 2>"$T/err"; then pass "no dependency cycle between folders"
-else fail "no dependency cycle between folders" "$(tr '\n' ' ' <"$T/err")"; fi
-if grep -q '^report runner' "$T/dirs"; then fail "report/ calls no runner code" "$(grep '^report runner' "$T/dirs" | head -3 | tr '\n' ';')"
+else fail "no dependency cycle between folders" "$(loops "$T/err")"; fi
+if grep -E '^report(/[^ ]*)? runner' "$T/dirs" >"$T/up"; then fail "report/ calls no runner code" "$(head -3 "$T/up" | tr '\n' ';')"
 else pass "report/ calls no runner code"; fi
-if grep -q '^lib runner\|^lib report' "$T/dirs"; then fail "lib/ calls nothing above it"
+if grep -E '^lib(/[^ ]*)? (runner|report)' "$T/dirs" >"$T/up"; then fail "lib/ calls nothing above it" "$(head -3 "$T/up" | tr '\n' ';')"
 else pass "lib/ calls nothing above it"; fi
 if grep -rn '#include "\(\.\./\)*runner/' "$ROOT/report" >"$T/inc"; then
 	fail "report/ includes no runner/ header" "$(head -2 "$T/inc" | tr '\n' ' ')"
@@ -34,4 +43,48 @@ else pass "report/ includes no runner/ header"; fi
 if grep -rnE 'str(n)?(str|cmp|casecmp)\([^;]*(err|e)(\.|->)msg' "$ROOT/lib" "$ROOT/runner" "$ROOT/report" >"$T/msg"; then
 	fail "no control flow on error text" "$(head -3 "$T/msg" | tr '\n' ' ')"
 else pass "no control flow on error text"; fi
+
+cd "$ROOT" || exit 1
+src=$(find lib runner report -name '*.[ch]' | sort)
+# A static inline in a header is a call the objects do not show: each file that includes a
+# header holding one (directly: "beside the includer" first, then from the top as -I. finds
+# it) gets an edge to that header's module, and the calls of the objects plus those edges must
+# still sort (expand.c calling matrix_longrun.c while matrix_longrun.c calls expand.h's inline
+# helper is a circle).
+inl=$(grep -l 'static[[:space:]]\+inline' $src)
+for f in $src; do
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+		d=$(dirname "$f")
+		if [ -f "$d/$inc" ]; then t=$(realpath --relative-to=. "$d/$inc")
+		elif [ -f "$inc" ]; then t=$inc
+		else continue; fi
+		case " $(echo $inl) " in *" $t "*) ;; *) continue ;; esac
+		a=${f%.*} b=${t%.*}
+		[ "$a" != "$b" ] && echo "$a $b"
+	done
+done | sort -u >"$T/inline"
+cat "$T/files" "$T/inline" | sort -u >"$T/calls"
+if tsort "$T/calls" >/dev/null 2>"$T/err"; then pass "no cycle between files through static inline helpers ($(wc -l <"$T/inline") include edges to them)"
+else fail "no cycle between files through static inline helpers" "$(loops "$T/err")"; fi
+
+# one job per folder, files one can read in a sitting (STYLE.md 13)
+for d in $(find lib runner report -type d | sort); do
+	n=$(find "$d" -maxdepth 1 -name '*.c' | wc -l)
+	[ "$n" -gt 14 ] && echo "$d ($n)"
+done >"$T/big"
+if [ -s "$T/big" ]; then fail "no folder holds more than 14 C files" "$(tr '\n' ' ' <"$T/big")"
+else pass "no folder holds more than 14 C files"; fi
+wc -l $src | awk '$2 != "total" && $1 > 800 {print $2 " (" $1 ")"}' >"$T/long"
+if [ -s "$T/long" ]; then fail "no source file is over 800 lines" "$(tr '\n' ' ' <"$T/long")"
+else pass "no source file is over 800 lines"; fi
+
+# one JSON reader (lib/sql/jsonr.c: SQLite's JSON functions on its own in-memory connection); the
+# store's reader opens the other in-memory database, the migrated copy of an older file
+grep -rln ':memory:' lib runner report | grep -vx 'lib/sql/jsonr.c\|lib/sql/store_read.c' >"$T/mem"
+if [ -s "$T/mem" ]; then fail "JSON is read through lib/sql/jsonr only (no private :memory: database)" "$(tr '\n' ' ' <"$T/mem")"
+else pass "JSON is read through lib/sql/jsonr only (no private :memory: database)"; fi
+# one XML validator: libxml2's schema API is used by lib/xml/xsdcheck alone
+grep -rln 'xmlSchema' lib runner report | grep -vx 'lib/xml/xsdcheck.c\|lib/xml/xsdcheck.h' >"$T/xsd"
+if [ -s "$T/xsd" ]; then fail "XSD validation only in lib/xml/xsdcheck" "$(tr '\n' ' ' <"$T/xsd")"
+else pass "XSD validation only in lib/xml/xsdcheck"; fi
 finish
