@@ -4,8 +4,8 @@
 # uses), none between modules through their #include lines either (a static inline in a
 # header is a call the objects do not show), report/ includes nothing of runner/, no code
 # decides on an error's text, no folder holds more than 14 C files and no file more than 800
-# lines, JSON is read through lib/sql/jsonr only and XML schemas are used through
-# lib/xml/xsdcheck only.
+# lines, only entry points (cmd_*.c, main.c) install signal handlers, JSON is read through
+# lib/sql/jsonr only and XML schemas are used through lib/xml/xsdcheck only.
 source "$(dirname "$0")/../lib/check.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OBJ=${BUILD:-$ROOT/build}/obj
@@ -77,6 +77,12 @@ else pass "no folder holds more than 14 C files"; fi
 wc -l $src | awk '$2 != "total" && $1 > 800 {print $2 " (" $1 ")"}' >"$T/long"
 if [ -s "$T/long" ]; then fail "no source file is over 800 lines" "$(tr '\n' ' ' <"$T/long")"
 else pass "no source file is over 800 lines"; fi
+
+# the process belongs to its entry points: library code installs no signal handler
+grep -nE '(^|[^_[:alnum:]])(sigaction|signal)[[:space:]]*\(' $(find lib runner report -name '*.c' \
+	! -name 'cmd_*.c' ! -name main.c | sort) | grep -vE ':[[:space:]]*(/?\*|//)' >"$T/sig"
+if [ -s "$T/sig" ]; then fail "only cmd_*.c and main.c install signal handlers" "$(cut -d: -f1,2 "$T/sig" | tr '\n' ' ')"
+else pass "only cmd_*.c and main.c install signal handlers"; fi
 
 # one JSON reader (lib/sql/jsonr.c: SQLite's JSON functions on its own in-memory connection); the
 # store's reader opens the other in-memory database, the migrated copy of an older file
