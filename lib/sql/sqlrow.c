@@ -23,6 +23,12 @@ char *sqlrow_dup(sqlite3_stmt *st, int i)
 	return t ? strdup(t) : NULL;
 }
 
+char *sqlrow_dup_or_empty(sqlite3_stmt *st, int i)
+{
+	const char *t = sqlrow_text(st, i);
+	return strdup(t ? t : "");
+}
+
 size_t sqlrow_copy(char *dst, size_t cap, sqlite3_stmt *st, int i)
 {
 	const char *t = sqlrow_text(st, i);

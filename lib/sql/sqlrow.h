@@ -17,6 +17,10 @@ const char *sqlrow_text(struct sqlite3_stmt *st, int i);
 /* A malloc'd copy of the column's text; NULL for SQL NULL (or out of memory). */
 char *sqlrow_dup(struct sqlite3_stmt *st, int i);
 
+/* The same with "" for SQL NULL, for a reader that never holds NULL strings (NULL only when
+ * out of memory). */
+char *sqlrow_dup_or_empty(struct sqlite3_stmt *st, int i);
+
 /* The column's text into dst (cap bytes, always terminated when cap > 0); "" for SQL NULL.
  * Returns the text's length, as snprintf does, so a cut copy shows as >= cap. */
 size_t sqlrow_copy(char *dst, size_t cap, struct sqlite3_stmt *st, int i);

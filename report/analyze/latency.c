@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/cost.h"
+#include "lib/sql/sqlrow.h"
 #include "report/charts/charts_gp.h"
 #include "report/analyze/ab.h"
 #include "report/model/stats.h"
@@ -19,12 +20,6 @@ const char rp_latency_method[] =
 	"the median p99 rose by more than the minimum change: latency is skewed and "
 	"multiplicative, so its logarithm is the scale on which a mean difference means "
 	"something. Fewer than 2 repeats on either side: no test.";
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return strdup(t ? (const char *)t : "");
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -81,9 +76,9 @@ static int load_run(sqlite3 *db, long long run_id, struct rp_latency *l, bool hi
 			l->cases = nc;
 			c = &l->cases[l->n++];
 			memset(c, 0, sizeof(*c));
-			c->case_key = dup_col(st, 0);
-			c->endpoint = dup_col(st, 1);
-			c->test = dup_col(st, 2);
+			c->case_key = sqlrow_dup_or_empty(st, 0);
+			c->endpoint = sqlrow_dup_or_empty(st, 1);
+			c->test = sqlrow_dup_or_empty(st, 2);
 			c->request = sqlite3_column_int64(st, 3);
 			c->response = sqlite3_column_int64(st, 4);
 			c->streams = sqlite3_column_int64(st, 5);

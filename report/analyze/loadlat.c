@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sql/sqlrow.h"
 #include "report/model/stats.h"
 
 const char rp_loadlat_method[] =
@@ -31,17 +32,6 @@ static double median_finite(double *v, size_t n)
 	return rp_median(v, k);
 }
 
-static char *text_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return strdup(t ? (const char *)t : "");
-}
-
-static double num_col(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
 /* A new case from row st; NULL when out of memory. */
 static struct rp_ll_case *new_case(struct rp_loadlat *l, sqlite3_stmt *st)
 {
@@ -51,8 +41,8 @@ static struct rp_ll_case *new_case(struct rp_loadlat *l, sqlite3_stmt *st)
 	l->cases = nc;
 	struct rp_ll_case *c = &l->cases[l->n++];
 	memset(c, 0, sizeof(*c));
-	c->case_key = text_col(st, Q_KEY);
-	c->endpoint = text_col(st, Q_EP);
+	c->case_key = sqlrow_dup_or_empty(st, Q_KEY);
+	c->endpoint = sqlrow_dup_or_empty(st, Q_EP);
 	char d[160];
 	long long streams = sqlite3_column_int64(st, Q_STREAMS);
 	const unsigned char *p = sqlite3_column_text(st, Q_PROTO), *dir = sqlite3_column_text(st, Q_DIR),
@@ -87,7 +77,7 @@ int rp_loadlat_load(sqlite3 *db, long long run_id, struct rp_loadlat *out, struc
 		}
 		if (c->n < RP_LL_MAX_REPEATS) {
 			for (int k = 0; k < RP_LL_N; k++)
-				v[k][c->n] = num_col(st, Q_FIRST_V + k);
+				v[k][c->n] = sqlrow_num(st, Q_FIRST_V + k);
 			c->n++;
 		}
 		c->lost += sqlite3_column_int64(st, Q_LOST);

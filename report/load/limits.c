@@ -4,14 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sql/sqlrow.h"
 #include "report/model/describe.h"
 #include "report/load/rundb.h"
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? strdup((const char *)t) : NULL;
-}
 
 static void limits_row(struct rp_case *c, sqlite3_stmt *st)
 {
@@ -20,9 +15,9 @@ static void limits_row(struct rp_case *c, sqlite3_stmt *st)
 	c->limit_asked_bps = sqlite3_column_double(st, 3);
 	c->limit_offered_bps = sqlite3_column_double(st, 4);
 	free(c->limit_cause);
-	c->limit_cause = dup_col(st, 5);
+	c->limit_cause = sqlrow_dup(st, 5);
 	free(c->limited_by);
-	c->limited_by = dup_col(st, 6);
+	c->limited_by = sqlrow_dup(st, 6);
 	c->n_limited_by = sqlite3_column_int(st, 7);
 	c->limit_snd_thread_cpu = sqlite3_column_double(st, 8);
 	c->limit_rcv_thread_cpu = sqlite3_column_double(st, 9);

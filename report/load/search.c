@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sql/sqlrow.h"
+
 /* The first repeat's search of each case, goals in order. */
 static const char *const load_sql =
 	"SELECT endpoint, coalesce(link_bps, 0), length, streams, direction, mrr_pps, goal,"
@@ -14,17 +16,6 @@ static const char *const load_sql =
 	" FROM v_search_goals g WHERE run_id = ?1 AND repeat = (SELECT min(repeat)"
 	" FROM v_search_goals h WHERE h.case_id = g.case_id)"
 	" ORDER BY endpoint, streams, direction, length, case_id, goal";
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? strdup((const char *)t) : NULL;
-}
-
-static double col_or_nan(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
 
 int rp_search_load(sqlite3 *db, long long run_id, struct rp_search *s, struct ns_err *err)
 {
@@ -51,13 +42,13 @@ int rp_search_load(sqlite3 *db, long long run_id, struct rp_search *s, struct ns
 			}
 			row = &s->rows[s->n++];
 			memset(row, 0, sizeof(*row));
-			row->endpoint = dup_col(st, 0);
+			row->endpoint = sqlrow_dup(st, 0);
 			row->link_bps = sqlite3_column_int64(st, 1);
 			row->length = sqlite3_column_int64(st, 2);
 			row->streams = sqlite3_column_int64(st, 3);
 			const unsigned char *d = sqlite3_column_text(st, 4);
 			snprintf(row->direction, sizeof(row->direction), "%s", d ? (const char *)d : "");
-			row->mrr_pps = col_or_nan(st, 5);
+			row->mrr_pps = sqlrow_num(st, 5);
 		}
 		if (row->n_goals == RP_SEARCH_GOALS)
 			continue;
@@ -65,12 +56,12 @@ int rp_search_load(sqlite3 *db, long long run_id, struct rp_search *s, struct ns
 		g->loss_ratio = sqlite3_column_double(st, 7);
 		g->met = sqlite3_column_int(st, 8) != 0;
 		g->converged = sqlite3_column_int(st, 9) != 0;
-		g->lower_pps = col_or_nan(st, 10);
-		g->upper_pps = col_or_nan(st, 11);
-		g->conditional_pps = col_or_nan(st, 12);
-		g->note = dup_col(st, 13);
+		g->lower_pps = sqlrow_num(st, 10);
+		g->upper_pps = sqlrow_num(st, 11);
+		g->conditional_pps = sqlrow_num(st, 12);
+		g->note = sqlrow_dup(st, 13);
 		g->sender_limited = sqlite3_column_int(st, 14) != 0;
-		g->at_least_pps = col_or_nan(st, 15);
+		g->at_least_pps = sqlrow_num(st, 15);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -1,6 +1,8 @@
 /* store_sql: see store_sql.h. */
 #include "store_sql.h"
 
+#include "lib/sql/sqlrow.h"
+
 int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
 {
 	int rc = sqlite3_errcode(db) & 0xff;

@@ -34,6 +34,9 @@ static void null_and_text_round_trip(void **state)
 	assert_string_equal(d, "night-1");
 	free(d);
 	assert_null(sqlrow_dup(st, 1));
+	d = sqlrow_dup_or_empty(st, 1);
+	assert_string_equal(d, "");
+	free(d);
 	char small[4];
 	assert_int_equal(sqlrow_copy(small, sizeof(small), st, 0), strlen("night-1"));
 	assert_string_equal(small, "nig");
