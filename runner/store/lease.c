@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "store_int.h"
+#include "lib/sql/sqlrow.h"
 
 void lease_holder(char buf[LEASE_HOLDER_MAX])
 {
@@ -57,10 +58,9 @@ static int row2(struct store *s, const char *sql, int64_t case_id, uint32_t repe
 	sqlite3_bind_int64(st, 2, repeat);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const unsigned char *x = sqlite3_column_text(st, 0), *y = sqlite3_column_text(st, 1);
-		snprintf(a, alen, "%s", x ? (const char *)x : "");
+		sqlrow_copy(a, alen, st, 0);
 		if (b)
-			snprintf(b, blen, "%s", y ? (const char *)y : "");
+			sqlrow_copy(b, blen, st, 1);
 		rc = 1;
 	} else if (rc == SQLITE_DONE) {
 		rc = 0;
@@ -109,8 +109,8 @@ int lease_claim(struct store *s, int64_t case_id, uint32_t repeat, const char *h
 	snprintf(ttl, sizeof(ttl), "+%.0f seconds", ttl_s < 1 ? 1 : ttl_s);
 	sqlite3_bind_int64(st, 1, case_id);
 	sqlite3_bind_int64(st, 2, repeat);
-	store_sql_bind_text(st, 3, holder);
-	store_sql_bind_text(st, 4, ttl);
+	sqlrow_bind_text(st, 3, holder);
+	sqlrow_bind_text(st, 4, ttl);
 	int step = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE) {
@@ -138,7 +138,7 @@ static int release(struct store *s, const char *sql, int64_t case_id, uint32_t r
 		lease_err(s, err, "releasing a lease");
 		goto out;
 	}
-	store_sql_bind_text(st, 1, holder);
+	sqlrow_bind_text(st, 1, holder);
 	if (case_id) {
 		sqlite3_bind_int64(st, 2, case_id);
 		sqlite3_bind_int64(st, 3, repeat);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "lib/sql/jsonr.h"
+#include "lib/sql/sqlrow.h"
 #include "lib/sql/store_schema.h"
 
 enum {
@@ -234,7 +235,7 @@ static int run_rank_insert(struct store *s, int64_t run_id, const char *rank_by,
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "recording the run's rank-by rule");
 	sqlite3_bind_int64(st, 1, run_id);
-	store_sql_bind_text(st, 2, rank_by);
+	sqlrow_bind_text(st, 2, rank_by);
 	int rc = step_done(s, st, err, "recording the run's rank-by rule");
 	sqlite3_finalize(st);
 	return rc;
@@ -251,7 +252,7 @@ static int run_pricing_insert(struct store *s, int64_t run_id, const char *prici
 		return db_err(s, err, "recording the run's pricing");
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, pricing, colon ? (int)(colon - pricing) : -1, SQLITE_TRANSIENT);
-	store_sql_bind_text(st, 3, colon ? colon + 1 : "");
+	sqlrow_bind_text(st, 3, colon ? colon + 1 : "");
 	int rc = step_done(s, st, err, "recording the run's pricing");
 	sqlite3_finalize(st);
 	return rc;
@@ -267,16 +268,16 @@ int store_run_create(struct store *s, const struct store_run *r, int64_t *run_id
 	sqlite3_stmt *st = stmt(s, ST_RUN_INSERT, err);
 	if (!st)
 		goto out;
-	store_sql_bind_text(st, 1, r->matrix_name);
-	store_sql_bind_text(st, 2, r->description);
-	store_sql_bind_text(st, 3, r->matrix_path);
-	store_sql_bind_text(st, 4, r->matrix_text);
-	store_sql_bind_text(st, 5, r->matrix_hash);
-	store_sql_bind_text(st, 6, r->label);
-	store_sql_bind_text(st, 7, now);
-	store_sql_bind_text(st, 8, r->version);
-	store_sql_bind_text(st, 9, r->runner_host);
-	store_sql_bind_text(st, 10, r->order);
+	sqlrow_bind_text(st, 1, r->matrix_name);
+	sqlrow_bind_text(st, 2, r->description);
+	sqlrow_bind_text(st, 3, r->matrix_path);
+	sqlrow_bind_text(st, 4, r->matrix_text);
+	sqlrow_bind_text(st, 5, r->matrix_hash);
+	sqlrow_bind_text(st, 6, r->label);
+	sqlrow_bind_text(st, 7, now);
+	sqlrow_bind_text(st, 8, r->version);
+	sqlrow_bind_text(st, 9, r->runner_host);
+	sqlrow_bind_text(st, 10, r->order);
 	if (r->has_seed)
 		sqlite3_bind_int64(st, 11, r->seed);
 	sqlite3_bind_int64(st, 12, r->repeats);
@@ -301,7 +302,7 @@ static int find_run(struct store *s, int which, const char *hash, int64_t *run_i
 	sqlite3_stmt *st = stmt(s, which, err);
 	if (!st)
 		goto out;
-	store_sql_bind_text(st, 1, hash);
+	sqlrow_bind_text(st, 1, hash);
 	int step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
 		*run_id = sqlite3_column_int64(st, 0);
@@ -342,9 +343,9 @@ int store_run_set_status(struct store *s, int64_t run_id, const char *status,
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_sql_bind_text(st, 2, status);
-	store_sql_bind_text(st, 3, strcmp(status, "running") ? now : NULL);
-	store_sql_bind_text(st, 4, warnings_json);
+	sqlrow_bind_text(st, 2, status);
+	sqlrow_bind_text(st, 3, strcmp(status, "running") ? now : NULL);
+	sqlrow_bind_text(st, 4, warnings_json);
 	rc = step_done(s, st, err, "updating the run");
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -360,7 +361,7 @@ int store_run_set_overrides(struct store *s, int64_t run_id, const char *json,
 				    NULL) == SQLITE_OK ? 0 : -1;
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, run_id);
-		store_sql_bind_text(st, 2, json);
+		sqlrow_bind_text(st, 2, json);
 		rc = step_done(s, st, err, "storing the run's overrides");
 		sqlite3_finalize(st);
 	} else {
@@ -379,24 +380,24 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_sql_bind_text(st, 2, e->name);
-	store_sql_bind_text(st, 3, e->instance_type);
-	store_sql_bind_text(st, 4, e->region);
-	store_sql_bind_text(st, 5, e->client_host);
-	store_sql_bind_text(st, 6, e->agent_addr);
-	store_sql_bind_text(st, 7, e->expected_driver);
-	store_sql_bind_text(st, 8, e->price_basis ? e->price_basis : "pair");
+	sqlrow_bind_text(st, 2, e->name);
+	sqlrow_bind_text(st, 3, e->instance_type);
+	sqlrow_bind_text(st, 4, e->region);
+	sqlrow_bind_text(st, 5, e->client_host);
+	sqlrow_bind_text(st, 6, e->agent_addr);
+	sqlrow_bind_text(st, 7, e->expected_driver);
+	sqlrow_bind_text(st, 8, e->price_basis ? e->price_basis : "pair");
 	if (e->link_bps)
 		sqlite3_bind_int64(st, 9, (sqlite3_int64)e->link_bps);
-	store_sql_bind_text(st, 10, e->client_info);
-	store_sql_bind_text(st, 11, e->agent_info);
+	sqlrow_bind_text(st, 10, e->client_info);
+	sqlrow_bind_text(st, 11, e->agent_info);
 	if (step_done(s, st, err, "recording an endpoint") < 0)
 		goto out;
 	st = stmt(s, ST_EP_UPDATE, err);
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_sql_bind_text(st, 2, e->name);
+	sqlrow_bind_text(st, 2, e->name);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*endpoint_id = sqlite3_column_int64(st, 0);
 		rc = 0;
@@ -409,7 +410,7 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		if (!(st = stmt(s, ST_EP_EMULATION, err)))
 			goto out;
 		sqlite3_bind_int64(st, 1, *endpoint_id);
-		store_sql_bind_text(st, 2, e->emulation);
+		sqlrow_bind_text(st, 2, e->emulation);
 		if (step_done(s, st, err, "recording a lab pair") < 0)
 			goto out;
 		rc = 0;
@@ -454,25 +455,25 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, c->endpoint_id);
-	store_sql_bind_text(st, 3, c->case_key);
+	sqlrow_bind_text(st, 3, c->case_key);
 	sqlite3_bind_int64(st, 4, c->ordinal);
-	store_sql_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	sqlrow_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
 	sqlite3_bind_int64(st, 6, p->streams);
 	sqlite3_bind_int64(st, 7, p->threads);
 	sqlite3_bind_int64(st, 8, p->length);
 	sqlite3_bind_int64(st, 9, (sqlite3_int64)p->rate_bps);
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)p->fq_rate_bps);
-	store_sql_bind_text(st, 11, p->dir == NS_DIR_REVERSE ? "reverse" : p->dir == NS_DIR_BIDIR ? "bidir"
+	sqlrow_bind_text(st, 11, p->dir == NS_DIR_REVERSE ? "reverse" : p->dir == NS_DIR_BIDIR ? "bidir"
 										  : "forward");
 	sqlite3_bind_double(st, 12, p->duration_s);
 	sqlite3_bind_double(st, 13, p->omit_s);
-	store_sql_bind_text(st, 14, c->affinity ? c->affinity : "none");
+	sqlrow_bind_text(st, 14, c->affinity ? c->affinity : "none");
 	sqlite3_bind_int64(st, 15, p->window);
 	sqlite3_bind_int64(st, 16, p->mss);
 	sqlite3_bind_int(st, 17, p->nodelay);
-	store_sql_bind_text(st, 18, p->congestion[0] ? p->congestion : NULL);
+	sqlrow_bind_text(st, 18, p->congestion[0] ? p->congestion : NULL);
 	sqlite3_bind_int(st, 19, p->gso);
-	store_sql_bind_text(st, 20, c->params_json);
+	sqlrow_bind_text(st, 20, c->params_json);
 	if (step_done(s, st, err, "recording a case") < 0)
 		goto out;
 	if (sqlite3_changes(s->db) == 1) {
@@ -484,7 +485,7 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 	if (!st)
 		goto out;
 	sqlite3_bind_int64(st, 1, run_id);
-	store_sql_bind_text(st, 2, c->case_key);
+	sqlrow_bind_text(st, 2, c->case_key);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*case_id = sqlite3_column_int64(st, 0);
 		rc = 0;
@@ -577,7 +578,7 @@ static int put_samples(struct store *s, int64_t result_id, const struct probe_re
 			if (!st)
 				return -1;
 			sqlite3_bind_int64(st, 1, result_id);
-			store_sql_bind_text(st, 2, d == 0 ? "fwd" : "ret");
+			sqlrow_bind_text(st, 2, d == 0 ? "fwd" : "ret");
 			sqlite3_bind_int(st, 3, iv->stream);
 			sqlite3_bind_double(st, 4, iv->start_s);
 			sqlite3_bind_double(st, 5, iv->end_s);
@@ -620,7 +621,7 @@ static int put_truth(struct store *s, int64_t result_id, const struct probe_resu
 		if (!(st = stmt(s, ST_PHASE_INSERT, err)))
 			return -1;
 		sqlite3_bind_int64(st, 1, result_id);
-		store_sql_bind_text(st, 2, d == 0 ? "fwd" : "ret");
+		sqlrow_bind_text(st, 2, d == 0 ? "fwd" : "ret");
 		sqlite3_bind_double(st, 3, ph->burst_bps);
 		sqlite3_bind_double(st, 4, ph->burst_s);
 		sqlite3_bind_double(st, 5, ph->sustained_bps);
@@ -651,16 +652,16 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		goto rollback;
 	sqlite3_bind_int64(st, 1, r->case_id);
 	sqlite3_bind_int64(st, 2, r->repeat);
-	store_sql_bind_text(st, 3, r->started_at);
-	store_sql_bind_text(st, 4, r->finished_at);
-	store_sql_bind_text(st, 5, r->ok ? "ok" : "failed");
-	store_sql_bind_text(st, 6, r->error);
-	store_sql_bind_text(st, 7, r->warnings && r->warnings[0] ? r->warnings : NULL);
+	sqlrow_bind_text(st, 3, r->started_at);
+	sqlrow_bind_text(st, 4, r->finished_at);
+	sqlrow_bind_text(st, 5, r->ok ? "ok" : "failed");
+	sqlrow_bind_text(st, 6, r->error);
+	sqlrow_bind_text(st, 7, r->warnings && r->warnings[0] ? r->warnings : NULL);
 	if (r->res && r->res->n_dirs > 0)
 		sqlite3_bind_double(st, 8, r->res->duration_s);
 	sqlite3_bind_int(st, 9, r->res ? r->res->gso_active : 0);
 	bind_figures(st, r->res);
-	store_sql_bind_text(st, 35, r->probe_json);
+	sqlrow_bind_text(st, 35, r->probe_json);
 	if (step_done(s, st, err, "recording a result") < 0) {
 		/* Another runner resuming the same run got there first: not an error here. */
 		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
@@ -685,7 +686,7 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		if (!ss)
 			goto rollback;
 		sqlite3_bind_int64(ss, 1, id);
-		store_sql_bind_text(ss, 2, r->search_json);
+		sqlrow_bind_text(ss, 2, r->search_json);
 		if (step_done(s, ss, err, "recording a rate search") < 0)
 			goto rollback;
 	}

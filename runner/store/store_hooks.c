@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store_int.h"
+#include "lib/sql/sqlrow.h"
 
 /* Prepares sql under the lock: the statement, or NULL with err filled (and the lock let go). */
 static sqlite3_stmt *prepare(struct store *s, const char *sql, struct ns_err *err)
@@ -25,8 +26,8 @@ static sqlite3_stmt *prepare(struct store *s, const char *sql, struct ns_err *er
 static void bind_key(sqlite3_stmt *st, const struct store_hook_key *k)
 {
 	sqlite3_bind_int64(st, 1, k->run_id);
-	store_sql_bind_text(st, 2, k->pair);
-	store_sql_bind_text(st, 3, k->kind);
+	sqlrow_bind_text(st, 2, k->pair);
+	sqlrow_bind_text(st, 3, k->kind);
 	sqlite3_bind_int(st, 4, k->attempt);
 }
 
@@ -49,9 +50,8 @@ int store_hook_attempt(struct store *s, int64_t run_id, int *attempt, char *uuid
 	sqlite3_bind_int64(st, 1, run_id);
 	int rc = -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		const unsigned char *u = sqlite3_column_text(st, 1);
 		*attempt = sqlite3_column_int(st, 0);
-		snprintf(uuid, uuid_len, "%s", u ? (const char *)u : "");
+		sqlrow_copy(uuid, uuid_len, st, 1);
 		rc = 0;
 	} else {
 		store_sql_err(store_db(s), err, "hooks");
@@ -72,8 +72,8 @@ int store_hook_started(struct store *s, const struct store_hook_key *k, const ch
 	if (!st)
 		return -1;
 	bind_key(st, k);
-	store_sql_bind_text(st, 5, command);
-	store_sql_bind_text(st, 6, now);
+	sqlrow_bind_text(st, 5, command);
+	sqlrow_bind_text(st, 6, now);
 	return finish_write(s, st, err);
 }
 
@@ -88,14 +88,14 @@ int store_hook_finished(struct store *s, const struct store_hook_key *k,
 	if (!st)
 		return -1;
 	bind_key(st, k);
-	store_sql_bind_text(st, 5, now);
-	store_sql_bind_text(st, 6, e->status);
+	sqlrow_bind_text(st, 5, now);
+	sqlrow_bind_text(st, 6, e->status);
 	if (e->exit_code >= 0)
 		sqlite3_bind_int(st, 7, e->exit_code);
-	store_sql_bind_text(st, 8, e->error);
-	store_sql_bind_text(st, 9, e->out);
-	store_sql_bind_text(st, 10, e->errout);
-	store_sql_bind_text(st, 11, e->output);
+	sqlrow_bind_text(st, 8, e->error);
+	sqlrow_bind_text(st, 9, e->out);
+	sqlrow_bind_text(st, 10, e->errout);
+	sqlrow_bind_text(st, 11, e->output);
 	return finish_write(s, st, err);
 }
 
@@ -126,10 +126,10 @@ int store_hook_leftovers(struct store *s, int64_t run_id, int attempt,
 			}
 			v = g;
 		}
-		const unsigned char *p = sqlite3_column_text(st, 0), *o = sqlite3_column_text(st, 2);
-		v[n].pair = strdup(p ? (const char *)p : "");
+		const char *p = sqlrow_text(st, 0), *o = sqlrow_text(st, 2);
+		v[n].pair = strdup(p ? p : "");
 		v[n].attempt = sqlite3_column_int(st, 1);
-		v[n].output = o ? strdup((const char *)o) : NULL;
+		v[n].output = o ? strdup(o) : NULL;
 		if (!v[n].pair || (o && !v[n].output)) {
 			free(v[n].pair);
 			free(v[n].output);

@@ -19,14 +19,6 @@ int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
 	return ns_err_code(err, code, "database: %s: %s", what, sqlite3_errmsg(db));
 }
 
-void store_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int store_sql_step_done(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what)
 {
 	int rc = sqlite3_step(st);

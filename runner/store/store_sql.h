@@ -1,6 +1,6 @@
 /* store_sql: the statement habits every file of runner/store/ shares, below them all — a
- * string bound as TEXT or NULL, a write stepped to its end, and SQLite's error turned into
- * one of ours with the code it means. For runner/store/ only. */
+ * write stepped to its end, and SQLite's error turned into one of ours with the code it
+ * means (binding and reading columns: lib/sql/sqlrow.h). For runner/store/ only. */
 #ifndef NS_STORE_SQL_H
 #define NS_STORE_SQL_H
 
@@ -12,9 +12,6 @@
  * out of memory, a damaged or foreign file: input, a failed read or write: I/O, else fail).
  * Returns -1. */
 int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what);
-
-/* Binds v as TEXT (copied), or NULL when v is NULL. */
-void store_sql_bind_text(sqlite3_stmt *st, int i, const char *v);
 
 /* Steps a write statement to its end, then resets it: 0, or -1 with err saying what. */
 int store_sql_step_done(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what);
