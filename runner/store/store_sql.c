@@ -1,9 +1,7 @@
 /* store_sql: see store_sql.h. */
 #include "store_sql.h"
 
-#include "lib/sql/sqlrow.h"
-
-int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
+enum ns_err_code store_sql_code(sqlite3 *db)
 {
 	int rc = sqlite3_errcode(db) & 0xff;
 	enum ns_err_code code = NS_E_FAIL;
@@ -16,7 +14,12 @@ int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
 	else if (rc == SQLITE_IOERR || rc == SQLITE_FULL || rc == SQLITE_CANTOPEN ||
 		 rc == SQLITE_READONLY || rc == SQLITE_PERM)
 		code = NS_E_IO;
-	return ns_err_code(err, code, "database: %s: %s", what, sqlite3_errmsg(db));
+	return code;
+}
+
+int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what)
+{
+	return ns_err_code(err, store_sql_code(db), "database: %s: %s", what, sqlite3_errmsg(db));
 }
 
 int store_sql_step_done(sqlite3 *db, sqlite3_stmt *st, struct ns_err *err, const char *what)

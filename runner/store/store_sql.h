@@ -8,9 +8,10 @@
 
 #include "lib/err.h"
 
-/* "database: WHAT: SQLite's message" into err, with the code SQLite's error means (busy,
- * out of memory, a damaged or foreign file: input, a failed read or write: I/O, else fail).
- * Returns -1. */
+/* The code the connection's last error means: busy, out of memory, a damaged or foreign
+ * file: input, a failed open, read or write: I/O, else fail. */
+enum ns_err_code store_sql_code(sqlite3 *db);
+/* "database: WHAT: SQLite's message" into err with that code. Returns -1. */
 int store_sql_err(sqlite3 *db, struct ns_err *err, const char *what);
 
 /* Steps a write statement to its end, then resets it: 0, or -1 with err saying what. */
