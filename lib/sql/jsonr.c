@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include "sqlrow.h"
+
 enum { ST_VALID, ST_VALID_OBJECT, ST_GET, ST_EACH, ST_N };
 
 static const char *const sql[ST_N] = {
@@ -35,10 +37,7 @@ int jsonr_open(struct jsonr **r, struct ns_err *err)
 	*r = calloc(1, sizeof(**r));
 	if (!*r)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
-	if (sqlite3_open_v2(":memory:", &(*r)->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY,
-			    NULL) != SQLITE_OK) {
-		ns_err_code(err, NS_E_NOMEM, "reading JSON: SQLite: %s",
-			    (*r)->db ? sqlite3_errmsg((*r)->db) : "out of memory");
+	if (sqlrow_open_memory(&(*r)->db, "reading JSON", err) < 0) {
 		jsonr_close(*r);
 		*r = NULL;
 		return -1;

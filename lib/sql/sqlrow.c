@@ -7,6 +7,18 @@
 
 #include <sqlite3.h>
 
+int sqlrow_open_memory(sqlite3 **db, const char *what, struct ns_err *err)
+{
+	if (sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) ==
+	    SQLITE_OK)
+		return 0;
+	ns_err_code(err, NS_E_NOMEM, "%s: SQLite: %s", what,
+		    *db ? sqlite3_errmsg(*db) : "out of memory");
+	sqlite3_close(*db);
+	*db = NULL;
+	return -1;
+}
+
 int sqlrow_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);

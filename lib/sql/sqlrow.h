@@ -1,12 +1,21 @@
-/* sqlrow: the few SQLite row habits every reader and writer of the store shares, written once —
+/* sqlrow: the few SQLite habits every reader and writer of the store shares, written once —
  * a C string bound as TEXT or NULL, a column's text copied or borrowed, a column's number with
- * NULL as NaN (the report's "missing", never a 0 that reads as a measurement). */
+ * NULL as NaN (the report's "missing", never a 0 that reads as a measurement), and the one way
+ * a private in-memory database is opened (the JSON reader's connection, the report's migrated
+ * copy of an older store: layout_deps.sh lets no other file open one). */
 #ifndef NS_SQLROW_H
 #define NS_SQLROW_H
 
 #include <stddef.h>
 
+#include "lib/err.h"
+
+struct sqlite3;
 struct sqlite3_stmt;
+
+/* A new, empty in-memory database of this connection's own: 0, or -1 with NS_E_NOMEM and
+ * "WHAT: SQLite's words" in err (*db NULL). */
+int sqlrow_open_memory(struct sqlite3 **db, const char *what, struct ns_err *err);
 
 /* Binds v as TEXT (copied), or NULL when v is NULL. Returns SQLite's code. */
 int sqlrow_bind_text(struct sqlite3_stmt *st, int i, const char *v);

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "lib/sql/sqlrow.h"
 #include "lib/sql/store_schema.h"
 
 /* "file:" + path with the characters a URI gives meaning to escaped, + the query. */
@@ -53,10 +54,8 @@ static bool dir_writable(const char *path)
 static int migrated_copy(const char *path, int version, sqlite3 **db, struct ns_err *err)
 {
 	sqlite3 *mem = NULL;
-	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
-	    SQLITE_OK) {
-		ns_err_code(err, NS_E_NOMEM, "%s: an in-memory copy to migrate: %s", path,
-			    mem ? sqlite3_errmsg(mem) : "out of memory");
+	if (sqlrow_open_memory(&mem, path, err) < 0) {
+		ns_err_prefix(err, "an in-memory copy to migrate");
 		goto err;
 	}
 	sqlite3_backup *bk = sqlite3_backup_init(mem, "main", *db, "main");
