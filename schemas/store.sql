@@ -234,6 +234,8 @@ CREATE TABLE IF NOT EXISTS result_latency (
 	client_cpu       INTEGER NOT NULL,         -- the requester thread's last CPU, -1 unknown
 	histogram        TEXT NOT NULL
 );
+-- Version 20 adds agent_cpu INTEGER: the CPU the agent's first answerer thread last ran on
+-- (-1 unknown; NULL for results from before version 20).
 
 -- A throughput result's latency probe (version 19, latency_probe axis, probe
 -- --latency-probe): the request/response flow of one stream on its own connection, timed
@@ -605,7 +607,9 @@ CREATE VIEW IF NOT EXISTS v_latency AS
 SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
        r.region, r.protocol, r.streams, r.status, l.test, l.request, l.response, l.rate,
        l.transactions, l.transactions_per_second, l.lost, l.min_us, l.mean_us, l.p50_us,
-       l.p90_us, l.p99_us, l.p999_us, l.max_us, l.relative_error, l.client_cpu, l.histogram
+       l.p90_us, l.p99_us, l.p999_us, l.max_us, l.relative_error, l.client_cpu, l.histogram,
+       -- version 20: the agent's answerer CPU, and each end's CPU load (% of one CPU)
+       l.agent_cpu, r.fwd_snd_cpu AS client_cpu_percent, r.fwd_rcv_cpu AS agent_cpu_percent
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
 

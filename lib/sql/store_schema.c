@@ -79,6 +79,20 @@ static const char *const migrations[] = {
 	/* 19: latency under load, a throughput result's latency probe idle and loaded (table
 	 * result_latency_load and view v_latency_under_load from the schema file) */
 	"DROP VIEW IF EXISTS v_latency_under_load;",
+	/* 20: the CPU the agent's answerer ran on beside the client's (result_latency.agent_cpu);
+	 * v_latency shows it with both ends' CPU load. A database from before version 17 has no
+	 * result_latency yet (the schema file creates it after the steps): the step creates it
+	 * as version 17 did, so that every database adds the column alike. */
+	"CREATE TABLE IF NOT EXISTS result_latency ("
+	" result_id INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, request INTEGER NOT NULL, response INTEGER NOT NULL,"
+	" rate REAL NOT NULL, transactions INTEGER NOT NULL,"
+	" transactions_per_second REAL NOT NULL, lost INTEGER NOT NULL, min_us REAL NOT NULL,"
+	" mean_us REAL NOT NULL, p50_us REAL NOT NULL, p90_us REAL NOT NULL,"
+	" p99_us REAL NOT NULL, p999_us REAL NOT NULL, max_us REAL NOT NULL,"
+	" relative_error REAL NOT NULL, client_cpu INTEGER NOT NULL, histogram TEXT NOT NULL);"
+	"ALTER TABLE result_latency ADD COLUMN agent_cpu INTEGER;"
+	"DROP VIEW IF EXISTS v_latency;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

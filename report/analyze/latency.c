@@ -116,23 +116,28 @@ oom:
 /* The medians of tps, p50 and p999 over a case's repeats (a second pass: few rows). */
 static int medians(sqlite3 *db, long long run_id, struct rp_latency *l, struct ns_err *err)
 {
-	static const char q[] = "SELECT transactions_per_second, p50_us, p999_us FROM v_latency"
-				" WHERE run_id = ?1 AND case_key = ?2 AND status = 'ok'";
+	static const char q[] = "SELECT transactions_per_second, p50_us, p999_us, agent_cpu_percent,"
+				" agent_cpu FROM v_latency WHERE run_id = ?1 AND case_key = ?2"
+				" AND status = 'ok'";
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
 		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; i < l->n; i++) {
 		struct rp_lat_case *c = &l->cases[i];
-		double v[3][RP_LAT_MAX_REPEATS];
+		double v[4][RP_LAT_MAX_REPEATS];
 		size_t n = 0;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_text(st, 2, c->case_key, -1, SQLITE_STATIC);
+		c->agent_cpu = -1;
 		while (sqlite3_step(st) == SQLITE_ROW && n < RP_LAT_MAX_REPEATS) {
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < 4; k++)
 				v[k][n] = sqlite3_column_double(st, k);
+			if (!n && sqlite3_column_type(st, 4) != SQLITE_NULL) /* the first, as client_cpu */
+				c->agent_cpu = sqlite3_column_int(st, 4);
 			n++;
 		}
+		c->agent_cpu_pct = median(v[3], n);
 		c->tps = median(v[0], n);
 		c->p50_us = median(v[1], n);
 		c->p999_us = median(v[2], n);
@@ -329,8 +334,8 @@ void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
 	if (!l->n)
 		return;
 	rp_buf_puts(b, "| Pair | Test | Request/response | Streams | Rate | Transactions/s | p50 us "
-		       "| p99 us | p99.9 us | p99 vs baseline | $ per million |\n"
-		       "|---|---|---|---|---|---|---|---|---|---|---|\n");
+		       "| p99 us | p99.9 us | p99 vs baseline | $ per million | Agent CPU % |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_lat_case *c = &l->cases[i];
 		rp_buf_puts(b, "| ");
@@ -347,7 +352,11 @@ void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
 		else
 			rp_buf_puts(b, "–");
 		if (isfinite(c->usd_per_mtx))
-			rp_buf_printf(b, " | %.4g |\n", c->usd_per_mtx);
+			rp_buf_printf(b, " | %.4g", c->usd_per_mtx);
+		else
+			rp_buf_puts(b, " | –");
+		if (isfinite(c->agent_cpu_pct))
+			rp_buf_printf(b, " | %.0f |\n", c->agent_cpu_pct);
 		else
 			rp_buf_puts(b, " | – |\n");
 	}

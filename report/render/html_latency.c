@@ -41,6 +41,11 @@ static void row(xmlNodePtr tb, const struct rp_lat_case *c)
 	hd_td_fmt(tr, "%.4g", c->usd_per_mtx);
 	snprintf(b, sizeof(b), "%d", c->client_cpu);
 	hd_el(tr, "td", c->client_cpu >= 0 ? b : "–");
+	if (c->agent_cpu >= 0)
+		snprintf(b, sizeof(b), "%d (%.0f %%)", c->agent_cpu, c->agent_cpu_pct);
+	else
+		snprintf(b, sizeof(b), "– (%.0f %%)", c->agent_cpu_pct);
+	hd_el(tr, "td", b);
 }
 
 void rp_html_latency(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
@@ -49,7 +54,7 @@ void rp_html_latency(const struct rp_report *r, const struct rp_section *sec, xm
 	xmlNodePtr s = hd_open(main, sec);
 	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
 					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
-					   "Client CPU", NULL};
+					   "Client CPU", "Agent CPU (load)", NULL};
 	xmlNodePtr t = hd_scroll_table(s, "latency-table", cols);
 	xmlNodePtr tb = hd_el(t, "tbody", NULL);
 	for (size_t i = 0; i < l->n; i++)

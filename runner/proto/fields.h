@@ -261,7 +261,8 @@ enum field_type {
 	X(FT_F64, blocked_pct, NULL, F_WIRE) \
 	X(FT_F64, pace_lost_pct, NULL, F_WIRE) \
 	X(FT_F64, steal_pct, NULL, F_WIRE) \
-	X(FT_F64, runq_pct, NULL, F_WIRE)
+	X(FT_F64, runq_pct, NULL, F_WIRE) \
+	X(FT_I32, last_cpu, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

@@ -237,6 +237,8 @@ struct probe_latency {
 	struct probe_latency_figures sum;   /* the measured time (after omit) */
 	double relative_error;     /* of the percentiles: LATHIST_REL_ERROR */
 	int32_t client_cpu;        /* the CPU the client's first requester thread last ran on */
+	int32_t agent_cpu;         /* ... and the agent's first answerer thread, -1 unknown (its
+	                              CPU load is the result's sum.receiver.cpu_percent) */
 	/* one-way delay is never reported yet: why (the clocks' state), and the client's own
 	 * clock as adjtimex gives it */
 	bool client_clock_synced;

@@ -95,6 +95,7 @@ static void latency_json(struct jsonw *w, const struct probe_result *res)
 	fields_json(w, &fields_latency, &l->sum, res->params.proto);
 	jsonw_kv_double(w, "relative_error", l->relative_error);
 	jsonw_kv_int(w, "client_cpu", l->client_cpu);
+	jsonw_kv_int(w, "agent_cpu", l->agent_cpu);
 	jsonw_key(w, "one_way");
 	jsonw_null(w);
 	jsonw_kv_str(w, "one_way_why", l->one_way_why);

@@ -452,11 +452,12 @@ static int latency(struct rp *r, struct probe_result *res)
 	struct probe_latency *l = &res->latency;
 	sqlite3_stmt *st = NULL;
 	struct cols c = {.count = 0};
-	int rc = -1, col = 6;
+	int rc = -1, col = 7;
 	cols_expr(&c, "?1 -> '$.latency' ->> '$.histogram', ?1 -> '$.latency' -> '$.relative_error'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_cpu', ?1 -> '$.latency' ->> '$.one_way_why'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_synced'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_maxerror_us'");
+	cols_expr(&c, "?1 -> '$.latency' -> '$.agent_cpu'");
 	cols_fields(&c, "?1 -> '$.latency'", "$.", &fields_latency);
 	if (cols_prep(r, &c, "", &st) < 0)
 		return -1;
@@ -481,6 +482,8 @@ static int latency(struct rp *r, struct probe_result *res)
 	copy_text(l->one_way_why, sizeof(l->one_way_why), st, 3);
 	l->client_clock_synced = is_true(st, 4);
 	l->client_clock_maxerror_us = num_d(r, st, 5, "client_clock_maxerror_us");
+	int64_t acpu = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : num_i(r, st, 6, "agent_cpu");
+	l->agent_cpu = acpu >= INT32_MIN && acpu <= INT32_MAX ? (int32_t)acpu : -1;
 	if (row_fields(r, st, &col, &fields_latency, &l->sum) < 0)
 		goto out;
 	sqlite3_finalize(st);

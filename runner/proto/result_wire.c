@@ -66,6 +66,7 @@ void proto_enc_delegate_latency(struct proto_buf *b, const struct probe_result *
 		fields_put_all(b, &fields_latency, &l->sum);
 		proto_put_f64(b, l->relative_error);
 		proto_put_u32(b, (uint32_t)l->client_cpu);
+		proto_put_u32(b, (uint32_t)l->agent_cpu);
 		proto_put_u8(b, l->client_clock_synced);
 		proto_put_f64(b, l->client_clock_maxerror_us);
 		proto_put_str(b, l->one_way_why);
@@ -281,6 +282,7 @@ static int dec_latency(struct proto_result_rd *rd, const uint8_t *p, size_t len,
 		(void)fields_get_all(&r, &fields_latency, &l->sum);
 		l->relative_error = proto_get_f64(&r);
 		l->client_cpu = (int32_t)proto_get_u32(&r);
+		l->agent_cpu = (int32_t)proto_get_u32(&r);
 		l->client_clock_synced = proto_get_u8(&r) != 0;
 		l->client_clock_maxerror_us = proto_get_f64(&r);
 		proto_get_str(&r, l->one_way_why, sizeof(l->one_way_why));

@@ -11,8 +11,9 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 	static const char sql[] =
 		"INSERT OR REPLACE INTO result_latency (result_id, test, request, response, rate,"
 		" transactions, transactions_per_second, lost, min_us, mean_us, p50_us, p90_us,"
-		" p99_us, p999_us, max_us, relative_error, client_cpu, histogram) VALUES (?1, ?2,"
-		" ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+		" p99_us, p999_us, max_us, relative_error, client_cpu, histogram, agent_cpu) VALUES"
+		" (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
+		" ?19)";
 	const struct probe_latency *l = &res->latency;
 	if (!l->present)
 		return 0;
@@ -35,6 +36,7 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 		sqlite3_bind_double(st, 9 + (int)i, us[i]);
 	sqlite3_bind_int(st, 17, l->client_cpu);
 	sqlite3_bind_text(st, 18, l->histogram ? l->histogram : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 19, l->agent_cpu);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)

@@ -89,6 +89,18 @@ else
 	fail "tcp_crr: the agent answered every transaction the client timed" "test '$t', agent $a, client $n"
 fi
 
+# both ends' CPUs (issue 24): pinned with -A to the last CPU, the client's requester and the
+# agent's answerer report that CPU, and each end's CPU load is there
+last=$(( $(nproc) - 1 ))
+"$NS" probe "127.0.0.1:$PORT" --rr tcp -A "$last" -t 0.5 -i 0 --json >"$TMP/cpu.json" 2>&1
+cc=$(json "$TMP/cpu.json" '$.latency.client_cpu') ac=$(json "$TMP/cpu.json" '$.latency.agent_cpu')
+sl=$(json "$TMP/cpu.json" '$.sum.sender.cpu_percent') rl=$(json "$TMP/cpu.json" '$.sum.receiver.cpu_percent')
+if [ "$cc" = "$last" ] && [ "$ac" = "$last" ] && awk -v s="$sl" -v r="$rl" 'BEGIN { exit !(s > 0 && r > 0) }'; then
+	pass "tcp_rr -A $last: client and agent CPU $cc / $ac, load $sl / $rl %"
+else
+	fail "tcp_rr -A: both ends report the pinned CPU and their load" "client '$cc' agent '$ac' load '$sl' / '$rl': $(json "$TMP/cpu.json" '$.error')"
+fi
+
 # 200/s over 1 s: the schedule starts at most one transaction per 5 ms on each stream
 "$NS" probe "127.0.0.1:$PORT" --rr tcp -P 2 --rr-rate 200/s -t 1 -i 0 --json >"$TMP/paced.json" 2>&1
 n=$(json "$TMP/paced.json" '$.latency.transactions')

@@ -4,7 +4,9 @@
 # v_latency with a histogram whose counts are its transactions and monotone percentiles, a
 # paced case keeps to its rate, the report shows the latency table and the percentile chart,
 # a p99 made worse in the database trips --fail-on-regression, two pairs differing in
-# instance type get an A/B on latency and a cost per million transactions, and a request axis
+# instance type get an A/B on latency and a cost per million transactions, a delegated case
+# (client= pair) and probe --from bring their latency back, each case stores the agent's CPU
+# and its load beside the client's, and a request axis
 # without rr is refused naming its line. Consistency only: no speed bound.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
@@ -53,6 +55,14 @@ if [ "$rc" = 0 ] && grep -q 'id="latency"' "$T/rep/index.html" && grep -q 'p99.9
 	pass "the report has a latency table (HTML and Markdown)"
 else
 	fail "the report has a latency table (HTML and Markdown)" "exit $rc: $(tail -n 2 "$T/rep.log")"
+fi
+# the agent's side of each case (issue 24): its answerer's CPU load beside the client's
+acpu=$(q "select count(*) from v_latency where agent_cpu_percent > 0 and client_cpu_percent > 0
+	and agent_cpu >= 0")
+if [ "$acpu" = 5 ] && grep -q 'Agent CPU (load)' "$T/rep/index.html" && grep -q '| Agent CPU % |' "$T/rep/report.md"; then
+	pass "each rr case stores and reports the agent's CPU and its load"
+else
+	fail "each rr case stores and reports the agent's CPU and its load" "$acpu of 5: $(q 'select agent_cpu, agent_cpu_percent, client_cpu_percent from v_latency')"
 fi
 if [ -s "$T/rep/latency.gp" ] && grep -q "set logscale" "$T/rep/latency.gp"; then
 	pass "the report writes the percentile chart (latency.gp, log scales)"
@@ -136,11 +146,12 @@ X
 			fail "a delegated rr case lands in v_latency with its histogram (client= pair)" \
 				"$n rows: $(sqlite3 "$T/dg.db" "select r.status, r.error, l.transactions, substr(l.histogram, 1, 24) from results r left join result_latency l on l.result_id = r.id" 2>&1 | head -2)"
 		fi
-		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 0.5 -i 0 -b 50M \
+		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 1 -i 0 -b 50M \
 			--latency-probe udp --latency-idle 0.3 -J >"$T/from.json" 2>"$T/from.err"
 		lt=$(jq -r '[.latency_under_load.idle.transactions, .latency_under_load.loaded.transactions,
-			.latency_under_load.test] | join(" ")' "$T/from.json" 2>/dev/null)
-		read -r it ld tst <<<"$lt"
+			.latency_under_load.test, .latency_under_load.loaded.lost, .status,
+			(.warnings | join("; "))] | join(" ")' "$T/from.json" 2>/dev/null)
+		read -r it ld tst _ <<<"$lt"
 		if [ "${it:-0}" -gt 0 ] 2>/dev/null && [ "${ld:-0}" -gt 0 ] && [ "$tst" = udp_rr ]; then
 			pass "probe --from carries a latency probe back (idle $it, loaded $ld transactions)"
 		else

@@ -227,6 +227,7 @@ static void json_round_trip(enum ns_proto proto)
 	fill(&fields_latency, &res.latency.sum, 11);
 	res.latency.relative_error = 0.0078125;
 	res.latency.client_cpu = 3;
+	res.latency.agent_cpu = 1;
 	res.latency.client_clock_synced = true;
 	res.latency.client_clock_maxerror_us = 1234.5;
 	snprintf(res.latency.one_way_why, sizeof(res.latency.one_way_why), "clocks not bounded");
@@ -275,7 +276,7 @@ static void json_round_trip(enum ns_proto proto)
 	const struct probe_latency *bl = &back.latency;
 	assert_true(bl->present && back.lul.present);
 	compare(&fields_latency, &res.latency.sum, &bl->sum, &dflt.latency.sum, false, proto, how);
-	assert_true(bl->relative_error == 0.0078125 && bl->client_cpu == 3);
+	assert_true(bl->relative_error == 0.0078125 && bl->client_cpu == 3 && bl->agent_cpu == 1);
 	assert_true(bl->client_clock_synced && bl->client_clock_maxerror_us == 1234.5);
 	assert_string_equal(bl->one_way_why, "clocks not bounded");
 	assert_string_equal(bl->histogram, "v1 12:3 14:1");

@@ -63,6 +63,7 @@ static void same_as_sent(const struct probe_result *a, const struct probe_result
 		table_equal(&fields_latency, &a->latency.sum, &b->latency.sum);
 		assert_true(a->latency.relative_error == b->latency.relative_error);
 		assert_int_equal(a->latency.client_cpu, b->latency.client_cpu);
+		assert_int_equal(a->latency.agent_cpu, b->latency.agent_cpu);
 		assert_int_equal(a->latency.client_clock_synced, b->latency.client_clock_synced);
 		assert_true(a->latency.client_clock_maxerror_us == b->latency.client_clock_maxerror_us);
 		assert_string_equal(a->latency.one_way_why, b->latency.one_way_why);
@@ -237,6 +238,7 @@ static void binary_result_round_trips(void **state)
 	fill_latency(&r.latency.sum, 13.25);
 	r.latency.relative_error = 0.0078125;
 	r.latency.client_cpu = 5;
+	r.latency.agent_cpu = -1;
 	r.latency.client_clock_synced = true;
 	r.latency.client_clock_maxerror_us = 16000.5;
 	snprintf(r.latency.one_way_why, sizeof(r.latency.one_way_why), "the agent's clock");
