@@ -78,7 +78,9 @@ int jsonr_num_double(const char *text, const char *what, double *v, struct ns_er
 
 /* The members of the array or object at path, in order. key is the member's name (an array
  * element's: its index as text), value as jsonr_get gives it (NULL for null); both valid until
- * the next call. A missing path or a scalar has no members. */
+ * the next call. A missing path or a scalar has no members. A real member's text is looked up
+ * by its path (SQLite's json_each gives only its double): for thousands of reals, read them by
+ * SQL on jsonr_sql()'s connection, as result_parse.c reads its intervals. */
 struct jsonr_each {
 	struct sqlite3_stmt *st;
 	struct ns_err *err;
