@@ -1,7 +1,7 @@
-/* runner/agent as a whole (embedded; agent.c, conn.c and gate.c together), hence a
- * descriptive name: the agent's data connections belong to their test (issue 23): a fake client against an
- * embedded agent opens, from the client's own address, silent connections, a wrong cookie and
- * a stream index twice before its real streams. The agent waits for each greeting beside the
+/* runner/agent as a whole (embedded; agent.c, conn.c and gate.c together), hence a descriptive
+ * name: the agent's data connections belong to their test (issue 23): a fake client against an
+ * embedded agent opens, from the client's own address, silent connections, a wrong cookie and a
+ * stream index twice before its real streams. The agent waits for each greeting beside the
  * others, so the 32 real streams are taken at once and the test starts and ends on time; the
  * wrong ones are closed. Before, the agent waited up to 1 s on each in turn: with 20 silent
  * connections a 32-stream test failed after 10 s. */

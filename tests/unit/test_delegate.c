@@ -1,8 +1,9 @@
-/* Delegated runs: the DELEGATE_REQUEST / HOSTINFO_REQUEST-with-peer messages,
- * probe_result_from_json (a real probe_result through probe_result_json and back), and
- * probe_run_from through embedded agents on loopback (the result comes in binary messages with
- * every key of a direct one, delegation off unless asked for, no chaining, no target). The
- * binary result's messages on their own: test_result_wire.c. */
+/* runner/client/delegate (with the agent's side and result_parse), delegated runs: the
+ * DELEGATE_REQUEST / HOSTINFO_REQUEST-with-peer messages, probe_result_from_json (a real
+ * probe_result through probe_result_json and back), and probe_run_from through embedded agents
+ * on loopback (the result comes in binary messages with every key of a direct one, delegation
+ * off unless asked for, no chaining, no target). The binary result's messages on their own:
+ * test_result_wire.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

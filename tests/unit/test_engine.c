@@ -1,5 +1,6 @@
-/* Engines over real sockets on 127.0.0.1: a sender engine and a receiver engine over N
- * connected streams, checking that both ends agree, that pacing holds and that stop works. */
+/* runner/engine/engine: engines over real sockets on 127.0.0.1: a sender engine and a receiver
+ * engine over N connected streams, checking that both ends agree, that pacing holds and that
+ * stop works. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,6 @@
-/* Control protocol: framing over a socketpair, message round trips, and every bound a hostile
- * or broken peer could hit (truncated, oversized, unknown type, bad version, bad strings). */
+/* runner/proto/proto, the control protocol: framing over a socketpair, message round trips, and
+ * every bound a hostile or broken peer could hit (truncated, oversized, unknown type, bad
+ * version, bad strings). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* probe_result_json: the stable contract of `netsweep probe --json`, parsed back with SQLite's
- * JSON functions (an in-memory connection) so that validity and keys are checked by a real
- * parser, not by string matching. */
+/* runner/proto/result_json: probe_result_json, the stable contract of `netsweep probe --json`,
+ * parsed back with SQLite's JSON functions (an in-memory connection) so that validity and keys
+ * are checked by a real parser, not by string matching. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

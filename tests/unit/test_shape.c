@@ -1,7 +1,7 @@
-/* runner/lab/shape: scales and --rate lists parse (and bad ones say why), a fixed-rate type gets its
- * goodput plus the 1514/1448 header share as the tbf rate, an "up to" type gets baseline as
- * rate, burst as peakrate and a bucket that lasts the credit, and a type without a figure
- * asks for --rate. Expected figures are computed by hand from the catalog's numbers. */
+/* runner/lab/shape: scales and --rate lists parse (and bad ones say why), a fixed-rate type
+ * gets its goodput plus the 1514/1448 header share as the tbf rate, an "up to" type gets
+ * baseline as rate, burst as peakrate and a bucket that lasts the credit, and a type without a
+ * figure asks for --rate. Expected figures are computed by hand from the catalog's numbers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

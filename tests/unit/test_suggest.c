@@ -1,5 +1,6 @@
-/* lib/suggest and lib/xml/xmlhint (its user; two modules, one test): the nearest name to a typo (and none for another word), and misspelt
- * elements, attributes and enumerated values of a document against a small XSD. */
+/* lib/suggest and lib/xml/xmlhint (its user; two modules, one test): the nearest name to a typo
+ * (and none for another word), and misspelt elements, attributes and enumerated values of a
+ * document against a small XSD. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,8 +1,9 @@
-/* Several modules (client/ctl, agent, proto), hence a descriptive name: every timeout names host, port and what was awaited, in one wording: "timed out [after N s]
- * waiting for WHAT from HOST:PORT". Each is provoked here on loopback: a fake agent (a thread
- * speaking the control protocol up to a point, then silent) for the client's waits, a fake
- * client against an embedded agent for the agent's, and a full socket for a send. The agent's
- * waits for data streams last its 5 s setup allowance, so those run side by side. */
+/* Several modules (client/ctl, agent, proto), hence a descriptive name: every timeout names
+ * host, port and what was awaited, in one wording: "timed out [after N s] waiting for WHAT from
+ * HOST:PORT". Each is provoked here on loopback: a fake agent (a thread speaking the control
+ * protocol up to a point, then silent) for the client's waits, a fake client against an
+ * embedded agent for the agent's, and a full socket for a send. The agent's waits for data
+ * streams last its 5 s setup allowance, so those run side by side. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
