@@ -1,9 +1,11 @@
 #!/bin/bash
 # Latency under load through a queue of known depth (issue 24): client, router and agent
 # namespaces, a tbf on the router's veth towards the agent with `latency 40ms` (its queue
-# holds 40 ms at the rate, plus the bucket) and a saturating TCP flow through it. (On the
+# holds 40 ms at the rate, plus the bucket) and a saturating TCP load through it (two CUBIC
+# flows, as RRUL loads with several: one flow's sawtooth drains the queue after each loss,
+# two keep it near full). (On the
 # client's own egress the kernel's TCP small queues keep a local qdisc nearly empty: the queue
-# must be a hop away, as a real bottleneck is.) ONE probe of that flow with --latency-probe
+# must be a hop away, as a real bottleneck is.) ONE probe of that load with --latency-probe
 # (a request/response flow on a connection of its own, timed idle before the load and then
 # beside it) must show the queue in its loaded figures — p50 at least half the configured
 # delay — while its idle figures stay near the bare path (p50 under a tenth of it): once with
@@ -40,13 +42,13 @@ if ! netns_agent la "$B" "$P"; then
 	for c in "${CHECKS[@]}"; do fail "$c" "the agent did not start"; done
 	exit 1
 fi
-# the load: one TCP flow well past the tbf's rate, with CUBIC, which fills a buffer until it
+# the load: two TCP flows well past the tbf's rate, with CUBIC, which fills a buffer until it
 # drops (the host's default may be BBR, which keeps the queue short on purpose); the omit
 # period lets the queue fill before the loaded window starts
 k=0
 for probe in tcp udp; do
 	out=$NETNS_TMP/lul-$probe.json
-	netns_probe lc "$out" "$B:$P" -t 2.5 -O 1.5 -i 0 -C cubic --latency-probe $probe
+	netns_probe lc "$out" "$B:$P" -P 2 -t 2.5 -O 1.5 -i 0 -C cubic --latency-probe $probe
 	idle=$(netns_json "$out" '$.latency_under_load.idle.p50_us')
 	loaded=$(netns_json "$out" '$.latency_under_load.loaded.p50_us')
 	n=$(netns_json "$out" '$.latency_under_load.loaded.transactions')
