@@ -80,7 +80,8 @@ if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 100M -t 3 -i 0 --engine xdp-rx
 		[[ $mode == "sender xdp tx "*", receiver xdp rx "*"copy "* ]]; then
 		pass "$name: $rcvd of $sent datagrams$XDP_OWN, $(j '$.sum.receiver.packets_per_second') pps ($mode)$CHECK_MSG"
 	else
-		fail "$name" "sent $sent received $rcvd lost $lost$XDP_OWN dup $dup ooo $ooo, mode '$mode'$CHECK_MSG"
+		# where a loss the rings did not count went: the interfaces' own counts, and the CPU
+		fail "$name" "sent $sent received $rcvd lost $lost$XDP_OWN dup $dup ooo $ooo, mode '$mode'$CHECK_MSG; NIC client tx $(j '$.client_nic_tx_packets') drops $(j '$.client_nic_drops'), agent rx $(j '$.agent_nic_rx_packets') drops $(j '$.agent_nic_drops'); limited_by '$by', receiver thread $(j '$.sum.limit.receiver_thread_cpu') % CPU, waited $(j '$.sum.limit.receiver_runq_pct') %"
 	fi
 else
 	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
