@@ -505,10 +505,8 @@ static int compute(struct client *c, struct ns_err *err)
 			res->duration_s = dur;
 		if (d == 0 && me_sender && session_end_latency(me, dur, &res->latency, err) < 0)
 			return -1;
-		if (d == 0 && res->latency.present) {
-			client_latency_clock(res, me);
-			res->latency.agent_cpu = as ? as->last_cpu : -1;
-		}
+		if (d == 0 && res->latency.present)
+			client_latency_clock(res, me, as ? as->last_cpu : -1);
 		double my_cpu = session_end_cpu_percent(me);
 		uint64_t my_drops = me->drops_end > me->drops_omit ? me->drops_end - me->drops_omit : 0;
 		struct probe_figures *mine = me_sender ? &pd->sender : &pd->receiver;

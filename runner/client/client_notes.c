@@ -45,12 +45,14 @@ void client_zerocopy_warnings(const struct probe_params *p, int zc_errno, struct
 				 "to a local socket, or a device without scatter-gather)");
 }
 
-void client_latency_clock(struct probe_result *res, const struct session_end *me)
+void client_latency_clock(struct probe_result *res, const struct session_end *me,
+			  int32_t agent_cpu)
 {
 	struct probe_latency *l = &res->latency;
 	struct clock_bound cb;
 	struct ns_err e;
 	l->client_cpu = me->eng ? engine_stream_last_cpu(me->eng, 0) : -1;
+	l->agent_cpu = agent_cpu;
 	if (clock_bound_read(&cb, &e) < 0) {
 		snprintf(l->one_way_why, sizeof(l->one_way_why), "round trips only: %.200s", e.msg);
 		return;

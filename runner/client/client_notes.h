@@ -17,8 +17,10 @@ void client_note_zerocopy(struct probe_result *res, int *zc_errno, const struct 
 /* -Z fell back (or the kernel copied every send): the reason, as a warning. */
 void client_zerocopy_warnings(const struct probe_params *p, int zc_errno, struct probe_result *res);
 
-/* Request/response: the requester's CPU and clock state, and why the figures are round trips
- * only (never a one-way figure without a clock bound that allows it). */
-void client_latency_clock(struct probe_result *res, const struct session_end *me);
+/* Request/response: both ends' CPUs (the requester's, and agent_cpu the agent said its
+ * answerer ran on), the clock state, and why the figures are round trips only (never a
+ * one-way figure without a clock bound that allows it). */
+void client_latency_clock(struct probe_result *res, const struct session_end *me,
+			  int32_t agent_cpu);
 
 #endif
