@@ -9,23 +9,13 @@
 #include <string.h>
 
 #include "lib/cost.h"
+#include "lib/sql/sqlrow.h"
 #include "report/load/lab.h"
 #include "report/load/phases.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "report/load/rundb.h"
 #include "report/model/stats.h"
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? strdup((const char *)s) : NULL;
-}
-
-static double col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
 
 /* Makes room for one more element in a growing array; returns the new element (zeroed). */
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)
@@ -62,7 +52,7 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 		      &r->netsweep_version, &r->runner_host, &r->order_mode, &r->status,
 		      &r->warnings};
 	for (int i = 0; i < 13; i++)
-		*s[i] = col_dup(st, i + 1);
+		*s[i] = sqlrow_dup(st, i + 1);
 	r->has_seed = sqlite3_column_type(st, 14) != SQLITE_NULL;
 	r->seed = sqlite3_column_int64(st, 14);
 	r->repeats = sqlite3_column_int64(st, 15);
@@ -72,7 +62,7 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 			       NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW)
-			r->rank_by = col_dup(st, 0);
+			r->rank_by = sqlrow_dup(st, 0);
 		sqlite3_finalize(st);
 	}
 	return 0;
@@ -85,7 +75,7 @@ static void host_read(sqlite3_stmt *st, int base, struct rp_host *h)
 		      &h->cloud_instance_type, &h->cloud_region, &h->cloud_az};
 	h->present = sqlite3_column_type(st, base) != SQLITE_NULL;
 	for (int i = 0; i < 13; i++)
-		*s[i] = col_dup(st, base + 1 + i);
+		*s[i] = sqlrow_dup(st, base + 1 + i);
 	h->online_cpus = sqlite3_column_int64(st, base + 14);
 	h->mtu = sqlite3_column_int64(st, base + 15);
 	h->speed_mbps = sqlite3_column_int64(st, base + 16);
@@ -139,18 +129,18 @@ static int endpoint_row(sqlite3_stmt *st, struct load_ctx *x)
 		return -1;
 	d->n_eps++;
 	e->id = sqlite3_column_int64(st, 0);
-	e->name = col_dup(st, 1);
-	e->instance_type = col_dup(st, 2);
-	e->region = col_dup(st, 3);
-	e->agent_addr = col_dup(st, 4);
-	e->client_host = col_dup(st, 5);
-	e->expected_driver = col_dup(st, 6);
-	e->price_basis = col_dup(st, 7);
+	e->name = sqlrow_dup(st, 1);
+	e->instance_type = sqlrow_dup(st, 2);
+	e->region = sqlrow_dup(st, 3);
+	e->agent_addr = sqlrow_dup(st, 4);
+	e->client_host = sqlrow_dup(st, 5);
+	e->expected_driver = sqlrow_dup(st, 6);
+	e->price_basis = sqlrow_dup(st, 7);
 	e->link_bps = sqlite3_column_int64(st, 8);
-	e->usd_per_hour = col_num(st, 9);
-	e->unit_usd_per_hour = col_num(st, 10);
-	e->price_as_of = col_dup(st, 11);
-	e->price_source = col_dup(st, 12);
+	e->usd_per_hour = sqlrow_num(st, 9);
+	e->unit_usd_per_hour = sqlrow_num(st, 10);
+	e->price_as_of = sqlrow_dup(st, 11);
+	e->price_source = sqlrow_dup(st, 12);
 	e->od_per_hour = e->usd_per_hour;
 	e->spot_per_hour = NAN;
 	host_read(st, 13, &e->client);
@@ -187,24 +177,24 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 		return -1;
 	d->n_cases++;
 	c->id = sqlite3_column_int64(st, 0);
-	c->case_key = col_dup(st, 1);
+	c->case_key = sqlrow_dup(st, 1);
 	c->ordinal = sqlite3_column_int(st, 2);
 	c->ep = ep_index(d, sqlite3_column_int64(st, 3));
-	c->protocol = col_dup(st, 4);
-	c->direction = col_dup(st, 5);
-	c->affinity = col_dup(st, 6);
-	c->congestion = col_dup(st, 7);
+	c->protocol = sqlrow_dup(st, 4);
+	c->direction = sqlrow_dup(st, 5);
+	c->affinity = sqlrow_dup(st, 6);
+	c->congestion = sqlrow_dup(st, 7);
 	long long *n[] = {&c->streams, &c->threads, &c->length, &c->rate_bps, &c->fq_rate_bps,
 			  &c->window, &c->mss, &c->nodelay, &c->gso};
 	for (int i = 0; i < 9; i++)
 		*n[i] = sqlite3_column_int64(st, 8 + i);
 	c->duration_s = sqlite3_column_double(st, 17);
 	c->omit_s = sqlite3_column_double(st, 18);
-	c->engine = col_dup(st, 19);
+	c->engine = sqlrow_dup(st, 19);
 	/* axes of issue 17, in the case's params JSON only (NULL / 0 in older databases) */
-	c->family = col_dup(st, 20);
-	c->bind_client = col_dup(st, 21);
-	c->bind_agent = col_dup(st, 22);
+	c->family = sqlrow_dup(st, 20);
+	c->bind_client = sqlrow_dup(st, 21);
+	c->bind_agent = sqlrow_dup(st, 22);
 	c->dscp = sqlite3_column_int64(st, 23);
 	c->zerocopy = sqlite3_column_int64(st, 24);
 	c->amount = sqlite3_column_int64(st, 25);
@@ -306,7 +296,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 		const unsigned char *status = sqlite3_column_text(st, 1);
 		if (!status || strcmp((const char *)status, "ok") != 0) {
 			if (!cur->first_error)
-				cur->first_error = col_dup(st, 2);
+				cur->first_error = sqlrow_dup(st, 2);
 			if (!cur->first_error)
 				cur->first_error = strdup("failed (no error text)");
 			continue;
@@ -322,7 +312,7 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			cap *= 2;
 		}
 		for (int f = 0; f < RP_NFIG; f++)
-			vals[(size_t)f * cap + (size_t)n_ok] = col_num(st, 4 + f);
+			vals[(size_t)f * cap + (size_t)n_ok] = sqlrow_num(st, 4 + f);
 		if (!cur->series_result_id && sqlite3_column_int(st, 4 + RP_NFIG))
 			cur->series_result_id = sqlite3_column_int64(st, 3);
 		cur->n_ok = ++n_ok;
@@ -381,7 +371,7 @@ static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *er
 	while (sqlite3_step(st) == SQLITE_ROW)
 		for (size_t i = 0; i < d->n_eps; i++)
 			if (d->eps[i].id == sqlite3_column_int64(st, 0))
-				d->eps[i].billed_s = col_num(st, 1);
+				d->eps[i].billed_s = sqlrow_num(st, 1);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -455,7 +445,7 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 		goto err;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		d->run_cost_usd = col_num(st, 0);
+		d->run_cost_usd = sqlrow_num(st, 0);
 		d->results_without_price = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
@@ -567,8 +557,8 @@ int rp_trend_load(sqlite3 *db, const struct rp_data *d, const char *const *keys,
 		goto oom;
 	while (t->n_runs < n && sqlite3_step(runs) == SQLITE_ROW) {
 		t->run_ids[t->n_runs] = sqlite3_column_int64(runs, 0);
-		t->run_label[t->n_runs] = col_dup(runs, 2);
-		t->run_started[t->n_runs++] = col_dup(runs, 1);
+		t->run_label[t->n_runs] = sqlrow_dup(runs, 2);
+		t->run_started[t->n_runs++] = sqlrow_dup(runs, 1);
 	}
 	t->n_keys = n_keys;
 	t->vals = malloc((n_keys * t->n_runs + 1) * sizeof(*t->vals));
