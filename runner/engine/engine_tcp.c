@@ -41,8 +41,10 @@ static bool peer_is_local(int fd)
 
 /* How much unsent data a sender's socket may hold (TCP_NOTSENT_LOWAT).
  * On loopback, about one segment: the receiver then copies data the sender wrote moments
- * ago, still in cache. On this 2-core machine that took 2 streams from 1.9 to 3.2 GB per
- * CPU-second (16K, 32K, 128K, 256K were no better than no limit). Over a real link the cache
+ * ago, still in cache. Measured on a 2-core host where sender and receiver share the
+ * CPUs (the loopback case), that took 2 streams from 1.9 to 3.2 GB per CPU-second (16K,
+ * 32K, 128K, 256K were no better than no limit); the gain is in CPU per byte, so it holds
+ * wherever loopback's two ends compete for the same cores. Over a real link the cache
  * does not help and so small a backlog costs a wake-up per 64 KiB (tens of thousands a
  * second at 10G and up), so there it is 1 MiB: still far below a socket buffer, so sender
  * counts do not run seconds ahead of a shaped link. A paced socket keeps TCP_BACKLOG_S of
