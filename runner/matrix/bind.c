@@ -98,7 +98,8 @@ int mxbind_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 				*u = 1;
 				return 0;
 			}
-		return ns_err_set(err, "'%s' is not a <bind> of any pair (or 'none')", text);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a <bind> of any pair (or 'none')",
+				   text);
 	case MX_DSCP:
 		if (dscp_parse(text, &tos, err) < 0)
 			return -1;
@@ -110,12 +111,12 @@ int mxbind_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		else if (!strcmp(text, "4") || !strcmp(text, "6"))
 			*u = (uint64_t)(text[0] - '0');
 		else
-			return ns_err_set(err, "'%s': family is any, 4 or 6", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': family is any, 4 or 6", text);
 		return 0;
 	case MX_AMOUNT:
 		return units_parse_bytes(text, UINT64_MAX, u, err);
 	default:
-		return ns_err_set(err, "not a bind axis");
+		return ns_err_code(err, NS_E_INPUT, "not a bind axis");
 	}
 }
 

@@ -150,8 +150,9 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 	for (int a = 0; a < MX_AXIS_COUNT; a++) {
 		product *= m->axes[a].n_product;
 		if (product > EXPAND_MAX_CASES)
-			return ns_err_set(err, "%s:%d: the axes make more than %d cases", m->path,
-					  m->axes[a].line, EXPAND_MAX_CASES);
+			return ns_err_code(err, NS_E_INPUT,
+					   "%s:%d: the axes make more than %d cases", m->path,
+					   m->axes[a].line, EXPAND_MAX_CASES);
 	}
 	size_t n_inc = 0;
 	for (size_t r = 0; r < m->n_rules; r++) {
@@ -222,8 +223,8 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 		}
 	}
 	if (out->n == 0) {
-		ns_err_set(err, "%s:%d: every case is excluded by the rules", m->path,
-			   m->n_rules ? m->rules[0].line : 1);
+		ns_err_code(err, NS_E_INPUT, "%s:%d: every case is excluded by the rules", m->path,
+			    m->n_rules ? m->rules[0].line : 1);
 		goto fail;
 	}
 	free(ks.slot);
@@ -347,9 +348,10 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 			base_params(m, &p);
 			apply_axis(&p, a, expand_value(m, c, a));
 			if (check_params(&p, &ea) < 0)
-				return ns_err_set(err, "%s:%d: axis '%s' value '%s': %s", m->path,
-						  expand_value(m, c, a)->line, matrix_axis_name(a),
-						  expand_value(m, c, a)->text, ea.msg);
+				return ns_err_code(err, NS_E_INPUT,
+						   "%s:%d: axis '%s' value '%s': %s", m->path,
+						   expand_value(m, c, a)->line, matrix_axis_name(a),
+						   expand_value(m, c, a)->text, ea.msg);
 		}
 		/* Otherwise values conflict: name the case, at its include or the first axis. */
 		char what[1024];
@@ -357,7 +359,8 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 		int line = c->include_line;
 		for (int a = 0; a < MX_AXIS_COUNT && !line; a++)
 			line = m->axes[a].line;
-		return ns_err_set(err, "%s:%d: case %s: %s", m->path, line ? line : 1, what, e.msg);
+		return ns_err_code(err, NS_E_INPUT, "%s:%d: case %s: %s", m->path, line ? line : 1,
+				   what, e.msg);
 	}
 	return 0;
 }

@@ -39,9 +39,9 @@ static int fail_at(struct loader *L, xmlNodePtr n, const char *field)
 	char msg[NS_ERR_MAX];
 	snprintf(msg, sizeof(msg), "%s", L->err->msg);
 	if (field)
-		ns_err_set(L->err, "%s:%d: %s: %s", L->path, line_of(n), field, msg);
+		ns_err_code(L->err, NS_E_INPUT, "%s:%d: %s: %s", L->path, line_of(n), field, msg);
 	else
-		ns_err_set(L->err, "%s:%d: %s", L->path, line_of(n), msg);
+		ns_err_code(L->err, NS_E_INPUT, "%s:%d: %s", L->path, line_of(n), msg);
 	return -1;
 }
 
@@ -71,7 +71,7 @@ static int copy_field(struct loader *L, xmlNodePtr n, const char *field, char *d
 	if (!src)
 		return 0;
 	if (strlen(src) >= cap) {
-		ns_err_set(L->err, "'%s' is longer than %zu characters", src, cap - 1);
+		ns_err_code(L->err, NS_E_INPUT, "'%s' is longer than %zu characters", src, cap - 1);
 		return fail_at(L, n, field);
 	}
 	memcpy(dst, src, strlen(src) + 1);
@@ -108,7 +108,7 @@ static int parse_hostport(struct loader *L, xmlNodePtr n, const char *field, con
 	*out_port = (uint16_t)port;
 	return 0;
 bad:
-	ns_err_set(L->err, "'%s' is not host:port", s);
+	ns_err_code(L->err, NS_E_INPUT, "'%s' is not host:port", s);
 	return fail_at(L, n, field);
 }
 
@@ -184,7 +184,8 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 		if (agent && parse_agent(L, n, p, agent) < 0)
 			return -1;
 		if (!agent && !p->setup.command[0] && !m->setup.command[0]) {
-			ns_err_set(L->err, "pair '%s' has no agent and no setup to name one", p->name);
+			ns_err_code(L->err, NS_E_INPUT,
+				    "pair '%s' has no agent and no setup to name one", p->name);
 			return fail_at(L, n, "pair agent");
 		}
 		if (p->client[0] && parse_hostport(L, n, "pair client", p->client, p->client_host,
@@ -199,8 +200,9 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 			return fail_at(L, n, "pair psk-file");
 		for (size_t i = 0; i < m->n_pairs; i++)
 			if (strcmp(m->pairs[i].name, p->name) == 0) {
-				ns_err_set(L->err, "'%s' is already the name of the pair on line %d",
-					   p->name, m->pairs[i].line);
+				ns_err_code(L->err, NS_E_INPUT,
+					    "'%s' is already the name of the pair on line %d",
+					    p->name, m->pairs[i].line);
 				return fail_at(L, n, "pair name");
 			}
 		m->n_pairs++;
@@ -227,14 +229,14 @@ static int load_axes(struct loader *L, xmlNodePtr axes)
 		const char *name = attr(n, "name");
 		int id = matrix_axis_lookup(name ? name : "");
 		if (id < 0) { /* the schema's enumeration already refuses it; kept for safety */
-			ns_err_set(L->err, "'%s' is not an axis", name ? name : "");
+			ns_err_code(L->err, NS_E_INPUT, "'%s' is not an axis", name ? name : "");
 			return fail_at(L, n, "axis name");
 		}
 		char field[64];
 		snprintf(field, sizeof(field), "axis '%s'", name);
 		struct matrix_axis *ax = &m->axes[id];
 		if (ax->present) {
-			ns_err_set(L->err, "already defined on line %d", ax->line);
+			ns_err_code(L->err, NS_E_INPUT, "already defined on line %d", ax->line);
 			return fail_at(L, n, field);
 		}
 		ax->present = true;
@@ -258,19 +260,21 @@ static int load_axes(struct loader *L, xmlNodePtr axes)
 			v.line = line_of(c);
 			for (size_t i = 0; i < ax->n; i++)
 				if (strcmp(ax->v[i].text, v.text) == 0) {
-					ns_err_set(L->err, "'%s' repeats the value on line %d", s,
-						   ax->v[i].line);
+					ns_err_code(L->err, NS_E_INPUT,
+						    "'%s' repeats the value on line %d", s,
+						    ax->v[i].line);
 					free(v.text);
 					return fail_at(L, c, field);
 				}
 			if (ax->n >= MATRIX_MAX_VALUES || add_value(ax, &v) < 0) {
 				free(v.text);
-				ns_err_set(L->err, "too many values");
+				ns_err_code(L->err, NS_E_INPUT, "too many values");
 				return fail_at(L, c, field);
 			}
 		}
 		if (ax->n == 0) {
-			ns_err_set(L->err, "has no values (an axis needs at least one <value>)");
+			ns_err_code(L->err, NS_E_INPUT,
+				    "has no values (an axis needs at least one <value>)");
 			return fail_at(L, n, field);
 		}
 	}
@@ -306,11 +310,12 @@ static int load_rule(struct loader *L, xmlNodePtr n, bool include)
 			 axis ? axis : "");
 		int id = matrix_axis_lookup(axis ? axis : "");
 		if (id < 0) {
-			ns_err_set(L->err, "not an axis");
+			ns_err_code(L->err, NS_E_INPUT, "not an axis");
 			return fail_at(L, c, field);
 		}
 		if (!include && (!value) == (!not)) {
-			ns_err_set(L->err, "<when> takes exactly one of value=\"..\" or not=\"..\"");
+			ns_err_code(L->err, NS_E_INPUT,
+				    "<when> takes exactly one of value=\"..\" or not=\"..\"");
 			return fail_at(L, c, field);
 		}
 		struct matrix_cond *cond = &r->c[r->n];
@@ -324,7 +329,7 @@ static int load_rule(struct loader *L, xmlNodePtr n, bool include)
 			return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 		for (size_t i = 0; include && i + 1 < r->n; i++)
 			if (r->c[i].axis == (enum matrix_axis_id)id) {
-				ns_err_set(L->err, "set twice in one include");
+				ns_err_code(L->err, NS_E_INPUT, "set twice in one include");
 				return fail_at(L, c, field);
 			}
 	}
@@ -414,8 +419,10 @@ static int fill_defaults(struct loader *L)
 		}
 		struct matrix_value v;
 		if (matrix_parse_value(m, id, matrix_axis_default(id), &v, L->err) < 0 ||
-		    add_value(ax, &v) < 0)
-			return ns_err_set(L->err, "default of axis %s: %s", matrix_axis_name(id), L->err->msg);
+		    add_value(ax, &v) < 0) {
+			ns_err_prefix(L->err, "default of axis %s", matrix_axis_name(id));
+			return -1;
+		}
 	}
 	return 0;
 }

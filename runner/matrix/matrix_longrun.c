@@ -13,16 +13,19 @@ int mxlong_parse_value(enum matrix_axis_id axis, const char *text, struct matrix
 	char buf[32];
 	if (axis == MX_UNTIL) {
 		if (strcmp(text, "none") && strcmp(text, "sustained"))
-			return ns_err_set(err, "'%s': until is none or sustained", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': until is none or sustained",
+					   text);
 		out->u = !strcmp(text, "sustained");
 		snprintf(buf, sizeof(buf), "%s", text);
 	} else {
 		if (strchr(text, '-'))
-			return ns_err_set(err, "'%s': a duration cannot be negative", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': a duration cannot be negative",
+					   text);
 		if (units_parse_duration(text, NS_MAX_DURATION_S, &out->d, err) < 0)
 			return -1;
 		if (!(out->d > 0))
-			return ns_err_set(err, "'%s': a steady time must be above zero", text);
+			return ns_err_code(err, NS_E_INPUT,
+					   "'%s': a steady time must be above zero", text);
 		snprintf(buf, sizeof(buf), "%.9g", out->d);
 	}
 	return (out->text = strdup(buf)) ? 0 : ns_err_code(err, NS_E_NOMEM, "out of memory");

@@ -113,7 +113,8 @@ static int set_attr(struct matrix *m, const char *name, const char *v, const cha
 		else if (!strcmp(v, "shuffled"))
 			m->order = MX_ORDER_SHUFFLED;
 		else
-			rc = ns_err_set(err, "'%s': order is as-written, interleaved or shuffled", v);
+			rc = ns_err_code(err, NS_E_INPUT,
+					 "'%s': order is as-written, interleaved or shuffled", v);
 	} else {
 		double *d = !strcmp(name, "cooldown") ? &m->cooldown_s
 			    : !strcmp(name, "case-timeout") ? &m->case_timeout_s

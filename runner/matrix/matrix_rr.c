@@ -14,7 +14,8 @@ int mxrr_parse_value(enum matrix_axis_id axis, const char *text, struct matrix_v
 	uint64_t u = 0;
 	if (axis == MX_LAT_PROBE) {
 		if (strcmp(text, "none") && strcmp(text, "tcp") && strcmp(text, "udp"))
-			return ns_err_set(err, "'%s': latency-probe is none, tcp or udp", text);
+			return ns_err_code(err, NS_E_INPUT,
+					   "'%s': latency-probe is none, tcp or udp", text);
 		u = !strcmp(text, "tcp") ? 1 : !strcmp(text, "udp") ? 2 : 0;
 		snprintf(buf, sizeof(buf), "%s", text);
 	} else if (axis == MX_RR) {
@@ -27,14 +28,15 @@ int mxrr_parse_value(enum matrix_axis_id axis, const char *text, struct matrix_v
 		else if (!strcmp(text, "crr"))
 			u = 3;
 		else
-			return ns_err_set(err, "'%s': rr is none, tcp, udp or crr", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': rr is none, tcp, udp or crr",
+					   text);
 		snprintf(buf, sizeof(buf), "%s", text);
 	} else if (axis == MX_RR_RATE || axis == MX_LAT_RATE) {
 		size_t n = strlen(text);
 		if (n >= 2 && !strcmp(text + n - 2, "/s"))
 			n -= 2;
 		if (!n || n >= sizeof(buf))
-			return ns_err_set(err, "'%s': expected transactions/s", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': expected transactions/s", text);
 		memcpy(buf, text, n);
 		buf[n] = '\0';
 		if (units_parse_uint(buf, 0, axis == MX_LAT_RATE ? 1000000 : 1000000000, &u, err) < 0)

@@ -80,11 +80,11 @@ int mxval_parse_duration(const char *s, bool positive, double *d, struct ns_err 
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '-')
-		return ns_err_set(err, "'%s': a duration cannot be negative", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s': a duration cannot be negative", s);
 	if (units_parse_duration(s, NS_MAX_DURATION_S, d, err) < 0)
 		return -1;
 	if (positive && *d <= 0)
-		return ns_err_set(err, "'%s': a duration must be above zero", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s': a duration must be above zero", s);
 	return 0;
 }
 
@@ -117,14 +117,14 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 				out->u = i;
 				return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 			}
-		return ns_err_set(err, "'%s' is not a pair of this matrix", text);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a pair of this matrix", text);
 	case MX_PROTOCOL:
 		if (strcmp(text, "tcp") == 0)
 			u = NS_PROTO_TCP;
 		else if (strcmp(text, "udp") == 0)
 			u = NS_PROTO_UDP;
 		else
-			return ns_err_set(err, "'%s': protocol is tcp or udp", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': protocol is tcp or udp", text);
 		out->u = u;
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_DIRECTION:
@@ -135,7 +135,8 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		else if (strcmp(text, "bidir") == 0)
 			u = NS_DIR_BIDIR;
 		else
-			return ns_err_set(err, "'%s': direction is forward, reverse or bidir", text);
+			return ns_err_code(err, NS_E_INPUT,
+					   "'%s': direction is forward, reverse or bidir", text);
 		out->u = u;
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_STREAMS:
@@ -193,15 +194,16 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	case MX_GSO:
 	case MX_ZEROCOPY:
 		if (mxval_parse_bool(text, &b) < 0)
-			return ns_err_set(err, "'%s': expected true or false", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': expected true or false", text);
 		u = b;
 		break;
 	case MX_ENGINE:
 		if (strlen(text) >= sizeof(((struct probe_params *)0)->engine) ||
 		    !probe_engine_name_ok(text))
-			return ns_err_set(err, "'%s': expected socket, xdp or xdp-rx (the last two "
-					  "with ,socket: fall back to sockets where AF_XDP is refused)",
-					  text);
+			return ns_err_code(err, NS_E_INPUT,
+					   "'%s': expected socket, xdp or xdp-rx (the last two "
+					   "with ,socket: fall back to sockets where AF_XDP is refused)",
+					   text);
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_AFFINITY:
 		if (!strcmp(text, "none") || !strcmp(text, "irq") || !strcmp(text, "spread")) {
@@ -219,14 +221,16 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		}
 	case MX_CONGESTION:
 		if (strlen(text) > 15)
-			return ns_err_set(err, "'%s': congestion control names have at most 15 characters",
-					  text);
+			return ns_err_code(err, NS_E_INPUT,
+					   "'%s': congestion control names have at most 15 characters",
+					   text);
 		for (const char *p = text; *p; p++)
 			if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
-				return ns_err_set(err, "'%s' is not a congestion control name", text);
+				return ns_err_code(err, NS_E_INPUT,
+						   "'%s' is not a congestion control name", text);
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	default:
-		return ns_err_set(err, "unknown axis");
+		return ns_err_code(err, NS_E_INPUT, "unknown axis");
 	}
 	out->u = u;
 	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;

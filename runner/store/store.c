@@ -144,7 +144,8 @@ struct store *store_open(const char *path, struct ns_err *err)
 	pthread_mutex_init(&s->lock, NULL);
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 				  SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		ns_err_set(err, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		ns_err_code(err, s->db ? store_sql_code(s->db) : NS_E_NOMEM, "%s: %s", path,
+			    s->db ? sqlite3_errmsg(s->db) : "cannot open");
 		goto err;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);

@@ -23,7 +23,7 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 			     l->sum.p99_us, l->sum.p999_us, l->sum.max_us, l->relative_error};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return store_sql_err(db, err, "recording latency");
 	sqlite3_bind_int64(st, 1, result_id);
 	sqlite3_bind_text(st, 2, probe_rr_test(&res->params), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, req);
@@ -41,7 +41,7 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return ns_err_set(err, "database: recording latency: %s", sqlite3_errmsg(db));
+	return store_sql_err(db, err, "recording latency");
 }
 
 /* One phase of a latency probe: its figures in a row of result_latency_load. */

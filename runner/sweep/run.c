@@ -471,7 +471,7 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		if (pthread_create(&th[started], NULL, worker, R) != 0)
 			break;
 	if (started == 0)
-		return ns_err_set(err, "cannot start a runner thread");
+		return ns_err_code(err, NS_E_NOMEM, "cannot start a runner thread");
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	if (R->fatal) {
