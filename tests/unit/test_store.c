@@ -11,75 +11,37 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/store/lease.h"
-#include "runner/sweep/retry.h"
 #include "runner/store/store.h"
-
-static char path[64];
+#include "tests/lib/store_db.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(path, sizeof(path), "/tmp/s3-test-store-%d.db", (int)getpid());
-	unlink(path);
+	store_db_fresh("test-store");
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char p[80];
-	unlink(path);
-	snprintf(p, sizeof(p), "%s-wal", path);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", path);
-	unlink(p);
+	store_db_remove();
 	return 0;
-}
-
-/* One number from a query on a separate connection (what a report would see). */
-static double query_double(const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	double v = -1;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
-
-static long long query_int(const char *sql)
-{
-	return (long long)query_double(sql);
-}
-
-static struct store *open_store(void)
-{
-	struct ns_err err = {0};
-	struct store *s = store_open(path, &err);
-	if (!s)
-		fail_msg("store_open: %s", err.msg);
-	return s;
 }
 
 static void schema_applied_once(void **state)
 {
 	(void)state;
-	struct store *s = open_store();
+	struct store *s = store_db_open();
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
-	s = open_store(); /* again: nothing to migrate, nothing breaks */
+	s = store_db_open(); /* again: nothing to migrate, nothing breaks */
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
-	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name IN "
+	assert_int_equal(store_db_int("SELECT count(*) FROM sqlite_master WHERE name IN "
 				   "('runs','endpoints','cases','results','samples','v_results')"), 6);
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(store_db_path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
@@ -88,7 +50,7 @@ static void schema_applied_once(void **state)
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	struct ns_err err = {0};
-	assert_null(store_open(path, &err));
+	assert_null(store_open(store_db_path, &err));
 	assert_non_null(strstr(err.msg, "newer"));
 }
 
@@ -132,7 +94,7 @@ static void version_1_database_migrated(void **state)
 	(void)state;
 	sqlite3 *db;
 	char *v1 = slurp(NETSWEEP_SCHEMADIR "/../tests/fixtures/store_v1.sql", NULL);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(store_db_path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	free(v1);
 	assert_int_equal(sqlite3_exec(db,
@@ -153,17 +115,17 @@ static void version_1_database_migrated(void **state)
 			 SQLITE_OK);
 	sqlite3_close(db);
 	/* the old view charges the failed hour: 2 x $0.1 for the pair */
-	assert_true(query_double("SELECT usd FROM v_run_cost WHERE run_id = 1") > 0.19);
-	struct store *s = open_store();
+	assert_true(store_db_double("SELECT usd FROM v_run_cost WHERE run_id = 1") > 0.19);
+	struct store *s = store_db_open();
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
-	assert_int_equal(query_int("SELECT count(*) FROM v_run_cost WHERE usd > 0"), 0);
-	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'failed'"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master WHERE name = 'v_run_cost'"
+	assert_int_equal(store_db_int("SELECT count(*) FROM v_run_cost WHERE usd > 0"), 0);
+	assert_int_equal(store_db_int("SELECT count(*) FROM results WHERE status = 'failed'"), 1);
+	assert_int_equal(store_db_int("SELECT count(*) FROM sqlite_master WHERE name = 'v_run_cost'"
 				   " AND sql LIKE '%status = ''ok''%'"), 1);
 	char migrated[8192], fresh[8192], fresh_path[80];
-	schema_names(path, migrated, sizeof(migrated));
-	snprintf(fresh_path, sizeof(fresh_path), "%s.fresh", path);
+	schema_names(store_db_path, migrated, sizeof(migrated));
+	snprintf(fresh_path, sizeof(fresh_path), "%s.fresh", store_db_path);
 	unlink(fresh_path);
 	struct ns_err err = {0};
 	struct store *f = store_open(fresh_path, &err);
@@ -186,7 +148,7 @@ static void count_done(const char *key, int repeat, void *ctx)
 static void round_trip_and_resume(void **state)
 {
 	(void)state;
-	struct store *s = open_store();
+	struct store *s = store_db_open();
 	struct ns_err err = {0};
 	int64_t run, other, ep, case_id, again, found = 0, seed = 0, rid;
 	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
@@ -234,24 +196,24 @@ static void round_trip_and_resume(void **state)
 				  .finished_at = "b", .res = &res, .ok = true,
 				  .probe_json = "{\"ok\":true}"};
 	assert_int_equal(store_put_result(s, &sr, &rid, &err), 0);
-	assert_true(query_double("SELECT goodput_bps FROM v_results") == 1e9);
-	assert_int_equal(query_int("SELECT fwd_retransmits FROM results"), 3);
-	assert_int_equal(query_int("SELECT count(*) FROM results WHERE fwd_lost IS NULL"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
-	assert_int_equal(query_int("SELECT count(*) FROM samples WHERE stream = -1 AND bps = 1e9"), 1);
+	assert_true(store_db_double("SELECT goodput_bps FROM v_results") == 1e9);
+	assert_int_equal(store_db_int("SELECT fwd_retransmits FROM results"), 3);
+	assert_int_equal(store_db_int("SELECT count(*) FROM results WHERE fwd_lost IS NULL"), 1);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples WHERE stream = -1 AND bps = 1e9"), 1);
 
 	/* the same (case, repeat) again: refused, and the first stays as it was */
 	res.dirs[0].receiver.bits_per_second = 5;
 	assert_int_equal(store_put_result(s, &sr, NULL, &err), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM results"), 1);
-	assert_true(query_double("SELECT fwd_rcv_bps FROM results") == 1e9);
-	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_db_int("SELECT count(*) FROM results"), 1);
+	assert_true(store_db_double("SELECT fwd_rcv_bps FROM results") == 1e9);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples"), 2);
 
 	/* a failed case without figures */
 	struct store_result fail = {.case_id = case_id, .repeat = 1, .started_at = "a",
 				    .finished_at = "b", .ok = false, .error = "agent unreachable"};
 	assert_int_equal(store_put_result(s, &fail, NULL, &err), 0);
-	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'failed' AND "
+	assert_int_equal(store_db_int("SELECT count(*) FROM results WHERE status = 'failed' AND "
 				   "error = 'agent unreachable' AND fwd_rcv_bps IS NULL"), 1);
 
 	/* resume: the newest run of the hash, only while it is unfinished, and what it has done */
@@ -291,7 +253,7 @@ static void round_trip_and_resume(void **state)
 	assert_int_equal(store_json_get(s, big, "$.interface.irq_cpus", cpus96, sizeof(cpus96)), 1);
 	assert_int_equal(strlen(cpus96), 279);
 	store_close(s);
-	assert_int_equal(query_int("SELECT count(*) FROM pragma_integrity_check WHERE "
+	assert_int_equal(store_db_int("SELECT count(*) FROM pragma_integrity_check WHERE "
 				   "integrity_check = 'ok'"), 1);
 }
 
@@ -300,7 +262,7 @@ static void round_trip_and_resume(void **state)
 static void stale_samples_replaced(void **state)
 {
 	(void)state;
-	struct store *s = open_store();
+	struct store *s = store_db_open();
 	struct ns_err err = {0};
 	int64_t run, ep, case_id, rid1 = 0, rid2 = 0;
 	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abc",
@@ -334,11 +296,11 @@ static void stale_samples_replaced(void **state)
 
 	/* the sqlite3 shell's way: foreign keys off, so the samples stay */
 	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(store_db_path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = OFF; DELETE FROM results",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples"), 2);
 
 	iv[0].bits_per_second = iv[1].bits_per_second = 1600;
 	sr.repeat = 1;
@@ -346,8 +308,8 @@ static void stale_samples_replaced(void **state)
 	if (store_put_result(s, &sr, &rid2, &err) != 0)
 		fail_msg("the next result after a manual DELETE: %s", err.msg);
 	assert_int_equal(rid2, rid1); /* the id was reused: the case this guards */
-	assert_int_equal(query_int("SELECT count(*) FROM samples"), 2);
-	assert_int_equal(query_int("SELECT count(*) FROM samples WHERE bps = 1600"), 2);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_db_int("SELECT count(*) FROM samples WHERE bps = 1600"), 2);
 	store_close(s);
 }
 
@@ -357,7 +319,7 @@ static void stale_samples_replaced(void **state)
 static void phases_and_socket_drops_stored(void **state)
 {
 	(void)state;
-	struct store *s = open_store();
+	struct store *s = store_db_open();
 	struct ns_err err = {0};
 	int64_t run, ep, case_id, rid = 0;
 	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "abd",
@@ -394,15 +356,15 @@ static void phases_and_socket_drops_stored(void **state)
 				  .finished_at = "b", .res = &res, .ok = true};
 	if (store_put_result(s, &sr, &rid, &err) != 0)
 		fail_msg("store_put_result: %s", err.msg);
-	assert_int_equal(query_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	assert_int_equal(query_int("SELECT fwd_socket_drops FROM results"), 4321);
-	assert_int_equal(query_int("SELECT count(*) FROM result_phases"), 1);
-	assert_true(query_double("SELECT burst_s FROM result_phases WHERE direction = 'fwd'") == 7.25);
-	assert_true(query_double("SELECT sustained_bps FROM result_phases") == 38e6);
-	assert_true(query_double("SELECT burst_bps FROM result_phases") == 150e6);
-	assert_int_equal(query_int("SELECT shaped_by_provider FROM results"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM result_nics"), 1); /* no client row */
-	assert_int_equal(query_int("SELECT count(*) FROM result_nics WHERE side = 'agent' AND"
+	assert_int_equal(store_db_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_db_int("SELECT fwd_socket_drops FROM results"), 4321);
+	assert_int_equal(store_db_int("SELECT count(*) FROM result_phases"), 1);
+	assert_true(store_db_double("SELECT burst_s FROM result_phases WHERE direction = 'fwd'") == 7.25);
+	assert_true(store_db_double("SELECT sustained_bps FROM result_phases") == 38e6);
+	assert_true(store_db_double("SELECT burst_bps FROM result_phases") == 150e6);
+	assert_int_equal(store_db_int("SELECT shaped_by_provider FROM results"), 1);
+	assert_int_equal(store_db_int("SELECT count(*) FROM result_nics"), 1); /* no client row */
+	assert_int_equal(store_db_int("SELECT count(*) FROM result_nics WHERE side = 'agent' AND"
 				   " ifname = 'ens5' AND allowance_counters = 5 AND"
 				   " bw_in_allowance_exceeded = 11 AND bw_out_allowance_exceeded = 1234"
 				   " AND pps_allowance_exceeded = 13 AND conntrack_allowance_exceeded = 14"
@@ -410,7 +372,7 @@ static void phases_and_socket_drops_stored(void **state)
 				   " rx_packets = 17 AND tx_packets = 18 AND rx_bytes = 19 << 32 AND"
 				   " tx_bytes = 20"), 1);
 	/* the view: the same row with its run and case */
-	assert_int_equal(query_int("SELECT count(*) FROM v_result_nics WHERE side = 'agent' AND"
+	assert_int_equal(store_db_int("SELECT count(*) FROM v_result_nics WHERE side = 'agent' AND"
 				   " rx_bytes = 19 << 32 AND tx_bytes = 20 AND rx_packets = 17 AND"
 				   " run_id = 1 AND repeat = 0"), 1);
 	store_close(s);
@@ -422,130 +384,24 @@ static void newer_database_left_byte_identical(void **state)
 {
 	(void)state;
 	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(store_db_path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "CREATE TABLE future (x); PRAGMA user_version = 99",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	size_t n0, n1;
-	char *before = slurp(path, &n0);
+	char *before = slurp(store_db_path, &n0);
 	struct ns_err err = {0};
-	assert_null(store_open(path, &err));
+	assert_null(store_open(store_db_path, &err));
 	assert_int_equal(err.code, NS_E_INPUT);
 	assert_non_null(strstr(err.msg, "schema version 99 is newer"));
-	char *after = slurp(path, &n1);
+	char *after = slurp(store_db_path, &n1);
 	assert_int_equal(n0, n1);
 	assert_memory_equal(before, after, n0);
 	free(before);
 	free(after);
 	char wal[80];
-	snprintf(wal, sizeof(wal), "%s-wal", path);
+	snprintf(wal, sizeof(wal), "%s-wal", store_db_path);
 	assert_int_equal(access(wal, F_OK), -1);
-}
-
-/* Leases: a case claimed by one runner is refused to another live one, given back when its
- * result is stored, and a stored case is never claimed again (unless failed, on request). */
-static void leases_keep_two_runners_apart(void **state)
-{
-	(void)state;
-	struct store *s = open_store();
-	struct ns_err err = {0};
-	int64_t run, ep, case_id;
-	struct store_run r = {.matrix_name = "m", .matrix_text = "<matrix/>", .matrix_hash = "h",
-			      .version = "0.1.0", .order = "as-written", .repeats = 1};
-	assert_int_equal(store_run_create(s, &r, &run, &err), 0);
-	struct store_endpoint e = {.name = "lo", .agent_addr = "127.0.0.1:1"};
-	assert_int_equal(store_endpoint_put(s, run, &e, &ep, &err), 0);
-	struct probe_params p;
-	memset(&p, 0, sizeof(p));
-	p.streams = 1;
-	p.duration_s = 1;
-	struct store_case c = {.endpoint_id = ep, .case_key = "k", .p = &p, .affinity = "none",
-			       .params_json = "{}"};
-	if (store_case_put(s, run, &c, &case_id, &err) < 0)
-		fail_msg("%s", err.msg);
-
-	char me[LEASE_HOLDER_MAX], other[LEASE_HOLDER_MAX] = "";
-	lease_holder(me);
-	/* pid 1 of this host: alive, and not us */
-	char host[256] = "";
-	gethostname(host, sizeof(host) - 1);
-	char init[LEASE_HOLDER_MAX];
-	snprintf(init, sizeof(init), "%s 1", host);
-	assert_int_equal(lease_claim(s, case_id, 0, init, 60, false, other, sizeof(other), &err),
-			 LEASE_TAKEN);
-	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
-			 LEASE_HELD);
-	assert_string_equal(other, init);
-	/* a holder of this host that no longer runs holds nothing */
-	char gone[LEASE_HOLDER_MAX];
-	snprintf(gone, sizeof(gone), "%s 2147483646", host);
-	assert_int_equal(lease_release(s, case_id, 0, init, &err), 0);
-	assert_int_equal(lease_claim(s, case_id, 0, gone, 60, false, other, sizeof(other), &err),
-			 LEASE_TAKEN);
-	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
-			 LEASE_TAKEN);
-	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 1);
-
-	struct store_result fail = {.case_id = case_id, .repeat = 0, .started_at = "a",
-				    .finished_at = "b", .ok = false, .error = "agent down"};
-	assert_int_equal(store_put_result(s, &fail, NULL, &err), 0);
-	assert_int_equal(lease_release(s, case_id, 0, me, &err), 0);
-	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 0);
-	assert_int_equal(lease_claim(s, case_id, 0, me, 60, false, other, sizeof(other), &err),
-			 LEASE_STORED);
-	/* --retry-failed: the failed result is claimed again and replaced */
-	assert_int_equal(lease_claim(s, case_id, 0, me, 60, true, other, sizeof(other), &err),
-			 LEASE_TAKEN);
-	struct store_result ok = {.case_id = case_id, .repeat = 0, .started_at = "c",
-				  .finished_at = "d", .ok = true, .replace_failed = true};
-	assert_int_equal(store_put_result(s, &ok, NULL, &err), 0);
-	assert_int_equal(query_int("SELECT count(*) FROM results WHERE status = 'ok'"), 1);
-	assert_int_equal(query_int("SELECT count(*) FROM results"), 1);
-	assert_int_equal(lease_claim(s, case_id, 0, me, 60, true, other, sizeof(other), &err),
-			 LEASE_STORED);
-	assert_int_equal(lease_release_all(s, me, &err), 0);
-	assert_int_equal(query_int("SELECT count(*) FROM case_leases"), 0);
-	/* --retry-failed resumes the newest run even when it is done */
-	assert_int_equal(store_run_set_status(s, run, "done", NULL, &err), 0);
-	int64_t found = 0;
-	assert_int_equal(store_run_find_unfinished(s, "h", &found, NULL, &err), 0);
-	assert_int_equal(store_run_find_latest(s, "h", &found, NULL, &err), 1);
-	assert_int_equal(found, run);
-	store_close(s);
-}
-
-/* Agent-wait: pauses grow from 0.25 s to at most 2 s and stop once the budget (tries
- * included) is spent; only a connection refused or unreachable before any figure counts. */
-static void agent_wait_is_bounded(void **state)
-{
-	(void)state;
-	struct retry_wait w;
-	retry_wait_init(&w, 5, 100);
-	double t = 100, want[] = {0.25, 0.5, 1, 2, 1.25};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		double pause = retry_next_pause(&w, t);
-		assert_true(pause > want[i] - 1e-9 && pause < want[i] + 1e-9);
-		t += pause;
-	}
-	assert_true(retry_next_pause(&w, t) < 0);
-	retry_wait_init(&w, 0, 0);
-	assert_true(retry_next_pause(&w, 0) < 0);
-	retry_wait_init(&w, 10, 0);
-	assert_true(retry_next_pause(&w, 9.9) <= 0.1 + 1e-9);
-
-	struct probe_result res;
-	memset(&res, 0, sizeof(res));
-	struct ns_err e = {.code = NS_E_UNREACHABLE};
-	assert_true(retry_agent_lost(&e, &res));
-	e.code = NS_E_REFUSED;
-	assert_true(retry_agent_lost(&e, &res));
-	e.code = NS_E_TIMEOUT;
-	assert_false(retry_agent_lost(&e, &res));
-	e.code = NS_E_PROTOCOL;
-	assert_false(retry_agent_lost(&e, &res));
-	e.code = NS_E_UNREACHABLE;
-	res.n_dirs = 1; /* figures measured: the case ran, it is not retried */
-	assert_false(retry_agent_lost(&e, &res));
 }
 
 int main(void)
@@ -557,8 +413,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stale_samples_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(phases_and_socket_drops_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_database_left_byte_identical, setup, teardown),
-		cmocka_unit_test_setup_teardown(leases_keep_two_runners_apart, setup, teardown),
-		cmocka_unit_test(agent_wait_is_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
