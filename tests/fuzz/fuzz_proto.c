@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 8: {
 		/* a delegated result: u16 length of its DELEGATE_RESULT, that, then one chunk
-		 * (streams or intervals by its first byte) and DONE */
+		 * (by its first byte: DELEGATE_LATENCY, intervals or streams) and DONE */
 		struct probe_result res;
 		struct proto_result_rd rd;
 		memset(&res, 0, sizeof(res));
@@ -83,8 +83,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const uint8_t *q = p + 2;
 			h = h < m ? h : m;
 			if (proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, q, h, &err) == 0 && m > h &&
-			    proto_result_rd_msg(&rd, q[h] & 1 ? PROTO_DELEGATE_INTERVALS
-							      : PROTO_DELEGATE_STREAMS,
+			    proto_result_rd_msg(&rd, q[h] % 3 == 2 ? PROTO_DELEGATE_LATENCY
+						: q[h] & 1 ? PROTO_DELEGATE_INTERVALS
+							   : PROTO_DELEGATE_STREAMS,
 						q + h + 1, m - h - 1, &err) == 0)
 				proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, &err);
 		}
