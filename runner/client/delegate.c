@@ -56,6 +56,8 @@ int probe_run_from(const char *from_host, uint16_t from_port, const struct probe
 	double timeout = p->timeout_s > 0 ? p->timeout_s : p->omit_s + p->duration_s + 15;
 	double conn_deadline = proto_now() + p->connect_timeout_s;
 	double deadline = conn_deadline + p->connect_timeout_s + timeout + DELEGATE_MARGIN_S;
+	if (p->lat_probe[0]) /* its idle test first: a connect and a test of its own */
+		deadline += p->connect_timeout_s + probe_lat_idle_s(p) + DELEGATE_MARGIN_S;
 	if (!(buf = malloc(PROTO_MAX_PAYLOAD))) {
 		ns_err_code(&e, NS_E_NOMEM, "out of memory");
 		goto fail;

@@ -318,7 +318,9 @@ double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
 								       : 1000, &trials, &secs);
 		return secs;
 	}
-	return expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
+	/* a latency probe's idle test comes before the load (its default window: no axis sets it) */
+	double idle = expand_value(m, c, MX_LAT_PROBE)->u ? PROBE_LAT_IDLE_S : 0;
+	return idle + expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
 }
 
 static int check_params(struct probe_params *p, struct ns_err *err)

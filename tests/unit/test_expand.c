@@ -326,6 +326,9 @@ static void latency_probe_axes(void **state)
 	assert_true(p.lat_rate == 50 && p.lat_size == 64 && p.streams == 2);
 	expand_params(&m, &c.v[2], &p);
 	assert_string_equal(p.lat_probe, "udp");
+	/* the dry run's time: a probed case's idle test comes before its load */
+	assert_true(expand_case_seconds(&m, &c.v[0]) == p.duration_s);
+	assert_true(expand_case_seconds(&m, &c.v[2]) == PROBE_LAT_IDLE_S + p.duration_s);
 	expand_free(&c);
 	matrix_free(&m);
 	load(&m, "<matrix name=\"l\"><axes>\n<axis name=\"latency-rate\"><value>5</value>"
