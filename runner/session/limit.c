@@ -33,14 +33,10 @@ static const char *cpu_or_steal(const char *cpu, double steal_pct)
 static const char *judge(const struct probe_limit *l, const struct probe_direction *d,
 			 enum ns_proto proto)
 {
-	if (l->sender_limited) {
-		if (!strcmp(l->cause, "sndbuf_full"))
-			return proto == NS_PROTO_TCP ? "window" : "network";
-		if (!strcmp(l->cause, "steal"))
-			return "steal";
-		/* sender_cpu, pacer_late (the host's CPU was not there when due), unknown */
-		return cpu_or_steal("sender_cpu", l->sender_steal_pct);
-	}
+	/* The figure is the receiver's: what it got short of what was offered was set after the
+	 * sender, also when the sender fell short of its rate too (its own flag, sender_limited,
+	 * says that): 200 Mbit/s asked into a 100 mbit tbf is the network's figure however short
+	 * the sender was, and a receiver whose own rings dropped 5 % is its CPU's. */
 	double offered = d->sender.bits_per_second, got = d->receiver.bits_per_second;
 	if (offered > 0 && got < offered * (1 - LIMIT_SHORTFALL_PCT / 100)) {
 		/* the receiver's own buffers dropped most of it, or its thread was saturated */
@@ -50,6 +46,14 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 		    l->receiver_runq_pct >= LIMIT_RUNQ_PCT)
 			return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 		return "network";
+	}
+	if (l->sender_limited) {
+		if (!strcmp(l->cause, "sndbuf_full"))
+			return proto == NS_PROTO_TCP ? "window" : "network";
+		if (!strcmp(l->cause, "steal"))
+			return "steal";
+		/* sender_cpu, pacer_late (the host's CPU was not there when due), unknown */
+		return cpu_or_steal("sender_cpu", l->sender_steal_pct);
 	}
 	if (l->asked_bps > 0)
 		return "pacing";

@@ -113,7 +113,26 @@ static void unpaced_names_the_bottleneck(void **state)
 	d.limit = (struct probe_limit){.sender_blocked_pct = 99, .receiver_runq_pct = 5};
 	limit_judge(&d.limit, &d, NS_PROTO_TCP);
 	assert_string_equal(d.limit.limited_by, "window");
+	/* short, and then short again after the sender: the figure is what came after it */
+	d = dir(180e6, 100e6); /* 200 asked into a 100 mbit link */
+	d.receiver.lost = 10000;
+	d.limit = (struct probe_limit){.asked_bps = 200e6, .pace_lost_pct = 10};
+	limit_judge(&d.limit, &d, NS_PROTO_UDP);
+	assert_true(d.limit.sender_limited);
+	assert_string_equal(d.limit.cause, "pacer_late");
+	assert_string_equal(d.limit.limited_by, "network");
+	d = dir(80e6, 75.6e6); /* the receiver's own rings dropped 5.4 % */
+	d.receiver.lost = d.receiver.socket_drops = 5000;
+	d.limit = (struct probe_limit){.asked_bps = 100e6, .sender_runq_pct = 30};
+	limit_judge(&d.limit, &d, NS_PROTO_UDP);
+	assert_true(d.limit.sender_limited);
+	assert_string_equal(d.limit.limited_by, "receiver_cpu");
+	d = dir(80e6, 79e6); /* within 3 % of what was offered: the sender's figure */
+	d.limit = (struct probe_limit){.asked_bps = 100e6, .sender_runq_pct = 30};
+	limit_judge(&d.limit, &d, NS_PROTO_UDP);
+	assert_string_equal(d.limit.limited_by, "sender_cpu");
 	/* paced and starved without the pacer dropping anything: still a cause */
+	d = dir(30e9, 30e9);
 	d.limit = (struct probe_limit){.asked_bps = 40e9, .sender_runq_pct = 35};
 	limit_judge(&d.limit, &d, NS_PROTO_TCP);
 	assert_true(d.limit.sender_limited);
