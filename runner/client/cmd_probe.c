@@ -426,150 +426,167 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	return 1;
 }
 
-int cmd_probe(int argc, char **argv)
+static const struct option longopts[] = {
+	PROBE_LONGOPTS_SHARED,
+	{"rate", required_argument, NULL, 'b'},
+	{"bitrate", required_argument, NULL, 'b'},
+	{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
+	{"time", required_argument, NULL, 't'},
+	{"interval", required_argument, NULL, 'i'},
+	{"omit", required_argument, NULL, 'O'},
+	{"bidir", no_argument, NULL, PROBE_OPT_BIDIR},
+	{"mss", required_argument, NULL, 'M'},
+	{"set-mss", required_argument, NULL, 'M'},
+	{"no-delay", no_argument, NULL, 'N'},
+	{"congestion", required_argument, NULL, 'C'},
+	{"gso", no_argument, NULL, PROBE_OPT_GSO},
+	{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"bind", required_argument, NULL, 'B'},
+	{"cport", required_argument, NULL, PROBE_OPT_CPORT},
+	{"version4", no_argument, NULL, '4'},
+	{"version6", no_argument, NULL, '6'},
+	{"tos", required_argument, NULL, 'S'},
+	{"dscp", required_argument, NULL, PROBE_OPT_DSCP},
+	{"zerocopy", no_argument, NULL, 'Z'},
+	{"dont-fragment", no_argument, NULL, PROBE_OPT_DONT_FRAGMENT},
+	{"bytes", required_argument, NULL, 'n'},
+	{"blockcount", required_argument, NULL, 'k'},
+	{"until", required_argument, NULL, PROBE_OPT_UNTIL},
+	{"steady", required_argument, NULL, PROBE_OPT_STEADY},
+	{"client", required_argument, NULL, 'c'},
+	{"json-format", required_argument, NULL, OPT_JSON_FORMAT},
+	{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
+	{"format", required_argument, NULL, 'f'},
+	{"verbose", no_argument, NULL, 'V'},
+	{"logfile", required_argument, NULL, OPT_LOGFILE},
+	{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
+	{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
+	{"rr", required_argument, NULL, PROBE_OPT_RR},
+	{"request", required_argument, NULL, PROBE_OPT_REQUEST},
+	{"response", required_argument, NULL, PROBE_OPT_RESPONSE},
+	{"rr-rate", required_argument, NULL, PROBE_OPT_RR_RATE},
+	{"latency-probe", required_argument, NULL, PROBE_OPT_LAT_PROBE},
+	{"latency-rate", required_argument, NULL, PROBE_OPT_LAT_RATE},
+	{"latency-size", required_argument, NULL, PROBE_OPT_LAT_SIZE},
+	{"latency-idle", required_argument, NULL, PROBE_OPT_LAT_IDLE},
+	{NULL, 0, NULL, 0},
+};
+
+/* The whole command line: the test's parameters and probe's own options. */
+struct probe_cmd {
+	struct probe_params p;
+	struct probe_params from;          /* --from: the client agent to send from */
+	struct cli o;
+	bool json;                         /* --json, -J or --json-stream: errors come as JSON */
+};
+
+/* argv into c: 0, 1 when --help was asked (and printed), -1 with err (NS_E_USAGE). */
+static int probe_cmd_parse(struct probe_cmd *c, int argc, char **argv, struct ns_err *err)
 {
-	static const struct option longopts[] = {
-		PROBE_LONGOPTS_SHARED,
-		{"rate", required_argument, NULL, 'b'},
-		{"bitrate", required_argument, NULL, 'b'},
-		{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
-		{"time", required_argument, NULL, 't'},
-		{"interval", required_argument, NULL, 'i'},
-		{"omit", required_argument, NULL, 'O'},
-		{"bidir", no_argument, NULL, PROBE_OPT_BIDIR},
-		{"mss", required_argument, NULL, 'M'},
-		{"set-mss", required_argument, NULL, 'M'},
-		{"no-delay", no_argument, NULL, 'N'},
-		{"congestion", required_argument, NULL, 'C'},
-		{"gso", no_argument, NULL, PROBE_OPT_GSO},
-		{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
-		{"from", required_argument, NULL, OPT_FROM},
-		{"bind", required_argument, NULL, 'B'},
-		{"cport", required_argument, NULL, PROBE_OPT_CPORT},
-		{"version4", no_argument, NULL, '4'},
-		{"version6", no_argument, NULL, '6'},
-		{"tos", required_argument, NULL, 'S'},
-		{"dscp", required_argument, NULL, PROBE_OPT_DSCP},
-		{"zerocopy", no_argument, NULL, 'Z'},
-		{"dont-fragment", no_argument, NULL, PROBE_OPT_DONT_FRAGMENT},
-		{"bytes", required_argument, NULL, 'n'},
-		{"blockcount", required_argument, NULL, 'k'},
-		{"until", required_argument, NULL, PROBE_OPT_UNTIL},
-		{"steady", required_argument, NULL, PROBE_OPT_STEADY},
-		{"client", required_argument, NULL, 'c'},
-		{"json-format", required_argument, NULL, OPT_JSON_FORMAT},
-		{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
-		{"format", required_argument, NULL, 'f'},
-		{"verbose", no_argument, NULL, 'V'},
-		{"logfile", required_argument, NULL, OPT_LOGFILE},
-		{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
-		{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
-		{"rr", required_argument, NULL, PROBE_OPT_RR},
-		{"request", required_argument, NULL, PROBE_OPT_REQUEST},
-		{"response", required_argument, NULL, PROBE_OPT_RESPONSE},
-		{"rr-rate", required_argument, NULL, PROBE_OPT_RR_RATE},
-		{"latency-probe", required_argument, NULL, PROBE_OPT_LAT_PROBE},
-		{"latency-rate", required_argument, NULL, PROBE_OPT_LAT_RATE},
-		{"latency-size", required_argument, NULL, PROBE_OPT_LAT_SIZE},
-		{"latency-idle", required_argument, NULL, PROBE_OPT_LAT_IDLE},
-		{NULL, 0, NULL, 0},
-	};
-	struct probe_params p, from;
-	struct ns_err err = {0};
-	struct cli o = {.psk = getenv("NETSWEEP_PSK_FILE")};
-	bool json = false;
-	const char *target = NULL, *from_arg, *psk;
 	char hint[256];
-	probe_params_init(&p);
+	probe_params_init(&c->p);
+	probe_params_init(&c->from);
+	c->o = (struct cli){.psk = getenv("NETSWEEP_PSK_FILE")};
 	for (int i = 1; i < argc; i++) /* errors come out as JSON whatever the option order */
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J") ||
 		    !strcmp(argv[i], "--json-stream"))
-			json = true;
-	if (iperf3_hint(argc, argv, hint, sizeof(hint))) {
-		ns_err_code(&err, NS_E_USAGE, "%s", hint);
-		goto usage_err;
-	}
+			c->json = true;
+	if (iperf3_hint(argc, argv, hint, sizeof(hint)))
+		return ns_err_code(err, NS_E_USAGE, "%s", hint);
 	int parsed = probe_opts_parse(argc, argv, ":p:uP:l:b:t:i:O:RA:w:M:NC:JhB:46S:Zn:k:c:f:V",
-				      longopts, &p, own_opt, &o, &err);
+				      longopts, &c->p, own_opt, &c->o, err);
 	if (parsed > 0) {
 		usage(stdout);
-		return NS_EXIT_OK;
+		return 1;
 	}
 	if (parsed < 0)
-		goto usage_err;
-	from_arg = o.from_arg;
-	psk = o.psk;
-	target = o.target;
-	if (!target && optind < argc)
-		target = argv[optind++];
-	if (!target) {
-		ns_err_set(&err, "no agent given: netsweep probe HOST[:PORT] (or -c HOST)");
-		goto usage_err;
-	}
-	if (cli_no_operands(argc, argv, &err) < 0)
-		goto usage_err;
+		return -1;
+	if (!c->o.target && optind < argc)
+		c->o.target = argv[optind++];
+	if (!c->o.target)
+		return ns_err_code(err, NS_E_USAGE,
+				   "no agent given: netsweep probe HOST[:PORT] (or -c HOST)");
+	return cli_no_operands(argc, argv, err);
+}
+
+/* The options together: the key file read, the defaults that depend on other options, the
+ * parameters checked, the agents' addresses resolved, --logfile opened. -1 with err. */
+static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
+{
+	struct probe_params *p = &c->p;
+	const char *psk = c->o.psk;
 	if (psk && psk[0]) {
 		struct auth_key key; /* read now: a bad key file is a usage error, not a failed run */
-		int bad = strlen(psk) >= sizeof(p.psk_file)
-				  ? ns_err_set(&err, "--psk-file '%s' is too long (at most %zu characters)",
-					       psk, sizeof(p.psk_file) - 1)
-				  : auth_key_load(psk, &key, &err);
+		int bad = strlen(psk) >= sizeof(p->psk_file)
+				  ? ns_err_code(err, NS_E_USAGE, "--psk-file '%s' is too long (at most "
+						"%zu characters)", psk, sizeof(p->psk_file) - 1)
+				  : auth_key_load(psk, &key, err);
 		if (!bad)
-			memcpy(p.psk_file, psk, strlen(psk) + 1);
+			memcpy(p->psk_file, psk, strlen(psk) + 1);
 		auth_key_clear(&key);
 		if (bad)
-			goto usage_err;
+			return -1;
 	}
 	/* by amount, as iperf3's -n/-k: the time is only a limit; unless given, the longest test
 	 * an agent takes by default (agent --max-duration) */
-	if ((p.bytes || p.blocks) && !o.time_given)
-		p.duration_s = PROBE_AMOUNT_LIMIT_S - p.omit_s;
-	if (p.until[0] && !p.steady_s)
-		p.steady_s = STEADY_DEFAULT_S;
-	if (probe_params_target(target, &p, &err) < 0 || probe_params_check(&p, &err) < 0)
-		goto usage_err;
-	probe_params_init(&from);
-	if (from_arg && probe_params_target(from_arg, &from, &err) < 0) {
-		ns_err_prefix(&err, "--from");
-		goto usage_err;
+	if ((p->bytes || p->blocks) && !c->o.time_given)
+		p->duration_s = PROBE_AMOUNT_LIMIT_S - p->omit_s;
+	if (p->until[0] && !p->steady_s)
+		p->steady_s = STEADY_DEFAULT_S;
+	if (probe_params_target(c->o.target, p, err) < 0 || probe_params_check(p, err) < 0)
+		return -1;
+	if (c->o.from_arg && probe_params_target(c->o.from_arg, &c->from, err) < 0) {
+		ns_err_prefix(err, "--from");
+		return -1;
 	}
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus;
-	if (!from_arg && session_cpus(&p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0) /* this host's */
-		goto usage_err;
-	if (o.out.logfile || o.out.time_format || o.out.forceflush) {
-		FILE *f = logout_open(&o.out, &err);
+	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
+		return -1; /* this host's */
+	if (c->o.out.logfile || c->o.out.time_format || c->o.out.forceflush) {
+		FILE *f = logout_open(&c->o.out, err);
 		if (!f)
-			goto usage_err;
+			return -1;
 		fflush(stdout);
 		stdout = f; /* every printf of this command obeys --logfile/--timestamps */
 	}
+	return 0;
+}
 
-	signal(SIGPIPE, SIG_IGN);
+/* Runs the test and prints its result as asked: the exit code. */
+static int probe_cmd_run(struct probe_cmd *c)
+{
+	struct probe_params *p = &c->p;
+	const struct cli *o = &c->o;
+	bool json = c->json;
+	struct ns_err err = {0};
+	signal(SIGPIPE, SIG_IGN); /* a lost peer is an error of its call, not the end of us */
 	struct probe_result res;
-	struct probe_run_view view = {.p = &p, .stream = o.json_stream};
-	probe_view_start(&view, o.verbose && !json);
+	struct probe_run_view view = {.p = p, .stream = o->json_stream};
+	probe_view_start(&view, o->verbose && !json);
 	if (!json)
-		print_header(&p);
+		print_header(p);
 	int rc;
-	if (from_arg) {
+	if (o->from_arg) {
 		/* the client agent's CPUs, not ours, take the affinity; its intervals come at the end */
-		rc = probe_run_from(from.host, from.port, &p, &res, &err);
-		for (uint32_t d = 0; (!json || o.json_stream) && d < res.n_dirs; d++)
+		rc = probe_run_from(c->from.host, c->from.port, p, &res, &err);
+		for (uint32_t d = 0; (!json || o->json_stream) && d < res.n_dirs; d++)
 			for (uint32_t i = 0; i < res.dirs[d].n_intervals; i++)
 				if (res.dirs[d].intervals[i].stream == -1)
 					view_interval(&res.dirs[d].intervals[i], res.dirs[d].dir, &view);
 	} else {
-		rc = client_run(&p, &res, (json && !o.json_stream) || p.rr[0] ? NULL : view_interval, &view, &err);
+		rc = client_run(p, &res, (json && !o->json_stream) || p->rr[0] ? NULL : view_interval,
+				&view, &err);
 	}
 	probe_view_end(&view);
-	if (o.json_stream) {
+	if (o->json_stream) {
 		char *text = iperf3_json_event_end(&res, &view.ctx);
 		printf("%s\n", text ? text : "{\"event\": \"error\", \"data\": \"out of memory\"}");
 		free(text);
 	} else if (json) {
-		char *text = o.iperf3_json ? iperf3_json(&res, &view.ctx, true)
-					   : probe_result_json(&res, true);
+		char *text = o->iperf3_json ? iperf3_json(&res, &view.ctx, true)
+					    : probe_result_json(&res, true);
 		if (text)
 			printf("%s\n", text);
 		else
@@ -577,7 +594,7 @@ int cmd_probe(int argc, char **argv)
 		free(text);
 	} else {
 		print_text(&res);
-		if (o.verbose)
+		if (o->verbose)
 			print_verbose_end(&res, &view.ctx);
 	}
 	if (rc < 0)
@@ -588,10 +605,20 @@ int cmd_probe(int argc, char **argv)
 		rc = -1;
 	}
 	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
+}
 
-usage_err:
-	fprintf(stderr, "netsweep probe: %s\n", err.msg);
-	if (json)
-		print_json_error(err.msg);
-	return NS_EXIT_USAGE;
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_cmd c = {0};
+	struct ns_err err = {0};
+	int parsed = probe_cmd_parse(&c, argc, argv, &err);
+	if (parsed > 0)
+		return NS_EXIT_OK;
+	if (parsed < 0 || probe_cmd_validate(&c, &err) < 0) {
+		fprintf(stderr, "netsweep probe: %s\n", err.msg);
+		if (c.json)
+			print_json_error(err.msg);
+		return NS_EXIT_USAGE;
+	}
+	return probe_cmd_run(&c);
 }
