@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/charts/search_chart.h"
 #include "report/charts/charts_gp.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"

@@ -1,11 +1,10 @@
 /* search: the report's view of rate searches (v_search_goals): per pair, stream count and
  * payload size, the answer of each loss goal (NDR, PDR) beside the maximum receive rate and
- * the wire rate of the declared link — a table, sentences for the goals a search could not
- * meet, and the data and plot commands of the "zero-loss rate vs packet size" chart. */
+ * the wire rate of the declared link, and the sentences for the goals a search could not meet.
+ * Its chart is charts/search_chart.h's, its tables render/html_search.c's and md_sections.c's. */
 #ifndef RP_SEARCH_H
 #define RP_SEARCH_H
 
-#include <libxml/tree.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,13 +48,10 @@ void rp_search_goal_name(double loss_ratio, char *out, size_t n);
  * plus 20 bytes of preamble and gap. */
 double rp_search_wire_pps(long long link_bps, long long payload);
 
-/* The chart: rows "length goal... mrr" per series in dat (gnuplot blocks), plot commands
- * reading NAME.dat in plot; returns the number of series (0 = nothing to draw). */
-size_t rp_search_chart(const struct rp_search *s, const char *name, struct rp_buf *dat,
-		       struct rp_buf *plot);
-
-/* The section's content under parent (a table and sentences); Markdown the same. */
-void rp_search_html(const struct rp_search *s, xmlNodePtr parent);
-void rp_search_markdown(const struct rp_search *s, struct rp_buf *b);
+/* The sentence for a goal a search did not settle: not met, limited by the sender, or not
+ * narrowed ("64-byte datagrams, c5n, 1 stream: NDR not met: note."); returns 1 when it wrote
+ * one, 0 (out untouched) for a goal met, converged and not sender-bounded. */
+int rp_search_unmet_sentence(const struct rp_search_row *r, const struct rp_search_goal *g,
+			     char *out, size_t n);
 
 #endif

@@ -37,4 +37,7 @@ void rp_html_latency(const struct rp_report *r, const struct rp_section *sec,
 void rp_html_loadlat(const struct rp_report *r, const struct rp_section *sec,
 		     xmlNodePtr main);
 
+/* "Zero-loss rate search": each search's goals, table and sentences (html_search.c). */
+void rp_search_html(const struct rp_search *s, xmlNodePtr parent);
+
 #endif

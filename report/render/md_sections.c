@@ -98,3 +98,55 @@ void rp_md_history(const struct rp_report *r, struct rp_buf *b)
 	if (shown < r->d->n_cases)
 		rp_buf_printf(b, "\n%zu more cases are not shown.\n", r->d->n_cases - shown);
 }
+
+void rp_search_markdown(const struct rp_search *s, struct rp_buf *b)
+{
+	size_t goals = s->n ? s->rows[0].n_goals : 0;
+	rp_buf_puts(b, "The highest offered UDP packet rate whose trials met each loss goal "
+		       "(NDR: no loss; PDR: loss under the ratio), after RFC 9971.\n\n"
+		       "| pair | streams | payload (B) |");
+	for (size_t g = 0; g < goals; g++) {
+		char gn[32];
+		rp_search_goal_name(s->rows[0].goals[g].loss_ratio, gn, sizeof(gn));
+		rp_buf_printf(b, " %s (pps) |", gn);
+	}
+	rp_buf_puts(b, " unpaced received (pps) | wire rate (pps) |\n|---|---:|---:|");
+	for (size_t g = 0; g < goals; g++)
+		rp_buf_puts(b, "---:|");
+	rp_buf_puts(b, "---:|---:|\n");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rp_search_row *r = &s->rows[i];
+		rp_buf_puts(b, "| ");
+		rp_md_escape(b, r->endpoint);
+		rp_buf_printf(b, " | %lld | %lld |", r->streams, r->length);
+		for (size_t g = 0; g < goals; g++) {
+			const struct rp_search_goal *gg = g < r->n_goals ? &r->goals[g] : NULL;
+			if (gg && gg->sender_limited && !isnan(gg->at_least_pps))
+				rp_buf_printf(b, " ≥ %.0f (sender) |", gg->at_least_pps);
+			else if (gg && gg->sender_limited)
+				rp_buf_puts(b, " not met (sender) |");
+			else if (gg && gg->met)
+				rp_buf_printf(b, " %.0f |", gg->lower_pps);
+			else
+				rp_buf_puts(b, " not met |");
+		}
+		rp_buf_printf(b, " %.0f |", r->mrr_pps);
+		double w = rp_search_wire_pps(r->link_bps, r->length);
+		if (isnan(w))
+			rp_buf_puts(b, " – |\n");
+		else
+			rp_buf_printf(b, " %.0f |\n", w);
+	}
+	rp_buf_puts(b, "\n");
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t g = 0; g < s->rows[i].n_goals; g++) {
+			const struct rp_search_goal *gg = &s->rows[i].goals[g];
+			char line[768];
+			if (!rp_search_unmet_sentence(&s->rows[i], gg, line, sizeof(line)))
+				continue;
+			rp_buf_puts(b, "- ");
+			rp_md_escape(b, line);
+			rp_buf_puts(b, "\n");
+		}
+	rp_buf_puts(b, "\n");
+}

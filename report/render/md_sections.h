@@ -1,6 +1,7 @@
 /* md_sections: the Markdown tables of report.md's A/B and History sections, from the same
- * analysed data as html_ab.c and html_history.c (markdown.c writes the headings and the
- * content model's sentences around them). */
+ * analysed data as html_ab.c and html_history.c, and of its rate-search section as
+ * html_search.c (markdown.c writes the headings and the content model's sentences around
+ * them). */
 #ifndef RP_MD_SECTIONS_H
 #define RP_MD_SECTIONS_H
 
@@ -13,5 +14,8 @@ void rp_md_bps(struct rp_buf *b, double v, struct rp_unit u);
 void rp_md_ab(const struct rp_report *r, struct rp_buf *b);
 /* Each case's median over the last runs (the cases with a step first), steps marked ▼ ▲. */
 void rp_md_history(const struct rp_report *r, struct rp_buf *b);
+
+/* The rate searches' table and the sentences for the goals they did not settle. */
+void rp_search_markdown(const struct rp_search *s, struct rp_buf *b);
 
 #endif
