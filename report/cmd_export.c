@@ -94,27 +94,6 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 	return 0;
 }
 
-static int last_runs(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct ns_err *err)
-{
-	sqlite3_stmt *st;
-	if (rp_db_prep(db, "SELECT id FROM (SELECT id, started_at FROM runs ORDER BY started_at "
-			   "DESC, id DESC LIMIT ?1) ORDER BY started_at, id", &st, err) < 0)
-		return -1;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)n);
-	*ids = calloc(n, sizeof(**ids));
-	*count = 0;
-	if (!*ids) {
-		sqlite3_finalize(st);
-		return ns_err_code(err, NS_E_NOMEM, "out of memory");
-	}
-	while (*count < n && sqlite3_step(st) == SQLITE_ROW)
-		(*ids)[(*count)++] = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (!*count)
-		return ns_err_code(err, NS_E_INPUT, "the database holds no runs");
-	return 0;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	struct export_cfg c;
@@ -136,7 +115,7 @@ int cmd_export(int argc, char **argv)
 	FILE *out = stdout;
 	if (rp_db_open(c.db, &db, &err) < 0)
 		goto done;
-	if (c.last ? last_runs(db, c.last, &ids, &n, &err) < 0
+	if (c.last ? rp_runs_last(db, c.last, &ids, &n, &err) < 0
 		   : rp_run_resolve(db, c.run, &one, &err) < 0)
 		goto done;
 	rc = NS_EXIT_FAIL;
@@ -158,7 +137,7 @@ done:
 	atomicfile_abort(&af);
 	if (ids != &one)
 		free(ids);
-	sqlite3_close(db);
+	rp_db_close(db);
 	if (rc != NS_EXIT_OK)
 		fprintf(stderr, "netsweep export: %s\n", err.msg);
 	return rc;

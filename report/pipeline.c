@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "report/analyze/advertised.h"
+#include "report/charts/latency_chart.h"
+#include "report/load/itypes.h"
 #include "report/load/lab.h"
 #include "report/load/reprice.h"
 #include "report/load/rundb.h"
@@ -67,7 +69,7 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 	    (cfg->baseline && rp_baseline_resolve(p->db, cfg->baseline, run_id, &base_id, err) < 0) ||
 	    rp_data_load(p->db, run_id, &p->d, err) < 0 ||
 	    rp_pricing_load(p->db, &p->d, &p->pricing, err) < 0 ||
-	    rp_advertised_load(p->db, &p->d, err) < 0 ||
+	    rp_itypes_load(p->db, &p->d, err) < 0 ||
 	    (cfg->catalog && rp_reprice(&p->d, cfg->catalog, &p->pricing, &n_repriced, err) < 0))
 		return -1;
 	rp_pricing_settle(&p->d, &p->pricing);
@@ -79,7 +81,7 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 		size_t n_base_priced;
 		if (rp_data_load(p->db, base_id, &p->base, err) < 0 ||
 		    rp_pricing_load(p->db, &p->base, &base_pricing, err) < 0 ||
-		    rp_advertised_load(p->db, &p->base, err) < 0 ||
+		    rp_itypes_load(p->db, &p->base, err) < 0 ||
 		    (cfg->catalog && rp_reprice(&p->base, cfg->catalog, &base_pricing,
 						&n_base_priced, err) < 0))
 			return -1;
@@ -194,6 +196,6 @@ void rp_pipeline_free(struct rp_pipeline *p)
 	rp_cmp_free(&p->cmp);
 	rp_data_free(&p->base);
 	rp_data_free(&p->d);
-	sqlite3_close(p->db);
+	rp_db_close(p->db);
 	*p = (struct rp_pipeline){0};
 }

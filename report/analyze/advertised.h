@@ -1,6 +1,6 @@
-/* advertised (report): what the catalog says each pair is, as the run snapshotted it
- * (run_instance_types): who sells the type (its provider column; else the agent's own cloud
- * metadata) and the bandwidth it advertises; each case's rate as a percent of that, and the
+/* advertised (report): against what the catalog says each pair is, as the run snapshotted it
+ * (run_instance_types, read by load/itypes.h: who sells the type and the bandwidth it
+ * advertises): each case's rate as a percent of that, and the
  * finding for a type that delivers less than RP_ADVERTISED_SHORT_PCT of it. An "up to" type
  * is held to its baseline on the rate it sustained after its burst, and to its peak when the
  * test stayed within the burst. A lab pair is held to the figure times its scale. */
@@ -9,16 +9,12 @@
 
 #include <stdbool.h>
 
-#include <sqlite3.h>
-
 #include "lib/err.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
 #include "report/model/fmt.h"
 
 #define RP_ADVERTISED_SHORT_PCT 90.0
-
-int rp_advertised_load(sqlite3 *db, struct rp_data *d, struct ns_err *err);
 
 struct rp_adv {
 	double pct;                /* the case's rate as a percent of adv_bps; NAN = no figure */

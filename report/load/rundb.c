@@ -147,3 +147,29 @@ int rp_baseline_resolve(sqlite3 *db, const char *spec, long long run_id, long lo
 		return ns_err_code(err, NS_E_USAGE, "--baseline %s is the run being reported", spec);
 	return 0;
 }
+
+int rp_runs_last(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT id FROM (SELECT id, started_at FROM runs ORDER BY started_at "
+			   "DESC, id DESC LIMIT ?1) ORDER BY started_at, id", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)n);
+	*ids = calloc(n, sizeof(**ids));
+	*count = 0;
+	if (!*ids) {
+		sqlite3_finalize(st);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
+	while (*count < n && sqlite3_step(st) == SQLITE_ROW)
+		(*ids)[(*count)++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!*count)
+		return ns_err_code(err, NS_E_INPUT, "the database holds no runs");
+	return 0;
+}
+
+void rp_db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}

@@ -4,6 +4,8 @@
 #define RP_RUNDB_H
 
 #include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "lib/err.h"
 
@@ -12,6 +14,11 @@
  * version. An older one is copied into memory and migrated there (lib/sql/store_schema.h): *db is
  * then the copy, and the file is never written. */
 int rp_db_open(const char *path, sqlite3 **db, struct ns_err *err);
+/* Closes what rp_db_open opened (NULL: nothing). */
+void rp_db_close(sqlite3 *db);
+/* The last n runs by start time, oldest first, into *ids (malloc'd, *count of them); no run
+ * at all is NS_E_INPUT. */
+int rp_runs_last(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct ns_err *err);
 
 /* "latest", "previous" (the run of the latest's matrix before it), a run id or a label (the
  * newest run with it) -> the run's id. */

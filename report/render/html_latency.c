@@ -8,7 +8,7 @@
 #include "report/render/hdoc.h"
 #include "report/render/html_sections.h"
 #include "report/analyze/latency.h"
-#include "report/analyze/loadlat.h"
+#include "report/load/loadlat.h"
 
 static void row(xmlNodePtr tb, const struct rp_lat_case *c)
 {

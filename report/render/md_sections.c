@@ -150,3 +150,101 @@ void rp_search_markdown(const struct rp_search *s, struct rp_buf *b)
 		}
 	rp_buf_puts(b, "\n");
 }
+
+/* A table cell of the matrix's own words: no '|' or line break may end the cell. */
+static void md_cell(struct rp_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			rp_buf_puts(b, "\\|");
+		else if (*s != '\n' && *s != '\r')
+			rp_buf_add(b, s, 1);
+	}
+}
+
+void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
+{
+	if (!l->n)
+		return;
+	rp_buf_puts(b, "| Pair | Test | Request/response | Streams | Rate | Transactions/s | p50 us "
+		       "| p99 us | p99.9 us | p99 vs baseline | $ per million | Agent CPU % |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_lat_case *c = &l->cases[i];
+		rp_buf_puts(b, "| ");
+		md_cell(b, c->endpoint);
+		char rate[32];
+		snprintf(rate, sizeof(rate), c->rate > 0 ? "%.0f/s" : "back to back", c->rate);
+		rp_buf_printf(b, " | %s | %lld/%lld B | %lld | %s | %.0f | %.1f | %.1f | %.1f | ",
+			      c->test, c->request, c->response, c->streams, rate, c->tps, c->p50_us,
+			      c->p99_us, c->p999_us);
+		if (isfinite(c->change_pct))
+			rp_buf_printf(b, "%+.1f %%%s%s", c->change_pct,
+				      isfinite(c->p) ? "" : " (no test)",
+				      c->regressed ? " **regressed**" : "");
+		else
+			rp_buf_puts(b, "–");
+		if (isfinite(c->usd_per_mtx))
+			rp_buf_printf(b, " | %.4g", c->usd_per_mtx);
+		else
+			rp_buf_puts(b, " | –");
+		if (isfinite(c->agent_cpu_pct))
+			rp_buf_printf(b, " | %.0f |\n", c->agent_cpu_pct);
+		else
+			rp_buf_puts(b, " | – |\n");
+	}
+	rp_buf_puts(b, "\n");
+	if (!l->n_ab)
+		return;
+	rp_buf_puts(b, "### A/B on latency\n\nPairs that differ in one attribute, on the same "
+		       "request/response case: p99 of A against B (Welch's t on log p99 over "
+		       "repeats).\n\n| A | B | Differ in | Case | p50 A / B us | p99 A / B us | "
+		       "p99 A vs B | p |\n|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < l->n_ab; i++) {
+		const struct rp_lat_ab *r = &l->ab[i];
+		rp_buf_puts(b, "| ");
+		md_cell(b, r->a ? r->a : "");
+		rp_buf_puts(b, " | ");
+		md_cell(b, r->b ? r->b : "");
+		rp_buf_printf(b, " | %s | %s %lld/%lld B | %.1f / %.1f | %.1f / %.1f | %+.1f %% | ",
+			      r->attr, r->ca->test, r->ca->request, r->ca->response, r->ca->p50_us,
+			      r->cb->p50_us, r->ca->p99_us, r->cb->p99_us, r->p99_diff_pct);
+		if (isfinite(r->p))
+			rp_buf_printf(b, "%.3g |\n", r->p);
+		else
+			rp_buf_puts(b, "no test |\n");
+	}
+	rp_buf_puts(b, "\n");
+}
+
+static void md_num(struct rp_buf *b, const char *fmt, double v)
+{
+	if (isfinite(v))
+		rp_buf_printf(b, fmt, v);
+	else
+		rp_buf_puts(b, "–");
+}
+
+void rp_loadlat_markdown(const struct rp_loadlat *l, struct rp_buf *b)
+{
+	if (!l || !l->n)
+		return;
+	rp_buf_puts(b, "| Pair | Case | Mbit/s | Idle p50 us | Idle p99 us | Loaded p50 us | "
+		       "Loaded p99 us | Added p50 us | Added p99 us |\n"
+		       "|---|---|---|---|---|---|---|---|---|\n");
+	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
+						 "%+.1f"};
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_ll_case *c = &l->cases[i];
+		rp_buf_puts(b, "| ");
+		rp_md_escape(b, c->endpoint);
+		rp_buf_puts(b, " | ");
+		rp_md_escape(b, c->desc);
+		for (int k = 0; k < RP_LL_N; k++) {
+			rp_buf_puts(b, " | ");
+			md_num(b, fmt[k], c->v[k]);
+		}
+		rp_buf_puts(b, " |\n");
+	}
+	rp_buf_puts(b, "\n");
+}

@@ -18,4 +18,10 @@ void rp_md_history(const struct rp_report *r, struct rp_buf *b);
 /* The rate searches' table and the sentences for the goals they did not settle. */
 void rp_search_markdown(const struct rp_search *s, struct rp_buf *b);
 
+/* The tables of the latency section (its heading and method: content.c). */
+void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b);
+
+/* The table of the "Latency under load" section (nothing without such cases). */
+void rp_loadlat_markdown(const struct rp_loadlat *l, struct rp_buf *b);
+
 #endif

@@ -14,7 +14,7 @@
 #include "report/analyze/ab.h"
 #include "report/analyze/history.h"
 #include "report/analyze/latency.h"
-#include "report/analyze/loadlat.h"
+#include "report/load/loadlat.h"
 #include "report/analyze/news.h"
 #include "report/load/search.h"
 #include "report/load/pricing.h"

@@ -1,5 +1,5 @@
 /* loadlat: see loadlat.h. */
-#include "report/analyze/loadlat.h"
+#include "report/load/loadlat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,7 +59,7 @@ int rp_loadlat_load(sqlite3 *db, long long run_id, struct rp_loadlat *out, struc
 	memset(out, 0, sizeof(*out));
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, q_run, -1, &st, NULL) != SQLITE_OK)
-		return ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	double (*v)[RP_LL_MAX_REPEATS] = calloc(RP_LL_N, sizeof(*v)); /* the current case's */
 	int rc = 0, s;
@@ -86,7 +86,7 @@ int rp_loadlat_load(sqlite3 *db, long long run_id, struct rp_loadlat *out, struc
 		for (int k = 0; k < RP_LL_N; k++)
 			out->cases[out->n - 1].v[k] = median_finite(v[k], out->cases[out->n - 1].n);
 	if (s != SQLITE_DONE)
-		rc = ns_err_set(err, "database: %s", sqlite3_errmsg(db));
+		rc = ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	free(v);
 	return rc;
@@ -105,36 +105,4 @@ void rp_loadlat_free(struct rp_loadlat *l)
 	}
 	if (l)
 		free(l->cases);
-}
-
-static void md_num(struct rp_buf *b, const char *fmt, double v)
-{
-	if (isfinite(v))
-		rp_buf_printf(b, fmt, v);
-	else
-		rp_buf_puts(b, "–");
-}
-
-void rp_loadlat_markdown(const struct rp_loadlat *l, struct rp_buf *b)
-{
-	if (!l || !l->n)
-		return;
-	rp_buf_puts(b, "| Pair | Case | Mbit/s | Idle p50 us | Idle p99 us | Loaded p50 us | "
-		       "Loaded p99 us | Added p50 us | Added p99 us |\n"
-		       "|---|---|---|---|---|---|---|---|---|\n");
-	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
-						 "%+.1f"};
-	for (size_t i = 0; i < l->n; i++) {
-		const struct rp_ll_case *c = &l->cases[i];
-		rp_buf_puts(b, "| ");
-		rp_md_escape(b, c->endpoint);
-		rp_buf_puts(b, " | ");
-		rp_md_escape(b, c->desc);
-		for (int k = 0; k < RP_LL_N; k++) {
-			rp_buf_puts(b, " | ");
-			md_num(b, fmt[k], c->v[k]);
-		}
-		rp_buf_puts(b, " |\n");
-	}
-	rp_buf_puts(b, "\n");
 }

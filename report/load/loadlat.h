@@ -1,6 +1,7 @@
 /* loadlat: latency under load beside throughput (v_latency_under_load) — one row per case
  * whose load carried a latency probe: its goodput, the probe's idle and loaded p50/p99 and
- * the delay the load added, each the median over the case's repeats. */
+ * the delay the load added, each the median over the case's repeats. Its tables are
+ * render/html_latency.c's and md_sections.c's. */
 #ifndef RP_LOADLAT_H
 #define RP_LOADLAT_H
 
@@ -8,7 +9,6 @@
 #include <stddef.h>
 
 #include "lib/err.h"
-#include "report/model/fmt.h"
 
 #define RP_LL_MAX_REPEATS 64
 
@@ -29,8 +29,6 @@ struct rp_loadlat {
 
 int rp_loadlat_load(sqlite3 *db, long long run_id, struct rp_loadlat *out, struct ns_err *err);
 void rp_loadlat_free(struct rp_loadlat *l);
-/* The table of report.md's "Latency under load" section (nothing without such cases). */
-void rp_loadlat_markdown(const struct rp_loadlat *l, struct rp_buf *b);
 /* What the figures are, as the report states it. */
 extern const char rp_loadlat_method[];
 

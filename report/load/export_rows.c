@@ -1,0 +1,143 @@
+/* export_rows: see export_rows.h. */
+#include "report/load/export_rows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/jsonw.h"
+#include "report/load/rundb.h"
+
+static const char CASES_SQL[] =
+	"SELECT c.run_id, coalesce(ru.label, ''), ru.matrix_name, e.name, e.instance_type,"
+	" e.region, c.protocol, c.direction, c.streams, c.length, c.case_key,"
+	" coalesce(strftime('%s', (SELECT max(r.finished_at) FROM results r WHERE r.case_id = c.id)),"
+	"          strftime('%s', ru.started_at)),"
+	" m.median_bps,"
+	" (SELECT count(*) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" (SELECT count(*) FROM results r WHERE r.case_id = c.id AND r.status <> 'ok'),"
+	" (SELECT avg(r.fwd_lost_percent) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" (SELECT avg(r.fwd_retransmits) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" (SELECT avg(r.fwd_snd_cpu) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" (SELECT avg(r.fwd_rcv_cpu) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" ep.usd_per_hour,"
+	" EXISTS (SELECT 1 FROM endpoint_emulation em WHERE em.endpoint_id = e.id),"
+	" (SELECT rank FROM v_cost_ranking k WHERE k.case_id = c.id)"
+	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
+	" LEFT JOIN v_case_median m ON m.case_id = c.id"
+	" LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = e.id"
+	" WHERE c.run_id = ?1 ORDER BY c.ordinal, c.id";
+
+
+void rp_xset_free(struct rp_xset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (int k = 0; k < RP_X_COLS; k++)
+			free(s->c[i].text[k]);
+	free(s->c);
+}
+
+int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, CASES_SQL, &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->n == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 64;
+			struct rp_xcase *c = realloc(s->c, cap * sizeof(*c));
+			if (!c)
+				goto nomem;
+			s->c = c;
+			s->cap = cap;
+		}
+		struct rp_xcase *x = &s->c[s->n];
+		memset(x, 0, sizeof(*x));
+		s->n++;
+		for (int k = 0; k < RP_X_COLS; k++) {
+			const unsigned char *t = sqlite3_column_text(st, k);
+			x->num[k] = sqlite3_column_type(st, k) == SQLITE_NULL ? NAN
+									      : sqlite3_column_double(st, k);
+			x->text[k] = strdup(t ? (const char *)t : "");
+			if (!x->text[k])
+				goto nomem;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ns_err_code(err, NS_E_IO, "database: %s", sqlite3_errmsg(db));
+	return 0;
+nomem:
+	sqlite3_finalize(st);
+	return ns_err_code(err, NS_E_NOMEM, "out of memory");
+}
+
+static const char RUN_SQL[] =
+	"SELECT coalesce(ru.label, ''), ru.matrix_name, strftime('%s', coalesce(ru.finished_at,"
+	" ru.started_at)), (SELECT usd FROM v_run_billed b WHERE b.run_id = ru.id),"
+	" (SELECT usd FROM v_run_cost x WHERE x.run_id = ru.id) FROM runs ru WHERE ru.id = ?1";
+
+int rp_xrun_read(sqlite3 *db, long long id, struct rp_xrun *r, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	*r = (struct rp_xrun){.ts = NAN, .usd = {NAN, NAN}};
+	if (rp_db_prep(db, RUN_SQL, &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	if (found) {
+		const unsigned char *l = sqlite3_column_text(st, 0), *m = sqlite3_column_text(st, 1);
+		r->label = strdup(l ? (const char *)l : "");
+		r->matrix = strdup(m ? (const char *)m : "");
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			r->ts = sqlite3_column_double(st, 2);
+		for (int k = 0; k < 2; k++)
+			if (sqlite3_column_type(st, 3 + k) != SQLITE_NULL)
+				r->usd[k] = sqlite3_column_double(st, 3 + k);
+	}
+	sqlite3_finalize(st);
+	if (found && (!r->label || !r->matrix)) {
+		rp_xrun_free(r);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
+	return found;
+}
+
+void rp_xrun_free(struct rp_xrun *r)
+{
+	free(r->label);
+	free(r->matrix);
+	r->label = r->matrix = NULL;
+}
+
+int rp_xjson_rows(sqlite3 *db, long long id, rp_line_fn fn, void *ctx, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT * FROM v_results WHERE run_id = ?1 ORDER BY result_id", &st,
+		       err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = 0;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		struct jsonw w;
+		jsonw_init(&w, false);
+		jsonw_obj_open(&w);
+		for (int k = 0; k < sqlite3_column_count(st); k++) {
+			jsonw_key(&w, sqlite3_column_name(st, k));
+			switch (sqlite3_column_type(st, k)) {
+			case SQLITE_INTEGER: jsonw_int(&w, sqlite3_column_int64(st, k)); break;
+			case SQLITE_FLOAT: jsonw_double(&w, sqlite3_column_double(st, k)); break;
+			case SQLITE_NULL: jsonw_null(&w); break;
+			default: jsonw_str(&w, (const char *)sqlite3_column_text(st, k)); break;
+			}
+		}
+		jsonw_obj_close(&w);
+		const char *text = jsonw_finish(&w);
+		rc = text ? fn(ctx, text, err) : ns_err_code(err, NS_E_NOMEM, "out of memory");
+		jsonw_free(&w);
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}

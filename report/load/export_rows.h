@@ -1,0 +1,47 @@
+/* export_rows: what netsweep export reads of a run — each case with its labels and figures
+ * (its median over the successful repeats, v_case_median; its time the end of its last
+ * result, else the run's start), the run's billed and measured cost, and its v_results rows
+ * as JSON objects. render/export.c writes them as Prometheus, OpenMetrics or NDJSON. */
+#ifndef RP_EXPORT_ROWS_H
+#define RP_EXPORT_ROWS_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "lib/err.h"
+
+enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
+       RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
+       RP_X_RANK, RP_X_COLS };
+
+/* One case: its labels as text and its figures (NAN = none). */
+struct rp_xcase {
+	char *text[RP_X_COLS];
+	double num[RP_X_COLS];
+};
+
+struct rp_xset {
+	struct rp_xcase *c;
+	size_t n, cap;
+};
+
+/* Appends run's cases to s. NS_E_INPUT for the database, NS_E_NOMEM. */
+int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *err);
+void rp_xset_free(struct rp_xset *s);
+
+/* A run's labels, time (NAN = none) and cost: usd[0] billed, usd[1] measured (NAN = none). */
+struct rp_xrun {
+	char *label, *matrix;
+	double ts;
+	double usd[2];
+};
+/* 1 and r filled, 0 when there is no such run, -1 with err. Free r with rp_xrun_free. */
+int rp_xrun_read(sqlite3 *db, long long id, struct rp_xrun *r, struct ns_err *err);
+void rp_xrun_free(struct rp_xrun *r);
+
+/* Each v_results row of run id as one JSON object (every column under its name and type),
+ * to fn in result order; fn's negative return stops with that error. */
+typedef int (*rp_line_fn)(void *ctx, const char *line, struct ns_err *err);
+int rp_xjson_rows(sqlite3 *db, long long id, rp_line_fn fn, void *ctx, struct ns_err *err);
+
+#endif
