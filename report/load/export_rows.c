@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/jsonw.h"
+#include "lib/sql/sqlrow.h"
 #include "report/load/rundb.h"
 
 static const char CASES_SQL[] =
@@ -57,10 +58,8 @@ int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *e
 		memset(x, 0, sizeof(*x));
 		s->n++;
 		for (int k = 0; k < RP_X_COLS; k++) {
-			const unsigned char *t = sqlite3_column_text(st, k);
-			x->num[k] = sqlite3_column_type(st, k) == SQLITE_NULL ? NAN
-									      : sqlite3_column_double(st, k);
-			x->text[k] = strdup(t ? (const char *)t : "");
+			x->text[k] = sqlrow_dup_or_empty(st, k);
+			x->num[k] = sqlrow_num(st, k);
 			if (!x->text[k])
 				goto nomem;
 		}
