@@ -292,8 +292,14 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	charts(&b, r);
 	if (r->history && r->history->t.n_runs >= 2)
 		history(&b, r);
-	if (r->search && r->search->n)
+	if (r->search && r->search->n) {
 		sec(&b, RP_SEC_SEARCH, "search", "Zero-loss rate search");
+		para(&b, RP_PARA_TEXT, NULL, 0, "The highest offered UDP packet rate whose trials met "
+		     "each loss goal (NDR: no loss, RFC 2544 throughput; PDR: loss under the ratio), "
+		     "found by a search after RFC 9971: short trials bracket and bisect, trials of the "
+		     "final duration confirm. \"Unpaced\" is what arrived when the sender ran flat "
+		     "out, for comparison; the wire rate is that of the declared link.");
+	}
 	if (r->cmp)
 		comparison(&b, r);
 	sec(&b, RP_SEC_RESULTS, "results", "Results");

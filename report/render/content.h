@@ -77,4 +77,8 @@ void rp_content_free(struct rp_content *c);
 #define RP_PROBE_NOTE "Each case can be reproduced by hand with netsweep probe against an " \
 	"agent (netsweep agent) on the far end:"
 
+/* The note above the A/B on latency, said by every writer. */
+#define RP_LAT_AB_NOTE "Pairs that differ in one attribute, on the same request/response " \
+	"case: p99 of A against B, Welch's t-test on the logarithm of the repeats' p99."
+
 #endif

@@ -64,9 +64,7 @@ void rp_html_latency(const struct rp_report *r, const struct rp_section *sec, xm
 		return;
 	}
 	hd_el(s, "h3", "A/B on latency");
-	hd_el_class(s, "p", "note", "Pairs that differ in one attribute, on the same "
-		    "request/response case: p99 of A against B, Welch's t-test on the logarithm of "
-		    "the repeats' p99.");
+	hd_el_class(s, "p", "note", RP_LAT_AB_NOTE);
 	static const char *const abcols[] = {"A", "B", "Differ in", "p50 A / B µs",
 					     "p99 A / B µs", "p99 A vs B", "p", NULL};
 	xmlNodePtr at = hd_scroll_table(s, "latency-ab", abcols);

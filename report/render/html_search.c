@@ -42,11 +42,6 @@ static void at_least_cell(xmlNodePtr tr, double v)
 
 void rp_search_html(const struct rp_search *s, xmlNodePtr parent)
 {
-	el(parent, "p", "The highest offered UDP packet rate whose trials met each loss goal "
-			"(NDR: no loss, RFC 2544 throughput; PDR: loss under the ratio), found by "
-			"a search after RFC 9971: short trials bracket and bisect, trials of the "
-			"final duration confirm. \"Unpaced\" is what arrived when the sender ran "
-			"flat out, for comparison; the wire rate is that of the declared link.");
 	xmlNodePtr wrap = el(parent, "div", NULL);
 	xmlNewProp(wrap, BAD_CAST "class", BAD_CAST "scroll");
 	xmlNodePtr table = el(wrap, "table", NULL);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "report/model/describe.h"
+#include "report/render/content.h"
 
 #define MAX_ROWS 60   /* as html_history.c: cases with a step first, then in the run's order */
 
@@ -102,9 +103,7 @@ void rp_md_history(const struct rp_report *r, struct rp_buf *b)
 void rp_search_markdown(const struct rp_search *s, struct rp_buf *b)
 {
 	size_t goals = s->n ? s->rows[0].n_goals : 0;
-	rp_buf_puts(b, "The highest offered UDP packet rate whose trials met each loss goal "
-		       "(NDR: no loss; PDR: loss under the ratio), after RFC 9971.\n\n"
-		       "| pair | streams | payload (B) |");
+	rp_buf_puts(b, "| pair | streams | payload (B) |");
 	for (size_t g = 0; g < goals; g++) {
 		char gn[32];
 		rp_search_goal_name(s->rows[0].goals[g].loss_ratio, gn, sizeof(gn));
@@ -196,9 +195,7 @@ void rp_latency_markdown(const struct rp_latency *l, struct rp_buf *b)
 	rp_buf_puts(b, "\n");
 	if (!l->n_ab)
 		return;
-	rp_buf_puts(b, "### A/B on latency\n\nPairs that differ in one attribute, on the same "
-		       "request/response case: p99 of A against B (Welch's t on log p99 over "
-		       "repeats).\n\n| A | B | Differ in | Case | p50 A / B us | p99 A / B us | "
+	rp_buf_puts(b, "### A/B on latency\n\n" RP_LAT_AB_NOTE "\n\n| A | B | Differ in | Case | p50 A / B us | p99 A / B us | "
 		       "p99 A vs B | p |\n|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < l->n_ab; i++) {
 		const struct rp_lat_ab *r = &l->ab[i];
