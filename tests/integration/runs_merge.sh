@@ -71,6 +71,8 @@ sqlite3 "$T/old.db" "DROP VIEW v_cost_ranking; DROP TRIGGER runs_uuid; DROP INDE
 	DROP VIEW v_endpoint_quotes; DROP TABLE run_price_quotes; DROP TABLE run_pricing; DROP TABLE run_fx;
 	ALTER TABLE run_instance_types DROP COLUMN provider; ALTER TABLE run_instance_types DROP COLUMN network_up_to;
 	ALTER TABLE runs DROP COLUMN overrides;
+	DROP VIEW v_latency; DROP VIEW v_latency_under_load; DROP TABLE result_latency;
+	DROP TABLE result_latency_load;
 	PRAGMA user_version = 2;"
 sum_old=$(md5sum <"$T/old.db")
 "$NETSWEEP" db merge "$T/o.db" "$T/old.db" "$T/old.db" >"$T/log" 2>&1
