@@ -303,11 +303,15 @@ static void cost(const struct rp_report *r, struct rp_buf *b)
 	const struct rp_data *d = r->d;
 	const struct rp_pricing *pr = r->pricing;
 	int spot = pr && pr->have_spot;
+	/* index.html's columns, in its order */
 	rp_buf_puts(b, "| Rank | Instance type | Region | Price basis | $/hour | Mbit/s | "
-		    "Mbit/s per $/hour | $ per Gbit/s-hour | Provider | Currency | Pricing |");
+		    "Mbit/s per $/hour | $ per Gbit/s-hour | Ranked case | Price as of | Provider | "
+		    "Currency | Pricing |");
 	rp_buf_puts(b, spot ? " Mbit/s per on-demand hour | Mbit/s per spot hour |\n" : "\n");
-	rp_buf_puts(b, spot ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-			    : "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	rp_buf_puts(b, spot ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+			    : "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	struct rp_buf lab;
+	rp_buf_init(&lab);
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &d->eps[c->ep];
@@ -336,6 +340,13 @@ static void cost(const struct rp_report *r, struct rp_buf *b)
 		rp_buf_puts(b, " | ");
 		num(b, "%.4g", c->usd_per_gbps_hour);
 		rp_buf_puts(b, " | ");
+		rp_buf_reset(&lab);
+		if (c->best_case >= 0)
+			rp_case_label(d, &d->cases[c->best_case], &lab);
+		esc(b, c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
+		rp_buf_puts(b, " | ");
+		esc(b, e->price_as_of ? e->price_as_of : "–");
+		rp_buf_puts(b, " | ");
 		esc(b, e->provider ? e->provider : "–");
 		rp_buf_puts(b, " | ");
 		esc(b, isnan(c->usd_per_hour) ? "–" : c->currency ? c->currency : "USD");
@@ -349,6 +360,7 @@ static void cost(const struct rp_report *r, struct rp_buf *b)
 		}
 		rp_buf_puts(b, " |\n");
 	}
+	rp_buf_free(&lab);
 }
 
 static void comparison(const struct rp_report *r, struct rp_buf *b)
