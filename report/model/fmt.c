@@ -219,3 +219,19 @@ void rp_fmt_rate_opt(char *out, size_t n, long long bps)
 	else
 		snprintf(out, n, "%lld", bps);
 }
+
+void rp_fmt_range(char *out, size_t n, double lo, double hi, struct rp_unit u)
+{
+	char x[32], y[32];
+	if (isnan(lo)) {
+		snprintf(out, n, "–");
+		return;
+	}
+	rp_fmt_in(x, sizeof(x), lo, u);
+	rp_fmt_in(y, sizeof(y), hi, u);
+	const char *ux = strchr(x, ' '), *uy = strchr(y, ' ');
+	if (ux && uy && !strcmp(ux, uy))
+		snprintf(out, n, "%.*s–%s", (int)(ux - x), x, y);
+	else
+		snprintf(out, n, "%s–%s", x, y);
+}

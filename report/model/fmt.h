@@ -44,6 +44,9 @@ struct rp_unit rp_unit_for(double max_bps);
 /* bps in unit u: 3 significant figures, at least the units digit ("438 Mbit/s", "1400 Mbit/s",
  * "9.50 Gbit/s"); "n/a" when not finite. */
 void rp_fmt_in(char *out, size_t n, double bps, struct rp_unit u);
+/* A range in unit u: "9.40–9.60 Gbit/s" when both ends share a unit name, else
+ * "800 Mbit/s–1.20 Gbit/s"; "–" when lo is not finite. */
+void rp_fmt_range(char *out, size_t n, double lo, double hi, struct rp_unit u);
 /* Like rp_fmt_bps for packets/s: "1.42 Mpps". */
 void rp_fmt_pps(char *out, size_t n, double pps);
 /* Bits/s as the CLI writes them in options: 800000000 -> "800M", 0 -> "0". */

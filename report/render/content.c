@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/cli.h"
+#include "report/analyze/advertised.h"
 #include "report/load/lab.h"
 #include "report/model/fmt.h"
 
@@ -334,4 +335,28 @@ void rp_content_free(struct rp_content *c)
 	free(c->headline);
 	free(c->generated);
 	*c = (struct rp_content){0};
+}
+
+const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
+	{"Sender (median)", RP_SND_BPS, NULL},
+	{"Received pps", RP_RCV_PPS, "pps"},
+	{"Retransmits", RP_RETRANS, "%.0f"},
+	{"Loss %", RP_LOST_PCT, "%.3g"},
+	{"Kernel drops", RP_KDROPS, "%.0f"},
+	{"Sender CPU %", RP_SND_CPU, "%.0f"},
+	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Return direction (bidir)", RP_RET_BPS, NULL},
+};
+
+int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])
+{
+	for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
+		used[k] = 0;
+		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
+			used[k] = d->cases[i].fig[rp_fig_cols[k].fig].n > 0;
+	}
+	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
+	for (size_t i = 0; i < d->n_cases && !adv; i++)
+		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+	return adv;
 }

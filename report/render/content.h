@@ -77,6 +77,20 @@ void rp_content_free(struct rp_content *c);
 #define RP_PROBE_NOTE "Each case can be reproduced by hand with netsweep probe against an " \
 	"agent (netsweep agent) on the far end:"
 
+/* The results table: its fixed columns (#, Case, Repeats ok, Receiver (median), Min–max,
+ * IQR), then these figure columns in order, each only when some case has a value for it
+ * (loss on a TCP-only run, the return direction without bidir are left out), then "Of
+ * advertised" when a pair's type advertises a bandwidth. Both writers use them. */
+struct rp_fig_col {
+	const char *name;
+	enum rp_fig fig;
+	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
+};
+#define RP_N_FIG_COLS 8
+extern const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS];
+/* used[k]: whether column k has a value in d; returns whether "Of advertised" applies. */
+int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS]);
+
 /* The note above the A/B on latency, said by every writer. */
 #define RP_LAT_AB_NOTE "Pairs that differ in one attribute, on the same request/response " \
 	"case: p99 of A against B, Welch's t-test on the logarithm of the repeats' p99."

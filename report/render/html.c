@@ -58,18 +58,11 @@ static void td_bps(xmlNodePtr tr, double v, struct rp_unit u)
 	hd_td_num(tr, b, v);
 }
 
-/* "9.40–9.60 Gbit/s" when both ends share a unit, else "800 Mbit/s–1.20 Gbit/s". */
 static void td_range(xmlNodePtr tr, double lo, double hi, struct rp_unit u)
 {
-	char x[32], y[32], b[80];
-	rp_fmt_in(x, sizeof(x), lo, u);
-	rp_fmt_in(y, sizeof(y), hi, u);
-	const char *ux = strchr(x, ' '), *uy = strchr(y, ' ');
-	if (ux && uy && !strcmp(ux, uy))
-		snprintf(b, sizeof(b), "%.*s–%s", (int)(ux - x), x, y);
-	else
-		snprintf(b, sizeof(b), "%s–%s", x, y);
-	hd_el_class(tr, "td", "num", isnan(lo) ? "–" : b);
+	char b[80];
+	rp_fmt_range(b, sizeof(b), lo, hi, u);
+	hd_el_class(tr, "td", "num", b);
 }
 
 static void write_summary(const struct rp_section *sec, xmlNodePtr main)
@@ -126,42 +119,19 @@ static void write_method(const struct rp_report *r, const struct rp_section *sec
 	hd_close(s, sec);
 }
 
-/* Figure columns of the results table after the fixed ones; a column no case has a value
- * for (loss on a TCP-only run, the return direction without bidir) is left out. */
-static const struct fig_col {
-	const char *name;
-	enum rp_fig fig;
-	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
-} fig_cols[] = {
-	{"Sender (median)", RP_SND_BPS, NULL},
-	{"Received pps", RP_RCV_PPS, "pps"},
-	{"Retransmits", RP_RETRANS, "%.0f"},
-	{"Loss %", RP_LOST_PCT, "%.3g"},
-	{"Kernel drops", RP_KDROPS, "%.0f"},
-	{"Sender CPU %", RP_SND_CPU, "%.0f"},
-	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
-	{"Return direction (bidir)", RP_RET_BPS, NULL},
-};
-#define N_FIG_COLS (sizeof(fig_cols) / sizeof(fig_cols[0]))
-
 static void write_results(const struct rp_report *r, const struct rp_section *sec,
 			  xmlNodePtr main)
 {
 	const struct rp_data *d = r->d;
 	xmlNodePtr s = hd_open(main, sec);
-	int used[N_FIG_COLS] = {0};
-	const char *cols[6 + N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
-						"Min–max", "IQR"};
+	int used[RP_N_FIG_COLS];
+	int adv = rp_results_cols(d, used);
+	const char *cols[6 + RP_N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
+						   "Min–max", "IQR"};
 	size_t nc = 6;
-	for (size_t k = 0; k < N_FIG_COLS; k++) {
-		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
-			used[k] = d->cases[i].fig[fig_cols[k].fig].n > 0;
+	for (size_t k = 0; k < RP_N_FIG_COLS; k++)
 		if (used[k])
-			cols[nc++] = fig_cols[k].name;
-	}
-	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
-	for (size_t i = 0; i < d->n_cases && !adv; i++)
-		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+			cols[nc++] = rp_fig_cols[k].name;
 	if (adv)
 		cols[nc++] = "Of advertised";
 	cols[nc] = NULL;
@@ -194,17 +164,17 @@ static void write_results(const struct rp_report *r, const struct rp_section *se
 		td_bps(tr, g->med, d->unit);
 		td_range(tr, g->min, g->max, d->unit);
 		td_range(tr, g->q1, g->q3, d->unit);
-		for (size_t k = 0; k < N_FIG_COLS; k++) {
-			double v = c->fig[fig_cols[k].fig].med;
+		for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
+			double v = c->fig[rp_fig_cols[k].fig].med;
 			if (!used[k])
 				continue;
-			if (!fig_cols[k].fmt) {
+			if (!rp_fig_cols[k].fmt) {
 				td_bps(tr, v, d->unit);
-			} else if (!strcmp(fig_cols[k].fmt, "pps")) {
+			} else if (!strcmp(rp_fig_cols[k].fmt, "pps")) {
 				rp_fmt_pps(b, sizeof(b), v);
 				hd_td_num(tr, b, v);
 			} else {
-				hd_td_fmt(tr, fig_cols[k].fmt, v);
+				hd_td_fmt(tr, rp_fig_cols[k].fmt, v);
 			}
 		}
 		if (adv) {

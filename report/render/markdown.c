@@ -237,29 +237,35 @@ static void method(const struct rp_report *r, struct rp_buf *b)
 	rp_buf_free(&t);
 }
 
+/* The results table with index.html's columns (content.h's rp_fig_cols). */
 static void results(const struct rp_report *r, struct rp_buf *b)
 {
 	const struct rp_data *d = r->d;
+	int used[RP_N_FIG_COLS];
+	int adv = rp_results_cols(d, used);
+	rp_buf_puts(b, "| # | Case | Repeats ok | Receiver (median) | Min–max | IQR |");
+	size_t nc = 6;
+	for (size_t k = 0; k < RP_N_FIG_COLS; k++)
+		if (used[k]) {
+			rp_buf_printf(b, " %s |", rp_fig_cols[k].name);
+			nc++;
+		}
+	rp_buf_puts(b, adv ? " Of advertised |\n|" : "\n|");
+	for (size_t k = 0; k < nc + (adv != 0); k++)
+		rp_buf_puts(b, "---|");
+	rp_buf_puts(b, "\n");
 	struct rp_buf t;
 	rp_buf_init(&t);
-	int bidir = 0;
-	for (size_t i = 0; i < d->n_cases; i++)
-		bidir |= d->cases[i].fig[RP_RET_BPS].n > 0;
-	rp_buf_puts(b, "| # | Case | Repeats ok | Receiver (median) | Min | Max | "
-		    "Sender (median) | Retransmits | Loss % | Kernel drops | Sender CPU % | "
-		    "Receiver CPU % |");
-	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
-	for (size_t i = 0; i < d->n_cases && !adv; i++)
-		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
-	rp_buf_puts(b, bidir ? " Return (bidir) |" : "");
-	rp_buf_puts(b, adv ? " Of advertised |\n" : "\n");
-	rp_buf_puts(b, "|---|---|---|---|---|---|---|---|---|---|---|---|");
-	rp_buf_puts(b, bidir ? "---|" : "");
-	rp_buf_puts(b, adv ? "---|\n" : "\n");
+	char x[96];
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
+		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
 		rp_buf_reset(&t);
 		rp_case_label(d, c, &t);
+		if (c->first_error) {
+			rp_buf_puts(&t, " — ");
+			rp_buf_puts(&t, c->first_error);
+		}
 		if (c->n_sender_limited) {
 			rp_buf_puts(&t, " — ");
 			rp_limits_note(c, &t);
@@ -267,26 +273,24 @@ static void results(const struct rp_report *r, struct rp_buf *b)
 		rp_buf_printf(b, "| %d | ", c->ordinal);
 		esc(b, rp_buf_str(&t));
 		rp_buf_printf(b, " | %d / %d | ", c->n_ok, c->n_results);
-		rp_md_bps(b, c->fig[RP_RCV_BPS].med, r->d->unit);
-		rp_buf_puts(b, " | ");
-		rp_md_bps(b, c->fig[RP_RCV_BPS].min, r->d->unit);
-		rp_buf_puts(b, " | ");
-		rp_md_bps(b, c->fig[RP_RCV_BPS].max, r->d->unit);
-		rp_buf_puts(b, " | ");
-		rp_md_bps(b, c->fig[RP_SND_BPS].med, r->d->unit);
-		rp_buf_puts(b, " | ");
-		num(b, "%.0f", c->fig[RP_RETRANS].med);
-		rp_buf_puts(b, " | ");
-		num(b, "%.3g", c->fig[RP_LOST_PCT].med);
-		rp_buf_puts(b, " | ");
-		num(b, "%.0f", c->fig[RP_KDROPS].med);
-		rp_buf_puts(b, " | ");
-		num(b, "%.0f", c->fig[RP_SND_CPU].med);
-		rp_buf_puts(b, " | ");
-		num(b, "%.0f", c->fig[RP_RCV_CPU].med);
-		if (bidir) {
+		rp_md_bps(b, g->med, d->unit);
+		rp_fmt_range(x, sizeof(x), g->min, g->max, d->unit);
+		rp_buf_printf(b, " | %s | ", x);
+		rp_fmt_range(x, sizeof(x), g->q1, g->q3, d->unit);
+		rp_buf_puts(b, x);
+		for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
+			double v = c->fig[rp_fig_cols[k].fig].med;
+			if (!used[k])
+				continue;
 			rp_buf_puts(b, " | ");
-			rp_md_bps(b, c->fig[RP_RET_BPS].med, r->d->unit);
+			if (!rp_fig_cols[k].fmt) {
+				rp_md_bps(b, v, d->unit);
+			} else if (!strcmp(rp_fig_cols[k].fmt, "pps")) {
+				rp_fmt_pps(x, sizeof(x), v);
+				rp_buf_puts(b, isnan(v) ? "–" : x);
+			} else {
+				num(b, rp_fig_cols[k].fmt, v);
+			}
 		}
 		if (adv) {
 			struct rp_adv a = rp_advertised_case(d, c);
