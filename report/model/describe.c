@@ -158,3 +158,23 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 		shell_arg(b, aff);
 	}
 }
+
+/* The detected driver: its family, with the module name when it differs. */
+void rp_host_driver_text(const struct rp_host *h, char *b, size_t n)
+{
+	if (!h->driver) {
+		snprintf(b, n, "%s", h->present ? "not reported" : "not recorded");
+		return;
+	}
+	const char *fam = h->driver_family ? h->driver_family : h->driver;
+	int named = strcmp(fam, h->driver) != 0;
+	snprintf(b, n, "%s%s%s%s%s%s", fam, named ? " (" : "", named ? h->driver : "",
+		 named ? ")" : "", h->driver_version ? " version " : "",
+		 h->driver_version ? h->driver_version : "");
+}
+
+int rp_host_driver_matches(const char *expected, const struct rp_host *h)
+{
+	return (h->driver_family && !strcmp(expected, h->driver_family)) ||
+	       (h->driver && !strcmp(expected, h->driver));
+}

@@ -19,4 +19,10 @@ void rp_case_label_series(const struct rp_data *d, const struct rp_case *c, stru
  * spread) are resolved by the runner per host, so they are noted after the command. */
 void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct rp_buf *b);
 
+/* The detected driver in words: its family, with the module name when it differs, and its
+ * version ("not reported" / "not recorded" without one). */
+void rp_host_driver_text(const struct rp_host *h, char *b, size_t n);
+/* Whether the host's driver (family or module) is the expected one. */
+int rp_host_driver_matches(const char *expected, const struct rp_host *h);
+
 #endif

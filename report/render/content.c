@@ -10,6 +10,7 @@
 #include "lib/cli.h"
 #include "report/analyze/advertised.h"
 #include "report/load/lab.h"
+#include "report/model/describe.h"
 #include "report/model/fmt.h"
 
 struct cb {
@@ -198,6 +199,47 @@ static void comparison(struct cb *b, const struct rp_report *r)
 	     cmp->n_gone, NS_PLURAL(cmp->n_gone));
 }
 
+/* A declared value the host contradicts, said after the environment table. */
+static void mismatch(struct cb *b, const struct rp_endpoint *e, const char *side,
+		     const char *what, const char *declared, const char *detected)
+{
+	struct rp_para *p = para(b, RP_PARA_WARN, NULL, 1, "%s (%s): the matrix declared %s %s, "
+				 "but the host reports %s.", e->name, side, what, declared, detected);
+	if (p)
+		p->cls = "mismatch-note";
+}
+
+static void environment(struct cb *b, const struct rp_report *r)
+{
+	const struct rp_data *d = r->d;
+	sec(b, RP_SEC_ENVIRONMENT, "environment", "Environment");
+	para(b, RP_PARA_NOTE, NULL, 0, "Declared: what the matrix said about each endpoint pair. "
+	     "Detected: what each host reported about itself (netsweep hostinfo; a cloud instance "
+	     "type and region only where the host could read its metadata). A detected value "
+	     "that contradicts the declared one is marked ≠. Client = where the test's client "
+	     "side ran, agent = the far end.");
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		for (int side = 0; side < 2; side++) {
+			const struct rp_host *h = side ? &e->agent : &e->client;
+			const char *sname = side ? "agent" : "client";
+			if (e->instance_type && h->cloud_instance_type &&
+			    strcmp(e->instance_type, h->cloud_instance_type))
+				mismatch(b, e, sname, "instance type", e->instance_type,
+					 h->cloud_instance_type);
+			if (e->region && h->cloud_region && strcmp(e->region, h->cloud_region))
+				mismatch(b, e, sname, "region", e->region, h->cloud_region);
+			/* the expected driver is about the agent's NIC (the runner checks it there) */
+			if (side && e->expected_driver && h->driver &&
+			    !rp_host_driver_matches(e->expected_driver, h)) {
+				char t[256];
+				rp_host_driver_text(h, t, sizeof(t));
+				mismatch(b, e, sname, "driver", e->expected_driver, t);
+			}
+		}
+	}
+}
+
 static void method(struct cb *b, const struct rp_report *r)
 {
 	const struct rp_data *d = r->d;
@@ -306,12 +348,7 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	sec(&b, RP_SEC_RESULTS, "results", "Results");
 	para(&b, RP_PARA_NOTE, NULL, 1, "Every repeat's figures are in results.csv; columns "
 	     "without any value in this run are left out.");
-	sec(&b, RP_SEC_ENVIRONMENT, "environment", "Environment");
-	para(&b, RP_PARA_NOTE, NULL, 0, "Declared: what the matrix said about each endpoint pair. "
-	     "Detected: what each host reported about itself (netsweep hostinfo; a cloud instance "
-	     "type and region only where the host could read its metadata). A detected value "
-	     "that contradicts the declared one is marked ≠. Client = where the test's client "
-	     "side ran, agent = the far end.");
+	environment(&b, r);
 	method(&b, r);
 	run_facts(&b, r);
 	if (b.oom || !c->headline || !c->generated) {

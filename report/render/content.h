@@ -40,6 +40,7 @@ enum rp_para_style {
 struct rp_para {
 	enum rp_para_style style;
 	const char *id;     /* the HTML element id tests and links use, or NULL */
+	const char *cls;    /* an HTML class beside the style's, or NULL */
 	int after;          /* said after the section's tables, not before */
 	char *text;
 	const char *link_text; /* a link after the text (then "."), or NULL */

@@ -45,8 +45,10 @@ static void paras(xmlNodePtr s, const struct rp_section *sec, int after)
 		const struct rp_para *p = &sec->paras[i];
 		if (p->after != after)
 			continue;
-		const char *cls = para_class[p->style];
-		xmlNodePtr n = cls ? hd_el_class(s, "p", cls, p->text) : hd_el(s, "p", p->text);
+		char cls[64];
+		snprintf(cls, sizeof(cls), "%s%s%s", para_class[p->style] ? para_class[p->style] : "",
+			 para_class[p->style] && p->cls ? " " : "", p->cls ? p->cls : "");
+		xmlNodePtr n = *cls ? hd_el_class(s, "p", cls, p->text) : hd_el(s, "p", p->text);
 		if (p->id)
 			hd_attr(n, "id", p->id);
 		if (p->link_text) {

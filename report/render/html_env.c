@@ -8,26 +8,6 @@
 #include "report/render/hdoc.h"
 #include "report/render/html_sections.h"
 
-/* The detected driver: its family, with the module name when it differs. */
-static void driver_text(const struct rp_host *h, char *b, size_t n)
-{
-	if (!h->driver) {
-		snprintf(b, n, "%s", h->present ? "not reported" : "not recorded");
-		return;
-	}
-	const char *fam = h->driver_family ? h->driver_family : h->driver;
-	int named = strcmp(fam, h->driver) != 0;
-	snprintf(b, n, "%s%s%s%s%s%s", fam, named ? " (" : "", named ? h->driver : "",
-		 named ? ")" : "", h->driver_version ? " version " : "",
-		 h->driver_version ? h->driver_version : "");
-}
-
-static int driver_matches(const char *expected, const struct rp_host *h)
-{
-	return (h->driver_family && !strcmp(expected, h->driver_family)) ||
-	       (h->driver && !strcmp(expected, h->driver));
-}
-
 /* A declared/detected pair of cells; mismatch when both are known and differ. Returns 1 on a
  * mismatch. */
 static int pair_cells(xmlNodePtr tr, const char *declared, const char *detected,
@@ -44,15 +24,6 @@ static int pair_cells(xmlNodePtr tr, const char *declared, const char *detected,
 		return 1;
 	}
 	return 0;
-}
-
-static void warn(xmlNodePtr s, const struct rp_endpoint *e, const char *side, const char *what,
-		 const char *declared, const char *detected)
-{
-	char b[512];
-	snprintf(b, sizeof(b), "%s (%s): the matrix declared %s %s, but the host reports %s.",
-		 e->name, side, what, declared, detected);
-	hd_el_class(s, "p", "warn mismatch-note", b);
 }
 
 void rp_html_environment(const struct rp_report *r, const struct rp_section *sec,
@@ -81,23 +52,19 @@ void rp_html_environment(const struct rp_report *r, const struct rp_section *sec
 			if (pair_cells(tr, e->instance_type, h->cloud_instance_type, "not reported",
 				       e->instance_type && h->cloud_instance_type &&
 				       strcmp(e->instance_type, h->cloud_instance_type))) {
-				warn(s, e, sname, "instance type", e->instance_type,
-				     h->cloud_instance_type);
 				bad = 1;
 			}
 			if (pair_cells(tr, e->region, h->cloud_region, "not reported",
 				       e->region && h->cloud_region &&
 				       strcmp(e->region, h->cloud_region))) {
-				warn(s, e, sname, "region", e->region, h->cloud_region);
 				bad = 1;
 			}
-			driver_text(h, b, sizeof(b));
+			rp_host_driver_text(h, b, sizeof(b));
 			/* The matrix's expected driver is about the agent's NIC (the runner checks
 			 * it there); the client side shows its driver without an expectation. */
 			const char *exp = side ? e->expected_driver : NULL;
 			if (pair_cells(tr, exp, h->driver ? b : NULL, b,
-				       exp && !driver_matches(exp, h))) {
-				warn(s, e, sname, "driver", exp, b);
+				       exp && !rp_host_driver_matches(exp, h))) {
 				bad = 1;
 			}
 			if (bad)

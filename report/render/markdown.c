@@ -147,51 +147,59 @@ static void findings(const struct rp_report *r, struct rp_buf *b)
 	}
 }
 
-static void host_row(struct rp_buf *b, const struct rp_endpoint *e, const struct rp_host *h,
-		     int agent)
+/* A declared/detected pair of cells, ≠ after a detected value that contradicts it. */
+static void pair_cells(struct rp_buf *b, const char *declared, const char *detected,
+		       const char *unknown, int differs)
 {
-	rp_buf_puts(b, "| ");
-	esc(b, e->name);
-	rp_buf_puts(b, agent ? " | agent | " : " | client | ");
-	esc(b, e->instance_type);
 	rp_buf_puts(b, " | ");
-	esc(b, h->cloud_instance_type ? h->cloud_instance_type : "not reported");
-	if (e->instance_type && h->cloud_instance_type &&
-	    strcmp(e->instance_type, h->cloud_instance_type) != 0)
+	esc(b, declared);
+	rp_buf_puts(b, " | ");
+	esc(b, detected ? detected : unknown);
+	if (declared && detected && differs)
 		rp_buf_puts(b, " ≠");
-	rp_buf_puts(b, " | ");
-	esc(b, h->driver_family ? h->driver_family : h->driver);
-	if (h->driver_version) {
-		rp_buf_puts(b, " ");
-		esc(b, h->driver_version);
-	}
-	rp_buf_puts(b, " | ");
-	esc(b, h->kernel);
-	rp_buf_puts(b, " | ");
-	esc(b, h->cpu_model);
-	rp_buf_puts(b, " | ");
-	if (h->mtu)
-		rp_buf_printf(b, "%lld", h->mtu);
-	else
-		rp_buf_puts(b, "–");
-	rp_buf_puts(b, " | ");
-	esc(b, h->qdisc);
-	rp_buf_puts(b, " | ");
-	esc(b, e->region);
-	rp_buf_puts(b, " | ");
-	esc(b, h->cloud_region ? h->cloud_region : "not reported");
-	rp_buf_puts(b, " |\n");
 }
 
+/* index.html's environment table, row for row (html_env.c). */
 static void environment(const struct rp_report *r, struct rp_buf *b)
 {
 	const struct rp_data *d = r->d;
-	rp_buf_puts(b, "| Endpoint | Side | Instance type declared "
-		    "| detected | Driver | Kernel | CPU | MTU | qdisc | Region declared | detected |\n"
-		    "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	rp_buf_puts(b, "| Endpoint | Side | Instance type declared | detected | Region declared | "
+		    "detected | Driver expected | detected | Host | Kernel | CPU | MTU | qdisc |\n"
+		    "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	char t[256];
 	for (size_t i = 0; i < d->n_eps; i++) {
-		host_row(b, &d->eps[i], &d->eps[i].client, 0);
-		host_row(b, &d->eps[i], &d->eps[i].agent, 1);
+		const struct rp_endpoint *e = &d->eps[i];
+		for (int side = 0; side < 2; side++) {
+			const struct rp_host *h = side ? &e->agent : &e->client;
+			rp_buf_puts(b, "| ");
+			esc(b, e->name);
+			rp_buf_puts(b, side ? " | agent" : " | client");
+			pair_cells(b, e->instance_type, h->cloud_instance_type, "not reported",
+				   e->instance_type && h->cloud_instance_type &&
+				   strcmp(e->instance_type, h->cloud_instance_type));
+			pair_cells(b, e->region, h->cloud_region, "not reported",
+				   e->region && h->cloud_region && strcmp(e->region, h->cloud_region));
+			rp_host_driver_text(h, t, sizeof(t));
+			const char *exp = side ? e->expected_driver : NULL;
+			pair_cells(b, exp, h->driver ? t : NULL, t,
+				   exp && !rp_host_driver_matches(exp, h));
+			rp_buf_puts(b, " | ");
+			esc(b, side ? (e->agent_addr ? e->agent_addr : "–")
+			    : (h->hostname ? h->hostname : e->client_host ? e->client_host
+			    : "runner host"));
+			rp_buf_puts(b, " | ");
+			esc(b, h->kernel);
+			rp_buf_puts(b, " | ");
+			esc(b, h->cpu_model);
+			if (h->online_cpus)
+				rp_buf_printf(b, " (%lld CPUs)", h->online_cpus);
+			if (h->mtu)
+				rp_buf_printf(b, " | %lld | ", h->mtu);
+			else
+				rp_buf_puts(b, " | – | ");
+			esc(b, h->qdisc);
+			rp_buf_puts(b, " |\n");
+		}
 	}
 }
 
