@@ -76,7 +76,8 @@ got=$(q "select pair, kind, status, exit_code, coalesce(json_extract(output, '\$
 if [ "$got" = "$want" ] && [ "$(q "select count(*) from hooks where finished_at >= started_at and stderr like 'fake:%' and attempt = 1")" = 6 ]; then
 	pass "hook records: status, exit code, output, stderr, times"
 else
-	fail "hook records: status, exit code, output, stderr, times" "$got"
+	# which row broke the second half (seen once beside stress-ng with the rows right)
+	fail "hook records: status, exit code, output, stderr, times" "$got; rows with times, attempt and stderr: $(q "select pair || ' ' || kind || ' attempt ' || attempt || ' ' || started_at || ' .. ' || coalesce(finished_at, 'NULL') || ' stderr ' || quote(substr(stderr, 1, 60)) from hooks order by pair, kind" | tr '\n' ';')"
 fi
 if grep -q "^setup p2 fake.2 lab-2 1 1$" "$FAKE_LOG" && grep -q "^teardown p3 fake.3 lab-3 1 1$" "$FAKE_LOG"; then
 	pass "hooks get the pair's name, instance type, region, attempt and run id"
