@@ -23,35 +23,21 @@ expect_exit() {
 
 finish() { [ "$FAILS" = 0 ]; }
 
-# loopback_agent DIR [AGENT OPTION...]: starts `netsweep agent` on 127.0.0.1, on a port the
-# kernel picks, logging to DIR/agent.log; sets AGENT_PORT and AGENT_PID (the caller's trap
-# kills it). Returns 1, the log on stderr, when it does not listen within 5 s.
-loopback_agent() {
-	local dir=$1; shift
-	"$NETSWEEP" agent --listen 127.0.0.1:0 "$@" 2>"$dir/agent.log" &
-	AGENT_PID=$! AGENT_PORT=
-	for _ in $(seq 50); do
-		AGENT_PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$dir/agent.log" 2>/dev/null)
-		[ -n "$AGENT_PORT" ] && return 0
-		sleep 0.1
-	done
-	cat "$dir/agent.log" >&2
-	return 1
-}
-
-# loopback_agent DIR [ARGS...]: starts BIN agent (BIN = $NS, a private copy, else $NETSWEEP)
-# on a free loopback port with ARGS, its log in DIR/agent.log, and waits until it listens;
-# sets AGENT_PORT and AGENT_PID (the caller kills it). Returns 1 when it does not start.
+# loopback_agent DIR [AGENT OPTION...]: starts `BIN agent` (BIN = $NS, a private copy, else
+# $NETSWEEP) on 127.0.0.1, on a port the kernel picks, logging to DIR/agent.log; sets AGENT_PORT
+# and AGENT_PID (the caller's trap kills it). Returns 1, the log on stderr, when it does not
+# listen within 10 s (a loaded machine can take seconds to start it).
 loopback_agent() {
 	local dir=$1 bin=${NS:-$NETSWEEP}
 	shift
 	"$bin" agent --listen 127.0.0.1:0 "$@" 2>"$dir/agent.log" &
 	AGENT_PID=$!
 	AGENT_PORT=
-	for _ in $(seq 100); do
-		AGENT_PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$dir/agent.log")
+	for _ in $(seq 200); do
+		AGENT_PORT=$(sed -n 's/.*listening on 127.0.0.1 port \([0-9]*\).*/\1/p' "$dir/agent.log" 2>/dev/null)
 		[ -n "$AGENT_PORT" ] && return 0
 		sleep 0.05
 	done
+	cat "$dir/agent.log" >&2
 	return 1
 }
