@@ -106,7 +106,9 @@ int rp_ab_build(const struct rp_data *d, double alpha, struct rp_ab *out, struct
 								.attr = attr, .va = swap ? vb : va,
 								.vb = swap ? va : vb,
 								.ca = swap ? (long)y : (long)x,
-								.cb = swap ? (long)x : (long)y};
+								.cb = swap ? (long)x : (long)y,
+								.rr = d->cases[x].rr};
+					out->n_goodput += !r->rr;
 					compare(d, alpha, r);
 				}
 			}
@@ -129,7 +131,7 @@ int rp_ab_findings(const struct rp_data *d, const struct rp_ab *ab, struct rp_fi
 	for (size_t k = 0; rc == 0 && k < AB_MAX_FINDINGS; k++) {
 		long best = -1;
 		for (size_t i = 0; i < ab->n; i++)
-			if (!said[i] && ab->rows[i].p < ab->alpha &&
+			if (!said[i] && !ab->rows[i].rr && ab->rows[i].p < ab->alpha &&
 			    (best < 0 || ab->rows[i].diff_pct > ab->rows[best].diff_pct))
 				best = (long)i;
 		if (best < 0)

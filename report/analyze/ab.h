@@ -6,6 +6,7 @@
 #ifndef RP_AB_H
 #define RP_AB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/load/data.h"
@@ -19,11 +20,14 @@ struct rp_ab_row {
 	double diff_pct;           /* (mean A - mean B) / mean B * 100 */
 	double ci_lo, ci_hi;       /* its confidence interval, % of mean B; NAN = untestable */
 	double p;                  /* Welch's two-sided p; NAN = fewer than 2 repeats a side */
+	bool rr;                   /* request/response cases: compared on latency
+				    * (analyze/latency.c), not in the goodput table or findings */
 };
 
 struct rp_ab {
 	struct rp_ab_row *rows;
 	size_t n;
+	size_t n_goodput;          /* rows that are not rr: the goodput comparisons */
 	double alpha;
 };
 

@@ -199,6 +199,8 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 	c->zerocopy = sqlite3_column_int64(st, 24);
 	c->amount = sqlite3_column_int64(st, 25);
 	c->steady_s = sqlite3_column_double(st, 26);
+	const unsigned char *rr = sqlite3_column_text(st, 27);
+	c->rr = rr && *rr && strcmp((const char *)rr, "none") != 0;
 	for (int f = 0; f < RP_NFIG; f++)
 		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
 	return 0;
@@ -215,7 +217,8 @@ static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			"json_extract(params, '$.bind_client'), json_extract(params, '$.bind_agent'), "
 			"json_extract(params, '$.dscp'), json_extract(params, '$.zerocopy'), "
 			"json_extract(params, '$.amount'), iif(json_extract(params, '$.until') = "
-			"'sustained', json_extract(params, '$.steady'), 0) FROM cases WHERE run_id = ?1 "
+			"'sustained', json_extract(params, '$.steady'), 0), json_extract(params, '$.rr') "
+			"FROM cases WHERE run_id = ?1 "
 			"ORDER BY ordinal, id",
 			d->run.id, case_row, &x, err);
 }

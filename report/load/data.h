@@ -6,6 +6,7 @@
 #define RP_DATA_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/model/fmt.h"
@@ -71,6 +72,8 @@ struct rp_case {
 	char *family, *bind_client, *bind_agent; /* "any"/"4"/"6"; a bind's addresses, or NULL */
 	long long dscp, zerocopy, amount;        /* DSCP 0..63; bool; bytes (0 = by time) */
 	double steady_s;           /* long-run case (until sustained): its steady time; 0 = not */
+	bool rr;                   /* a request/response case (params.rr tcp, udp or crr): its
+				    * figures are latencies (report/load/latency_rows.c), not goodput */
 	int n_results, n_ok;
 	struct rp_stat fig[RP_NFIG];
 	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */

@@ -330,7 +330,7 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 		sec(&b, RP_SEC_LOADLAT, "latency-under-load", "Latency under load");
 		para(&b, RP_PARA_NOTE, NULL, 0, "%s", rp_loadlat_method);
 	}
-	if (r->ab && r->ab->n)
+	if (r->ab && r->ab->n_goodput)
 		ab(&b, r);
 	charts(&b, r);
 	if (r->history && r->history->t.n_runs >= 2)

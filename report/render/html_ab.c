@@ -19,6 +19,8 @@ void rp_html_ab(const struct rp_report *r, const struct rp_section *sec, xmlNode
 	rp_buf_init(&lab);
 	for (size_t i = 0; i < ab->n; i++) {
 		const struct rp_ab_row *w = &ab->rows[i];
+		if (w->rr)
+			continue;
 		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		hd_attr(tr, "data-a", r->d->eps[w->a].name);
 		hd_attr(tr, "data-b", r->d->eps[w->b].name);

@@ -25,6 +25,8 @@ void rp_md_ab(const struct rp_report *r, struct rp_buf *b)
 	rp_buf_init(&lab);
 	for (size_t i = 0; i < ab->n; i++) {
 		const struct rp_ab_row *w = &ab->rows[i];
+		if (w->rr)
+			continue;
 		rp_buf_puts(b, "| ");
 		rp_md_escape(b, w->attr);
 		rp_buf_puts(b, " | ");
