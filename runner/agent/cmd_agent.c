@@ -28,7 +28,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...]\n"
 		   "                      [--delegate] [--max-duration S] [--max-rate RATE]\n"
-		   "                      [--max-streams N] [--idle-timeout S] [--quiet]\n"
+		   "                      [--max-streams N] [--idle-timeout S] [--no-realtime]\n"
+		   "                      [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
 		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
 		   "  -k, --psk-file FILE     pre-shared key (netsweep key FILE) every client must prove;\n"
@@ -44,6 +45,9 @@ static void usage(FILE *f)
 		   "                          keeps to it from the first byte (default: no cap)\n"
 		   "      --max-streams N     streams per direction, at most (default %d)\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
+		   "      --no-realtime       paced tests' threads stay ordinary (default: real-time\n"
+		   "                          where permitted, so a busy host does not make them\n"
+		   "                          late; also NETSWEEP_REALTIME=0)\n"
 		   "  -q, --quiet             no log lines on stderr\n"
 		   "      --logfile FILE      append the log lines (each test's summary, with the\n"
 		   "                          time) to FILE instead of stderr\n",
@@ -100,6 +104,7 @@ int cmd_agent(int argc, char **argv)
 		{"max-rate", required_argument, NULL, 'B'},
 		{"max-streams", required_argument, NULL, 'S'},
 		{"logfile", required_argument, NULL, 'L'},
+		{"no-realtime", no_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -128,6 +133,9 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'L':
 			logfile = optarg;
+			break;
+		case 'N':
+			engine_set_realtime(false);
 			break;
 		case 'D':
 			o.delegate = 0;

@@ -35,7 +35,7 @@
 
 enum {
 	OPT_FROM = PROBE_OPT_END, OPT_JSON_FORMAT, OPT_JSON_STREAM, OPT_LOGFILE, OPT_TIMESTAMPS,
-	OPT_FORCEFLUSH
+	OPT_FORCEFLUSH, OPT_NO_REALTIME
 };
 
 /* -f's unit for the text output (0 = netsweep's own adaptive units): the command's state. */
@@ -113,7 +113,10 @@ static void usage(FILE *f)
 		"      --logfile FILE       append the output to FILE instead of stdout\n"
 		"      --timestamps[=FMT]   start every output line with the time (strftime FMT,\n"
 		"                           default \"%%c \")\n"
-		"      --forceflush         flush every output line at once\n",
+		"      --forceflush         flush every output line at once\n"
+		"      --no-realtime        a paced test's threads stay ordinary (default: real-time\n"
+		"                           where permitted, so that a busy host does not make the\n"
+		"                           pacer late; also NETSWEEP_REALTIME=0)\n",
 		NS_DEFAULT_PORT, NS_MAX_STREAMS, NS_UDP_DEFAULT_LEN, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN,
 		STEADY_DEFAULT_S, PROBE_LAT_RATE, PROBE_LAT_IDLE_S);
 }
@@ -260,11 +263,14 @@ static void print_text(const struct probe_result *r)
 		const struct probe_limit *l = &pd->limit;
 		if (l->limited_by[0])
 			printf("  limited by %s%s (busiest thread: sender %.0f %%, receiver %.0f %% "
-			       "CPU; waited for a CPU %.0f / %.0f %%; steal %.1f / %.1f %%)\n",
+			       "CPU; waited for a CPU %.0f / %.0f %%; steal %.1f / %.1f %%; "
+			       "scheduled %s / %s)\n",
 			       limit_words(l->limited_by),
 			       l->sender_limited ? ", the sender fell short of the rate asked" : "",
 			       l->sender_thread_cpu, l->receiver_thread_cpu, l->sender_runq_pct,
-			       l->receiver_runq_pct, l->sender_steal_pct, l->receiver_steal_pct);
+			       l->receiver_runq_pct, l->sender_steal_pct, l->receiver_steal_pct,
+			       l->sender_sched[0] ? l->sender_sched : "?",
+			       l->receiver_sched[0] ? l->receiver_sched : "?");
 	}
 	if (r->gso_active)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
@@ -422,6 +428,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	case OPT_LOGFILE: o->out.logfile = arg; return 0;
 	case OPT_TIMESTAMPS: o->out.time_format = arg ? arg : ""; return 0;
 	case OPT_FORCEFLUSH: o->out.forceflush = true; return 0;
+	case OPT_NO_REALTIME: engine_set_realtime(false); return 0;
 	}
 	return 1;
 }
@@ -462,6 +469,7 @@ static const struct option longopts[] = {
 	{"logfile", required_argument, NULL, OPT_LOGFILE},
 	{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
 	{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
+	{"no-realtime", no_argument, NULL, OPT_NO_REALTIME},
 	{"rr", required_argument, NULL, PROBE_OPT_RR},
 	{"request", required_argument, NULL, PROBE_OPT_REQUEST},
 	{"response", required_argument, NULL, PROBE_OPT_RESPONSE},

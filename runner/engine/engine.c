@@ -5,6 +5,7 @@
 #include "sysstat.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
@@ -303,6 +304,66 @@ static uint64_t stagger_ns(const struct engine *e, const struct e_thread *t,
 	return (uint64_t)((double)s->id * t->pace_unit * 8e9 / (double)e->cfg.rate_bps);
 }
 
+/* engine.h: real time for the threads whose work falls due at set times. */
+static _Atomic int realtime_on = -1; /* -1: not decided, from the environment */
+
+void engine_set_realtime(bool on)
+{
+	atomic_store(&realtime_on, on ? 1 : 0);
+}
+
+const char *engine_sched_name(unsigned sched)
+{
+	static const char *const names[] = {"normal", "not_permitted", "realtime",
+					    "realtime_dropped"};
+	return sched < sizeof(names) / sizeof(names[0]) ? names[sched] : "";
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void rt_enter(struct e_thread *t)
+{
+	int on = atomic_load(&realtime_on);
+	if (on < 0) {
+		const char *v = getenv("NETSWEEP_REALTIME");
+		on = !(v && !strcmp(v, "0"));
+	}
+	t->sched = ENGINE_SCHED_NORMAL;
+	if (!on || !t->e->cfg.rate_bps || t->e->cfg.rr)
+		return;
+	struct sched_param sp = {.sched_priority = ENGINE_RT_PRIO};
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
+		t->sched = ENGINE_SCHED_NOT_PERMITTED;
+		return;
+	}
+	t->sched = ENGINE_SCHED_REALTIME;
+	t->rt_win_ns = engine_now_ns();
+	t->rt_win_cpu_ns = thread_cpu_ns();
+}
+
+/* A real-time thread that used ENGINE_RT_MAX_SHARE of its core over a window would starve the
+ * host's other work on that core for nothing (it is CPU-bound either way): back to normal. */
+static void rt_guard(struct e_thread *t, uint64_t now)
+{
+	if (t->sched != ENGINE_SCHED_REALTIME || now - t->rt_win_ns < ENGINE_RT_WINDOW_NS)
+		return;
+	uint64_t cpu = thread_cpu_ns();
+	if ((double)(cpu - t->rt_win_cpu_ns) >= ENGINE_RT_MAX_SHARE * (double)(now - t->rt_win_ns)) {
+		struct sched_param sp = {.sched_priority = 0};
+		pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+		t->sched = ENGINE_SCHED_REALTIME_DROPPED;
+		return;
+	}
+	t->rt_win_ns = now;
+	t->rt_win_cpu_ns = cpu;
+}
+
 /* Sender: streams get their batches while any makes progress; a thread sleeps only when none
  * did: in poll() when some socket was full, otherwise until the earliest pacer is ready, and
  * never longer than E_POLL_NS so that the stop flag is seen. */
@@ -323,6 +384,7 @@ static void run_sender(struct e_thread *t)
 	bool deadline = false, stalled = false;
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		now = engine_now_ns();
+		rt_guard(t, now);
 		if (e->stall_ns && !stalled && now >= e->stall_at_ns) {
 			stalled = true;
 			sleep_ns(t, 0, now, e->stall_ns);
@@ -365,6 +427,7 @@ static void run_receiver(struct e_thread *t)
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		uint32_t np = 0;
 		bool progress = false;
+		rt_guard(t, engine_now_ns());
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct e_stream *s = t->streams[i];
 			if (!s->active)
@@ -395,17 +458,14 @@ static void run_receiver(struct e_thread *t)
 static void *thread_main(void *arg)
 {
 	struct e_thread *t = arg;
+	rt_enter(t);
 	if (t->e->cfg.rr)
 		engine_rr_run(t);
 	else if (t->e->cfg.role == ENGINE_SEND)
 		run_sender(t);
 	else
 		run_receiver(t);
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-		atomic_store_explicit(&t->cpu_final_ns,
-				      (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
-				      memory_order_relaxed);
+	atomic_store_explicit(&t->cpu_final_ns, thread_cpu_ns(), memory_order_relaxed);
 	uint64_t runq = 0;
 	sysstat_thread_runq_ns(&runq);
 	atomic_store_explicit(&t->runq_ns, runq, memory_order_relaxed);
@@ -621,6 +681,10 @@ void engine_diag(const struct engine *e, struct engine_diag *out)
 		if (runq / life * 100.0 > out->runq_pct)
 			out->runq_pct = runq / life * 100.0;
 		blocked += (double)t->blocked_ns / life * 100.0 / e->nthreads;
+		/* the worst: dropped, else not permitted, else real-time, else normal */
+		static const uint8_t rank[] = {0, 2, 1, 3};
+		if (t->sched < 4 && rank[t->sched] > rank[out->sched])
+			out->sched = t->sched;
 		for (uint32_t k = 0; e->cfg.role == ENGINE_SEND && k < t->n; k++)
 			out->pace_lost_pct += pace_lost_ns(&t->streams[k]->pace) / life * 100.0 / e->n;
 	}

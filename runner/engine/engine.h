@@ -168,8 +168,33 @@ struct engine_diag {
 	double pace_lost_pct;      /* sender, paced: mean over streams, % of the time */
 	double runq_pct;           /* the most any thread waited for a CPU it wanted, % of its
 	                              time: a busy host starving the tool (0 = unknown) */
+	uint8_t sched;             /* enum engine_sched, over the threads: dropped, else not
+	                              permitted, else real-time, else normal */
 };
 void engine_diag(const struct engine *e, struct engine_diag *out);
+
+/* Real-time scheduling. A paced sender and the receiver of a paced test run SCHED_FIFO at
+ * the lowest priority where the process may (root, CAP_SYS_NICE or RLIMIT_RTPRIO): their
+ * work falls due at set times, and on a busy host an ordinary thread woke several ms late,
+ * which the pacer cannot make up without a burst (beside stress-ng --cpu 4 on 2 cores,
+ * -b 50M -l 64 offered 41.5 Mbit/s; real-time, 50.0). Such a thread sleeps most of the time,
+ * so it costs the host little; one that would not (its rate more than a core can do) leaves
+ * real time after ENGINE_RT_WINDOW_NS at ENGINE_RT_MAX_SHARE of its core, and the result says
+ * so. Unpaced threads and request/response stay ordinary. */
+enum engine_sched {
+	ENGINE_SCHED_NORMAL = 0,      /* not asked (unpaced, or real time off) */
+	ENGINE_SCHED_NOT_PERMITTED,   /* asked; the kernel refused (EPERM) */
+	ENGINE_SCHED_REALTIME,        /* every thread that asked kept it */
+	ENGINE_SCHED_REALTIME_DROPPED /* a thread used its core and went back to normal */
+};
+#define ENGINE_RT_PRIO 1
+#define ENGINE_RT_WINDOW_NS 100000000ull
+#define ENGINE_RT_MAX_SHARE 0.9
+/* Process-wide, before engines start: whether paced threads ask for real time (default: yes,
+ * unless the environment has NETSWEEP_REALTIME=0). */
+void engine_set_realtime(bool on);
+/* "normal", "not_permitted", "realtime", "realtime_dropped" ("" out of range). */
+const char *engine_sched_name(unsigned sched);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
 void engine_destroy(struct engine *e);

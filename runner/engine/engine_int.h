@@ -96,6 +96,10 @@ struct e_thread {
 	_Atomic int last_cpu;  /* request/response: the CPU it last ran on (sched_getcpu), -1 */
 	uint64_t blocked_ns;   /* sender: time in poll on full sockets (read after join) */
 	_Atomic uint64_t runq_ns; /* time it waited for a CPU, stored as it returns */
+	/* scheduling (engine_sched, set by the thread itself, read after join) and, real-time,
+	 * the start of the window rt_guard() measures its CPU share over */
+	uint8_t sched;
+	uint64_t rt_win_ns, rt_win_cpu_ns;
 };
 
 /* Return values of send/recv: progress, nothing to do until the socket is ready, finished

@@ -201,6 +201,10 @@ struct probe_limit {
 	double sender_runq_pct;    /* the longest an engine thread of each end waited for a CPU
 	                              it wanted (a busy host), % of its time */
 	double receiver_runq_pct;
+	char sender_sched[20];     /* how each end's engine threads were scheduled
+	                              (engine_sched_name): "normal", "not_permitted",
+	                              "realtime", "realtime_dropped"; "" unknown */
+	char receiver_sched[20];
 };
 
 /* One direction of a test: forward (client sends) or reverse (agent sends). */

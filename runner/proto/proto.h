@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 17              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 18              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -26,7 +26,9 @@
 					 (lat_probe, lat_rate, lat_size, lat_idle_s; its
 					 stream after the load's, READY's last UDP port);
 					 17: RESULTS say the CPU the agent's first stream
-					 last ran on (last_cpu), DELEGATE_LATENCY agent_cpu */
+					 last ran on (last_cpu), DELEGATE_LATENCY agent_cpu;
+					 18: RESULTS say how the agent's end was scheduled
+					 (sched), a delegated result's limit each end's */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -172,6 +174,7 @@ struct proto_results {
 		double runq_pct;       /* the longest an engine thread of its end waited for a CPU */
 		int32_t last_cpu;      /* the CPU its first stream's thread last ran on, -1 unknown
 		                          (a request/response answerer's, beside client_cpu) */
+		uint8_t sched;         /* enum engine_sched of its end (engine_diag) */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -15,7 +15,10 @@ static const char *shortfall_cause(const struct probe_limit *l)
 {
 	if (l->sender_blocked_pct >= LIMIT_BLOCKED_PCT)
 		return "sndbuf_full";
-	if (l->sender_thread_cpu >= LIMIT_CPU_BUSY_PCT)
+	/* a real-time sender that used its whole core went back to normal (engine.h): it was
+	 * CPU-bound before the host's other work starved it */
+	if (l->sender_thread_cpu >= LIMIT_CPU_BUSY_PCT ||
+	    !strcmp(l->sender_sched, "realtime_dropped"))
 		return "sender_cpu";
 	if (l->sender_steal_pct >= LIMIT_STEAL_PCT)
 		return "steal";
@@ -95,8 +98,18 @@ static const char *cause_words(const struct probe_limit *l)
 {
 	if (!strcmp(l->cause, "sndbuf_full"))
 		return "its socket buffers were full";
+	if (!strcmp(l->cause, "sender_cpu") && !strcmp(l->sender_sched, "realtime_dropped"))
+		return "its thread needed more than a whole core for this rate (it left real-time "
+		       "scheduling so as not to starve the host)";
 	if (!strcmp(l->cause, "sender_cpu"))
 		return "its busiest thread used a whole core";
+	if (!strcmp(l->cause, "pacer_late") && !strcmp(l->sender_sched, "not_permitted"))
+		return "its pacer woke too late (the host's CPU was busy, and real-time "
+		       "scheduling, which keeps a paced sender on time, was not permitted: run it "
+		       "as root or with CAP_SYS_NICE)";
+	if (!strcmp(l->cause, "pacer_late") && !strcmp(l->sender_sched, "normal"))
+		return "its pacer woke too late (the host's CPU was busy, and real-time "
+		       "scheduling was off)";
 	if (!strcmp(l->cause, "steal"))
 		return "the hypervisor stole its host's CPU";
 	if (!strcmp(l->cause, "pacer_late"))

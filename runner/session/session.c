@@ -217,6 +217,10 @@ void session_limit(const struct session_end *me, const struct proto_dir_summary 
 	l->pace_lost_pct = me_sender ? me->diag.pace_lost_pct : as->pace_lost_pct;
 	l->sender_runq_pct = me_sender ? me->diag.runq_pct : as->runq_pct;
 	l->receiver_runq_pct = me_sender ? as->runq_pct : me->diag.runq_pct;
+	snprintf(l->sender_sched, sizeof(l->sender_sched), "%s",
+		 engine_sched_name(me_sender ? me->diag.sched : as->sched));
+	snprintf(l->receiver_sched, sizeof(l->receiver_sched), "%s",
+		 engine_sched_name(me_sender ? as->sched : me->diag.sched));
 	limit_judge(l, d, me->proto);
 	if (l->sender_limited && !me_sender && as->held_by_cap) {
 		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */

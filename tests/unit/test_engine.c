@@ -26,8 +26,8 @@
 #include "runner/session/limit.h"
 #include "tests/lib/engine_pairs.h"
 
-/* What held the last run_pair's sender back (engine_diag). */
-static struct engine_diag send_diag;
+/* What held the last run_pair's sender and receiver back (engine_diag). */
+static struct engine_diag send_diag, recv_diag;
 
 /* Runs a sender and a receiver over n streams; fills both ends' snapshots. */
 static void run_pair(const struct engine_cfg *scfg, const struct engine_cfg *rcfg, uint32_t n,
@@ -54,6 +54,7 @@ static void run_pair(const struct engine_cfg *scfg, const struct engine_cfg *rcf
 	engine_snapshot(s, ss);
 	engine_snapshot(r, rs);
 	engine_diag(s, &send_diag);
+	engine_diag(r, &recv_diag);
 	if (gso)
 		*gso = engine_gso_active(s);
 	engine_destroy(s);
@@ -70,15 +71,8 @@ static void paced_run(struct engine_cfg *s, uint64_t rate, struct engine_stream_
 	struct engine_cfg r = *s;
 	r.role = ENGINE_RECV;
 	r.gso = false;
-	/* Real-time threads (the engine's inherit the policy) where allowed: the pacer does not
-	 * make up time a thread spent off the CPU, and a shared machine takes such time. */
-	struct sched_param rt = { .sched_priority = 1 }, old_param;
-	int old_policy = sched_getscheduler(0);
-	sched_getparam(0, &old_param);
-	bool rt_on = pthread_setschedparam(pthread_self(), SCHED_RR, &rt) == 0;
+	/* the engine's paced threads take real time themselves where allowed (engine.h) */
 	run_pair(s, &r, 2, ss, rs, gso);
-	if (rt_on)
-		pthread_setschedparam(pthread_self(), old_policy, &old_param);
 	if (gso && !*gso)
 		return;
 	uint64_t bytes = ss[0].bytes + ss[1].bytes;
@@ -301,6 +295,67 @@ static void udp_paced_rate_holds(void **state)
 	paced_run(&s, 100000000, ss, rs, NULL);
 	assert_int_equal(rs[0].packets + rs[1].packets, ss[0].packets + ss[1].packets);
 	assert_int_equal(rs[0].lost + rs[1].lost, 0);
+}
+
+/* Whether this process may make a thread real-time (root, CAP_SYS_NICE, RLIMIT_RTPRIO). */
+static bool rt_permitted(void)
+{
+	struct sched_param rt = {.sched_priority = ENGINE_RT_PRIO}, old;
+	int policy;
+	pthread_getschedparam(pthread_self(), &policy, &old);
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &rt) != 0)
+		return false;
+	pthread_setschedparam(pthread_self(), policy, &old);
+	return true;
+}
+
+/* A paced sender and its receiver run real-time where permitted and say so; unpaced ones and
+ * engine_set_realtime(false) stay normal; a real-time sender asked more than its core can do
+ * leaves real time (it would starve the host's other work on that core) and says so. */
+static void paced_threads_run_realtime(void **state)
+{
+	(void)state;
+	bool rt = rt_permitted();
+	unsigned want = rt ? ENGINE_SCHED_REALTIME : ENGINE_SCHED_NOT_PERMITTED;
+	struct engine_cfg s = {.proto = NS_PROTO_UDP, .role = ENGINE_SEND, .length = 1000,
+			       .threads = 1, .rate_bps = 20000000, .send_duration_s = 0.5};
+	struct engine_cfg r = s;
+	r.role = ENGINE_RECV;
+	struct engine_stream_snap ss[2], rs[2];
+	run_pair(&s, &r, 2, ss, rs, NULL);
+	assert_int_equal(send_diag.sched, want);
+	assert_int_equal(recv_diag.sched, want);
+	assert_string_equal(engine_sched_name(send_diag.sched),
+			    rt ? "realtime" : "not_permitted");
+
+	engine_set_realtime(false);
+	run_pair(&s, &r, 2, ss, rs, NULL);
+	engine_set_realtime(true);
+	assert_int_equal(send_diag.sched, ENGINE_SCHED_NORMAL);
+	assert_int_equal(recv_diag.sched, ENGINE_SCHED_NORMAL);
+
+	struct engine_cfg u = s, ur;
+	u.rate_bps = 0;
+	u.send_bytes = 200000;
+	ur = u;
+	ur.role = ENGINE_RECV;
+	ur.send_bytes = 0;
+	run_pair(&u, &ur, 2, ss, rs, NULL);
+	assert_int_equal(send_diag.sched, ENGINE_SCHED_NORMAL);
+	assert_int_equal(recv_diag.sched, ENGINE_SCHED_NORMAL);
+	assert_string_equal(engine_sched_name(99), "");
+	if (!rt)
+		return;
+	/* 100 Gbit/s of 64-byte datagrams: no core here keeps up, the pacer never sleeps */
+	s.length = 64;
+	s.rate_bps = 100000000000ull;
+	s.send_duration_s = 0.6;
+	r = s;
+	r.role = ENGINE_RECV;
+	run_pair(&s, &r, 1, ss, rs, NULL);
+	if (send_diag.sched != ENGINE_SCHED_REALTIME_DROPPED)
+		fail_msg("a CPU-bound real-time sender stayed %s (busiest thread %.0f %% CPU)",
+			 engine_sched_name(send_diag.sched), send_diag.busiest_cpu_pct);
 }
 
 /* Super-datagrams of 200-byte segments: the receiver (with GRO) must still count each one. */
@@ -648,6 +703,7 @@ int main(void)
 		cmocka_unit_test_setup(udp_strays_are_not_data, ipv4),
 		cmocka_unit_test_setup(full_queue_sender_does_not_spin, ipv4),
 		cmocka_unit_test_setup(udp_paced_rate_holds, ipv4),
+		cmocka_unit_test_setup(paced_threads_run_realtime, ipv4),
 		cmocka_unit_test_setup(udp_gso_counts_each_datagram, ipv4),
 		cmocka_unit_test_setup(tcp_fq_rate_paces_each_socket, ipv4),
 		cmocka_unit_test_setup(peers_that_vanish, ipv4),

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -139,6 +140,40 @@ static void unpaced_names_the_bottleneck(void **state)
 	assert_string_equal(d.limit.cause, "pacer_late");
 }
 
+/* How the ends were scheduled changes the cause and the words: a real-time sender that left
+ * real time had used its core; a late pacer that was refused real time says how to get it. */
+static void sched_names_the_cause(void **state)
+{
+	(void)state;
+	char w[512];
+	struct probe_direction d = dir(80e6, 80e6);
+	d.limit = (struct probe_limit){.asked_bps = 10e9, .sender_thread_cpu = 40,
+				       .sender_runq_pct = 60, .sender_sched = "realtime_dropped"};
+	limit_judge(&d.limit, &d, NS_PROTO_UDP);
+	assert_true(d.limit.sender_limited);
+	assert_string_equal(d.limit.cause, "sender_cpu");
+	limit_warning(&d.limit, "forward", w, sizeof(w));
+	assert_non_null(strstr(w, "more than a whole core"));
+	assert_null(strstr(w, "; "));
+	d = dir(37e6, 37e6);
+	d.limit = (struct probe_limit){.asked_bps = 50e6, .pace_lost_pct = 25,
+				       .sender_sched = "not_permitted"};
+	limit_judge(&d.limit, &d, NS_PROTO_UDP);
+	assert_string_equal(d.limit.cause, "pacer_late");
+	limit_warning(&d.limit, "forward", w, sizeof(w));
+	assert_non_null(strstr(w, "CAP_SYS_NICE"));
+	assert_null(strstr(w, "; "));
+	snprintf(d.limit.sender_sched, sizeof(d.limit.sender_sched), "normal");
+	limit_warning(&d.limit, "forward", w, sizeof(w));
+	assert_non_null(strstr(w, "real-time scheduling was off"));
+	assert_null(strstr(w, "; "));
+	/* real time and still late (another real-time task, throttling): the plain words */
+	snprintf(d.limit.sender_sched, sizeof(d.limit.sender_sched), "realtime");
+	limit_warning(&d.limit, "forward", w, sizeof(w));
+	assert_non_null(strstr(w, "pacer woke too late"));
+	assert_null(strstr(w, "real-time"));
+}
+
 static void steal_from_proc_stat(void **state)
 {
 	(void)state;
@@ -167,6 +202,7 @@ int main(void)
 		cmocka_unit_test(short_sender_is_flagged_with_its_cause),
 		cmocka_unit_test(on_target_sender_is_not_flagged),
 		cmocka_unit_test(unpaced_names_the_bottleneck),
+		cmocka_unit_test(sched_names_the_cause),
 		cmocka_unit_test(steal_from_proc_stat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

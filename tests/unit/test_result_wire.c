@@ -136,7 +136,9 @@ static void make_result(struct probe_result *r, uint32_t n_dirs, uint32_t stream
 						 .sender_thread_cpu = 19.5, .receiver_thread_cpu = 7.25,
 						 .sender_steal_pct = 39.8, .receiver_steal_pct = 0.5,
 						 .sender_blocked_pct = 1.0 / 3, .pace_lost_pct = 25.5,
-						 .sender_runq_pct = 30.25, .receiver_runq_pct = 2};
+						 .sender_runq_pct = 30.25, .receiver_runq_pct = 2,
+						 .sender_sched = "realtime_dropped",
+						 .receiver_sched = "not_permitted"};
 		pd->n_streams = streams;
 		pd->streams = calloc(streams, sizeof(*pd->streams));
 		assert_non_null(pd->streams);
