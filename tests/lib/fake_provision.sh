@@ -39,7 +39,10 @@ teardown)
 	# the veth goes with the namespace, but only once the kernel gets to it: remove it now,
 	# so that a setup right after (a resumed run) can make it again
 	ip link del "${FAKE_PREFIX}r$n" 2>/dev/null
-	if ip netns list | grep -qw "$ns"; then ip netns del "$ns" || exit 1; fi
+	# not a word on stderr but ours: `ip netns list` prints "Error: Peer netns reference is
+	# invalid." for any namespace someone is making or removing at that moment (a plain file
+	# in /run/netns before its mount, or after its unmount), and the hooks table keeps stderr
+	if ip netns list 2>/dev/null | awk '{print $1}' | grep -qxF -- "$ns"; then ip netns del "$ns" || exit 1; fi
 	echo "fake: removed $ns" >&2
 	;;
 *)
