@@ -131,7 +131,7 @@ static int tx_open(struct e_thread *t, const char *ifname, struct ns_err *err)
 			.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 			.bind_flags = modes[i].flags,
 		};
-		rc = xsk_socket__create(&x->xsk, ifname, t->idx, x->umem, NULL, &x->tx, &scfg);
+		rc = xdp_socket_create(&x->xsk, ifname, t->idx, x->umem, NULL, &x->tx, &scfg);
 		if (rc == 0)
 			mode = modes[i].mode;
 	}

@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
+#include <xdp/xsk.h>
 
 int xdp_err_refused(struct ns_err *err, int errnum, const char *what, const char *hint)
 {
@@ -157,6 +159,30 @@ uint32_t xdp_queue_count(const char *ifname, const char *dir)
 			break;
 	}
 	return n ? n : 1;
+}
+
+/* The kernel lets go of a closed AF_XDP socket's queue in a deferred work item that needs the
+ * RTNL lock: a test right after another on the same queue (a sweep, a test suite) can find it
+ * still taken, for as long as a busy host keeps that worker off the CPU or the lock held. */
+#define XDP_QUEUE_FREE_WAIT_NS 2000000000ll
+#define XDP_QUEUE_FREE_POLL_US 20000
+
+int xdp_socket_create(struct xsk_socket **xsk, const char *ifname, uint32_t queue,
+		      struct xsk_umem *umem, struct xsk_ring_cons *rx, struct xsk_ring_prod *tx,
+		      const struct xsk_socket_config *cfg)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int rc = xsk_socket__create(xsk, ifname, queue, umem, rx, tx, cfg);
+		if (rc != -EBUSY)
+			return rc;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((long long)(t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) >=
+		    XDP_QUEUE_FREE_WAIT_NS)
+			return rc; /* held by a socket that is still open */
+		usleep(XDP_QUEUE_FREE_POLL_US);
+	}
 }
 
 int xdp_prog_attach(struct xdp_prog *x, const char *obj, size_t obj_len, const char *prog_name,

@@ -16,6 +16,11 @@
 #include "engine_int.h"
 
 struct bpf_object;
+struct xsk_socket;
+struct xsk_umem;
+struct xsk_ring_cons;
+struct xsk_ring_prod;
+struct xsk_socket_config;
 
 #define XDP_FRAME_SIZE 2048u     /* one frame per UMEM chunk: payloads up to ~2000 bytes */
 #define XDP_HDR_LEN 42u          /* Ethernet 14 + IPv4 20 + UDP 8 */
@@ -55,6 +60,11 @@ struct xdp_prog {
 int xdp_prog_attach(struct xdp_prog *x, const char *obj, size_t obj_len, const char *prog_name,
 		    const void *settings, size_t settings_len, const struct xdp_path *p,
 		    struct ns_err *err);
+/* xsk_socket__create, waiting up to a couple of seconds while the queue is taken (-EBUSY):
+ * a socket closed just before still holds it until the kernel's deferred release has run. */
+int xdp_socket_create(struct xsk_socket **xsk, const char *ifname, uint32_t queue,
+		      struct xsk_umem *umem, struct xsk_ring_cons *rx, struct xsk_ring_prod *tx,
+		      const struct xsk_socket_config *cfg);
 /* The fd of a map of the loaded program, -1 if it has none of that name. */
 int xdp_prog_map(const struct xdp_prog *x, const char *name);
 void xdp_prog_detach(struct xdp_prog *x);

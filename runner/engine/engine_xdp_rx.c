@@ -93,7 +93,7 @@ static int queue_open(struct xdp_rxe *r, uint32_t qi, const char *ifname, const 
 			.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 			.bind_flags = modes[i].flags,
 		};
-		rc = xsk_socket__create(&q->xsk, ifname, qi, q->umem, &q->rx, NULL, &scfg);
+		rc = xdp_socket_create(&q->xsk, ifname, qi, q->umem, &q->rx, NULL, &scfg);
 		if (rc == 0 && !*mode)
 			*mode = modes[i].mode;
 	}

@@ -18,7 +18,10 @@
 #     but what the receiver's own rings dropped (counted apart, as for the drop: that is loss
 #     in the tool, not the path), with either receiver;
 #   - kill -9 of an agent in the middle of an XDP test leaves no XDP program on the interface
-#     (the program hangs on a bpf_link, which dies with the process), and the next agent works.
+#     (the program hangs on a bpf_link, which dies with the process), and the next agent works;
+#   - a test whose sender queue another AF_XDP socket holds for its last half second waits for
+#     it (the kernel lets go of a closed socket's queue later, in a work item that a busy
+#     machine runs late: a test right after another once failed "Device or resource busy").
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
@@ -28,7 +31,8 @@ CHECKS=("xdp engine: 64-byte UDP on a veth, no loss reported" "xdp engine: a pin
 	"xdp engine: count-only receiver" "xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
 	"xdp engine: loss through a 1 % random drop, receive path"
 	"xdp engine: duplicates through a 1 % duplicator, receive path"
-	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program")
+	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program"
+	"xdp engine: a test waits for the queue another AF_XDP socket lets go")
 netns_need_netsweep "${CHECKS[@]}"
 why=$("$NETSWEEP" probe 127.0.0.1 -u --engine xdp -t 0.1 --connect-timeout 0.1 2>&1)
 case $why in *"built without the AF_XDP engine"*)
@@ -224,5 +228,33 @@ if [ "$attached" -ge 1 ] && [ "$left" = 0 ] && [ "$again" = ok ]; then
 	pass "$name (attached during the test, none after the kill, next agent ran an XDP test)"
 else
 	fail "$name" "attached during: $attached, left after kill: $left, next test: $again"
+fi
+
+name="xdp engine: a test waits for the queue another AF_XDP socket lets go"
+RAW_TX=$NETNS_TMP/xdp_raw_tx # a copy, as of netsweep: a rebuild beside us cannot break it
+if ! cp "$(dirname "$NETSWEEP")/tests/xdp_raw_tx" "$RAW_TX" 2>/dev/null; then
+	skip "$name" "no $(dirname "$NETSWEEP")/tests/xdp_raw_tx (make all builds it)"
+else
+	SDEV=$(netns_dev xd-s)
+	mac_of() { netns_exec "$1" ip -o link show dev "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
+	# the holder: a bare AF_XDP sender on queue 0 of the sender's veth for half a second, to
+	# the discard port; the test starts while it sends
+	check_queue_wait() {
+		netns_exec xd-s "$RAW_TX" "$SDEV" "$(mac_of xd-s "$SDEV")" "$(mac_of xd-r "$RDEV")" "$S" \
+			"$R" 9 0.5 >"$NETNS_TMP/raw" 2>&1 &
+		local holder=$! probe_rc held
+		sleep 0.2
+		netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 10M -t 0.5 -i 0 --engine xdp
+		probe_rc=$?
+		wait "$holder"
+		held=$?
+		CHECK_MSG="holder exit $held ($(head -c 200 "$NETNS_TMP/raw")); test: $([ "$probe_rc" = 0 ] &&
+			echo "$(j '$.sum.receiver.packets') of $(j '$.sum.sender.packets') datagrams ($(j '$.engine_mode'))" ||
+			netns_probe_why "$OUT")"
+		# the holder had the queue (else the test took it first and nothing was proved)
+		[ "$held" = 0 ] && [ "$probe_rc" = 0 ] && [ "$(j '$.sum.sender.packets')" -gt 0 ] &&
+			[[ $(j '$.engine_mode') == "sender xdp tx "* ]]
+	}
+	netns_check_runs "$name" check_queue_wait
 fi
 finish
