@@ -575,6 +575,8 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 	o->rtt_ms = ti.tcpi_rtt / 1000.0;
 	/* older kernels return a shorter struct: the fields past len stay 0 */
 	o->segs = e->cfg.role == ENGINE_SEND ? ti.tcpi_segs_out : ti.tcpi_segs_in;
+	if (e->cfg.role == ENGINE_SEND)
+		o->acked = ti.tcpi_bytes_acked;
 }
 
 void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)

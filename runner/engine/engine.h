@@ -113,6 +113,8 @@ struct engine_stream_snap {
 	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
 	double rtt_ms;          /* tcpi_rtt */
 	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
+	uint64_t acked;         /* sender: tcpi_bytes_acked, the bytes the peer has received
+	                           (0 = the kernel does not say) */
 	bool finished;          /* the stream's socket hit EOF or an error */
 	int error;              /* errno of a hard error on this stream, 0 = none */
 };

@@ -239,7 +239,8 @@ enum field_type {
 	X(FT_U64, segs, NULL, F_WIRE) \
 	X(FT_BOOL, finished, NULL, F_WIRE) \
 	X(FT_ERRNO, error, NULL, F_WIRE) \
-	X(FT_U64, sock_drops, NULL, F_WIRE)
+	X(FT_U64, sock_drops, NULL, F_WIRE) \
+	X(FT_U64, acked, NULL, F_WIRE)
 
 /* struct proto_dir_summary (proto.h): one direction of RESULTS. Ranges are checked by
  * proto_dec_results. */

@@ -192,6 +192,27 @@ fi
 lab down >/dev/null 2>&1
 nothing_left "lab down (burst)" "$BJSON"
 
+# --- a very slow pair (0.5 Mbit/s: the tbf queue's floor of 200 kB holds 3 s of it): TCP
+# after an omit mark reads the link's rate, not 0 (the receiver's bytes once counted from
+# what the sender had written by the mark, more than the link carried in the whole test)
+SJSON=$NETNS_TMP/slow.json
+if lab up --scale 1/100 --rate m5.8xlarge=50M m5.8xlarge >"$SJSON" 2>"$SJSON.err"; then
+	out=$NETNS_TMP/slow-probe.json
+	$NETNS_NICE_CMD "$NETNS_NETSWEEP" probe "$(netns_json "$SJSON" '$.pairs[0].agent')" \
+		--psk-file "$(netns_json "$SJSON" '$.pairs[0].psk_file')" -t 3 -O 0.5 --json >"$out" 2>"$out.err"
+	got=$(netns_json "$out" '$.sum.receiver.bits_per_second')
+	# the goodput of 0.5 Mbit/s, between 60 % (TCP's start behind a 3 s queue) and 110 %
+	if awk -v g="$got" 'BEGIN { exit !(g != "" && g > 300000 && g < 550000) }'; then
+		pass "a 0.5 Mbit/s pair with a 3 s queue: TCP after omit reads $got bit/s"
+	else
+		fail "a 0.5 Mbit/s pair with a 3 s queue: TCP after omit reads its rate" "receiver $got bit/s, sender $(netns_json "$out" '$.sum.sender.bits_per_second'); $(head -c 300 "$out.err")"
+	fi
+else
+	fail "a 0.5 Mbit/s pair with a 3 s queue: TCP after omit reads its rate" "lab up: $(head -2 "$SJSON.err")"
+fi
+lab down >/dev/null 2>&1
+nothing_left "lab down (slow)" "$SJSON"
+
 # --- a runner killed with -9 mid-case, then lab down
 KJSON=$NETNS_TMP/kill.json KM=$NETNS_TMP/kill.xml KDB=$NETNS_TMP/kill.db
 sed -e 's|<value>8s</value>|<value>20s</value>|' -e 's|lab-burst|lab-kill|' "$BM" >"$KM"
