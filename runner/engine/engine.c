@@ -427,7 +427,8 @@ static void run_receiver(struct e_thread *t)
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		uint32_t np = 0;
 		bool progress = false;
-		rt_guard(t, engine_now_ns());
+		if (t->sched == ENGINE_SCHED_REALTIME) /* no clock read per batch otherwise */
+			rt_guard(t, engine_now_ns());
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct e_stream *s = t->streams[i];
 			if (!s->active)
