@@ -47,6 +47,7 @@ include mk/harness.mk
 include mk/fuzz.mk
 include mk/install.mk
 include mk/xdp.mk
+include mk/image.mk
 
 # Schemas compiled into the binary: EMBED += SYMBOL:path (see mk/embed.sh); declare them
 # in C as `extern const char SYMBOL[];`.

@@ -1,0 +1,40 @@
+#!/bin/sh
+# mk/image.sh STAGE BINARY [KUBECTL]: the image's root file system in STAGE/rootfs, from this
+# build and nothing pulled: the binary and its data as `make install PREFIX=/usr` lays them
+# out, exactly the shared libraries it loads (its ldd closure, with the loader), an account
+# netsweep (uid and gid 10001) in /etc/passwd and /etc/group, /tmp and /var/lib/netsweep (the
+# runner's database and reports). No shell, no package manager, no CA bundle: the agent and
+# the runner need none. With KUBECTL, STAGE/runner gets that one static binary for the runner
+# image (packaging/Containerfile.runner), which lists the cluster's agents with it.
+set -eu
+stage=$1
+bin=$2
+kubectl=${3:-}
+root=$stage/rootfs
+rm -rf "$stage"
+mkdir -p "$root"
+make --no-print-directory install DESTDIR="$root" PREFIX=/usr >"$stage/install.log"
+rm -rf "$root/usr/share/man" "$root/usr/share/netsweep/examples"
+# every library the binary loads, at the path the loader finds it (symlinks resolved)
+ldd "$bin" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }' |
+while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+# the loader is also looked for through its canonical path (/lib64 may be a symlink here)
+interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+	mkdir -p "$root$(dirname "$interp")"
+	cp -L "$interp" "$root$interp"
+fi
+mkdir -p "$root/etc/netsweep" "$root/tmp" "$root/var/lib" "$stage/state"
+chmod 1777 "$root/tmp"
+printf 'root:x:0:0:root:/root:/sbin/nologin\nnetsweep:x:10001:10001:netsweep:/var/lib/netsweep:/sbin/nologin\n' \
+	>"$root/etc/passwd"
+printf 'root:x:0:\nnetsweep:x:10001:\n' >"$root/etc/group"
+chmod 0755 "$stage/state" # the Containerfile copies it to /var/lib/netsweep owned by netsweep
+if [ -n "$kubectl" ]; then
+	mkdir -p "$stage/runner/usr/bin"
+	cp -L "$kubectl" "$stage/runner/usr/bin/kubectl"
+fi
+du -sk "$root" | cut -f1
