@@ -5,9 +5,11 @@ set -u
 PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev libgsl-dev libssl-dev
       gnuplot-nox iproute2 clang llvm libclang-rt-14-dev iperf3 iperf ethtool procps libxdp-dev libbpf-dev"
 # `deps.sh test` adds what only the tests need: a headless browser for the report test, ping,
-# stress-ng (sender_limited.sh's hogs) and promtool (prometheus: export_metrics.sh);
+# stress-ng (sender_limited.sh's hogs), promtool (prometheus: export_metrics.sh) and podman
+# with what it runs containers with here (image_agent.sh, kube_play.sh: runc where crun
+# refuses hybrid cgroups, uidmap for rootless);
 # `deps.sh deb` what `make deb` needs to build the package.
-[ "${1:-build}" = test ] && PKGS="$PKGS chromium iputils-ping stress-ng prometheus"
+[ "${1:-build}" = test ] && PKGS="$PKGS chromium iputils-ping stress-ng prometheus podman catatonit runc uidmap slirp4netns fuse-overlayfs"
 [ "${1:-build}" = deb ] && PKGS="$PKGS dpkg-dev fakeroot debhelper"
 
 missing=""
