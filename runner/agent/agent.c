@@ -1,9 +1,10 @@
-/* agent: the daemon that serves tests one after another (see agent.h and
+/* agent: the daemon that serves several tests at once (see agent.h and
  * schemas/control-protocol.md). The accept loop runs on the caller's thread and never blocks on
  * a client: every new connection goes through the gate (gate.c: HELLO, the key, the request)
- * together with the others; a client that is through while a test runs gets BUSY. The one
- * test runs on a session thread, which watches the stop pipe in every wait so that agent_stop
- * ends it. */
+ * together with the others. Each request then runs on a session thread of its own, which owns
+ * everything of its test (data sockets, cookie, engines) and watches the stop pipe in every
+ * wait so that agent_stop ends it; a test past --max-tests is refused with ERROR code 9. The
+ * loop joins the threads that ended, so none outlives its test by more than a round. */
 #include "agent.h"
 #include "conn.h"
 #include "caps.h"
@@ -27,6 +28,15 @@
 #include "runner/session/sockopt.h"
 
 static void on_ready(struct agent *a, struct conn *c);
+static void join_sessions(struct agent *a, bool all);
+
+/* A session thread, from its start until the accept loop joined it. */
+struct session {
+	struct session *next;
+	pthread_t tid;
+	atomic_bool done;          /* set by the thread as its last act */
+	struct conn *c;
+};
 
 void agent_opts_init(struct agent_opts *o)
 {
@@ -36,6 +46,7 @@ void agent_opts_init(struct agent_opts *o)
 	o->idle_timeout_s = 10;
 	o->max_duration_s = AGENT_DEFAULT_MAX_DURATION_S;
 	o->max_streams = NS_MAX_STREAMS;
+	o->max_tests = AGENT_DEFAULT_MAX_TESTS;
 }
 
 struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
@@ -52,11 +63,16 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 	a->o = *o;
 	a->lfd = a->pipe_r = a->pipe_w = -1;
 	atomic_init(&a->stop, false);
-	atomic_init(&a->busy, false);
+	atomic_init(&a->tests, 0);
 	for (int i = 0; i < AGENT_MAX_LINGER; i++)
 		a->linger[i].fd = -1;
 	if (!(a->o.idle_timeout_s > 0 && a->o.idle_timeout_s <= 3600)) {
 		ns_err_set(err, "idle timeout %g s out of range (0..3600]", a->o.idle_timeout_s);
+		goto err;
+	}
+	if (a->o.max_tests < 1 || a->o.max_tests > AGENT_MAX_TESTS_LIMIT) {
+		ns_err_code(err, NS_E_USAGE, "--max-tests %u out of range (1..%d)",
+			    (unsigned)a->o.max_tests, AGENT_MAX_TESTS_LIMIT);
 		goto err;
 	}
 	if (a->o.psk_file && a->o.psk_file[0] && auth_key_load(a->o.psk_file, &a->key, err) < 0)
@@ -149,10 +165,9 @@ void agent_destroy(struct agent *a)
 {
 	if (!a)
 		return;
-	if (a->have_thread) {
+	if (a->sessions)
 		agent_stop(a);
-		pthread_join(a->tid, NULL);
-	}
+	join_sessions(a, true);
 	for (int i = 0; i < AGENT_MAX_LINGER; i++)
 		if (a->linger[i].fd >= 0)
 			close(a->linger[i].fd);
@@ -182,7 +197,7 @@ static int send_hostinfo(struct conn *c, const char *peer, struct ns_err *err)
 		return -1;
 	size_t n = strlen(json);
 	if (n <= PROTO_MAX_PAYLOAD)
-		agent_release(c->a);
+		agent_release(c);
 	int rc = n > PROTO_MAX_PAYLOAD
 			 ? ns_err_set(err, "host information of %zu bytes is too large", n)
 			 : proto_send(c->ctl, PROTO_HOSTINFO, json, n, proto_now() + 5, err);
@@ -193,8 +208,8 @@ static int send_hostinfo(struct conn *c, const char *peer, struct ns_err *err)
 /* The session thread: the one request the gate read (after HELLO and the key). */
 static void *session_main(void *arg)
 {
-	struct conn *c = arg;
-	struct agent *a = c->a;
+	struct session *sn = arg;
+	struct conn *c = sn->c;
 	struct ns_err err = {0};
 	uint32_t len = c->req_len;
 	char peer[PROTO_MAX_PEER + 1];
@@ -216,47 +231,107 @@ static void *session_main(void *arg)
 		agent_refuse(c, PROTO_E_UNEXPECTED, "unexpected message after HELLO");
 		break;
 	}
+	agent_release(c);
 	close(c->ctl);
 	free(c->buf);
 	free(c);
-	agent_release(a);
+	atomic_store_explicit(&sn->done, true, memory_order_release);
 	return NULL;
 }
 
-/* The gate hands over a client that is through the handshake with its request: it takes the
- * test slot, or is told BUSY. */
+/* Joins the session threads that ended (all of them, waiting, when all is set). */
+static void join_sessions(struct agent *a, bool all)
+{
+	for (struct session **pp = &a->sessions; *pp;) {
+		struct session *sn = *pp;
+		if (!all && !atomic_load_explicit(&sn->done, memory_order_acquire)) {
+			pp = &sn->next;
+			continue;
+		}
+		pthread_join(sn->tid, NULL);
+		*pp = sn->next;
+		free(sn);
+		a->n_sessions--;
+	}
+}
+
+/* The last message of a connection the agent has no room for: ERROR code 9 naming the bound,
+ * kept until the client read it (a client of version 19 or older was told BUSY). */
+static void refuse_full(struct agent *a, struct conn *c, const char *why)
+{
+	struct proto_buf b, out;
+	uint8_t hdr[PROTO_HDR_LEN];
+	proto_buf_init(&b);
+	proto_buf_init(&out);
+	proto_enc_error(&b, PROTO_E_FULL, why);
+	proto_header_pack(hdr, PROTO_ERROR, (uint32_t)b.len);
+	proto_put_bytes(&out, hdr, sizeof(hdr));
+	proto_put_bytes(&out, b.p, b.len);
+	if (!out.oom) {
+		ssize_t r = send(c->ctl, out.p, out.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		(void)r;
+	}
+	proto_buf_free(&b);
+	proto_buf_free(&out);
+	agent_linger(a, c->ctl);
+	agent_log_limited(a, "%s: refused: %s", c->peer_name, why);
+	free(c->buf);
+	free(c);
+}
+
+/* The gate hands over a client that is through the handshake with its request: a test or a
+ * delegated run takes a test slot (at most --max-tests), a host-info question only a thread;
+ * each runs on a session thread of its own. */
 static void on_ready(struct agent *a, struct conn *c)
 {
-	if (atomic_load(&a->busy)) {
-		uint8_t hdr[PROTO_HDR_LEN];
-		proto_header_pack(hdr, PROTO_BUSY, 0);
-		ssize_t r = send(c->ctl, hdr, sizeof(hdr), MSG_DONTWAIT | MSG_NOSIGNAL);
-		(void)r;
-		agent_linger(a, c->ctl);
-		agent_log(a, "%s: busy: refused a second client", c->peer_name);
-		free(c->buf);
-		free(c);
+	char why[160];
+	bool test = c->req_type == PROTO_TEST_REQUEST || c->req_type == PROTO_DELEGATE_REQUEST;
+	join_sessions(a, false);
+	if (test && atomic_load(&a->tests) >= a->o.max_tests) {
+		snprintf(why, sizeof(why), "busy: this agent runs at most %u test%s at once "
+			 "(--max-tests %u) and all are running; try again later",
+			 (unsigned)a->o.max_tests, a->o.max_tests == 1 ? "" : "s",
+			 (unsigned)a->o.max_tests);
+		refuse_full(a, c, why);
 		return;
 	}
-	if (a->have_thread) {
-		pthread_join(a->tid, NULL);
-		a->have_thread = false;
+	if (a->n_sessions >= a->o.max_tests + AGENT_SPARE_SESSIONS) {
+		snprintf(why, sizeof(why), "busy: this agent is finishing %u sessions (at most %u "
+			 "at once with --max-tests %u); try again later", a->n_sessions,
+			 (unsigned)(a->o.max_tests + AGENT_SPARE_SESSIONS), (unsigned)a->o.max_tests);
+		refuse_full(a, c, why);
+		return;
 	}
-	atomic_store(&a->busy, true);
-	if (pthread_create(&a->tid, NULL, session_main, c) != 0) {
+	struct session *sn = calloc(1, sizeof(*sn));
+	if (!sn) {
+		agent_log(a, "%s: out of memory for a session", c->peer_name);
+		goto fail;
+	}
+	sn->c = c;
+	atomic_init(&sn->done, false);
+	if (test) {
+		c->holds_slot = true;
+		atomic_fetch_add(&a->tests, 1);
+	}
+	if (pthread_create(&sn->tid, NULL, session_main, sn) != 0) {
 		agent_log(a, "%s: cannot start a session thread", c->peer_name);
-		atomic_store(&a->busy, false);
-		close(c->ctl);
-		free(c->buf);
-		free(c);
-		return;
+		agent_release(c);
+		free(sn);
+		goto fail;
 	}
-	a->have_thread = true;
+	sn->next = a->sessions;
+	a->sessions = sn;
+	a->n_sessions++;
+	return;
+fail:
+	close(c->ctl);
+	free(c->buf);
+	free(c);
 }
 
 #define AGENT_ACCEPT_BURST 64 /* accepts per round, so that handshakes in flight get a turn */
 
-/* Reads and closes what BUSY and ERROR answers left lingering. */
+/* Reads and closes what refusals (ERROR) left lingering. */
 static void linger_step(struct agent *a, const struct pollfd *pfd, const int *map, int n)
 {
 	double now = proto_now();
@@ -321,14 +396,12 @@ int agent_serve(struct agent *a, struct ns_err *err)
 				pfd[k].revents = 0;
 		linger_step(a, pfd + 2, map, n_linger);
 		wait_ms = gate_step(a->gate, pfd + n, n_gate);
+		join_sessions(a, false);
 		if ((pfd[0].revents & POLLIN) && !atomic_load(&a->stop))
 			accept_burst(a);
 	}
 	free(pfd);
-	if (a->have_thread) {
-		pthread_join(a->tid, NULL);
-		a->have_thread = false;
-	}
+	join_sessions(a, true);
 	agent_log(a, "stopped");
 	return 0;
 }

@@ -1,11 +1,16 @@
-/* agent: the long-running daemon that serves tests one after another on a control port.
- * The sweep runner also embeds one (in a forked child) for the loopback default. */
+/* agent: the long-running daemon that serves tests on a control port, up to --max-tests of them
+ * at once, each on its own session thread with its own data sockets, cookie and engines. The
+ * sweep runner also embeds one (in a forked child) for the loopback default. */
 #ifndef NS_AGENT_H
 #define NS_AGENT_H
 
 #include <stdint.h>
 
 #include "lib/err.h"
+
+#define AGENT_DEFAULT_MAX_TESTS 16  /* tests (and delegated runs) served at once */
+#define AGENT_MAX_TESTS_LIMIT 256   /* --max-tests at most: a thread, a 64 KiB buffer and the
+				     * data sockets each */
 
 struct agent_opts {
 	char listen_addr[256];      /* "127.0.0.1", "::", "0.0.0.0" (default "::" dual-stack) */
@@ -17,6 +22,7 @@ struct agent_opts {
 	double max_duration_s;      /* omit + duration of one test (default 3600; 0 = 86400) */
 	uint64_t max_rate_bps;      /* pacing rate a test must ask for at most (0 = no cap) */
 	uint32_t max_streams;       /* streams per direction (default and most: 1024) */
+	uint32_t max_tests;         /* tests at once, 1..AGENT_MAX_TESTS_LIMIT (default 16) */
 	int delegate;               /* run DELEGATE_REQUESTs (off by default: never the client of
 				     * another's test unless asked for) */
 };

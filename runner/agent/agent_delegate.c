@@ -5,8 +5,8 @@
  * result back in binary (runner/proto/result_wire.h). The test is bound to the requester: a
  * watcher thread stops it when the requester's connection closes or the agent is stopped.
  * Whatever goes wrong before the target accepted is one message, given no sooner than the
- * connect timeout, so that a delegated run tells nothing about what listens where. Runs on the
- * session thread, so the agent is busy — and answers BUSY to anyone else — while it lasts. */
+ * connect timeout, so that a delegated run tells nothing about what listens where. Runs on a
+ * session thread of its own and holds one of the agent's --max-tests slots while it lasts. */
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
@@ -122,7 +122,7 @@ static int send_result(struct conn *c, const struct probe_result *res, struct ns
 	double deadline = proto_now() + 30;
 	if (proto_send_delegate_result(c->ctl, res, deadline, err) < 0)
 		return -1;
-	agent_release(c->a);
+	agent_release(c);
 	return proto_send(c->ctl, PROTO_DONE, NULL, 0, deadline, err);
 }
 

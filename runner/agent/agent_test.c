@@ -546,7 +546,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 	proto_buf_free(&b);
 	if (rc < 0)
 		return -1;
-	agent_release(t->c->a);
+	agent_release(t->c);
 	return proto_send(fd, PROTO_DONE, NULL, 0, deadline, err);
 }
 

@@ -1,5 +1,5 @@
 /* `netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...] [--delegate] ...`:
- * serves tests until SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
+ * serves tests, several at once (--max-tests), until SIGINT or SIGTERM. The default control port is NS_DEFAULT_PORT (5301) on "::" (IPv4 too). */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -28,8 +28,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...]\n"
 		   "                      [--delegate] [--max-duration S] [--max-rate RATE]\n"
-		   "                      [--max-streams N] [--idle-timeout S] [--no-realtime]\n"
-		   "                      [--quiet]\n"
+		   "                      [--max-streams N] [--max-tests N] [--idle-timeout S]\n"
+		   "                      [--no-realtime] [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
 		   "                          [ADDR]:PORT for IPv6, :PORT for any address, port 0 = any free)\n"
 		   "  -k, --psk-file FILE     pre-shared key (netsweep key FILE) every client must prove;\n"
@@ -41,9 +41,11 @@ static void usage(FILE *f)
 		   "      --no-delegate       the default: refuse every delegated test\n"
 		   "      --max-duration S    omit + duration of one test, at most (default %g s)\n"
 		   "      --max-rate RATE     a test must pace at or below RATE, bits/s (--bidir: half\n"
-		   "                          each way), and all the agent sends, test after test,\n"
-		   "                          keeps to it from the first byte (default: no cap)\n"
+		   "                          each way), and all the agent sends, all its tests\n"
+		   "                          together, keeps to it from the first byte (default: no cap)\n"
 		   "      --max-streams N     streams per direction, at most (default %d)\n"
+		   "      --max-tests N       tests served at once, each client its own (1..%d,\n"
+		   "                          default %d); one more is refused naming the bound\n"
 		   "      --idle-timeout S    drop a silent client after S seconds (default 10)\n"
 		   "      --no-realtime       paced tests' threads stay ordinary (default: real-time\n"
 		   "                          where permitted, so a busy host does not make them\n"
@@ -51,7 +53,8 @@ static void usage(FILE *f)
 		   "  -q, --quiet             no log lines on stderr\n"
 		   "      --logfile FILE      append the log lines (each test's summary, with the\n"
 		   "                          time) to FILE instead of stderr\n",
-		NS_DEFAULT_PORT, AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS);
+		NS_DEFAULT_PORT, AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS, AGENT_MAX_TESTS_LIMIT,
+		AGENT_DEFAULT_MAX_TESTS);
 }
 
 /* "ADDR:PORT", "[V6]:PORT", ":PORT", "ADDR" (default port). */
@@ -103,6 +106,7 @@ int cmd_agent(int argc, char **argv)
 		{"max-duration", required_argument, NULL, 'T'},
 		{"max-rate", required_argument, NULL, 'B'},
 		{"max-streams", required_argument, NULL, 'S'},
+		{"max-tests", required_argument, NULL, 'M'},
 		{"logfile", required_argument, NULL, 'L'},
 		{"no-realtime", no_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},
@@ -174,6 +178,15 @@ int cmd_agent(int argc, char **argv)
 				goto usage_err;
 			}
 			o.max_streams = (uint32_t)v;
+			break;
+		}
+		case 'M': {
+			uint64_t v;
+			if (units_parse_uint(optarg, 1, AGENT_MAX_TESTS_LIMIT, &v, &err) < 0) {
+				ns_err_prefix(&err, "--max-tests");
+				goto usage_err;
+			}
+			o.max_tests = (uint32_t)v;
 			break;
 		}
 		case 'h':

@@ -101,17 +101,20 @@ uint16_t agent_get_port(int fd)
 					     : ((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
-/* Called just before a session's last message: a client that reads it and connects again at
- * once must not be told BUSY (the runner asks for hostinfo, then runs a test). The next
- * session joins this thread before it starts. */
-void agent_release(struct agent *a)
+/* Before a session's last message: a client that reads it and connects again at once (the
+ * runner asks for hostinfo, then runs a test) must find the slot free. The thread itself is
+ * joined by the accept loop once it ended. */
+void agent_release(struct conn *c)
 {
-	atomic_store(&a->busy, false);
+	if (c->holds_slot) {
+		c->holds_slot = false;
+		atomic_fetch_sub(&c->a->tests, 1);
+	}
 }
 
 void agent_refuse(struct conn *c, uint16_t code, const char *why)
 {
 	agent_log(c->a, "%s: %s", c->peer_name, why);
-	agent_release(c->a);
+	agent_release(c);
 	proto_send_error(c->ctl, code, why);
 }

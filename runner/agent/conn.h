@@ -1,5 +1,5 @@
 /* conn: the agent's state and one client connection, shared by the daemon (agent.c: listening,
- * sessions, BUSY) and what it runs for a client (agent_test.c, agent_delegate.c); the helpers
+ * sessions, the --max-tests bound) and what it runs for a client (agent_test.c, agent_delegate.c); the helpers
  * are in conn.c. Internal to runner/agent: the runner and the CLI use agent.h. */
 #ifndef NS_AGENT_CONN_H
 #define NS_AGENT_CONN_H
@@ -16,7 +16,9 @@
 #include "runner/proto/auth.h"
 #include "runner/proto/proto.h"
 
-#define AGENT_MAX_LINGER 16        /* BUSY answers waiting for the client to read them */
+#define AGENT_MAX_LINGER 16        /* refusals waiting for the client to read them */
+#define AGENT_SPARE_SESSIONS 16    /* session threads beyond --max-tests: host-info answers,
+				    * and tests that freed their slot and send their last message */
 #define AGENT_LINGER_S 1.0
 #define AGENT_SETUP_S 5.0          /* data connections, on top of the client's connect timeout */
 #define AGENT_DRAIN_S 2.0
@@ -43,7 +45,7 @@ struct agent {
 	uint16_t port;
 	int pipe_r, pipe_w;        /* agent_stop writes; every wait polls pipe_r */
 	atomic_bool stop;
-	atomic_bool busy;          /* a session thread owns a client */
+	atomic_uint tests;         /* sessions holding a test slot (at most o.max_tests) */
 	struct auth_key key;       /* key.len 0: no key, loopback clients only */
 	struct cidr_list allow;    /* allow.n 0: any address */
 	struct gate *gate;         /* connections in their handshake (gate.c) */
@@ -52,8 +54,8 @@ struct agent {
 	double log_window;         /* rate limit of refused-connection log lines */
 	unsigned log_lines;
 	unsigned long log_dropped;
-	pthread_t tid;
-	bool have_thread;
+	struct session *sessions;  /* every session thread not yet joined (agent.c's loop only) */
+	unsigned n_sessions;
 	struct {
 		int fd;
 		double until;
@@ -71,6 +73,7 @@ struct conn {
 	uint16_t req_type;         /* the request the gate read after the handshake */
 	uint32_t req_len;
 	uint16_t hello_flags;      /* the client's HELLO flags */
+	bool holds_slot;           /* counted in a->tests until agent_release */
 };
 
 /* A log line on stderr unless the agent is quiet. */
@@ -82,8 +85,9 @@ void agent_log_limited(struct agent *a, const char *fmt, ...)
 /* Keeps fd (its last message sent, shut down for writing) until the client closes or
  * AGENT_LINGER_S: closing with unread data would reset the connection and lose the answer. */
 void agent_linger(struct agent *a, int fd);
-/* Called just before a session's last message (see agent.c). */
-void agent_release(struct agent *a);
+/* Gives back c's test slot (once; later calls do nothing): called just before a session's last
+ * message, so that a client that reads it and comes back at once finds the slot free. */
+void agent_release(struct conn *c);
 /* Logs and sends ERROR; the session's last message. */
 void agent_refuse(struct conn *c, uint16_t code, const char *why);
 bool agent_same_ip(const struct sockaddr_storage *x, const struct sockaddr_storage *y);

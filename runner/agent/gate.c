@@ -273,7 +273,12 @@ static void on_hello(struct gate *g, struct pend *p)
 		return;
 	}
 	if (proto_dec_hello(p->small, p->len, &h, &err) < 0) {
-		refuse(g, p, PROTO_E_VERSION, err.msg);
+		char why[160];
+		if (err.code == NS_E_PROTOCOL) /* the magic is right, the version another */
+			snprintf(why, sizeof(why), "the client speaks control protocol version %u, "
+				 "this agent %d: both ends need the same netsweep release",
+				 (unsigned)h.version, PROTO_VERSION);
+		refuse(g, p, PROTO_E_VERSION, err.code == NS_E_PROTOCOL ? why : err.msg);
 		return;
 	}
 	p->hello_flags = h.flags;

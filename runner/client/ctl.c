@@ -260,6 +260,11 @@ int client_ctl_recv(int ctl, uint8_t *buf, uint16_t *type, uint32_t *len, double
 		if (code == PROTO_E_AUTH)
 			return ns_err_code(err, NS_E_AUTH, "authentication failed: the agent refused "
 					   "our key");
+		if (code == PROTO_E_FULL) /* the agent runs all the tests it may: try again later */
+			return ns_err_code(err, NS_E_BUSY, "agent refused: %s", text);
+		if (code == PROTO_E_VERSION)
+			return ns_err_code(err, NS_E_PROTOCOL, "agent refused our control protocol "
+					   "version %d: %s", PROTO_VERSION, text);
 		return ns_err_code(err, NS_E_PEER, "agent refused: %s", text);
 	}
 	return 0;
@@ -345,8 +350,15 @@ int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, const char *psk_file
 	rc = proto_send_buf(ctl, PROTO_HELLO, &b, deadline, err);
 	proto_buf_free(&b);
 	if (rc < 0 || check_agent_speaks(ctl, deadline, err) < 0 ||
-	    client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0 ||
-	    proto_dec_hello(buf, len, &h, err) < 0) {
+	    client_ctl_expect(ctl, buf, PROTO_HELLO, &len, deadline, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	if (proto_dec_hello(buf, len, &h, err) < 0) {
+		if (err && err->code == NS_E_PROTOCOL) /* a HELLO of another version */
+			ns_err_code(err, NS_E_PROTOCOL, "the agent speaks control protocol version "
+				    "%u, this client %d: both ends need the same netsweep release",
+				    (unsigned)h.version, PROTO_VERSION);
 		rc = -1;
 		goto out;
 	}

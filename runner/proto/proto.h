@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 19              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 20              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -29,7 +29,10 @@
 					 last ran on (last_cpu), DELEGATE_LATENCY agent_cpu;
 					 18: RESULTS say how the agent's end was scheduled
 					 (sched), a delegated result's limit each end's;
-					 19: a stream snapshot the sender's acked bytes */
+					 19: a stream snapshot the sender's acked bytes;
+					 20: an agent serves several tests at once and
+					 answers one past --max-tests ERROR code 9 (not
+					 BUSY); a version refusal names both versions */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -54,7 +57,8 @@ enum proto_type {
 	PROTO_DONE = 11,          /* agent -> client: results complete */
 	PROTO_HOSTINFO_REQUEST = 12,
 	PROTO_HOSTINFO = 13,      /* agent -> client: JSON text */
-	PROTO_BUSY = 14,          /* agent -> client: a test is running, try later */
+	PROTO_BUSY = 14,          /* agent -> client: a test is running, try later (sent by
+				     agents of version 19 and older; read as ERROR code 9) */
 	PROTO_ERROR = 15,         /* either way: u16 code + text */
 	PROTO_DELEGATE_REQUEST = 16, /* runner -> client agent: run this test against a target */
 	PROTO_DELEGATE_RESULT = 17,  /* client agent -> runner: the result's sums (result_wire.h) */
@@ -82,7 +86,9 @@ enum proto_errcode {
 	PROTO_E_INTERNAL = 5,     /* the agent could not set up (sockets, threads) */
 	PROTO_E_AUTH = 6,         /* authentication failed */
 	PROTO_E_ABORT = 7,        /* the test was aborted */
-	PROTO_E_REFUSED = 8       /* delegation refused (--no-delegate, or a chained request) */
+	PROTO_E_REFUSED = 8,      /* delegation refused (--no-delegate, or a chained request) */
+	PROTO_E_FULL = 9          /* the agent runs as many tests as --max-tests allows; the
+				     text names the bound: try again later (version 20) */
 };
 
 const char *proto_type_name(uint16_t type);

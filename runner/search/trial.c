@@ -7,7 +7,8 @@
 
 #include "runner/client/client.h"
 
-/* An agent answers BUSY while it closes the previous session: ask again every
+/* An agent running all the tests its --max-tests allows answers busy (one of version 19 or
+ * older, also while it closes the previous session): ask again every
  * TRIAL_BUSY_WAIT_S for at most TRIAL_BUSY_TRIES times (2 s). */
 #define TRIAL_BUSY_TRIES 20
 #define TRIAL_BUSY_WAIT_S 0.1

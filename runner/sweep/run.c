@@ -309,8 +309,9 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 					     mp->client_port, &res, &search_json, &e) == 0;
 		else
 			ok = run_probe(mp, &pp, &res, &e) == 0;
-		/* An agent still closing the previous session (or serving another runner) answers
-		 * BUSY before any test starts: wait for it, a bounded while, rather than fail. */
+		/* An agent running all the tests its --max-tests allows (one of version 19 or older:
+		 * any other test) answers busy before any test starts: wait for it, a bounded
+		 * while, rather than fail. */
 		for (int tries = 0; !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
 				    !run_stopped(R); tries++) {
 			probe_result_free(&res);

@@ -133,8 +133,8 @@ fi
 
 # 8. protocol version 5, the one before the key
 got=$(ip netns exec k9-c $PEER hello "$A" "$PORT" 5 2>&1)
-if [ "$got" = "ERROR:1 EOF" ] && grep -q "protocol version 5 is not supported" "$LOG"; then
-	pass "${CHECKS[7]}: $(grep -o 'protocol version 5 is not supported[^;]*' "$LOG" | head -n 1)"
+if [ "$got" = "ERROR:1 EOF" ] && grep -q "client speaks control protocol version 5, this agent [0-9]" "$LOG"; then
+	pass "${CHECKS[7]}: $(grep -o 'client speaks control protocol version 5[^:]*' "$LOG" | head -n 1)"
 else
 	fail "${CHECKS[7]}" "answers: $got"
 fi
