@@ -6,6 +6,17 @@
 #                                              the agent answered ("HELLO AUTH_CHALLENGE
 #                                              ERROR:6 EOF")
 #   ctl_peer.pl hello HOST PORT VERSION        HELLO with another version; prints the answer
+#   ctl_peer.pl hellotext HOST PORT VERSION    the same, printing an ERROR's code and text
+#                                              ("ERROR:1 the client speaks ...")
+#   ctl_peer.pl hellotime HOST PORT            HELLO of this version, then (keyless agent)
+#                                              HOSTINFO_REQUEST; prints the milliseconds from
+#                                              the connect to the agent's HELLO and to its
+#                                              HOSTINFO ("12 140")
+#   ctl_peer.pl oldagent LPORT VERSION MODE    an agent of protocol VERSION on 127.0.0.1:LPORT
+#                                              for one client: MODE refuse answers its HELLO
+#                                              as such an agent does (ERROR code 1, that
+#                                              agent's words), MODE hello with a HELLO of
+#                                              VERSION; prints "listening" once it listens
 #   ctl_peer.pl skipauth HOST PORT             HELLO, then HOSTINFO_REQUEST without the key
 #   ctl_peer.pl silent HOST PORT N SECS [FROM] holds N connections open, silent, for SECS
 #                                              (from source address FROM)
@@ -118,6 +129,46 @@ if ($mode eq 'relay') {
 	my $s = conn($h, $p) or die "connect: $!\n";
 	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $v, 0));
 	print join(' ', answers($s, 3)), "\n";
+} elsif ($mode eq 'hellotext') {
+	my ($h, $p, $v) = @ARGV;
+	my $s = conn($h, $p) or die "connect: $!\n";
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $v, 0));
+	my ($type, $body) = frame($s, 5);
+	if (!defined $type) { print "EOF\n"; }
+	elsif ($type == 15) {
+		my ($code, $n) = unpack('n n', $body);
+		print "ERROR:$code ", substr($body, 4, $n), "\n";
+	} else { print $names{$type} // "TYPE$type", "\n"; }
+} elsif ($mode eq 'hellotime') {
+	my ($h, $p) = @ARGV;
+	my $t0 = time;
+	my $s = conn($h, $p) or die "connect: $!\n";
+	syswrite($s, pack('N n n N n n', 8, 1, 0, 0x4e535750, $VERSION, 0));
+	my ($type) = frame($s, 30);
+	die "no answer to HELLO within 30 s\n" unless defined $type && $type == 1;
+	my $hello = time;
+	syswrite($s, pack('N n n', 0, 12, 0));
+	($type) = frame($s, 30);
+	die "no HOSTINFO within 30 s\n" unless defined $type && $type == 13;
+	printf "%.0f %.0f\n", ($hello - $t0) * 1000, (time - $t0) * 1000;
+} elsif ($mode eq 'oldagent') {
+	my ($lport, $v, $how) = @ARGV;
+	my $l = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $lport, Listen => 1,
+				      ReuseAddr => 1) or die "listen: $!\n";
+	print "listening\n";
+	STDOUT->flush;
+	my $c = $l->accept or die "accept: $!\n";
+	my ($type, $body) = frame($c, 10);
+	die "no HELLO\n" unless defined $type && $type == 1;
+	my $theirs = unpack('n', substr($body, 4, 2));
+	if ($how eq 'hello') {
+		syswrite($c, pack('N n n N n n', 8, 1, 0, 0x4e535750, $v, 0));
+	} else {
+		my $text = "protocol version $theirs is not supported (this side speaks $v; both " .
+			   "ends need the same netsweep release)";
+		syswrite($c, pack('N n n n n', 4 + length($text), 15, 0, 1, length($text)) . $text);
+	}
+	sleep 1;
 } elsif ($mode eq 'skipauth') {
 	my ($h, $p) = @ARGV;
 	my $s = conn($h, $p) or die "connect: $!\n";
