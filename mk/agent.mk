@@ -6,6 +6,7 @@ ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.s
 	tests/integration/agent_auth.sh tests/integration/agent_delegate.sh \
 	tests/integration/agent_lockout.sh tests/integration/agent_caps.sh \
 	tests/integration/agent_rate_cap.sh tests/integration/agent_fair_slots.sh \
-	tests/integration/agent_delegate_timing.sh tests/integration/agent_concurrent.sh
+	tests/integration/agent_delegate_timing.sh tests/integration/agent_concurrent.sh \
+	tests/integration/agent_incast_netns.sh
 LONG_TESTS += tests/integration/agent_fair_slots.sh
 ITESTS += tests/integration/probe_options.sh tests/integration/probe_family.sh

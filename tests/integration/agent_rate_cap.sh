@@ -1,6 +1,6 @@
 #!/bin/bash
 # An agent's --max-rate holds from the first byte, counted on the wire (issue 23): whatever a
-# key holder asks — 1024 streams, big writes, UDP, tests back to back — the bytes the agent's
+# key holder asks — 1024 streams, big writes, UDP, tests back to back or at once — the bytes the agent's
 # veth sends stay within the cap times the elapsed time, plus one small write per stream and
 # the control messages. Before, each stream sent one whole write at start: 1024 streams of
 # 128 KiB moved 128 MiB in 0.5 s of a test paced at 10 Mbit/s. The forward direction (the
@@ -47,6 +47,40 @@ capped() {
 	if [[ $verdict == ok* ]]; then pass "$name: ${verdict#ok }"; else fail "$name" "${verdict#bad }"; fi
 }
 
+# concurrent NAME TESTS PROBE-ARGS...: TESTS reverse probes at once (issue 32: the agent runs
+# them side by side), each asking for the whole cap: what the agent's veth sends is still at
+# most the cap x the elapsed time (+10 %, a first write and control messages per test), at
+# least half the cap over the measured time, and the tests the bucket held say so
+# (sum.limit.cause agent_max_rate).
+concurrent() {
+	local name=$1 tests=$2 i b0 b1 t0 t1 pids=() bad="" held=0
+	shift 2
+	b0=$(tx "$NS_A" "$DEV_A") t0=$(now)
+	for i in $(seq "$tests"); do
+		netns_probe c "$NETNS_TMP/conc$i.json" "$A:$PORT" "$@" &
+		pids+=("$!")
+	done
+	for i in $(seq "$tests"); do
+		wait "${pids[$((i - 1))]}" || bad="$bad; probe $i: $(netns_probe_why "$NETNS_TMP/conc$i.json")"
+		[ "$(netns_json "$NETNS_TMP/conc$i.json" '$.sum.limit.cause')" = agent_max_rate ] &&
+			held=$((held + 1))
+	done
+	b1=$(tx "$NS_A" "$DEV_A") t1=$(now)
+	[ -n "$bad" ] && { fail "$name" "${bad#; }"; return; }
+	local verdict
+	verdict=$(awk -v m="$((b1 - b0))" -v t0="$t0" -v t1="$t1" -v cap="$CAP" -v n="$tests" \
+		-v d="$(netns_json "$NETNS_TMP/conc1.json" '$.duration_s')" 'BEGIN {
+		el = t1 - t0; most = cap / 8 * el * 1.1 + n * (1448 + 512) + n * 65536
+		least = cap / 8 * d * 0.5
+		printf "%s %d bytes in %.2f s from %d tests at once (at most %d, at least %d)", \
+			(m <= most && m >= least) ? "ok" : "bad", m, el, n, most, least }')
+	if [[ $verdict == ok* ]] && [ "$held" -ge 1 ]; then
+		pass "$name: ${verdict#ok }; $held of $tests say the agent's --max-rate held them"
+	else
+		fail "$name" "${verdict#* }; $held of $tests say the agent's --max-rate held them"
+	fi
+}
+
 capped "max-rate: -R -P 1024 -t 0.5 (1024 first writes)" "$NS_A" "$DEV_A" 1024 1 \
 	-R -b 10M -P 1024 -t 0.5 -i 0
 capped "max-rate: -R -l 1M, three tests back to back" "$NS_A" "$DEV_A" 1 3 \
@@ -55,4 +89,6 @@ capped "max-rate: -R UDP 64 streams of 60000-byte datagrams" "$NS_A" "$DEV_A" 64
 	-R -u -b 10M -l 60000 -P 64 -t 0.5 -i 0
 capped "max-rate: forward -P 1024 -t 0.5 (the client's pacing)" "$NS_C" "$DEV_C" 1024 1 \
 	-b 10M -P 1024 -t 0.5 -i 0
+concurrent "max-rate: four -R tests at once, each asking for the whole cap, share the one budget" 4 \
+	-R -b 10M -P 4 -t 1 -i 0
 finish
