@@ -3,7 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "lib/names/suggest.h"
 
 int cli_option_error(int c, char **argv, struct ns_err *err)
 {

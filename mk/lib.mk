@@ -8,8 +8,8 @@ EMBED += NS_STORE_SQL:schemas/store.sql NS_MATRIX_XSD:schemas/matrix.xsd \
 	NS_CATALOG_XSD:schemas/catalog.xsd
 UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist
 UNIT_TESTS += test_xsdcheck
-UNIT_TESTS += test_suggest
-LIB_SRC += lib/suggest.c lib/xml/xmlhint.c
+UNIT_TESTS += test_suggest test_itype
+LIB_SRC += lib/names/suggest.c lib/xml/xmlhint.c lib/names/itype.c
 UNIT_TESTS += test_atomicfile test_textesc test_cost test_sqlrow test_jsonr
 ITESTS += tests/integration/atomic_outputs.sh tests/integration/runs_readonly.sh
 ITESTS += tests/integration/xsd_callers.sh

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep export [--db FILE] [--run RUN | --last N] [--format FORMAT]\n"
-		"                       [--no-timestamps] [-o FILE]\n"
+		"                       [--type T] [--no-timestamps] [-o FILE]\n"
 		"\n"
 		"Writes runs for dashboards and alerting (metric names and labels:\n"
 		"schemas/export.md):\n"
@@ -42,6 +42,9 @@ static void usage(FILE *f)
 		"                     (promtool check metrics; with --no-timestamps for\n"
 		"                     node_exporter's textfile collector); ndjson: one v_results\n"
 		"                     row a line, every column under its name\n"
+		"  --type T           the cases of pairs of instance type T only: its exact name,\n"
+		"                     or a family as the run's catalog stated it (m5, Dsv5,\n"
+		"                     n2-standard, PRO2, cx)\n"
 		"  --no-timestamps    samples without the time of their case\n"
 		"  -o, --output FILE  write FILE (atomically) instead of standard output\n",
 		EXPORT_MAX_RUNS);
@@ -53,6 +56,7 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 		{"db", required_argument, NULL, 'd'},       {"run", required_argument, NULL, 'r'},
 		{"last", required_argument, NULL, 'n'},     {"format", required_argument, NULL, 'f'},
 		{"no-timestamps", no_argument, NULL, 'T'},  {"output", required_argument, NULL, 'o'},
+		{"type", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
 	const char *env = getenv("NETSWEEP_DB");
@@ -82,6 +86,7 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 						   "or ndjson", optarg);
 			break;
 		case 'T': c->o.timestamps = false; break;
+		case 't': c->o.type = optarg; break;
 		case 'o': c->out = optarg; break;
 		case 'h': return 1;
 		default: return cli_option_error_hint(ch, argv, longopts, err);

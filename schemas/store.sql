@@ -281,7 +281,9 @@ CREATE TABLE IF NOT EXISTS run_instance_types (
 	PRIMARY KEY (run_id, instance_type)
 	-- version 12 adds provider TEXT (aws, azure, gcp, scaleway, hetzner, ...; NULL = the
 	-- catalog did not say) and network_up_to INTEGER (1: network_gbps is an "up to" burst,
-	-- baseline_gbps what the type sustains)
+	-- baseline_gbps what the type sustains); version 21 adds family TEXT (the provider's
+	-- family of the type as the catalog stated it: m5, Dsv5, n2-standard, PRO2, cx; NULL =
+	-- none, the type answers to its exact name only)
 );
 
 CREATE TABLE IF NOT EXISTS run_prices (

@@ -93,6 +93,9 @@ static const char *const migrations[] = {
 	" relative_error REAL NOT NULL, client_cpu INTEGER NOT NULL, histogram TEXT NOT NULL);"
 	"ALTER TABLE result_latency ADD COLUMN agent_cpu INTEGER;"
 	"DROP VIEW IF EXISTS v_latency;",
+	/* 21: the provider's family of each instance type, as the catalog stated it (what a
+	 * selection by type answers to beside the exact name: lib/names/itype.h) */
+	"ALTER TABLE run_instance_types ADD COLUMN family TEXT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -10,7 +10,7 @@
 
 #include <libxml/parser.h>
 
-#include "lib/suggest.h"
+#include "lib/names/suggest.h"
 
 #define XH_MAX 512 /* names of one kind an XSD declares, at most (matrix.xsd: under 100) */
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/names/itype.h"
 #include "lib/jsonw.h"
 #include "lib/sql/sqlrow.h"
 #include "report/load/rundb.h"
@@ -23,7 +24,9 @@ static const char CASES_SQL[] =
 	" (SELECT avg(r.fwd_rcv_cpu) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
 	" ep.usd_per_hour,"
 	" EXISTS (SELECT 1 FROM endpoint_emulation em WHERE em.endpoint_id = e.id),"
-	" (SELECT rank FROM v_cost_ranking k WHERE k.case_id = c.id)"
+	" (SELECT rank FROM v_cost_ranking k WHERE k.case_id = c.id),"
+	" (SELECT t.family FROM run_instance_types t WHERE t.run_id = c.run_id"
+	"  AND t.instance_type = e.instance_type)"
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
 	" LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = e.id"
@@ -38,7 +41,8 @@ void rp_xset_free(struct rp_xset *s)
 	free(s->c);
 }
 
-int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *err)
+int rp_xset_read(sqlite3 *db, long long run, const char *type, struct rp_xset *s,
+		 struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	if (rp_db_prep(db, CASES_SQL, &st, err) < 0)
@@ -46,6 +50,8 @@ int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *e
 	sqlite3_bind_int64(st, 1, run);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!itype_matches(sqlrow_text(st, RP_X_TYPE), sqlrow_text(st, RP_X_FAMILY), type))
+			continue;
 		if (s->n == s->cap) {
 			size_t cap = s->cap ? 2 * s->cap : 64;
 			struct rp_xcase *c = realloc(s->c, cap * sizeof(*c));
@@ -111,19 +117,28 @@ void rp_xrun_free(struct rp_xrun *r)
 	r->label = r->matrix = NULL;
 }
 
-int rp_xjson_rows(sqlite3 *db, long long id, rp_line_fn fn, void *ctx, struct ns_err *err)
+int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
+		  struct ns_err *err)
 {
 	sqlite3_stmt *st;
-	if (rp_db_prep(db, "SELECT * FROM v_results WHERE run_id = ?1 ORDER BY result_id", &st,
-		       err) < 0)
+	/* the type's family last, to select by; every column before it is v_results' */
+	if (rp_db_prep(db, "SELECT v.*, (SELECT t.family FROM run_instance_types t WHERE"
+		       " t.run_id = v.run_id AND t.instance_type = v.instance_type)"
+		       " FROM v_results v WHERE v.run_id = ?1 ORDER BY v.result_id", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	int rc = 0;
+	int rc = 0, cols = sqlite3_column_count(st) - 1, type_col = -1;
+	for (int k = 0; k < cols; k++)
+		if (!strcmp(sqlite3_column_name(st, k), "instance_type"))
+			type_col = k;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		if (!itype_matches(type_col < 0 ? NULL : sqlrow_text(st, type_col),
+				   sqlrow_text(st, cols), type))
+			continue;
 		struct jsonw w;
 		jsonw_init(&w, false);
 		jsonw_obj_open(&w);
-		for (int k = 0; k < sqlite3_column_count(st); k++) {
+		for (int k = 0; k < cols; k++) {
 			jsonw_key(&w, sqlite3_column_name(st, k));
 			switch (sqlite3_column_type(st, k)) {
 			case SQLITE_INTEGER: jsonw_int(&w, sqlite3_column_int64(st, k)); break;

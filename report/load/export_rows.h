@@ -12,7 +12,7 @@
 
 enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
        RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
-       RP_X_RANK, RP_X_COLS };
+       RP_X_RANK, RP_X_FAMILY, RP_X_COLS };
 
 /* One case: its labels as text and its figures (NAN = none). */
 struct rp_xcase {
@@ -25,8 +25,10 @@ struct rp_xset {
 	size_t n, cap;
 };
 
-/* Appends run's cases to s. NS_E_INPUT for the database, NS_E_NOMEM. */
-int rp_xset_read(sqlite3 *db, long long run, struct rp_xset *s, struct ns_err *err);
+/* Appends run's cases to s, those of the pairs whose type answers to type only (lib/names/itype.h;
+ * NULL = every case). NS_E_INPUT for the database, NS_E_NOMEM. */
+int rp_xset_read(sqlite3 *db, long long run, const char *type, struct rp_xset *s,
+		 struct ns_err *err);
 void rp_xset_free(struct rp_xset *s);
 
 /* A run's labels, time (NAN = none) and cost: usd[0] billed, usd[1] measured (NAN = none). */
@@ -39,9 +41,11 @@ struct rp_xrun {
 int rp_xrun_read(sqlite3 *db, long long id, struct rp_xrun *r, struct ns_err *err);
 void rp_xrun_free(struct rp_xrun *r);
 
-/* Each v_results row of run id as one JSON object (every column under its name and type),
- * to fn in result order; fn's negative return stops with that error. */
+/* Each v_results row of run id (of the types answering to type; NULL = all) as one JSON object
+ * (every column under its name and type), to fn in result order; fn's negative return stops
+ * with that error. */
 typedef int (*rp_line_fn)(void *ctx, const char *line, struct ns_err *err);
-int rp_xjson_rows(sqlite3 *db, long long id, rp_line_fn fn, void *ctx, struct ns_err *err);
+int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
+		  struct ns_err *err);
 
 #endif

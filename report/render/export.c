@@ -189,10 +189,11 @@ static int json_line(void *ctx, const char *line, struct ns_err *err)
 }
 
 /* One v_results row a line, every column under its own name and type. */
-static int write_ndjson(sqlite3 *db, FILE *out, const long long *ids, size_t n, struct ns_err *err)
+static int write_ndjson(sqlite3 *db, FILE *out, const long long *ids, size_t n, const char *type,
+			struct ns_err *err)
 {
 	for (size_t i = 0; i < n; i++)
-		if (rp_xjson_rows(db, ids[i], json_line, out, err) < 0)
+		if (rp_xjson_rows(db, ids[i], type, json_line, out, err) < 0)
 			return -1;
 	return 0;
 }
@@ -201,10 +202,10 @@ int rp_export(sqlite3 *db, const long long *run_ids, size_t n, const struct rp_e
 	      FILE *out, struct ns_err *err)
 {
 	if (o->format == RP_EXPORT_NDJSON)
-		return write_ndjson(db, out, run_ids, n, err);
+		return write_ndjson(db, out, run_ids, n, o->type, err);
 	struct rp_xset s = {0};
 	for (size_t i = 0; i < n; i++)
-		if (rp_xset_read(db, run_ids[i], &s, err) < 0) {
+		if (rp_xset_read(db, run_ids[i], o->type, &s, err) < 0) {
 			rp_xset_free(&s);
 			return -1;
 		}

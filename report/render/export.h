@@ -16,6 +16,7 @@ enum rp_export_format { RP_EXPORT_OPENMETRICS, RP_EXPORT_PROMETHEUS, RP_EXPORT_N
 struct rp_export_opts {
 	enum rp_export_format format;
 	bool timestamps;      /* samples carry their case's time (false for a textfile collector) */
+	const char *type;     /* the cases of this type or family only (lib/names/itype.h); NULL = all */
 };
 
 /* Writes the runs run_ids[0..n) to out. Returns 0, or -1 with err filled (a query failing). */

@@ -2,7 +2,7 @@
  * and merges them: a later file's instance attributes override earlier ones of the same type,
  * its prices replace earlier prices of the same type and region. */
 #include "catalog.h"
-#include "lib/suggest.h"
+#include "lib/names/suggest.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +18,7 @@
 #include <pthread.h>
 
 #include "lib/datadir.h"
+#include "lib/names/itype.h"
 #include "lib/xml/xsdcheck.h"
 
 
@@ -142,6 +143,20 @@ const struct catalog_instance *catalog_instance(const struct catalog *c, const c
 		return NULL;
 	size_t k = *index_slot(c, type, NULL);
 	return k ? &c->instances[k - 1] : NULL;
+}
+
+bool catalog_type_matches(const struct catalog *c, const char *type, const char *want)
+{
+	const struct catalog_instance *in = catalog_instance(c, type);
+	return itype_matches(type, in ? in->family : NULL, want);
+}
+
+bool catalog_type_known(const struct catalog *c, const char *want)
+{
+	for (size_t i = 0; i < c->n_instances; i++)
+		if (itype_matches(c->instances[i].type, c->instances[i].family, want))
+			return true;
+	return false;
 }
 
 const struct catalog_price *catalog_price_of(const struct catalog *c, const char *type,
@@ -403,6 +418,8 @@ static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
 	attr_str(in, "enhanced", ci->enhanced, sizeof(ci->enhanced));
 	if (!attr_str(in, "provider", ci->provider, sizeof(ci->provider)) && m->provider[0])
 		snprintf(ci->provider, sizeof(ci->provider), "%s", m->provider);
+	if (!attr_str(in, "family", ci->family, sizeof(ci->family)) && !ci->family[0])
+		itype_family_implied(ci->type, ci->family, sizeof(ci->family));
 
 	for (xmlNodePtr ch = in->children; ch; ch = ch->next) {
 		if (is_elem(ch, "network")) {

@@ -20,6 +20,8 @@ struct catalog_instance {
 	char enhanced[16];          /* "none", "vif", "ixgbevf", "ena" */
 	bool up_to;                 /* network_gbps is a burst ("Up to 25 Gigabit") */
 	char provider[32];          /* "aws", "scaleway", ...; "" = not stated */
+	char family[64];            /* the provider's: "m5", "Dsv5", "n2-standard", "PRO2", "cx";
+				     * "" = none (the type answers to its exact name only) */
 };
 
 /* A price's model: pay as you go, interruptible capacity (a summary of a moving price over a
@@ -86,6 +88,12 @@ const struct catalog_price *catalog_price_of(const struct catalog *c, const char
 					     const char *region, enum catalog_pricing pricing,
 					     const char *term);
 void catalog_free(struct catalog *c);
+
+/* Whether the catalog's type answers to want (lib/names/itype.h: its exact name, or its family as
+ * the catalog states it); NULL want: every type. */
+bool catalog_type_matches(const struct catalog *c, const char *type, const char *want);
+/* Whether any type of the catalog answers to want. */
+bool catalog_type_known(const struct catalog *c, const char *want);
 
 /* The known instance type nearest to type by edit distance (for "did you mean"), NULL when
  * none is within a few edits. */

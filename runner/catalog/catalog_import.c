@@ -20,7 +20,7 @@
 /* Working tables: what every input adds, merged; then written out in type order. */
 static const char SCHEMA_SQL[] =
 	"CREATE TABLE itype (type TEXT PRIMARY KEY, vcpus INTEGER, mem REAL, label TEXT,"
-	" gbps REAL, baseline REAL, ena TEXT, efa INTEGER, provider TEXT, up_to INTEGER);"
+	" gbps REAL, baseline REAL, ena TEXT, efa INTEGER, provider TEXT, up_to INTEGER, family TEXT);"
 	"CREATE TABLE price (type TEXT, region TEXT, pricing TEXT NOT NULL DEFAULT 'on-demand',"
 	" term TEXT NOT NULL DEFAULT '', currency TEXT NOT NULL DEFAULT 'USD', amount REAL,"
 	" win TEXT, as_of TEXT, source TEXT, PRIMARY KEY (type, region, pricing, term));"
@@ -62,15 +62,16 @@ static const char GET_PRODUCTS_SQL[] =
 	" AND coalesce(json_extract(a, '$.capacitystatus'), 'Used') = 'Used'" \
 	" AND coalesce(json_extract(a, '$.licenseModel'), 'No License required') = 'No License required'"
 static const char PRICES_SQL[] =
-	"INSERT INTO itype (type, vcpus, mem, label, gbps, provider, up_to)"
+	"INSERT INTO itype (type, vcpus, mem, label, gbps, provider, up_to, family)"
 	" SELECT json_extract(a, '$.instanceType'), CAST(json_extract(a, '$.vcpu') AS INTEGER),"
 	" CAST(replace(json_extract(a, '$.memory'), ',', '') AS REAL),"
 	" json_extract(a, '$.networkPerformance'),"
 	" CASE WHEN json_extract(a, '$.networkPerformance') LIKE '%Gigabit' THEN CAST(replace("
 	"  json_extract(a, '$.networkPerformance'), 'Up to ', '') AS REAL) END, 'aws',"
-	" json_extract(a, '$.networkPerformance') LIKE 'Up to %'"
+	" json_extract(a, '$.networkPerformance') LIKE 'Up to %', " AWS_FAMILY("json_extract(a, '$.instanceType')")
 	" FROM prod WHERE" LINUX_ON_DEMAND " GROUP BY 1"
-	" ON CONFLICT (type) DO UPDATE SET vcpus = coalesce(vcpus, excluded.vcpus),"
+	" ON CONFLICT (type) DO UPDATE SET family = coalesce(family, excluded.family),"
+	" vcpus = coalesce(vcpus, excluded.vcpus),"
 	" mem = coalesce(mem, excluded.mem), label = coalesce(label, excluded.label),"
 	" gbps = coalesce(gbps, excluded.gbps), provider = coalesce(provider, excluded.provider),"
 	" up_to = coalesce(up_to, excluded.up_to);"
@@ -90,8 +91,8 @@ static const char PRICES_SQL[] =
  * cards together (instances with several cards advertise the sum); without NetworkCards, the
  * figure of a "N Gigabit" label. "Up to" types burst to their peak and sustain their baseline. */
 static const char TYPES_SQL[] =
-	"INSERT INTO itype (type, vcpus, mem, label, gbps, baseline, ena, efa, provider, up_to)"
-	" SELECT json_extract(t.value, '$.InstanceType'), json_extract(t.value, '$.VCpuInfo.DefaultVCpus'),"
+	"INSERT INTO itype (type, vcpus, mem, label, gbps, baseline, ena, efa, provider, up_to,"
+	" family) SELECT json_extract(t.value, '$.InstanceType'), json_extract(t.value, '$.VCpuInfo.DefaultVCpus'),"
 	" json_extract(t.value, '$.MemoryInfo.SizeInMiB') / 1024.0,"
 	" json_extract(t.value, '$.NetworkInfo.NetworkPerformance'),"
 	" coalesce((SELECT sum(json_extract(c.value, '$.PeakBandwidthInGbps')) FROM"
@@ -104,13 +105,15 @@ static const char TYPES_SQL[] =
 	" CASE json_extract(t.value, '$.NetworkInfo.EnaSupport') WHEN 'required' THEN 'ena'"
 	"  WHEN 'supported' THEN 'ena' END,"
 	" json_extract(t.value, '$.NetworkInfo.EfaSupported'), 'aws',"
-	" json_extract(t.value, '$.NetworkInfo.NetworkPerformance') LIKE 'Up to %'"
+	" json_extract(t.value, '$.NetworkInfo.NetworkPerformance') LIKE 'Up to %',"
+	" " AWS_FAMILY("json_extract(t.value, '$.InstanceType')")
 	" FROM json_each(?1, '$.InstanceTypes') t WHERE json_extract(t.value, '$.InstanceType') IS NOT NULL"
 	" ON CONFLICT (type) DO UPDATE SET vcpus = coalesce(excluded.vcpus, vcpus),"
 	" mem = coalesce(excluded.mem, mem), label = coalesce(excluded.label, label),"
 	" gbps = coalesce(excluded.gbps, gbps), baseline = coalesce(excluded.baseline, baseline),"
 	" ena = coalesce(excluded.ena, ena), efa = coalesce(excluded.efa, efa),"
-	" provider = coalesce(provider, excluded.provider), up_to = coalesce(excluded.up_to, up_to);";
+	" provider = coalesce(provider, excluded.provider), up_to = coalesce(excluded.up_to, up_to),"
+	" family = coalesce(family, excluded.family);";
 
 enum format { FMT_UNKNOWN, FMT_OFFER, FMT_GET_PRODUCTS, FMT_INSTANCE_TYPES };
 
@@ -424,7 +427,7 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 		xmlNewProp(root, BAD_CAST "provider", BAD_CAST provider);
 	int rc = -1;
 	if (sqlite3_prepare_v2(db, "SELECT type, vcpus, mem, label, gbps, baseline, ena, efa,"
-			       " provider, up_to FROM itype ORDER BY type", -1, &types,
+			       " provider, up_to, family FROM itype ORDER BY type", -1, &types,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT region, amount, as_of, source, currency, pricing, term,"
 			       " win FROM price WHERE type = ?1 ORDER BY region, pricing = 'reserved',"
@@ -442,6 +445,7 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 			xmlNewProp(in, BAD_CAST "enhanced", sqlite3_column_text(types, 6));
 		if (!provider[0])
 			prop_text(in, "provider", types, 8, 31);
+		prop_text(in, "family", types, 10, 63);
 		xmlNodePtr net = xmlNewChild(in, NULL, BAD_CAST "network", NULL);
 		const unsigned char *label = sqlite3_column_text(types, 3);
 		if (label && *label && strlen((const char *)label) < 64)

@@ -11,6 +11,10 @@ struct ci_format {
 	int needs_zone;         /* the zone comes from the file's name (Scaleway) */
 };
 
+/* The provider's family of a type, as SQL over the expression x (the type's name): AWS's is the
+ * part before the dot ("m5.large": m5), NULL for a name without one. */
+#define AWS_FAMILY(x) "CASE WHEN instr(" x ", '.') > 1 THEN substr(" x ", 1, instr(" x ", '.') - 1) END"
+
 /* Azure, Google Cloud (SKUs and machine types), Scaleway, Hetzner, AWS spot history; ends
  * with a NULL name. */
 extern const struct ci_format ci_cloud_formats[];

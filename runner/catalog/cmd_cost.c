@@ -28,7 +28,8 @@ static void usage(FILE *f)
 		"                        ones; the default is $NETSWEEP_CATALOG or data/catalog/aws.xml\n"
 		"  --no-default-catalog  read only the --catalog files\n"
 		"  --region R            only prices in region R (e.g. ap-northeast-1)\n"
-		"  --type T              only instance type T, or a family (m4, c5n) when T has no dot\n"
+		"  --type T              only instance type T (its exact name), or the types of family T\n"
+		"                        as the catalog states it (m5, Dsv5, n2-standard, PRO2, cx)\n"
 		"  --throughput RATE     also show Mbit/s per $/hour and $ per Gbit/s-hour for RATE (436M)\n"
 		"  --basis pair|sender   price both instances of a pair (default) or the sender alone\n"
 		"  wire --speed RATE     link speed (10G); --sizes are Ethernet frame sizes in bytes with\n"
@@ -36,16 +37,6 @@ static void usage(FILE *f)
 		"A catalog file is at most %u MiB, refused at its first error, its reading and checking\n"
 		"bounded at %.0f CPU-seconds; a DOCTYPE is refused.\n",
 		XSDCHECK_CATALOG_MAX_BYTES >> 20, XSDCHECK_MAX_CPU_S);
-}
-
-static bool type_matches(const char *type, const char *want)
-{
-	if (!want)
-		return true;
-	if (strchr(want, '.'))
-		return strcmp(type, want) == 0;
-	size_t n = strlen(want);
-	return strncmp(type, want, n) == 0 && type[n] == '.';
 }
 
 static void print_catalog(const struct catalog *c, const char *region, const char *type,
@@ -62,7 +53,7 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 	*shown = 0;
 	for (size_t i = 0; i < c->n_instances; i++) {
 		const struct catalog_instance *in = &c->instances[i];
-		if (!type_matches(in->type, type))
+		if (!catalog_type_matches(c, in->type, type))
 			continue;
 		char vcpu[16] = "-", mem[16] = "-", gbps[16] = "-", base[16] = "-";
 		if (in->vcpus)
@@ -111,7 +102,7 @@ static void print_sources(const struct catalog *c, const char *region, const cha
 	size_t n = 0;
 	for (size_t j = 0; j < c->n_prices && n < 32; j++) {
 		const struct catalog_price *p = &c->prices[j];
-		if (!type_matches(p->type, type) || (region && strcmp(p->region, region)))
+		if (!catalog_type_matches(c, p->type, type) || (region && strcmp(p->region, region)))
 			continue;
 		bool dup = false;
 		for (size_t k = 0; k < n && !dup; k++)

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/names/itype.h"
 #include "lib/jsonw.h"
-#include "lib/suggest.h"
+#include "lib/names/suggest.h"
 #include "lib/units.h"
 #include "matrix_value.h"
 #include "sha256.h"
@@ -214,6 +215,49 @@ static void present_values(const struct matrix *m, enum matrix_axis_id a, char *
 		o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", m->axes[a].v[i].text);
 }
 
+/* --only instance-type=T[,T...]: the cases of the pairs whose type answers to one of them. */
+static int filter_types(const struct matrix *m, struct sweep_cases *cs, const struct mxo_list *l,
+			const char *arg, const char *list, struct ns_err *err)
+{
+	char buf[1024];
+	const char *want[MXO_MAX_VALUES];
+	size_t n = 0, kept = 0;
+	if (strlen(list) >= sizeof(buf))
+		return ns_err_code(err, NS_E_USAGE, "--only %s: too long", arg);
+	memcpy(buf, list, strlen(list) + 1);
+	for (char *save = NULL, *v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (n >= MXO_MAX_VALUES)
+			return ns_err_code(err, NS_E_USAGE, "--only %s: at most %d values", arg,
+					   MXO_MAX_VALUES);
+		want[n++] = v;
+	}
+	if (!n)
+		return ns_err_code(err, NS_E_USAGE, "--only %s: no value", arg);
+	for (size_t i = 0; i < cs->n; i++) {
+		const char *t = m->pairs[expand_value(m, &cs->v[i], MX_PAIR)->u].instance_type;
+		bool hit = false;
+		for (size_t j = 0; j < n && !hit && t[0]; j++)
+			hit = l->type_matches ? l->type_matches(l->type_ctx, t, want[j])
+					      : itype_matches(t, NULL, want[j]);
+		if (hit)
+			cs->v[kept++] = cs->v[i];
+	}
+	if (!kept) {
+		char have[512];
+		size_t o = 0;
+		have[0] = '\0';
+		for (size_t i = 0; i < m->n_pairs && o < sizeof(have); i++)
+			o += (size_t)snprintf(have + o, sizeof(have) - o, "%s%s", i ? ", " : "",
+					      m->pairs[i].instance_type[0] ? m->pairs[i].instance_type
+									   : "(none)");
+		return ns_err_code(err, NS_E_USAGE, "--only %s: no case left (the pairs' "
+				   "instance types: %s)", arg, have);
+	}
+	cs->excluded += cs->n - kept;
+	cs->n = kept;
+	return 0;
+}
+
 int mxo_filter(const struct matrix *m, struct sweep_cases *cs, const struct mxo_list *l,
 	       struct ns_err *err)
 {
@@ -222,6 +266,11 @@ int mxo_filter(const struct matrix *m, struct sweep_cases *cs, const struct mxo_
 		const char *list;
 		if (split("only", l->only[k], name, sizeof(name), &list, err) < 0)
 			return -1;
+		if (!strcmp(name, "instance-type")) {
+			if (filter_types(m, cs, l, l->only[k], list, err) < 0)
+				return -1;
+			continue;
+		}
 		int a = matrix_axis_lookup(name);
 		if (a < 0)
 			return unknown("only", l->only[k], name, false, err);

@@ -1,12 +1,14 @@
 /* matrix_override: a campaign bent from the command line without editing its matrix —
  * `run --set NAME=VALUE[,VALUE...]` replaces an axis's values or a run attribute (repeats,
  * cooldown, case-timeout, interval, order, seed, agent-wait), `run --only AXIS=VALUE[,...]`
- * keeps the cases with one of those values (pair=NAME for one pair). The overrides are part
+ * keeps the cases with one of those values (pair=NAME for one pair; instance-type=T the pairs
+ * whose type answers to T, its exact name or its family: lib/names/itype.h). The overrides are part
  * of the run's identity (its resume key) and stored with it (runs.overrides). Also the
  * dry run's checks of what a matrix still holds from its example: documentation addresses. */
 #ifndef NS_MATRIX_OVERRIDE_H
 #define NS_MATRIX_OVERRIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/err.h"
@@ -20,6 +22,10 @@ struct mxo_list {
 	size_t n_set;
 	const char *only[MXO_MAX];
 	size_t n_only;
+	/* --only instance-type=T: whether a pair's type answers to T (the catalog knows the
+	 * families: catalog_type_matches); NULL = by exact name only */
+	bool (*type_matches)(const void *ctx, const char *type, const char *want);
+	const void *type_ctx;
 };
 
 /* Adds one --set (is_set) or --only argument; -1 with err past MXO_MAX. */

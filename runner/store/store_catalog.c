@@ -6,8 +6,8 @@
 
 static const char ITYPE_SQL[] =
 	"INSERT OR IGNORE INTO run_instance_types (run_id, instance_type, vcpus, memory_gib,"
-	" network_label, network_gbps, baseline_gbps, enhanced_networking, provider, network_up_to)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+	" network_label, network_gbps, baseline_gbps, enhanced_networking, provider, network_up_to,"
+	" family) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 /* the views' on-demand US-dollar price, beside every quote */
 static const char PRICE_SQL[] =
 	"INSERT OR IGNORE INTO run_prices (run_id, instance_type, region, usd_per_hour, as_of,"
@@ -71,6 +71,7 @@ static void bind_type(sqlite3_stmt *st, const void *arg)
 	text(st, 8, i->enhanced);
 	text(st, 9, i->provider);
 	sqlite3_bind_int(st, 10, i->up_to);
+	text(st, 11, i->family);
 }
 
 static void bind_price(sqlite3_stmt *st, const void *arg)

@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  --label TEXT    a label stored with the run\n"
 		"  --dry-run       list the cases, the estimated time and cost; run nothing\n"
 		"  --only AXIS=V[,V...]  run only the cases with one of these values (pair=NAME:\n"
-		"                  one pair); repeatable, all must match\n"
+		"                  one pair; instance-type=T: the pairs of type T or of family T\n"
+		"                  as the catalog states it); repeatable, all must match\n"
 		"  --set NAME=V[,V...]   an axis's values, or repeats, cooldown, case-timeout,\n"
 		"                  interval, order, seed, agent-wait, instead of the matrix's\n"
 		"                  (--set repeats=1 --set duration=2s); repeatable. Overrides are\n"
@@ -355,6 +356,31 @@ static int provision_lab(struct matrix *m, struct ns_err *err)
 	return 0;
 }
 
+static bool catalog_matches(const void *ctx, const char *type, const char *want)
+{
+	return catalog_type_matches(ctx, type, want);
+}
+
+/* --only: an instance-type selection answers to the families the catalogs state. */
+static int filter_cases(struct run_cmd *c, struct run_input *in, struct ns_err *err)
+{
+	struct catalog cat;
+	bool by_type = false;
+	for (size_t k = 0; k < c->ovr.n_only; k++)
+		by_type |= !strncmp(c->ovr.only[k], "instance-type=", 14);
+	catalog_init(&cat);
+	int rc = by_type ? pricecheck_load(&cat, c->o.catalogs, c->o.n_catalogs, warn_stderr, NULL,
+					   err) : 0;
+	c->ovr.type_matches = by_type ? catalog_matches : NULL;
+	c->ovr.type_ctx = &cat;
+	if (rc == 0)
+		rc = mxo_filter(&in->m, &in->cases, &c->ovr, err);
+	c->ovr.type_matches = NULL;
+	c->ovr.type_ctx = NULL;
+	catalog_free(&cat);
+	return rc;
+}
+
 /* Everything that can be wrong with the input, found before the database is opened: the
  * matrix, the overrides, the lab pairs, the key, the cases and the prices. -1 with err. */
 static int run_prepare(struct run_cmd *c, struct run_input *in, struct ns_err *err)
@@ -378,8 +404,7 @@ static int run_prepare(struct run_cmd *c, struct run_input *in, struct ns_err *e
 		ns_err_prefix(err, "--psk-file");
 		return -1;
 	}
-	if (expand_matrix(&in->m, &in->cases, err) < 0 ||
-	    mxo_filter(&in->m, &in->cases, &c->ovr, err) < 0 ||
+	if (expand_matrix(&in->m, &in->cases, err) < 0 || filter_cases(c, in, err) < 0 ||
 	    expand_check(&in->m, &in->cases, err) < 0 || run_check_size(&in->m, &in->cases, err) < 0)
 		return -1;
 	if (c->dry && !(in->est = calloc(1, sizeof(*in->est))))

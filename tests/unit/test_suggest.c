@@ -1,4 +1,4 @@
-/* lib/suggest and lib/xml/xmlhint (its user; two modules, one test): the nearest name to a typo
+/* lib/names/suggest and lib/xml/xmlhint (its user; two modules, one test): the nearest name to a typo
  * (and none for another word), and misspelt elements, attributes and enumerated values of a
  * document against a small XSD. */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <libxml/parser.h>
 
-#include "lib/suggest.h"
+#include "lib/names/suggest.h"
 #include "lib/xml/xmlhint.h"
 
 static void test_nearest(void **state)
