@@ -530,14 +530,40 @@ SELECT run_id, replace(trim(substr(item, 1, instr(item, '=') - 1)), '-', '_') AS
        trim(substr(item, instr(item, '=') + 1)) AS value
 FROM split WHERE item IS NOT NULL AND item <> '';
 
+-- The price each endpoint pair of a run is ranked on (version 22), as the report prices it:
+-- its quote of the run's pricing model (run_pricing; on-demand without one) for the pair or
+-- the sender (price basis), converted to US dollars at the run's exchange rate for its
+-- currency (run_fx) when the catalog gave one, else in its own currency. A run from before the
+-- quotes (version 12) has its on-demand US-dollar price only. No row = no price of that model.
+CREATE VIEW IF NOT EXISTS v_endpoint_ranked_price AS
+SELECT q.endpoint_id, q.run_id, q.pricing, q.term,
+       CASE WHEN fx.usd IS NOT NULL THEN 'USD' ELSE q.currency END AS currency,
+       q.per_hour * coalesce(fx.usd, 1) AS per_hour,
+       q.currency AS quoted_currency, q.per_hour AS quoted_per_hour, fx.usd AS fx_usd,
+       q.as_of, q.source
+FROM v_endpoint_quotes q
+LEFT JOIN run_fx fx ON fx.run_id = q.run_id AND fx.currency = q.currency AND q.currency <> 'USD'
+WHERE q.ranked
+UNION ALL
+SELECT ep.endpoint_id, ep.run_id, 'on-demand', '', 'USD', ep.usd_per_hour, 'USD',
+       ep.usd_per_hour, NULL, ep.as_of, ep.source
+FROM v_endpoint_prices ep
+WHERE ep.usd_per_hour IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM v_endpoint_quotes q WHERE q.run_id = ep.run_id)
+  AND coalesce((SELECT rp.pricing FROM run_pricing rp WHERE rp.run_id = ep.run_id),
+               'on-demand') = 'on-demand';
+
 -- The per-dollar ranking, one definition with the report's: each pair's ranked case is its
 -- highest-median case among those matching every term of the run's rank-by rule (all its
--- cases when there is none), its median in Mbit/s per hourly dollar of the pair or the
--- sender (price basis); pairs without a price are left out. rank: 1 = most per dollar.
+-- cases when there is none), its median in Mbit/s per hour of the price it is ranked on
+-- (v_endpoint_ranked_price: the run's pricing model, every currency, converted at the run's
+-- exchange rate where there is one); pairs without such a price are left out. rank: 1 = most
+-- per dollar (per unit of currency), each currency ranked on its own as the report does.
 -- A case whose results stepped down (result_phases) counts its mean sustained rate instead
 -- of its median (version 10, column sustained), as the report does. Version 11 adds back
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
+-- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -566,18 +592,30 @@ picked AS (
 	SELECT e.*, row_number() OVER (PARTITION BY e.endpoint_id
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
 	FROM eligible e
+),
+priced AS (
+	SELECT p.*, e.name AS endpoint, e.instance_type, e.region, e.price_basis, pr.pricing,
+	       pr.term, pr.currency, pr.per_hour, p.median_bps / 1e6 / pr.per_hour AS mbps_per_hour
+	FROM picked p JOIN endpoints e ON e.id = p.endpoint_id
+	JOIN v_endpoint_ranked_price pr ON pr.endpoint_id = p.endpoint_id
+	WHERE p.k = 1
 )
-SELECT p.run_id, ep.endpoint_id, ep.endpoint, ep.instance_type, ep.region, ep.price_basis,
-       ep.usd_per_hour, p.case_id, p.case_key, p.median_bps / 1e6 AS mbps,
-       p.median_bps / 1e6 / ep.usd_per_hour AS mbps_per_usd_hour,
-       rank() OVER (PARTITION BY p.run_id ORDER BY p.median_bps / ep.usd_per_hour DESC) AS rank,
+SELECT p.run_id, p.endpoint_id, p.endpoint, p.instance_type, p.region, p.price_basis,
+       CASE p.currency WHEN 'USD' THEN p.per_hour END AS usd_per_hour,
+       p.case_id, p.case_key, p.median_bps / 1e6 AS mbps,
+       CASE p.currency WHEN 'USD' THEN p.mbps_per_hour END AS mbps_per_usd_hour,
+       -- ties within one part in 10^9 share a rank, as the report's (printed alike)
+       rank() OVER (PARTITION BY p.run_id, p.currency
+                    ORDER BY CAST(printf('%.9e', p.mbps_per_hour) AS REAL) DESC) AS rank,
        p.sustained, -- 1: mbps is the sustained rate of a case shaped on credits
        -- version 11: the columns of before version 8 again, deprecated, gone in netsweep 0.3
-       p.median_bps / 1e6 AS mean_mbps, p.median_bps / 1e6 / ep.usd_per_hour AS mean_mbps_per_usd_hour,
+       p.median_bps / 1e6 AS mean_mbps,
+       CASE p.currency WHEN 'USD' THEN p.mbps_per_hour END AS mean_mbps_per_usd_hour,
        (SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_id
-        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok') AS results
-FROM picked p JOIN v_endpoint_prices ep ON ep.endpoint_id = p.endpoint_id
-WHERE p.k = 1 AND ep.usd_per_hour IS NOT NULL;
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok') AS results,
+       -- version 22: the price ranked on, in its currency
+       p.pricing, p.term, p.currency, p.per_hour, p.mbps_per_hour
+FROM priced p;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:

@@ -96,6 +96,10 @@ static const char *const migrations[] = {
 	/* 21: the provider's family of each instance type, as the catalog stated it (what a
 	 * selection by type answers to beside the exact name: lib/names/itype.h) */
 	"ALTER TABLE run_instance_types ADD COLUMN family TEXT;",
+	/* 22: v_cost_ranking ranks every pricing model and currency as the report does (the
+	 * run's model, converted at the run's exchange rates, each currency apart; before, on-
+	 * demand US dollars only), on v_endpoint_ranked_price (from the schema file) */
+	"DROP VIEW IF EXISTS v_cost_ranking;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -22,14 +22,14 @@ static const char CASES_SQL[] =
 	" (SELECT avg(r.fwd_retransmits) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
 	" (SELECT avg(r.fwd_snd_cpu) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
 	" (SELECT avg(r.fwd_rcv_cpu) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'),"
-	" ep.usd_per_hour,"
+	" (SELECT CASE rp.currency WHEN 'USD' THEN rp.per_hour END FROM v_endpoint_ranked_price rp"
+	"  WHERE rp.endpoint_id = e.id),"
 	" EXISTS (SELECT 1 FROM endpoint_emulation em WHERE em.endpoint_id = e.id),"
 	" (SELECT rank FROM v_cost_ranking k WHERE k.case_id = c.id),"
 	" (SELECT t.family FROM run_instance_types t WHERE t.run_id = c.run_id"
 	"  AND t.instance_type = e.instance_type)"
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
-	" LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = e.id"
 	" WHERE c.run_id = ?1 ORDER BY c.ordinal, c.id";
 
 

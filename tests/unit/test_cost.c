@@ -1,12 +1,15 @@
 /* lib/cost: the m4 post's last column from its bandwidths and the catalog's Tokyo prices, the
  * pair vs sender basis, missing prices that stay missing, and the store's cost views holding
- * the same formula as the C functions, row by row, on a store made by the migration ladder. */
+ * the same formula as the C functions, row by row, on a store made by the migration ladder;
+ * and v_cost_ranking holding the report's ranking (report/analyze/cost.h) row by row, in every
+ * pricing model and currency, converted or ranked apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -16,6 +19,9 @@
 
 #include "lib/cost.h"
 #include "lib/sql/store_schema.h"
+#include "report/analyze/cost.h"
+#include "report/load/data.h"
+#include "report/load/pricing.h"
 #include "runner/catalog/catalog.h"
 #include "runner/host/wire.h"
 
@@ -215,14 +221,9 @@ static double col(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-/* A store opened as the runner opens one (the whole ladder), results of both price bases,
- * several durations and rates, one pair without a price: every v_cost row, every
- * v_endpoint_prices row, v_run_cost and v_cost_ranking's per-dollar column must be what
- * lib/cost computes from the same row's inputs. */
-static void views_hold_the_c_formula_row_by_row(void **state)
+/* A new store at path (a mkstemp template) opened as the runner opens one: the whole ladder. */
+static sqlite3 *open_migrated(char *path)
 {
-	(void)state;
-	char path[] = "/tmp/test_cost_XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
@@ -231,6 +232,18 @@ static void views_hold_the_c_formula_row_by_row(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	if (ns_store_migrate(db, &err) < 0)
 		fail_msg("migrate: %s", err.msg);
+	return db;
+}
+
+/* A store opened as the runner opens one (the whole ladder), results of both price bases,
+ * several durations and rates, one pair without a price: every v_cost row, every
+ * v_endpoint_prices row, v_run_cost and v_cost_ranking's per-dollar column must be what
+ * lib/cost computes from the same row's inputs. */
+static void views_hold_the_c_formula_row_by_row(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_cost_XXXXXX";
+	sqlite3 *db = open_migrated(path);
 	char *msg = NULL;
 	if (sqlite3_exec(db, "INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash, started_at,"
 			 " netsweep_version) VALUES (1, 'm', '<matrix/>', 'h', '2026-01-01T00:00:00Z',"
@@ -333,6 +346,164 @@ static void views_hold_the_c_formula_row_by_row(void **state)
 	unlink(path);
 }
 
+
+static void exec_ok(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+}
+
+/* Three runs of the same six pairs: on-demand (the default) with a euro price converted at
+ * the run's rate, pound prices ranked apart and a tie; spot (run_pricing); and one from before
+ * the quotes (run_prices only). The report's ranking of each (rp_cost_build after the report's
+ * pricing) and v_cost_ranking must hold the same rows: pair, case, currency, price, rank. */
+static void view_ranks_as_the_report(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_cost_rank_XXXXXX";
+	sqlite3 *db = open_migrated(path);
+	struct ns_err err = {0};
+	static const struct {
+		const char *type, *basis;
+		double bps[2];
+	} eps[] = {
+		{"m5.large", "pair", {400e6, 900e6}},     {"Standard_D2s_v5", "pair", {1e9, 2e9}},
+		{"cx22", "sender", {300e6, 100e6}},       {"PRO2-S", "pair", {1.6e9, 1.5e9}},
+		{"z9.huge", "pair", {5e9, 1e9}},          {"m5.xlarge", "pair", {1.8e9, 0.5e9}},
+	};
+	/* type, model, currency, unit price: m5.xlarge ties m5.large on demand (1.8 at 0.192
+	 * against 0.9 at 0.096); z9.huge has none */
+	static const struct {
+		const char *type, *pricing, *currency;
+		double unit;
+	} quotes[] = {
+		{"m5.large", "on-demand", "USD", 0.096},      {"m5.large", "spot", "USD", 0.035},
+		{"Standard_D2s_v5", "on-demand", "EUR", 0.09}, {"Standard_D2s_v5", "spot", "EUR", 0.02},
+		{"cx22", "on-demand", "GBP", 0.006},          {"PRO2-S", "on-demand", "GBP", 0.2386},
+		{"m5.xlarge", "on-demand", "USD", 0.192},
+	};
+	char sql[1024];
+	long long case_id = 0;
+	for (int run = 1; run <= 3; run++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash,"
+			 " started_at, netsweep_version) VALUES (%d, 'm', '<matrix/>', 'h',"
+			 " '2026-01-0%dT00:00:00Z', 't')", run, run);
+		exec_ok(db, sql);
+		if (run == 1) {
+			snprintf(sql, sizeof(sql), "INSERT INTO run_fx VALUES (%d, 'EUR', 1.1, "
+				 "'2026-01-01', 'test')", run);
+			exec_ok(db, sql);
+		}
+		if (run == 2) {
+			snprintf(sql, sizeof(sql), "INSERT INTO run_pricing VALUES (%d, 'spot', '')", run);
+			exec_ok(db, sql);
+		}
+		for (size_t q = 0; q < sizeof(quotes) / sizeof(quotes[0]); q++) {
+			if (!strcmp(quotes[q].pricing, "on-demand") && !strcmp(quotes[q].currency, "USD")) {
+				snprintf(sql, sizeof(sql), "INSERT INTO run_prices VALUES (%d, '%s', 'r1',"
+					 " %.17g, '2026-01-01', 'test')", run, quotes[q].type, quotes[q].unit);
+				exec_ok(db, sql);
+			}
+			if (run == 3)
+				continue; /* a run from before the quotes */
+			snprintf(sql, sizeof(sql), "INSERT INTO run_price_quotes (run_id, instance_type,"
+				 " region, pricing, term, currency, per_hour, as_of, source) VALUES (%d,"
+				 " '%s', 'r1', '%s', '', '%s', %.17g, '2026-01-01', 'test')", run,
+				 quotes[q].type, quotes[q].pricing, quotes[q].currency, quotes[q].unit);
+			exec_ok(db, sql);
+		}
+		for (size_t e = 0; e < sizeof(eps) / sizeof(eps[0]); e++) {
+			long long ep = run * 100 + (long long)e;
+			snprintf(sql, sizeof(sql), "INSERT INTO endpoints(id, run_id, name, instance_type,"
+				 " region, agent_addr, price_basis) VALUES (%lld, %d, 'p%zu', '%s', 'r1',"
+				 " 'x:1', '%s')", ep, run, e, eps[e].type, eps[e].basis);
+			exec_ok(db, sql);
+			for (int c = 0; c < 2; c++) {
+				case_id++;
+				snprintf(sql, sizeof(sql), "INSERT INTO cases(id, run_id, endpoint_id,"
+					 " case_key, ordinal, protocol, streams, length, direction, duration_s,"
+					 " omit_s, params) VALUES (%lld, %d, %lld, 'k%zu-%d', %lld, 'tcp', %d, 0,"
+					 " 'forward', 10, 0, '{}');"
+					 "INSERT INTO results(case_id, repeat, started_at, finished_at, status,"
+					 " fwd_rcv_bps) VALUES (%lld, 0, 'a', 'b', 'ok', %.17g)", case_id, run,
+					 ep, e, c, case_id, c + 1, case_id, eps[e].bps[c]);
+				exec_ok(db, sql);
+			}
+		}
+	}
+	const size_t want_rows[] = {0, 5, 2, 2}; /* priced pairs of runs 1, 2, 3 */
+	for (int run = 1; run <= 3; run++) {
+		struct rp_data d = {0};
+		struct rp_pricing pr = {0};
+		struct rp_cost_row *rows = NULL;
+		size_t n = 0, ranked = 0;
+		if (rp_data_load(db, run, &d, &err) < 0 || rp_pricing_load(db, &d, &pr, &err) < 0)
+			fail_msg("report load of run %d: %s", run, err.msg);
+		rp_pricing_settle(&d, &pr);
+		assert_int_equal(rp_cost_build(&d, NULL, &rows, &n, &err), 0);
+		sqlite3_stmt *st;
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT case_id, currency, per_hour, mbps,"
+			" rank, usd_per_hour, mbps_per_usd_hour, mbps_per_hour FROM v_cost_ranking"
+			" WHERE endpoint_id = ?1", -1, &st, NULL), SQLITE_OK);
+		for (size_t i = 0; i < n; i++) {
+			const struct rp_cost_row *r = &rows[i];
+			const struct rp_endpoint *e = &d.eps[r->ep];
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, e->id);
+			int found = sqlite3_step(st) == SQLITE_ROW;
+			if (!r->rank) {
+				if (found)
+					fail_msg("run %d pair %s: the view ranks it %d, the report leaves it "
+						 "unranked", run, e->name, sqlite3_column_int(st, 4));
+				continue;
+			}
+			if (!found)
+				fail_msg("run %d pair %s: ranked %d by the report, not in the view", run,
+					 e->name, r->rank);
+			ranked++;
+			const char *cur = (const char *)sqlite3_column_text(st, 1);
+			if (sqlite3_column_int64(st, 0) != d.cases[r->best_case].id ||
+			    strcmp(cur, r->currency ? r->currency : "USD") ||
+			    sqlite3_column_int(st, 4) != r->rank)
+				fail_msg("run %d pair %s: the view has case %lld, %s, rank %d; the report "
+					 "case %lld, %s, rank %d", run, e->name,
+					 (long long)sqlite3_column_int64(st, 0), cur,
+					 sqlite3_column_int(st, 4), d.cases[r->best_case].id,
+					 r->currency ? r->currency : "USD", r->rank);
+			same(col(st, 2), r->usd_per_hour, "per_hour", e->id);
+			same(col(st, 3), r->mbps, "mbps", e->id);
+			same(col(st, 7), r->mbps_per_usd_hour, "mbps_per_hour", e->id);
+			/* the US-dollar columns: the same figures, or NULL in another currency */
+			bool usd = !strcmp(cur, "USD");
+			same(col(st, 5), usd ? r->usd_per_hour : NAN, "usd_per_hour", e->id);
+			same(col(st, 6), usd ? r->mbps_per_usd_hour : NAN, "mbps_per_usd_hour", e->id);
+		}
+		sqlite3_finalize(st);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM v_cost_ranking WHERE run_id = %d", run);
+		assert_int_equal((size_t)one_double(db, sql), ranked);
+		assert_int_equal(ranked, want_rows[run]);
+		free(rows);
+		rp_data_free(&d);
+	}
+	/* what that means, read in the view: the euro price converted and ranked with the dollars,
+	 * pounds apart from 1, the tie shared, spot ranked on spot prices */
+	assert_true(one_double(db, "SELECT rank FROM v_cost_ranking WHERE run_id = 1 AND"
+			       " instance_type = 'Standard_D2s_v5' AND currency = 'USD'") == 1);
+	assert_true(one_double(db, "SELECT count(*) FROM v_cost_ranking WHERE run_id = 1 AND"
+			       " instance_type LIKE 'm5.%' AND rank = 2") == 2);
+	assert_true(one_double(db, "SELECT rank FROM v_cost_ranking WHERE run_id = 1 AND"
+			       " instance_type = 'cx22' AND currency = 'GBP'") == 1);
+	assert_true(one_double(db, "SELECT rank FROM v_cost_ranking WHERE run_id = 1 AND"
+			       " instance_type = 'PRO2-S' AND currency = 'GBP'") == 2);
+	assert_true(fabs(one_double(db, "SELECT per_hour FROM v_cost_ranking WHERE run_id = 2 AND"
+				    " instance_type = 'm5.large'") - 0.07) < 1e-12);
+	assert_true(one_double(db, "SELECT count(*) FROM v_cost_ranking WHERE run_id = 2 AND"
+			       " pricing = 'spot'") == 2);
+	sqlite3_close(db);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +514,7 @@ int main(void)
 		cmocka_unit_test(missing_prices_stay_missing),
 		cmocka_unit_test(store_views_agree),
 		cmocka_unit_test(views_hold_the_c_formula_row_by_row),
+		cmocka_unit_test(view_ranks_as_the_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
