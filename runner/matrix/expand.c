@@ -24,6 +24,14 @@ static long find_value(const struct matrix_axis *ax, const char *text, size_t li
 	return -1;
 }
 
+/* A zone=same or zone=cross case of a pair whose ends are not so: no such case. */
+static bool zone_misfit(const struct matrix *m, const uint32_t *idx)
+{
+	uint64_t want = m->axes[MX_ZONE].v[idx[MX_ZONE]].u;
+	uint64_t pair = m->axes[MX_PAIR].v[idx[MX_PAIR]].u;
+	return want != MX_ZONE_ANY && (pair >= m->n_pairs || m->pairs[pair].zone_rel != want);
+}
+
 static bool excluded(const struct resolved *conds, const size_t *starts, size_t n_rules,
 		     const uint32_t *idx)
 {
@@ -185,7 +193,7 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 	/* The product as an odometer: the last axis turns fastest. */
 	uint32_t idx[MX_AXIS_COUNT] = {0};
 	for (uint64_t i = 0; i < product; i++) {
-		if (!excluded(conds, starts, n_ex, idx)) {
+		if (!excluded(conds, starts, n_ex, idx) && !zone_misfit(m, idx)) {
 			struct sweep_case *c = &out->v[out->n++];
 			memcpy(c->idx, idx, sizeof(idx));
 			c->include_line = 0;

@@ -26,6 +26,9 @@ struct loader {
 	struct matrix *m;
 	const char *path;
 	struct ns_err *err;
+	const struct matrix_pair *found; /* a <kubernetes> element's pairs (matrix_load_found) */
+	size_t n_found;
+	bool have_found;
 };
 
 static int line_of(xmlNodePtr n)
@@ -151,16 +154,57 @@ static int load_hooks(struct loader *L, xmlNodePtr parent, struct matrix_hook *s
 	return 0;
 }
 
+/* <kubernetes>: the discovery's settings, and the pairs it found when there are some. */
+static int load_kube(struct loader *L, xmlNodePtr n)
+{
+	struct matrix *m = L->m;
+	struct matrix_kube *k = &m->kube;
+	const char *s;
+	k->present = true;
+	k->line = line_of(n);
+	k->port = NS_DEFAULT_PORT;
+	if (copy_field(L, n, "kubernetes selector", k->selector, sizeof(k->selector),
+		       attr(n, "selector")) < 0 ||
+	    copy_field(L, n, "kubernetes namespace", k->ns, sizeof(k->ns), attr(n, "namespace")) < 0)
+		return -1;
+	uint64_t port;
+	if ((s = attr(n, "port"))) {
+		if (units_parse_uint(s, 1, 65535, &port, L->err) < 0)
+			return fail_at(L, n, "kubernetes port");
+		k->port = (uint16_t)port;
+	}
+	k->from_runner = (s = attr(n, "from")) && !strcmp(s, "runner");
+	if (!L->have_found) {
+		k->pending = true;
+		return 0;
+	}
+	for (size_t i = 0; i < L->n_found; i++) {
+		struct matrix_pair *p = &m->pairs[m->n_pairs];
+		*p = L->found[i];
+		p->line = k->line;
+		for (size_t j = 0; j < m->n_pairs; j++)
+			if (!strcmp(m->pairs[j].name, p->name)) {
+				ns_err_code(L->err, NS_E_INPUT, "discovered pair '%s' has the name of the "
+					    "pair on line %d", p->name, m->pairs[j].line);
+				return fail_at(L, n, "kubernetes");
+			}
+		m->n_pairs++;
+	}
+	return 0;
+}
+
 static int load_pairs(struct loader *L, xmlNodePtr pairs)
 {
 	struct matrix *m = L->m;
-	size_t cap = 0;
+	size_t cap = L->n_found;
 	for (xmlNodePtr n = pairs->children; n; n = n->next)
 		cap += is_elem(n, "pair");
 	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
 	if (!m->pairs)
 		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr n = pairs->children; n; n = n->next) {
+		if (is_elem(n, "kubernetes") && load_kube(L, n) < 0)
+			return -1;
 		if (!is_elem(n, "pair"))
 			continue;
 		struct matrix_pair *p = &m->pairs[m->n_pairs];
@@ -454,6 +498,19 @@ static int load_doc(struct loader *L, xmlDocPtr doc)
 	m->search = search != NULL;
 	if (pairs && load_pairs(L, pairs) < 0)
 		return -1;
+	if (m->kube.pending)
+		return 0; /* settings and the discovery's; the rest once its pairs are found */
+	if (m->kube.present && m->n_pairs == 0) {
+		ns_err_code(L->err, NS_E_INPUT, "%s:%d: kubernetes: no agent found (selector %s%s%s)",
+			    L->path, m->kube.line, m->kube.selector, m->kube.ns[0] ? ", namespace " : "",
+			    m->kube.ns);
+		return -1;
+	}
+	if (pairs && m->n_pairs == 0) {
+		ns_err_code(L->err, NS_E_INPUT, "%s:%d: pairs: no pair and no kubernetes in it",
+			    L->path, line_of(pairs));
+		return -1;
+	}
 	if (m->n_pairs == 0) {
 		/* No pairs: one loopback pair whose agent the runner starts itself. */
 		m->pairs = calloc(1, sizeof(*m->pairs));
@@ -494,10 +551,10 @@ static void misspelt(const char *path, const char *text, size_t len, struct ns_e
 	xmlFreeDoc(doc);
 }
 
-int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
-		    struct ns_err *err)
+static int load_mem(struct loader L, const char *path, const char *text, size_t len)
 {
-	struct loader L = {.m = m, .path = path, .err = err};
+	struct matrix *m = L.m;
+	struct ns_err *err = L.err;
 	xmlDocPtr doc = NULL;
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(path);
@@ -526,6 +583,29 @@ err:
 		xmlFreeDoc(doc);
 	matrix_free(m);
 	return -1;
+}
+
+int matrix_load_mem(struct matrix *m, const char *path, const char *text, size_t len,
+		    struct ns_err *err)
+{
+	return load_mem((struct loader){.m = m, .path = path, .err = err}, path, text, len);
+}
+
+int matrix_load_found(struct matrix *m, const struct matrix_pair *found, size_t n_found,
+		      struct ns_err *err)
+{
+	char *path = m->path, *text = m->text;
+	size_t len = m->text_len;
+	m->path = m->text = NULL;
+	matrix_free(m);
+	struct loader L = {.m = m, .path = path, .err = err, .found = found, .n_found = n_found,
+			   .have_found = true};
+	int rc = path && text ? load_mem(L, path, text, len) : -1;
+	if (!path || !text)
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+	free(path);
+	free(text);
+	return rc;
 }
 
 int matrix_load(struct matrix *m, const char *path, struct ns_err *err)

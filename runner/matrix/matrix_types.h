@@ -24,9 +24,15 @@ enum matrix_axis_id {
 	MX_ENGINE, MX_BIND, MX_DSCP, MX_ZEROCOPY, MX_FAMILY, MX_AMOUNT, MX_UNTIL, MX_STEADY,
 	MX_RR, MX_REQUEST, MX_RESPONSE, MX_RR_RATE,
 	MX_LAT_PROBE, MX_LAT_RATE, MX_LAT_SIZE,
+	MX_ZONE,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE
+
+/* The zone axis: any (every pair), same or cross — a pair's two ends in one zone or in two
+ * (pairs discovered in a Kubernetes cluster know their nodes' zones; a written pair's is
+ * unknown, so it has only zone=any cases). The value's u and a pair's zone_rel. */
+enum matrix_zone { MX_ZONE_ANY, MX_ZONE_SAME, MX_ZONE_CROSS };
 
 enum matrix_order { MX_ORDER_AS_WRITTEN, MX_ORDER_INTERLEAVED, MX_ORDER_SHUFFLED };
 
@@ -88,6 +94,20 @@ struct matrix_pair {
 	struct matrix_bind binds[MX_MAX_BINDS];
 	size_t n_binds;
 	char psk_file[256];                /* key file proven to its agents ("" = none; pair_key.h) */
+	uint8_t zone_rel;                  /* enum matrix_zone: its ends' zones (ANY = unknown) */
+	int line;
+};
+
+/* <kubernetes selector=".." namespace=".." port=".." from="agents|runner"/> in <pairs>: the
+ * pairs are the cluster's agents, listed when the run starts (runner/sweep/kubepairs.h) and
+ * handed to matrix_load_found. */
+struct matrix_kube {
+	bool present;
+	bool pending;                      /* loaded without its pairs: not to be expanded */
+	char selector[256];                /* a label selector, as kubectl -l takes it */
+	char ns[64];                       /* "" = every namespace the runner may list */
+	uint16_t port;                     /* an agent pod's control port when its spec names none */
+	bool from_runner;                  /* this host to each agent; else agent to agent */
 	int line;
 };
 
@@ -129,6 +149,7 @@ struct matrix {
 	struct matrix_hook setup, teardown; /* the run's own hooks */
 	struct matrix_pair *pairs;
 	size_t n_pairs;
+	struct matrix_kube kube;           /* pairs discovered in a cluster */
 	struct matrix_axis axes[MX_AXIS_COUNT];
 	struct matrix_rule *rules;
 	size_t n_rules;

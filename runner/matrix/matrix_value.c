@@ -20,6 +20,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"bind", "dscp", "zerocopy", "family", "amount", "until", "steady",
 	"rr", "request", "response", "rr-rate",
 	"latency-probe", "latency-rate", "latency-size",
+	"zone",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -30,6 +31,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"none", "0", "0", "any", "0", "none", "60", /* steady: STEADY_DEFAULT_S */
 	"none", "0", "0", "0",
 	"none", "0", "0",
+	"any",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -219,6 +221,13 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			units_format_cpulist(cpus, n, buf, sizeof(buf));
 			return set_text(out, "%s", buf) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 		}
+	case MX_ZONE:
+		if (strcmp(text, "any") && strcmp(text, "same") && strcmp(text, "cross"))
+			return ns_err_code(err, NS_E_INPUT, "'%s': expected any, same or cross (a "
+					   "pair's two ends in one zone or in two)", text);
+		out->u = !strcmp(text, "same") ? MX_ZONE_SAME : !strcmp(text, "cross") ? MX_ZONE_CROSS
+											 : MX_ZONE_ANY;
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_CONGESTION:
 		if (strlen(text) > 15)
 			return ns_err_code(err, NS_E_INPUT,

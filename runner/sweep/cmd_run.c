@@ -18,6 +18,7 @@
 #include "runner/agent/agent.h"
 #include "runner/catalog/catalog.h"
 #include "runner/matrix/expand.h"
+#include "kubepairs.h"
 #include "labpairs.h"
 #include "runner/matrix/matrix.h"
 #include "runner/matrix/matrix_longrun.h"
@@ -385,7 +386,7 @@ static int filter_cases(struct run_cmd *c, struct run_input *in, struct ns_err *
  * matrix, the overrides, the lab pairs, the key, the cases and the prices. -1 with err. */
 static int run_prepare(struct run_cmd *c, struct run_input *in, struct ns_err *err)
 {
-	if (matrix_load(&in->m, c->matrix_path, err) < 0)
+	if (matrix_load(&in->m, c->matrix_path, err) < 0 || kubepairs_load(&in->m, err) < 0)
 		return -1;
 	if (mxo_apply_sets(&in->m, &c->ovr, err) < 0)
 		return -1;

@@ -57,6 +57,10 @@ struct hook_exec {
 	char error[256];                   /* "" when ok */
 };
 void hook_run(const char *command, char *const envp[], double timeout_s, struct hook_exec *x);
+/* The same for a program and its arguments, no shell (argv[0] without '/' looked up in
+ * PATH), its stdout kept up to max_out bytes (a cut one: status HOOK_OK with error set). */
+void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, size_t max_out,
+		   struct hook_exec *x);
 void hook_exec_free(struct hook_exec *x);
 
 #endif

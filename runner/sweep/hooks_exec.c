@@ -23,6 +23,7 @@ struct capture {
 	int fd;
 	char *buf;
 	size_t n;
+	size_t max;
 	bool truncated;
 };
 
@@ -45,14 +46,14 @@ static bool drain(struct capture *c)
 			return errno == EAGAIN;
 		if (r == 0)
 			return false;
-		size_t room = HOOK_OUTPUT_MAX - c->n, take = (size_t)r < room ? (size_t)r : room;
+		size_t room = c->max - c->n, take = (size_t)r < room ? (size_t)r : room;
 		memcpy(c->buf + c->n, tmp, take);
 		c->n += take;
 		c->truncated |= take < (size_t)r;
 	}
 }
 
-static void child(const char *command, char *const envp[], int out, int err)
+static void child(char *const argv[], char *const envp[], int out, int err)
 {
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDONLY);
@@ -60,20 +61,26 @@ static void child(const char *command, char *const envp[], int out, int err)
 		_exit(126);
 	for (int fd = 3; fd < 1024; fd++) /* the runner's database and sockets are not the hook's */
 		close(fd);
-	char *const argv[] = {"sh", "-c", (char *)command, NULL};
-	execve("/bin/sh", argv, envp);
+	execvpe(argv[0], argv, envp); /* a name without '/' is looked up in PATH */
 	_exit(127);
 }
 
 void hook_run(const char *command, char *const envp[], double timeout_s, struct hook_exec *x)
 {
-	struct capture cap[2] = {{.fd = -1}, {.fd = -1}};
+	char *const argv[] = {"/bin/sh", "-c", (char *)command, NULL};
+	hook_run_argv(argv, envp, timeout_s, HOOK_OUTPUT_MAX, x);
+}
+
+void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, size_t max_out,
+		   struct hook_exec *x)
+{
+	struct capture cap[2] = {{.fd = -1, .max = max_out}, {.fd = -1, .max = HOOK_OUTPUT_MAX}};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 	memset(x, 0, sizeof(*x));
 	x->status = HOOK_FAILED;
 	x->exit_code = -1;
-	cap[0].buf = malloc(HOOK_OUTPUT_MAX + 1);
-	cap[1].buf = malloc(HOOK_OUTPUT_MAX + 1);
+	cap[0].buf = malloc(cap[0].max + 1);
+	cap[1].buf = malloc(cap[1].max + 1);
 	if (!cap[0].buf || !cap[1].buf || pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
 		snprintf(x->error, sizeof(x->error), "cannot start: %s", strerror(errno));
 		goto out;
@@ -84,7 +91,7 @@ void hook_run(const char *command, char *const envp[], double timeout_s, struct 
 		goto out;
 	}
 	if (pid == 0)
-		child(command, envp, po[1], pe[1]);
+		child(argv, envp, po[1], pe[1]);
 	setpgid(pid, pid); /* also here: no race with the first kill below */
 	close(po[1]);
 	close(pe[1]);
@@ -154,7 +161,8 @@ out:
 	x->out = cap[0].buf ? cap[0].buf : strdup("");
 	x->errout = cap[1].buf ? cap[1].buf : strdup("");
 	if ((cap[0].truncated || cap[1].truncated) && x->status == HOOK_OK)
-		snprintf(x->error, sizeof(x->error), "output cut at %d bytes", HOOK_OUTPUT_MAX);
+		snprintf(x->error, sizeof(x->error), "output cut at %zu bytes",
+			 cap[0].truncated ? cap[0].max : cap[1].max);
 }
 
 void hook_exec_free(struct hook_exec *x)

@@ -24,6 +24,7 @@
 #include "report/load/pricing.h"
 #include "runner/catalog/catalog.h"
 #include "runner/host/wire.h"
+#include "tests/lib/read_all.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
 static const struct {
@@ -108,21 +109,6 @@ static void missing_prices_stay_missing(void **state)
 	assert_true(fabs(cost_usd_per_million(1000, 3.6) - 1.0) < 1e-12);
 	/* Zero throughput at a known price is a real figure: nothing per dollar. */
 	assert_true(cost_mbps_per_usd_hour(0, 1.0) == 0);
-}
-
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
 }
 
 static double one_double(sqlite3 *db, const char *sql)
