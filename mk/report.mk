@@ -14,3 +14,6 @@ ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.
 ITESTS += tests/integration/report_lab_exports.sh
 LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c
 ITESTS += tests/integration/export_metrics.sh
+# report/site/: `netsweep site`, the static results site over every night.
+LIB_SRC += report/site/site.c report/site/site_night.c report/site/site_pages.c report/site/site_charts.c report/site/site_feed.c report/site/cmd_site.c
+ITESTS += tests/integration/site.sh

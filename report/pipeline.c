@@ -36,7 +36,7 @@ int rp_report_cfg_check(const struct rp_report_cfg *cfg, struct ns_err *err)
 	return 0;
 }
 
-static int mkdir_p(const char *dir, struct ns_err *err)
+int rp_mkdir_p(const char *dir, struct ns_err *err)
 {
 	char path[4096];
 	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
@@ -136,7 +136,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    (base && rp_cost_build(base, &rule, &p->base_cost, &p->n_base_cost, err) < 0) ||
 	    rp_news_build(d, p->cost, p->n_cost, base, p->base_cost, p->n_base_cost, cmp, &p->news,
 			  err) < 0 ||
-	    mkdir_p(cfg->outdir, err) < 0 || rp_search_load(p->db, d->run.id, &p->search, err) < 0 ||
+	    rp_mkdir_p(cfg->outdir, err) < 0 || rp_search_load(p->db, d->run.id, &p->search, err) < 0 ||
 	    rp_history_build(p->db, d, cfg->trend >= 0 ? (size_t)cfg->trend : 10, cfg->alpha,
 			     cfg->min_change, &p->hist, err) < 0)
 		return -1;

@@ -51,5 +51,8 @@ struct rp_pipeline {
  * NS_E_NOMEM. p is filled as far as it got either way; free it with rp_pipeline_free. */
 int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct ns_err *err);
 void rp_pipeline_free(struct rp_pipeline *p);
+/* Creates dir and its parents as needed (an existing folder is fine); NS_E_IO, NS_E_USAGE
+ * for a name past PATH_MAX. */
+int rp_mkdir_p(const char *dir, struct ns_err *err);
 
 #endif

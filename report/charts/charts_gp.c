@@ -90,15 +90,20 @@ void cg_gp_key_margin(struct rp_buf *gp, size_t entries)
 		      4 + entries);
 }
 
-/* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */
 void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
+{
+	cg_run_gnuplot_to(o, c, c->name, "svg");
+}
+
+void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const char *script,
+		       const char *ext)
 {
 	char errpath[4096], svg[4096], gp[64], outfile[ATOMICFILE_PATH_MAX + 16];
 	struct atomicfile af;
 	struct ns_err aerr = {0};
 	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", o->outdir, c->name);
-	snprintf(svg, sizeof(svg), "%s/%s.svg", o->outdir, c->name);
-	snprintf(gp, sizeof(gp), "%s.gp", c->name);
+	snprintf(svg, sizeof(svg), "%s/%s.%s", o->outdir, script, ext);
+	snprintf(gp, sizeof(gp), "%s.gp", script);
 	/* gnuplot draws into the temporary file (the .gp's outfile, set from the command line):
 	 * a chart that fails leaves the earlier svg as it was, never half of a new one */
 	if (atomicfile_open(&af, svg, 0644, 0, &aerr) < 0) {
@@ -169,7 +174,7 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *msg ? ": " : "", msg);
 	} else if (stat(af.tmp, &sb) != 0 || sb.st_size == 0) {
 		c->status = RP_CHART_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "gnuplot wrote no %s.svg", c->name);
+		snprintf(c->reason, sizeof(c->reason), "gnuplot wrote no %s.%s", script, ext);
 	} else if (atomicfile_commit(&af, &aerr) < 0) {
 		c->status = RP_CHART_FAILED;
 		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);

@@ -25,7 +25,11 @@ int cg_write_file(const char *dir, const char *name, const char *ext, const stru
 void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct rp_chart *c);
 /* Room under the plot for a key of this many entries, one per line. */
 void cg_gp_key_margin(struct rp_buf *gp, size_t entries);
+/* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */
 void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c);
+/* The same for dir/SCRIPT.gp drawing dir/SCRIPT.EXT (its outfile; e.g. a PNG card). */
+void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const char *script,
+		       const char *ext);
 /* A new chart; an emulated run's title says so and at what scale. */
 struct rp_chart *cg_chart_new(struct rp_charts *cs, const struct rp_chart_opts *o,
 			      const char *name, const char *title, const char *caption);

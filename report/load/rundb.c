@@ -169,6 +169,67 @@ int rp_runs_last(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct
 	return 0;
 }
 
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? strdup((const char *)t) : NULL;
+}
+
+int rp_nights_list(sqlite3 *db, const char *matrix, struct rp_night_ref **out, size_t *n,
+		   struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	*out = NULL;
+	*n = 0;
+	if (rp_db_prep(db, "SELECT id, uuid, label, matrix_name, started_at, finished_at, status "
+			   "FROM runs WHERE status IN ('done', 'failed') AND finished_at IS NOT NULL "
+			   "AND (?1 IS NULL OR matrix_name = ?1) ORDER BY started_at, id", &st, err) < 0)
+		return -1;
+	if (matrix)
+		sqlite3_bind_text(st, 1, matrix, -1, SQLITE_TRANSIENT);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct rp_night_ref *nv = realloc(*out, ncap * sizeof(*nv));
+			if (!nv)
+				goto nomem;
+			*out = nv;
+			cap = ncap;
+		}
+		struct rp_night_ref *r = &(*out)[(*n)++];
+		*r = (struct rp_night_ref){.id = sqlite3_column_int64(st, 0), .uuid = col_dup(st, 1),
+			.label = col_dup(st, 2), .matrix = col_dup(st, 3), .started_at = col_dup(st, 4),
+			.finished_at = col_dup(st, 5), .status = col_dup(st, 6)};
+		if (!r->matrix || !r->started_at || !r->finished_at || !r->status)
+			goto nomem;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
+	return 0;
+nomem:
+	sqlite3_finalize(st);
+	rp_nights_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return ns_err_code(err, NS_E_NOMEM, "out of memory");
+}
+
+void rp_nights_free(struct rp_night_ref *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].uuid);
+		free(v[i].label);
+		free(v[i].matrix);
+		free(v[i].started_at);
+		free(v[i].finished_at);
+		free(v[i].status);
+	}
+	free(v);
+}
+
 void rp_db_close(sqlite3 *db)
 {
 	sqlite3_close(db);

@@ -20,6 +20,18 @@ void rp_db_close(sqlite3 *db);
  * at all is NS_E_INPUT. */
 int rp_runs_last(sqlite3 *db, uint64_t n, long long **ids, size_t *count, struct ns_err *err);
 
+/* A finished run as `netsweep site` lists it: one night of the series. */
+struct rp_night_ref {
+	long long id;
+	char *uuid, *label, *matrix, *started_at, *finished_at, *status;
+};
+/* The finished runs (status done or failed: a running or interrupted run may still change),
+ * of matrix when it is not NULL, oldest first, into *out (malloc'd, *n of them; none is no
+ * error). */
+int rp_nights_list(sqlite3 *db, const char *matrix, struct rp_night_ref **out, size_t *n,
+		   struct ns_err *err);
+void rp_nights_free(struct rp_night_ref *v, size_t n);
+
 /* "latest", "previous" (the run of the latest's matrix before it), a run id or a label (the
  * newest run with it) -> the run's id. */
 int rp_run_resolve(sqlite3 *db, const char *spec, long long *id, struct ns_err *err);

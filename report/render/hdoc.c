@@ -1,8 +1,14 @@
 /* hdoc: see hdoc.h. */
 #include "report/render/hdoc.h"
 
+#include <libxml/HTMLtree.h>
+#include <libxml/parser.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/atomicfile.h"
 
 xmlNodePtr hd_el(xmlNodePtr parent, const char *name, const char *text)
 {
@@ -106,4 +112,95 @@ xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const 
 	for (; *cols; cols++)
 		hd_el(tr, "th", *cols);
 	return t;
+}
+
+/* Drops active content and rewrites ids/references with the chart's prefix. */
+static void svg_sanitize(xmlNodePtr n, const char *prefix)
+{
+	for (xmlNodePtr c = n->children, next; c; c = next) {
+		next = c->next;
+		/* gnuplot's <title> elements are hover tooltips quoting its own plot commands
+		 * ("'per_dollar.dat' using 0:2:xtic(1)"): the figure has a heading instead. */
+		if (c->type == XML_ELEMENT_NODE &&
+		    (!strcasecmp((const char *)c->name, "script") ||
+		     !strcasecmp((const char *)c->name, "foreignObject") ||
+		     !strcasecmp((const char *)c->name, "title"))) {
+			xmlUnlinkNode(c);
+			xmlFreeNode(c);
+			continue;
+		}
+		if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE) {
+			xmlUnlinkNode(c); /* comments, PIs, entity refs */
+			xmlFreeNode(c);
+			continue;
+		}
+		if (c->type == XML_ELEMENT_NODE)
+			svg_sanitize(c, prefix);
+	}
+	for (xmlAttrPtr a = n->properties, next; a; a = next) {
+		next = a->next;
+		xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+		const char *name = (const char *)a->name;
+		const char *val = v ? (const char *)v : "";
+		char buf[512];
+		if (!strncasecmp(name, "on", 2) ||
+		    (!strcasecmp(name, "href") && val[0] != '#')) {
+			xmlRemoveProp(a);
+		} else if (!strcmp(name, "id")) {
+			snprintf(buf, sizeof(buf), "%s-%s", prefix, val);
+			xmlSetProp(n, a->name, BAD_CAST buf);
+		} else if (!strcmp(name, "href")) {
+			snprintf(buf, sizeof(buf), "#%s-%s", prefix, val + 1);
+			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
+		} else if (strstr(val, "url(#")) {
+			const char *u = strstr(val, "url(#");
+			snprintf(buf, sizeof(buf), "%.*surl(#%s-%s", (int)(u - val), val, prefix, u + 5);
+			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
+		}
+		xmlFree(v);
+	}
+}
+
+int hd_embed_svg(xmlNodePtr fig, const char *dir, const char *name, const char *label)
+{
+	char path[4096], prefix[48];
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	snprintf(prefix, sizeof(prefix), "ch-%s", name);
+	xmlDocPtr svg = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	xmlNodePtr root = svg ? xmlDocGetRootElement(svg) : NULL;
+	if (!root || strcmp((const char *)root->name, "svg") != 0) {
+		xmlFreeDoc(svg);
+		return -1;
+	}
+	svg_sanitize(root, prefix);
+	/* Scale to the column: the viewBox gives the shape, CSS the size. */
+	xmlUnsetProp(root, BAD_CAST "width");
+	xmlUnsetProp(root, BAD_CAST "height");
+	xmlNodePtr copy = xmlDocCopyNode(root, fig->doc, 1);
+	xmlFreeDoc(svg);
+	if (!copy)
+		return -1;
+	xmlNewProp(copy, BAD_CAST "role", BAD_CAST "img");
+	xmlNewProp(copy, BAD_CAST "aria-label", BAD_CAST label);
+	xmlAddChild(fig, copy);
+	return 0;
+}
+
+int hd_save(xmlDocPtr doc, const char *path, int html, struct ns_err *err)
+{
+	struct atomicfile af;
+	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
+		xmlFreeDoc(doc);
+		return -1;
+	}
+	/* libxml2 writes the temporary file by its name; the commit syncs and renames it */
+	int rc = html ? htmlSaveFileFormat(af.tmp, doc, "UTF-8", 1)
+		      : xmlSaveFormatFileEnc(af.tmp, doc, "UTF-8", 1);
+	xmlFreeDoc(doc);
+	if (rc < 0) {
+		atomicfile_abort(&af);
+		return ns_err_code(err, NS_E_IO, "%s: cannot write", path);
+	}
+	return atomicfile_commit(&af, err);
 }

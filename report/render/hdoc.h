@@ -7,6 +7,7 @@
 
 #include <libxml/tree.h>
 
+#include "lib/err.h"
 #include "report/render/content.h"
 
 xmlNodePtr hd_el(xmlNodePtr parent, const char *name, const char *text);
@@ -25,5 +26,13 @@ void hd_td_fmt(xmlNodePtr tr, const char *fmt, double v);
 /* A table inside <div class="scroll" data-scroll="x">: it scrolls sideways in its own box,
  * never the page. id may be NULL. Returns the table. */
 xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const *cols);
+/* DIR/NAME.svg (gnuplot's) into fig: parsed as XML (no network, no entity expansion),
+ * stripped of anything active (script, foreignObject, on* handlers, external links), its ids
+ * prefixed per chart so that several charts can share one page, sized by CSS through its
+ * viewBox, labelled for screen readers. -1 when the file is not an SVG. */
+int hd_embed_svg(xmlNodePtr fig, const char *dir, const char *name, const char *label);
+/* Writes doc (HTML when html, else XML; UTF-8) as the whole of path through
+ * lib/atomicfile.h, and frees it either way. NS_E_IO. */
+int hd_save(xmlDocPtr doc, const char *path, int html, struct ns_err *err);
 
 #endif

@@ -1,7 +1,4 @@
-/* html: see html.h. The gnuplot SVGs are parsed as XML (no network, no entity expansion),
- * stripped of anything active (script, foreignObject, on* handlers, external links), their
- * ids prefixed per chart so that several charts can share one page, and grafted into the
- * tree. */
+/* html: see html.h. The gnuplot SVGs are grafted into the tree by hdoc.h's hd_embed_svg. */
 #include "report/render/html.h"
 
 #include <libxml/HTMLparser.h>
@@ -14,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/render/hdoc.h"
 #include "report/render/html_sections.h"
@@ -259,79 +255,6 @@ static void write_comparison(const struct rp_report *r, const struct rp_section 
 	hd_close(s, sec);
 }
 
-/* Drops active content and rewrites ids/references with the chart's prefix. */
-static void svg_sanitize(xmlNodePtr n, const char *prefix)
-{
-	for (xmlNodePtr c = n->children, next; c; c = next) {
-		next = c->next;
-		/* gnuplot's <title> elements are hover tooltips quoting its own plot commands
-		 * ("'per_dollar.dat' using 0:2:xtic(1)"): the figure has a heading instead. */
-		if (c->type == XML_ELEMENT_NODE &&
-		    (!strcasecmp((const char *)c->name, "script") ||
-		     !strcasecmp((const char *)c->name, "foreignObject") ||
-		     !strcasecmp((const char *)c->name, "title"))) {
-			xmlUnlinkNode(c);
-			xmlFreeNode(c);
-			continue;
-		}
-		if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE) {
-			xmlUnlinkNode(c); /* comments, PIs, entity refs */
-			xmlFreeNode(c);
-			continue;
-		}
-		if (c->type == XML_ELEMENT_NODE)
-			svg_sanitize(c, prefix);
-	}
-	for (xmlAttrPtr a = n->properties, next; a; a = next) {
-		next = a->next;
-		xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-		const char *name = (const char *)a->name;
-		const char *val = v ? (const char *)v : "";
-		char buf[512];
-		if (!strncasecmp(name, "on", 2) ||
-		    (!strcasecmp(name, "href") && val[0] != '#')) {
-			xmlRemoveProp(a);
-		} else if (!strcmp(name, "id")) {
-			snprintf(buf, sizeof(buf), "%s-%s", prefix, val);
-			xmlSetProp(n, a->name, BAD_CAST buf);
-		} else if (!strcmp(name, "href")) {
-			snprintf(buf, sizeof(buf), "#%s-%s", prefix, val + 1);
-			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
-		} else if (strstr(val, "url(#")) {
-			const char *u = strstr(val, "url(#");
-			snprintf(buf, sizeof(buf), "%.*surl(#%s-%s", (int)(u - val), val, prefix, u + 5);
-			xmlSetNsProp(n, a->ns, a->name, BAD_CAST buf);
-		}
-		xmlFree(v);
-	}
-}
-
-static int embed_svg(const struct rp_report *r, const struct rp_chart *c, xmlNodePtr fig)
-{
-	char path[4096], prefix[48];
-	snprintf(path, sizeof(path), "%s/%s.svg", r->outdir, c->name);
-	snprintf(prefix, sizeof(prefix), "ch-%s", c->name);
-	xmlDocPtr svg = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-				    XML_PARSE_NOWARNING);
-	xmlNodePtr root = svg ? xmlDocGetRootElement(svg) : NULL;
-	if (!root || strcmp((const char *)root->name, "svg") != 0) {
-		xmlFreeDoc(svg);
-		return -1;
-	}
-	svg_sanitize(root, prefix);
-	/* Scale to the column: the viewBox gives the shape, CSS the size. */
-	xmlUnsetProp(root, BAD_CAST "width");
-	xmlUnsetProp(root, BAD_CAST "height");
-	xmlNodePtr copy = xmlDocCopyNode(root, fig->doc, 1);
-	xmlFreeDoc(svg);
-	if (!copy)
-		return -1;
-	xmlNewProp(copy, BAD_CAST "role", BAD_CAST "img");
-	xmlNewProp(copy, BAD_CAST "aria-label", BAD_CAST c->title);
-	xmlAddChild(fig, copy);
-	return 0;
-}
-
 /* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
 static const struct rp_chart *lead_chart(const struct rp_report *r)
 {
@@ -352,7 +275,7 @@ static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct r
 		   : c->status == RP_CHART_NODATA ? "nodata" : c->status == RP_CHART_FAILED
 		   ? "failed" : "skipped"));
 	hd_el(fig, "h3", c->title);
-	if (c->status == RP_CHART_OK && embed_svg(r, c, fig) < 0) {
+	if (c->status == RP_CHART_OK && hd_embed_svg(fig, r->outdir, c->name, c->title) < 0) {
 		snprintf(b, sizeof(b), "%s.svg could not be read back.", c->name);
 		hd_el_class(fig, "p", "warn", b);
 	} else if (c->status == RP_CHART_NODATA) {
@@ -444,19 +367,7 @@ int rp_html_write(const struct rp_report *r, const struct rp_content *c, const c
 	hd_el_class(main, "p", "note", c->generated);
 	for (size_t i = 0; i < c->n; i++)
 		write_section(r, &c->secs[i], main);
-	struct atomicfile af;
-	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
-		xmlFreeDoc(doc);
-		return -1;
-	}
-	/* libxml2 writes the temporary file by its name; the commit syncs and renames it */
-	int rc = htmlSaveFileFormat(af.tmp, doc, "UTF-8", 1);
-	xmlFreeDoc(doc);
-	if (rc < 0) {
-		atomicfile_abort(&af);
-		return ns_err_code(err, NS_E_IO, "%s: cannot write", path);
-	}
-	return atomicfile_commit(&af, err);
+	return hd_save(doc, path, 1, err);
 }
 
 char *rp_html_text_fragment(const char *s)

@@ -6,6 +6,7 @@
 #include "cmds.h"
 #include "report/cmd_export.h"
 #include "report/cmd_report.h"
+#include "report/site/cmd_site.h"
 #include "lib/err.h"
 #include "version.h"
 
@@ -23,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
+	{"site", cmd_site, "a static site of every night: index, pair trends, Atom feed"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge several runners' databases into one"},
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},

@@ -40,60 +40,8 @@ else
 fi
 
 [ -n "$CHROMIUM" ] || { skip "report layout in a browser" "chromium is not installed (apt-get install chromium)"; finish; exit; }
-# A copy of the page with a measuring script (the page itself has none) writes its findings
-# into <pre id="measure"> for --dump-dom.
-probe='<script>
-addEventListener("load", function () {
-  var W = innerWidth, out = [], bad = [];
-  document.querySelectorAll("body *").forEach(function (e) {
-    if (e.closest("[data-scroll]") && !e.matches("[data-scroll]")) return;
-    var r = e.getBoundingClientRect();
-    if (r.width && r.right > W + 1) bad.push(e.tagName + (e.id ? "#" + e.id : "") + ":" + Math.round(r.right));
-  });
-  out.push("scrollWidth " + document.documentElement.scrollWidth + " " + W);
-  out.push("overflow " + (bad.slice(0, 5).join(",") || "none"));
-  var minpx = 1e9;
-  document.querySelectorAll("figure svg").forEach(function (s) {
-    var vb = s.viewBox.baseVal.width, rw = s.getBoundingClientRect().width;
-    s.querySelectorAll("text").forEach(function (t) {
-      var fs = parseFloat(getComputedStyle(t).fontSize);
-      if (fs && vb && rw) minpx = Math.min(minpx, fs * rw / vb);
-    });
-  });
-  out.push("minfont " + (minpx < 1e9 ? minpx.toFixed(2) : "none"));
-  var h = document.getElementById("headline").getBoundingClientRect();
-  var reg = document.querySelector("#changes-table tr.regression");
-  out.push("headline " + Math.round(h.bottom) + " " + innerHeight);
-  out.push("firstreg " + (reg ? Math.round(reg.getBoundingClientRect().top) : -1));
-  var p = document.createElement("pre"); p.id = "measure"; p.textContent = out.join("\n");
-  document.body.appendChild(p);
-});
-</script>'
 measure() { # report-dir width height -> prints the measurements
-	# Headless Chromium will not make a window narrower than 500 px: the page is measured in
-	# an iframe of the width wanted, inside a host page that copies out what it measured.
-	local name page host ud win
-	name=m-$(basename "$1")-$2
-	page=$1/$name.html host=$1/$name-host.html
-	{ cat "$1/index.html"; printf '%s\n' "$probe"; } >"$page"   # after </html>: still run
-	cat >"$host" <<HOST
-<html><body style="margin:0"><iframe id="f" src="$name.html" style="width:$2px;height:$3px;border:0"></iframe>
-<pre id="out"></pre><script>document.getElementById("f").addEventListener("load", function () {
-var m = this.contentWindow.document.getElementById("measure");
-document.getElementById("out").textContent = m ? m.textContent : "none"; });</script></body></html>
-HOST
-	win=$(($2 < 500 ? 500 : $2))
-	ud=$(mktemp -d)
-	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--allow-file-access-from-files --user-data-dir="$ud" --window-size="$win,$(($3 + 20))" \
-		--dump-dom "file://$host" 2>/dev/null |
-		sed -n '/<pre id="out">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
-	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--disable-background-networking --allow-file-access-from-files --user-data-dir="$ud" \
-		--window-size="$win,$(($3 + 20))" --screenshot="$tmp/shot-$(basename "$1")-$2.png" \
-		"file://$host" >/dev/null 2>&1
-	rm -rf "$ud"
+	measure_width "$1/index.html" "$2" "$3" "$tmp/shot-$(basename "$1")-$2.png"
 }
 for r in n b; do
 	for w in 400 1280 1920; do

@@ -1,0 +1,204 @@
+/* site_charts: see site_charts.h. The x axis is the nights' start time; a night a pair did
+ * not run in, or ran without a price, is a gap (NaN), not a zero. */
+#define _DEFAULT_SOURCE /* timegm */
+#include "report/site/site_charts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/charts/charts_gp.h"
+#include "report/model/fmt.h"
+
+#define CARD_W 1200
+#define CARD_H 630
+#define CARD_FONT_PX 22
+#define DAY_S 86400.0
+/* Points are marked while they can be told apart; past this many nights the line alone. */
+#define MARKED_NIGHTS 60
+
+static double epoch_of(const char *iso)
+{
+	struct tm tm = {0};
+	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) < 3)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+/* The time axis: about four labels whatever the span, a date format that fits them. */
+static void time_axis(const struct site_ctx *s, struct rp_buf *gp)
+{
+	double t0 = epoch_of(s->nights[0].started), t1 = epoch_of(s->nights[s->n - 1].started);
+	double span = isnan(t0) || isnan(t1) ? 0 : t1 - t0;
+	double step = ceil(span / 4 / DAY_S) * DAY_S;
+	rp_buf_puts(gp, "set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\n");
+	rp_buf_printf(gp, "set format x '%s'\n", span > 200 * DAY_S ? "%b %Y" : "%b %d");
+	if (step >= DAY_S)
+		rp_buf_printf(gp, "set xtics %.0f\n", step);
+	else
+		rp_buf_puts(gp, "set format x '%m-%d %H:%M'\n");
+}
+
+static const char *style(const struct site_ctx *s)
+{
+	return s->n > MARKED_NIGHTS ? "lines" : "linespoints";
+}
+
+/* The card: the same plot as a PNG, bigger text, the page's title above it. */
+static int write_card(const struct rp_chart_opts *o,
+		      const char *title, const struct rp_buf *body, struct site_charts *out,
+		      struct ns_err *err)
+{
+	struct rp_buf gp;
+	rp_buf_init(&gp);
+	struct rp_chart card = {.name = "card"};
+	snprintf(card.title, sizeof(card.title), "%s", title);
+	cg_gp_header(&gp, o, &card);
+	rp_buf_printf(&gp, "set terminal pngcairo size %d,%d noenhanced font 'sans,%d' "
+		      "background '#ffffff'\nif (outfile eq 'card.svg') outfile = 'card.png'\n"
+		      "set output outfile\nset title ", CARD_W, CARD_H,
+		      CARD_FONT_PX);
+	rp_gp_quote(&gp, title);
+	rp_buf_puts(&gp, "\n");
+	rp_buf_add(&gp, rp_buf_str(body), body->len);
+	int rc = gp.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
+			: cg_write_file(o->outdir, "card", "gp", &gp, err);
+	rp_buf_free(&gp);
+	if (rc < 0 || !o->gnuplot)
+		return rc;
+	cg_run_gnuplot_to(o, &card, "card", "png");
+	out->card = card.status == RP_CHART_OK;
+	return 0;
+}
+
+/* One chart of one series column over the nights: col 2 Mbit/s, 3 $/hour, 4 per dollar. */
+static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o, const char *name, const char *title,
+			const char *caption, const char *ylabel, int col, struct site_charts *out,
+			const char *card_title, struct ns_err *err)
+{
+	struct rp_chart *c = cg_chart_new(&out->c, o, name, title, caption);
+	struct rp_buf gp, body;
+	rp_buf_init(&gp);
+	rp_buf_init(&body);
+	cg_gp_header(&gp, o, c);
+	time_axis(s, &body);
+	rp_buf_puts(&body, "set yrange [0:*]\nunset key\nset ylabel ");
+	rp_gp_quote(&body, ylabel);
+	rp_buf_printf(&body, "\nplot 'series.dat' using 1:%d with %s lw 2\n", col, style(s));
+	rp_buf_add(&gp, rp_buf_str(&body), body.len);
+	int rc;
+	if (gp.oom || body.oom) {
+		rc = ns_err_code(err, NS_E_NOMEM, "out of memory");
+	} else {
+		/* the data is the pair's series.dat, written once for its charts */
+		rc = cg_write_file(o->outdir, name, "gp", &gp, err);
+		if (rc == 0 && o->gnuplot)
+			cg_run_gnuplot(o, c);
+		else if (rc == 0)
+			c->status = RP_CHART_NOGNUPLOT;
+		if (rc == 0 && card_title)
+			rc = write_card(o, card_title, &body, out, err);
+	}
+	rp_buf_free(&gp);
+	rp_buf_free(&body);
+	return rc;
+}
+
+int site_charts_pair(const struct site_ctx *s, const struct site_series *p, const char *dir,
+		     struct site_charts *out, struct ns_err *err)
+{
+	*out = (struct site_charts){0};
+	struct rp_chart_opts o = {.outdir = dir, .gnuplot = s->gnuplot,
+				  .timeout_s = s->cfg->gnuplot_timeout};
+	struct rp_buf dat;
+	rp_buf_init(&dat);
+	cg_dat_comment(&dat, p->name);
+	rp_buf_puts(&dat, "# night_start mbps usd_per_hour mbps_per_usd_hour\n");
+	double lo = NAN, hi = NAN;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct site_pair *sp = p->at[i];
+		rp_buf_printf(&dat, "%s ", s->nights[i].started);
+		cg_dat_num(&dat, sp ? sp->mbps : NAN, " ");
+		cg_dat_num(&dat, sp ? sp->usd_per_hour : NAN, " ");
+		cg_dat_num(&dat, sp ? sp->mpd : NAN, "\n");
+		if (sp && !isnan(sp->usd_per_hour)) {
+			lo = isnan(lo) || sp->usd_per_hour < lo ? sp->usd_per_hour : lo;
+			hi = isnan(hi) || sp->usd_per_hour > hi ? sp->usd_per_hour : hi;
+		}
+	}
+	int rc = dat.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
+			 : cg_write_file(dir, "series", "dat", &dat, err);
+	rp_buf_free(&dat);
+	if (rc < 0)
+		return -1;
+	char card[256];
+	snprintf(card, sizeof(card), "%.200s: Mbit/s per $/hour", p->name);
+	if (series_chart(s, &o, "per_dollar", "Mbit/s per $/hour over the nights",
+			 "The pair's ranked case's median receiver goodput per hourly dollar, "
+			 "night by night.", "Mbit/s per $/hour", 4, out, card, err) < 0 ||
+	    series_chart(s, &o, "throughput", "Throughput over the nights",
+			 "The median receiver goodput of the pair's ranked case, night by night.",
+			 "Mbit/s", 2, out, NULL, err) < 0)
+		return -1;
+	if (!isnan(lo) && hi > lo &&
+	    series_chart(s, &o, "price", "Price over the nights",
+			 "The pair's hourly price as each night recorded it.", "$/hour", 3, out,
+			 NULL, err) < 0)
+		return -1;
+	return 0;
+}
+
+int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
+		      struct ns_err *err)
+{
+	*out = (struct site_charts){0};
+	struct rp_chart_opts o = {.outdir = dir, .gnuplot = s->gnuplot,
+				  .timeout_s = s->cfg->gnuplot_timeout};
+	struct rp_buf dat, gp, body;
+	rp_buf_init(&dat);
+	rp_buf_init(&gp);
+	rp_buf_init(&body);
+	size_t shown = 0;
+	for (size_t k = 0; k < s->n_series; k++) {
+		const struct site_series *p = &s->series[k];
+		if (shown)
+			rp_buf_puts(&dat, "\n\n");
+		cg_dat_label(&dat, p->name);
+		rp_buf_puts(&dat, "\n");
+		for (size_t i = 0; i < s->n; i++) {
+			rp_buf_printf(&dat, "%s ", s->nights[i].started);
+			cg_dat_num(&dat, p->at[i] ? p->at[i]->mpd : NAN, "\n");
+		}
+		shown++;
+	}
+	struct rp_chart *c = cg_chart_new(&out->c, &o, "per_dollar",
+					  "Mbit/s per $/hour over the nights",
+					  "Each pair's ranked case's median receiver goodput per hourly "
+					  "dollar, night by night.");
+	cg_gp_header(&gp, &o, c);
+	cg_gp_key_margin(&gp, shown);
+	time_axis(s, &body);
+	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel 'Mbit/s per $/hour'\n");
+	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 1:2 with %s "
+		      "lw 2 title columnheader(1)\n", shown ? shown - 1 : 0, style(s));
+	rp_buf_add(&gp, rp_buf_str(&body), body.len);
+	int rc = cg_chart_finish(&o, c, &dat, &gp, shown ? NULL : "no pair in any night", err);
+	if (rc == 0 && shown) {
+		/* the card's key goes to the right: 630 px leave no room below */
+		struct rp_buf cb;
+		rp_buf_init(&cb);
+		rp_buf_puts(&cb, "set key outside right top maxcols 1\n");
+		rp_buf_add(&cb, rp_buf_str(&body), body.len);
+		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
+			    : write_card(&o, s->title, &cb, out, err);
+		rp_buf_free(&cb);
+	}
+	rp_buf_free(&dat);
+	rp_buf_free(&gp);
+	rp_buf_free(&body);
+	return rc;
+}
