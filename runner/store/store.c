@@ -14,7 +14,6 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "lib/sql/jsonr.h"
 #include "lib/sql/sqlrow.h"
 #include "lib/sql/store_schema.h"
 
@@ -702,10 +701,4 @@ rollback:
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;
-}
-
-int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len)
-{
-	(void)s; /* JSON is read by lib/sql/jsonr, not by the store's connection */
-	return jsonr_get_once(json, path, buf, len, NULL);
 }

@@ -112,10 +112,4 @@ struct store_result {
 int store_put_result(struct store *s, const struct store_result *r, int64_t *result_id,
 		     struct ns_err *err);
 
-/* A value of the hostinfo JSON for the runner: lib/sql/jsonr's jsonr_get_once (s is not used;
- * callers may call jsonr directly). Returns 1 when found and not null, 0 when missing or null
- * (buf = ""), 2 when found but longer than len - 1 (buf = "", never a cut value), -1 on error.
- * Strings unquoted; numbers, arrays and objects as their JSON text. */
-int store_json_get(struct store *s, const char *json, const char *path, char *buf, size_t len);
-
 #endif

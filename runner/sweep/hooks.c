@@ -231,7 +231,7 @@ static int take_addresses(struct hooks *H, size_t i, const char *json, const cha
 	char path[MX_NAME_MAX + 32], addr[256];
 	struct ns_err e = {0};
 	snprintf(path, sizeof(path), "%s.agent", prefix);
-	int got = store_json_get(H->o.st, json, path, addr, sizeof(addr));
+	int got = jsonr_get_once(json, path, addr, sizeof(addr), NULL);
 	if (got == 1 && units_parse_hostport(addr, NS_DEFAULT_PORT, p->agent_host,
 					     sizeof(p->agent_host), &p->agent_port, &e) < 0)
 		got = -1;
@@ -241,7 +241,7 @@ static int take_addresses(struct hooks *H, size_t i, const char *json, const cha
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s.client", prefix);
-	if (store_json_get(H->o.st, json, path, addr, sizeof(addr)) == 1) {
+	if (jsonr_get_once(json, path, addr, sizeof(addr), NULL) == 1) {
 		if (units_parse_hostport(addr, NS_DEFAULT_PORT, p->client_host, sizeof(p->client_host),
 					 &p->client_port, &e) < 0) {
 			say(why, wlen, "pair %s: the setup's client %s: %.200s", p->name, addr, e.msg);
@@ -252,7 +252,7 @@ static int take_addresses(struct hooks *H, size_t i, const char *json, const cha
 	/* a provisioner that made its agents' key (netsweep lab) names it */
 	char key[sizeof(p->psk_file)];
 	snprintf(path, sizeof(path), "%s.psk_file", prefix);
-	if (store_json_get(H->o.st, json, path, key, sizeof(key)) == 1 && pair_key_set(p, key, &e) < 0) {
+	if (jsonr_get_once(json, path, key, sizeof(key), NULL) == 1 && pair_key_set(p, key, &e) < 0) {
 		say(why, wlen, "pair %s: the setup's psk_file: %.200s", p->name, e.msg);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/sql/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
 #include "runner/core/version.h"
@@ -174,7 +175,7 @@ static void resolve_affinity(struct runner *R, const struct pair_rt *p, const ch
 		uint32_t t = pp->threads ? pp->threads : pp->streams, cpus = (uint32_t)R->online_cpus;
 		char n[32];
 		/* a client agent sends: its CPUs count, when it said how many */
-		if (p->remote && store_json_get(R->st, p->client_info, "$.online_cpus", n, sizeof(n)) == 1 &&
+		if (p->remote && jsonr_get_once(p->client_info, "$.online_cpus", n, sizeof(n), NULL) == 1 &&
 		    atoi(n) > 0)
 			cpus = (uint32_t)atoi(n);
 		if (t > cpus)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sql/jsonr.h"
 #include "lib/units.h"
 #include "runner/client/client.h"
 #include "runner/catalog/catalog.h"
@@ -19,14 +20,14 @@
 /* A hostinfo's "$.interface.irq_cpus" array ([0,1,...,95]) as a compact CPU list ("0-95")
  * in buf, which then fits the probe's affinity. Returns 1 when set, 0 when absent or empty,
  * -1 when unusable (too long, not a CPU list): buf = "" and why says why; never a cut list. */
-static int irq_cpulist(struct store *st, const char *info, char *buf, size_t len, char *why,
+static int irq_cpulist(const char *info, char *buf, size_t len, char *why,
 		       size_t wlen)
 {
 	enum { JSON_MAX = UNITS_MAX_CPUS * 5 + 2 }; /* "[0,...,4095]" */
 	char *json = malloc(JSON_MAX), *list = malloc(JSON_MAX);
 	int *cpus = malloc(UNITS_MAX_CPUS * sizeof(int));
-	int rc = -1, got = json && list && cpus ? store_json_get(st, info, "$.interface.irq_cpus",
-								 json, JSON_MAX) : -2;
+	int rc = -1, got = json && list && cpus ? jsonr_get_once(info, "$.interface.irq_cpus",
+								 json, JSON_MAX, NULL) : -2;
 	buf[0] = '\0';
 	if (got == -2 || got == 2) {
 		snprintf(why, wlen, got == 2 ? "the list is too long" : "out of memory");
@@ -85,13 +86,13 @@ static void check_pair(struct runner *R, const struct matrix_pair *mp, struct pa
 	 * route back from its side), this host's NIC on the route to the agent stands in. */
 	if (mp->expected_driver[0]) {
 		const char *side = "agent", *info = p->agent_info;
-		store_json_get(R->st, info, "$.interface.driver", drv, sizeof(drv));
+		jsonr_get_once(info, "$.interface.driver", drv, sizeof(drv), NULL);
 		if (!drv[0]) {
 			side = "client";
 			info = p->client_info;
-			store_json_get(R->st, info, "$.interface.driver", drv, sizeof(drv));
+			jsonr_get_once(info, "$.interface.driver", drv, sizeof(drv), NULL);
 		}
-		store_json_get(R->st, info, "$.interface.driver_family", fam, sizeof(fam));
+		jsonr_get_once(info, "$.interface.driver_family", fam, sizeof(fam), NULL);
 		if (!drv[0] && p->agent_info) {
 			char msg[200];
 			snprintf(msg, sizeof(msg), "pair '%s': the NIC driver is unknown, %s not checked",
@@ -106,7 +107,7 @@ static void check_pair(struct runner *R, const struct matrix_pair *mp, struct pa
 		}
 	}
 	if (mp->instance_type[0] && p->agent_info &&
-	    store_json_get(R->st, p->agent_info, "$.cloud.instance_type", itype, sizeof(itype)) == 1 &&
+	    jsonr_get_once(p->agent_info, "$.cloud.instance_type", itype, sizeof(itype), NULL) == 1 &&
 	    strcmp(itype, mp->instance_type) != 0) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "instance type mismatch: pair '%s' declares %s, the agent runs on %s",
@@ -181,7 +182,7 @@ int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err
 		const char *const infos[2] = {p->client_info, p->agent_info};
 		for (int k = 0; k < 2 && !p->irq_cpus[0]; k++) {
 			char why[NS_ERR_MAX];
-			if (irq_cpulist(R->st, infos[k], p->irq_cpus, sizeof(p->irq_cpus), why,
+			if (irq_cpulist(infos[k], p->irq_cpus, sizeof(p->irq_cpus), why,
 					sizeof(why)) < 0) {
 				char msg[NS_ERR_MAX + 400];
 				snprintf(msg, sizeof(msg), "pair %s: %s IRQ CPUs unknown (affinity irq does not "
@@ -197,8 +198,8 @@ record:;
 		char emulated[4096] = "";
 		if (R->o->emulation && R->o->emulation[i])
 			snprintf(emulated, sizeof(emulated), "%s", R->o->emulation[i]);
-		else if (store_json_get(R->st, hooks_setup_output(R->hooks, i), "$.emulation",
-					emulated, sizeof(emulated)) != 1 || emulated[0] != '{')
+		else if (jsonr_get_once(hooks_setup_output(R->hooks, i), "$.emulation",
+					emulated, sizeof(emulated), NULL) != 1 || emulated[0] != '{')
 			emulated[0] = '\0';
 		struct store_endpoint ep = {
 			.name = mp->name,

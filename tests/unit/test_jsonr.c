@@ -54,6 +54,19 @@ static void values_by_path(void **state)
 	assert_int_equal(jsonr_get_once(doc, "$.iface.irq", buf, sizeof(buf), &err), 1);
 	assert_string_equal(buf, "[0,2,5]");
 	assert_int_equal(jsonr_get_once(NULL, "$.a", buf, sizeof(buf), &err), 0);
+	/* a hostinfo's IRQ CPUs as the runner reads them (run_pairs.c): 96 CPUs whole or not at
+	 * all, never a cut list ("[0," would read as CPU 0) */
+	char big[400], cpus96[400];
+	size_t off = (size_t)snprintf(big, sizeof(big), "{\"interface\":{\"irq_cpus\":[");
+	for (int i = 0; i < 96; i++)
+		off += (size_t)snprintf(big + off, sizeof(big) - off, "%s%d", i ? "," : "", i);
+	snprintf(big + off, sizeof(big) - off, "]}}");
+	assert_int_equal(jsonr_get_once(big, "$.interface.irq_cpus", cpus96, 256, &err), 2);
+	assert_string_equal(cpus96, "");
+	assert_int_equal(jsonr_get_once(big, "$.interface.irq_cpus", cpus96, sizeof(cpus96), &err), 1);
+	assert_int_equal(strlen(cpus96), 279);
+	assert_int_equal(jsonr_get_once(big, "$.interface.irq_cpus", cpus96, 280, &err), 1);
+	assert_int_equal(jsonr_get_once(big, "$.interface.irq_cpus", cpus96, 279, &err), 2);
 	assert_int_equal(jsonr_get_once("{", "$.a", buf, sizeof(buf), &err), -1);
 	char *d;
 	assert_int_equal(jsonr_dup(r, doc, "$.iface", &d, &err), 1);

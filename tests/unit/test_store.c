@@ -232,26 +232,6 @@ static void round_trip_and_resume(void **state)
 	assert_int_equal(store_results_done(s, run, false, count_done, &n, &err), 0);
 	assert_int_equal(n, 2);
 
-	/* hostinfo through JSON1 */
-	char buf[64];
-	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.driver", buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "veth");
-	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.irq_cpus", buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "[0,2]");
-	assert_int_equal(store_json_get(s, e.agent_info, "$.cloud", buf, sizeof(buf)), 0);
-	/* too long for the buffer: said so, and no cut value ("[0," would read as CPU 0) */
-	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.irq_cpus", buf, 4), 2);
-	assert_string_equal(buf, "");
-	assert_int_equal(store_json_get(s, e.agent_info, "$.interface.irq_cpus", buf, 6), 1);
-	assert_string_equal(buf, "[0,2]");
-	char big[400], cpus96[400];
-	size_t off = (size_t)snprintf(big, sizeof(big), "{\"interface\":{\"irq_cpus\":[");
-	for (int i = 0; i < 96; i++)
-		off += (size_t)snprintf(big + off, sizeof(big) - off, "%s%d", i ? "," : "", i);
-	snprintf(big + off, sizeof(big) - off, "]}}");
-	assert_int_equal(store_json_get(s, big, "$.interface.irq_cpus", cpus96, 256), 2);
-	assert_int_equal(store_json_get(s, big, "$.interface.irq_cpus", cpus96, sizeof(cpus96)), 1);
-	assert_int_equal(strlen(cpus96), 279);
 	store_close(s);
 	assert_int_equal(store_db_int("SELECT count(*) FROM pragma_integrity_check WHERE "
 				   "integrity_check = 'ok'"), 1);
