@@ -87,6 +87,10 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	a->fd_limit = UINT64_MAX;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		a->fd_limit = rl.rlim_cur;
+	atomic_init(&a->fds_held, 0);
 	if (!(a->gate = gate_create(a, on_ready, err)))
 		goto err;
 	if (a->o.max_rate_bps) {
@@ -232,6 +236,7 @@ static void *session_main(void *arg)
 		break;
 	}
 	agent_release(c);
+	agent_fds_give(c); /* its data sockets are closed by now */
 	close(c->ctl);
 	free(c->buf);
 	free(c);

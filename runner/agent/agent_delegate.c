@@ -150,6 +150,10 @@ void agent_run_delegated(struct conn *c, uint32_t len, uint16_t hello_flags)
 		agent_refuse(c, PROTO_E_BAD_REQUEST, err.msg);
 		return;
 	}
+	if (agent_fds_take(c, &p, &err) < 0) {
+		agent_refuse(c, PROTO_E_FULL, err.msg);
+		return;
+	}
 	if (run_bound(&p) > NS_MAX_DURATION_S + 600) {
 		agent_refuse(c, PROTO_E_BAD_REQUEST, "delegated test timeout out of range");
 		return;

@@ -583,6 +583,10 @@ void agent_run_test(struct conn *c, uint32_t len)
 	    agent_caps_check(c->a, &t.p, &err) < 0 ||
 	    session_cpus(&t.p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0)
 		goto fail;
+	if (agent_fds_take(c, &t.p, &err) < 0) {
+		code = PROTO_E_FULL;
+		goto fail;
+	}
 	code = PROTO_E_INTERNAL;
 	/* the agent receives the forward direction and sends the reverse one */
 	if (t.p.dir != NS_DIR_REVERSE &&

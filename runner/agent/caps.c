@@ -1,4 +1,4 @@
-/* caps: a test's request against the agent's limits. */
+/* caps: a test's request against the agent's limits, and the open files of all its tests together. */
 #include "caps.h"
 
 #include "runner/session/sockopt.h"
@@ -29,4 +29,31 @@ int agent_caps_check(const struct agent *a, const struct probe_params *p, struct
 				   (unsigned long long)o->max_rate_bps,
 				   (unsigned long long)(o->max_rate_bps / 2));
 	return sockopt_fd_room(p, err);
+}
+
+int agent_fds_take(struct conn *c, const struct probe_params *p, struct ns_err *err)
+{
+	struct agent *a = c->a;
+	uint64_t need = (uint64_t)p->streams * (p->dir == NS_DIR_BIDIR ? 2 : 1) +
+			(p->lat_probe[0] ? 1 : 0);
+	uint64_t held = atomic_load(&a->fds_held);
+	do {
+		if (a->fd_limit != UINT64_MAX && held + need + SOCKOPT_FD_RESERVE > a->fd_limit)
+			return ns_err_code(err, NS_E_BUSY, "busy: the tests running hold %llu data "
+					   "streams; with this test's %llu this agent would need %llu "
+					   "open files and may open %llu; try again later",
+					   (unsigned long long)held, (unsigned long long)need,
+					   (unsigned long long)(held + need + SOCKOPT_FD_RESERVE),
+					   (unsigned long long)a->fd_limit);
+	} while (!atomic_compare_exchange_weak(&a->fds_held, &held, held + need));
+	c->fds_taken = need;
+	return 0;
+}
+
+void agent_fds_give(struct conn *c)
+{
+	if (c->fds_taken) {
+		atomic_fetch_sub(&c->a->fds_held, c->fds_taken);
+		c->fds_taken = 0;
+	}
 }

@@ -46,6 +46,8 @@ struct agent {
 	int pipe_r, pipe_w;        /* agent_stop writes; every wait polls pipe_r */
 	atomic_bool stop;
 	atomic_uint tests;         /* sessions holding a test slot (at most o.max_tests) */
+	_Atomic uint64_t fds_held; /* data streams of the running tests (caps.c) */
+	uint64_t fd_limit;         /* RLIMIT_NOFILE once raised (UINT64_MAX: none) */
 	struct auth_key key;       /* key.len 0: no key, loopback clients only */
 	struct cidr_list allow;    /* allow.n 0: any address */
 	struct gate *gate;         /* connections in their handshake (gate.c) */
@@ -74,6 +76,7 @@ struct conn {
 	uint32_t req_len;
 	uint16_t hello_flags;      /* the client's HELLO flags */
 	bool holds_slot;           /* counted in a->tests until agent_release */
+	uint64_t fds_taken;        /* counted in a->fds_held until agent_fds_give */
 };
 
 /* A log line on stderr unless the agent is quiet. */

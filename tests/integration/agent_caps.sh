@@ -1,7 +1,8 @@
 #!/bin/bash
 # The agent's caps over loopback: a request above --max-streams, --max-duration or --max-rate is
 # refused with the cap it exceeds, one within them runs; a stream count that needs more open
-# files than the agent may have is refused saying so, before any connection is made.
+# files than the agent may have is refused saying so, before any connection is made, and one
+# that would fit alone but not beside the tests running is told the agent is busy.
 source "$(dirname "$0")/../lib/check.sh"
 source "$(dirname "$0")/../lib/lo_agent.sh"
 lo_agent_setup i9-caps
@@ -41,4 +42,16 @@ if [[ "$out" == *"300 data streams need 364 open files"* ]]; then
 else
 	fail "caps: the probe refuses what its own open files cannot hold" "$out"
 fi
+
+# several tests at once share the open files (issue 32): 150 streams fit, 100 more beside them
+# do not (150 + 100 + 64 > 256) and are told so as busy; alone, after, they run
+"$NS" probe "127.0.0.1:$PORT" -P 150 -t 3 >"$TMP/fd150.out" 2>&1 &
+BIG=$!
+PIDS+=("$BIG")
+for i in $(seq 100); do grep -q "150 stream" "$TMP/fd.log" && break; sleep 0.05; done
+refused "caps: a test whose streams fit alone but not beside a running one is told busy" \
+	"busy: the tests running hold 150 data streams; with this test's 100 this agent would need 314 open files and may open 256" -P 100 -t 0.5
+wait "$BIG"
+check "caps: the first test ran on" [ $? = 0 ]
+check "caps: the second runs once the first ended" "$NS" probe "127.0.0.1:$PORT" -P 100 -t 0.5 -i 0
 finish
