@@ -279,6 +279,13 @@ netns_rate_or_flag() {
 	netns_tool_bound "$out"
 }
 
+# netns_flagged JSON: the probe result says the tool, not the path, set its figures — its
+# sender fell short (sum.limit.sender_limited) or limited_by is a CPU of the tool or steal —
+# so figures derived from its rate (a knee, a ratio of two runs) are not asserted.
+netns_flagged() {
+	jq -e '.sum.limit | .sender_limited == true or (.limited_by | IN("sender_cpu", "receiver_cpu", "steal"))' "$1" >/dev/null 2>&1
+}
+
 # netns_tool_bound JSON: the probe result says a CPU of the tool, not the path, set its figure
 # — limited_by sender_cpu, receiver_cpu or steal, with the evidence for it: a thread of either
 # end at >= 90 % of a core, >= 10 % of a host's CPU stolen, or a thread waiting for a CPU
