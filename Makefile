@@ -37,6 +37,7 @@ include mk/agent.mk
 include mk/client.mk
 include mk/search.mk
 include mk/matrix.mk
+include mk/group.mk
 include mk/store.mk
 include mk/sweep.mk
 include mk/host.mk
