@@ -1,5 +1,6 @@
 #include "expand.h"
 #include "bind.h"
+#include "matrix_group.h"
 #include "matrix_longrun.h"
 #include "matrix_rr.h"
 
@@ -347,6 +348,8 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct sweep_case *c = &cs->v[i];
 		expand_params(m, c, &p);
+		if (mxgroup_check(m, c, err) < 0)
+			return -1;
 		if (mxbind_apply(m, expand_value(m, c, MX_PAIR)->u, expand_value(m, c, MX_BIND)->text,
 				 &p, err) < 0)
 			return -1;

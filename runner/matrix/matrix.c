@@ -1,6 +1,7 @@
 #include "matrix.h"
 #include "lib/xml/xmlhint.h"
 #include "bind.h"
+#include "matrix_group.h"
 #include "pair_key.h"
 
 #include <ctype.h>
@@ -115,12 +116,6 @@ bad:
 	return fail_at(L, n, field);
 }
 
-static int parse_agent(struct loader *L, xmlNodePtr n, struct matrix_pair *p, const char *s)
-{
-	return parse_hostport(L, n, "pair agent", s, p->agent_host, sizeof(p->agent_host),
-			      &p->agent_port);
-}
-
 /* Hooks run for a quarter of an hour at most unless the matrix says otherwise: long enough
  * to launch and terminate instances, short enough that a hung command is noticed. */
 #define MX_HOOK_TIMEOUT_S 900.0
@@ -193,31 +188,42 @@ static int load_kube(struct loader *L, xmlNodePtr n)
 	return 0;
 }
 
+/* "pair FIELD" or "group FIELD", in a ring of four slots (as attr's) for one expression. */
+static const char *fld(bool group, const char *field)
+{
+	static char ring[4][48];
+	static int slot;
+	char *out = ring[slot++ & 3];
+	snprintf(out, sizeof(ring[0]), "%s %s", group ? "group" : "pair", field);
+	return out;
+}
+
 static int load_pairs(struct loader *L, xmlNodePtr pairs)
 {
 	struct matrix *m = L->m;
 	size_t cap = L->n_found;
 	for (xmlNodePtr n = pairs->children; n; n = n->next)
-		cap += is_elem(n, "pair");
+		cap += is_elem(n, "pair") || is_elem(n, "group");
 	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
 	if (!m->pairs)
 		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr n = pairs->children; n; n = n->next) {
 		if (is_elem(n, "kubernetes") && load_kube(L, n) < 0)
 			return -1;
-		if (!is_elem(n, "pair"))
+		bool grp = is_elem(n, "group");
+		if (!is_elem(n, "pair") && !grp)
 			continue;
 		struct matrix_pair *p = &m->pairs[m->n_pairs];
 		p->line = line_of(n);
 		char link[64] = "";
-		if (copy_field(L, n, "pair link-speed", link, sizeof(link), attr(n, "link-speed")) < 0)
+		if (copy_field(L, n, fld(grp, "link-speed"), link, sizeof(link), attr(n, "link-speed")) < 0)
 			return -1;
-		if (copy_field(L, n, "pair name", p->name, sizeof(p->name), attr(n, "name")) < 0 ||
-		    copy_field(L, n, "pair instance-type", p->instance_type, sizeof(p->instance_type),
+		if (copy_field(L, n, fld(grp, "name"), p->name, sizeof(p->name), attr(n, "name")) < 0 ||
+		    copy_field(L, n, fld(grp, "instance-type"), p->instance_type, sizeof(p->instance_type),
 			       attr(n, "instance-type")) < 0 ||
-		    copy_field(L, n, "pair region", p->region, sizeof(p->region), attr(n, "region")) < 0 ||
-		    copy_field(L, n, "pair client", p->client, sizeof(p->client), attr(n, "client")) < 0 ||
-		    copy_field(L, n, "pair expected-driver", p->expected_driver,
+		    copy_field(L, n, fld(grp, "region"), p->region, sizeof(p->region), attr(n, "region")) < 0 ||
+		    copy_field(L, n, fld(grp, "client"), p->client, sizeof(p->client), attr(n, "client")) < 0 ||
+		    copy_field(L, n, fld(grp, "expected-driver"), p->expected_driver,
 			       sizeof(p->expected_driver), attr(n, "expected-driver")) < 0)
 			return -1;
 		snprintf(p->price_basis, sizeof(p->price_basis), "%s",
@@ -225,31 +231,35 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 		if (load_hooks(L, n, &p->setup, &p->teardown) < 0)
 			return -1;
 		const char *agent = attr(n, "agent");
-		if (agent && parse_agent(L, n, p, agent) < 0)
+		if (agent && parse_hostport(L, n, fld(grp, "agent"), agent, p->agent_host,
+					    sizeof(p->agent_host), &p->agent_port) < 0)
 			return -1;
-		if (!agent && !p->setup.command[0] && !m->setup.command[0]) {
+		if (p->client[0] && parse_hostport(L, n, fld(grp, "client"), p->client, p->client_host,
+						   sizeof(p->client_host), &p->client_port) < 0)
+			return -1;
+		m->n_pairs++; /* from here on matrix_free frees what the pair holds */
+		if (grp && mxgroup_load(L->path, n, p, L->err) < 0)
+			return -1;
+		if (!p->agent_host[0] && !p->setup.command[0] && !m->setup.command[0]) {
 			ns_err_code(L->err, NS_E_INPUT,
 				    "pair '%s' has no agent and no setup to name one", p->name);
 			return fail_at(L, n, "pair agent");
 		}
-		if (p->client[0] && parse_hostport(L, n, "pair client", p->client, p->client_host,
-						   sizeof(p->client_host), &p->client_port) < 0)
-			return -1;
 		if (link[0] && units_parse_rate(link, &p->link_bps, L->err) < 0)
-			return fail_at(L, n, "pair link-speed");
+			return fail_at(L, n, fld(grp, "link-speed"));
 		if (mxbind_load(L->path, n, p, L->err) < 0)
 			return -1;
 		if (attr(n, "psk-file") && pair_key_resolve(L->path, attr(n, "psk-file"), p->psk_file,
 							     sizeof(p->psk_file), L->err) < 0)
-			return fail_at(L, n, "pair psk-file");
-		for (size_t i = 0; i < m->n_pairs; i++)
+			return fail_at(L, n, fld(grp, "psk-file"));
+		for (size_t i = 0; i + 1 < m->n_pairs; i++)
 			if (strcmp(m->pairs[i].name, p->name) == 0) {
 				ns_err_code(L->err, NS_E_INPUT,
-					    "'%s' is already the name of the pair on line %d",
-					    p->name, m->pairs[i].line);
-				return fail_at(L, n, "pair name");
+					    "'%s' is already the name of the %s on line %d",
+					    p->name, m->pairs[i].group ? "group" : "pair",
+					    m->pairs[i].line);
+				return fail_at(L, n, fld(grp, "name"));
 			}
-		m->n_pairs++;
 	}
 	return 0;
 }
@@ -635,6 +645,8 @@ void matrix_free(struct matrix *m)
 		free(m->rules[r].c);
 	}
 	free(m->rules);
+	for (size_t i = 0; m->pairs && i < m->n_pairs; i++)
+		free(m->pairs[i].members);
 	free(m->pairs);
 	free(m->description);
 	free(m->rank_by);

@@ -25,6 +25,7 @@ enum matrix_axis_id {
 	MX_RR, MX_REQUEST, MX_RESPONSE, MX_RR_RATE,
 	MX_LAT_PROBE, MX_LAT_RATE, MX_LAT_SIZE,
 	MX_ZONE,
+	MX_CLIENTS,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE
@@ -78,8 +79,28 @@ struct matrix_bind {
 	int line;
 };
 
+/* A group (<group kind="incast|fan-out">): several tests as one case, started together. Each
+ * member is one test's two ends: an incast group's members are its clients (this host when a
+ * member names none) sending to the group's agent; a fan-out group's are its agents, each
+ * tested from the group's client (this host when it names none). */
+enum matrix_group_kind { MX_GROUP_NONE, MX_GROUP_INCAST, MX_GROUP_FANOUT };
+/* Members of a group and the clients axis's bound: a case's tests run as threads of the
+ * runner, each with its own streams, so this bounds threads and sockets as well. */
+#define MX_MAX_MEMBERS 64
+struct matrix_member {
+	char name[MX_NAME_MAX];
+	char client_host[256];             /* "" = this host sends */
+	uint16_t client_port;
+	char agent_host[256];
+	uint16_t agent_port;
+	int line;
+};
+
 struct matrix_pair {
 	char name[MX_NAME_MAX];
+	enum matrix_group_kind group;      /* MX_GROUP_NONE: a pair */
+	struct matrix_member *members;     /* a group's, n_members of them (malloc'd) */
+	size_t n_members;
 	char instance_type[MX_NAME_MAX];   /* "" = not declared */
 	char region[32];
 	char client[256];                  /* as written; "" = this host */

@@ -21,6 +21,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"rr", "request", "response", "rr-rate",
 	"latency-probe", "latency-rate", "latency-size",
 	"zone",
+	"clients",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -32,6 +33,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"none", "0", "0", "0",
 	"none", "0", "0",
 	"any",
+	"1",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -192,6 +194,10 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	case MX_LAT_RATE:
 	case MX_LAT_SIZE:
 		return mxrr_parse_value(axis, text, out, err);
+	case MX_CLIENTS:
+		if (units_parse_uint(text, 1, MX_MAX_MEMBERS, &u, err) < 0)
+			return -1;
+		break;
 	case MX_NODELAY:
 	case MX_GSO:
 	case MX_ZEROCOPY:

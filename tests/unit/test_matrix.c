@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runner/matrix/expand.h"
 #include "runner/matrix/matrix.h"
+#include "runner/matrix/matrix_group.h"
 
 static const char good[] =
 	"<?xml version=\"1.0\"?>\n"                                           /* 1 */
@@ -199,6 +201,108 @@ static void missing_file_names_file(void **state)
 	assert_non_null(strstr(err.msg, "No such file"));
 }
 
+/* Groups: an incast group's members are clients of its agent, a fan-out group's are agents
+ * of its client; the clients axis picks how many; bad groups are refused at their line. */
+static const char groups[] =
+	"<matrix name=\"g\">\n"                                              /* 1 */
+	"<pairs>\n"
+	"<group name=\"in\" kind=\"incast\" agent=\"192.0.2.1:7000\">\n"     /* 3 */
+	"<member name=\"c1\"/><member name=\"c2\" client=\"192.0.2.2\"/>\n"
+	"<member name=\"c3\" client=\"192.0.2.3:6000\"/>\n"
+	"</group>\n"
+	"<group name=\"out\" kind=\"fan-out\" client=\"192.0.2.9\">\n"       /* 7 */
+	"<member name=\"a1\" agent=\"192.0.2.4\"/><member name=\"a2\" agent=\"192.0.2.5:7\"/>\n"
+	"</group>\n"
+	"<pair name=\"p\" agent=\"192.0.2.6\"/>\n"                             /* 10 */
+	"</pairs>\n"
+	"</matrix>\n";
+
+static void groups_load(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases cs;
+	struct matrix_member mb;
+	struct ns_err err = {0};
+	if (load(&m, groups, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(m.n_pairs, 3);
+	assert_int_equal(m.pairs[0].group, MX_GROUP_INCAST);
+	assert_int_equal(m.pairs[0].n_members, 3);
+	assert_int_equal(m.pairs[1].group, MX_GROUP_FANOUT);
+	assert_string_equal(m.pairs[1].agent_host, "192.0.2.4"); /* the first member's */
+	assert_int_equal(m.pairs[2].group, MX_GROUP_NONE);
+	assert_int_equal(expand_matrix(&m, &cs, &err), 0);
+	assert_int_equal(cs.n, 3);
+	assert_int_equal(expand_check(&m, &cs, &err), 0);
+	/* no clients axis: a group runs all its members, a pair one test */
+	assert_int_equal(mxgroup_clients(&m, &cs.v[0]), 3);
+	assert_true(mxgroup_is_group(&m, &cs.v[0]));
+	assert_int_equal(mxgroup_clients(&m, &cs.v[2]), 1);
+	assert_false(mxgroup_is_group(&m, &cs.v[2]));
+	mxgroup_member(&m, &cs.v[0], 0, &mb);
+	assert_string_equal(mb.client_host, "");
+	assert_string_equal(mb.agent_host, "192.0.2.1");
+	assert_int_equal(mb.agent_port, 7000);
+	mxgroup_member(&m, &cs.v[0], 2, &mb);
+	assert_string_equal(mb.client_host, "192.0.2.3");
+	assert_int_equal(mb.client_port, 6000);
+	mxgroup_member(&m, &cs.v[1], 1, &mb);
+	assert_string_equal(mb.client_host, "192.0.2.9");
+	assert_string_equal(mb.agent_host, "192.0.2.5");
+	assert_int_equal(mb.agent_port, 7);
+	expand_free(&cs);
+	matrix_free(&m);
+
+	/* a clients axis: on a pair, N tests of its own two ends; too many for a group: refused
+	 * at the value's line */
+	char text[2048];
+	snprintf(text, sizeof(text), "%.*s<axes>\n<axis name=\"clients\"><value>2</value>"
+		 "<value>3</value></axis>\n</axes>\n</matrix>\n",
+		 (int)(strstr(groups, "</matrix>") - groups), groups);
+	assert_int_equal(load(&m, text, &err), 0);
+	assert_int_equal(expand_matrix(&m, &cs, &err), 0);
+	assert_int_equal(cs.n, 6);
+	assert_int_equal(expand_check(&m, &cs, &err), -1);
+	if (!strstr(err.msg, "t.xml:13"))
+		fail_msg("%s", err.msg);
+	assert_non_null(strstr(err.msg, "t.xml:13: axis 'clients' value '3': group 'out' (line 7) "
+				       "has 2 members"));
+	assert_int_equal(mxgroup_clients(&m, &cs.v[5]), 3); /* pair p, clients 3 */
+	mxgroup_member(&m, &cs.v[5], 2, &mb);
+	assert_string_equal(mb.agent_host, "192.0.2.6");
+	expand_free(&cs);
+	matrix_free(&m);
+}
+
+static void bad_groups_name_line(void **state)
+{
+	(void)state;
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"incast\">\n"
+		"<member name=\"a\"/></group>\n</pairs>\n</matrix>", 3, "group agent: an incast");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"incast\" agent=\"h\">\n"
+		"<member name=\"a\" agent=\"h2\"/></group>\n</pairs>\n</matrix>", 4,
+		"group member agent: an incast group's members are clients");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"fan-out\">\n"
+		"<member name=\"a\"/></group>\n</pairs>\n</matrix>", 4, "needs agent=");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"fan-out\" agent=\"h\">\n"
+		"<member name=\"a\" agent=\"h\"/></group>\n</pairs>\n</matrix>", 3,
+		"are its members");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"fan-out\">\n"
+		"<member name=\"a\" agent=\"h\"/>\n<member name=\"a\" agent=\"i\"/>\n"
+		"</group>\n</pairs>\n</matrix>", 5, "already the member on line 4");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"fan-out\">\n"
+		"<member name=\"a\" agent=\"h:99999\"/></group>\n</pairs>\n</matrix>", 4,
+		"group member agent: 'h:99999' is not host:port");
+	refused("<matrix name=\"x\">\n<pairs>\n<group name=\"g\" kind=\"many\" agent=\"h\">\n"
+		"<member name=\"a\"/></group>\n</pairs>\n</matrix>", 3, "many");
+	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"g\" agent=\"h\"/>\n"
+		"<group name=\"g\" kind=\"incast\" agent=\"h\"><member name=\"a\"/></group>\n"
+		"</pairs>\n</matrix>", 4, "already the name of the pair on line 3");
+	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"clients\"><value>65</value></axis>\n"
+		"</axes>\n</matrix>", 3, "out of range");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +313,8 @@ int main(void)
 		cmocka_unit_test(checks_beyond_schema_name_line),
 		cmocka_unit_test(missing_file_names_file),
 		cmocka_unit_test(hooks_load),
+		cmocka_unit_test(groups_load),
+		cmocka_unit_test(bad_groups_name_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
