@@ -1,4 +1,4 @@
 # runner/group: group cases (incast, fan-out): several tests started together as one case,
 # and how fairly they shared the path.
-LIB_SRC += runner/group/fairness.c
+LIB_SRC += runner/group/fairness.c runner/group/group.c runner/group/group_total.c runner/group/group_case.c
 UNIT_TESTS += test_fairness

@@ -687,3 +687,72 @@ SELECT n.result_id, c.run_id, r.case_id, r.repeat, n.side, n.ifname, n.rx_packet
 FROM result_nics n
 JOIN results r ON r.id = n.result_id
 JOIN cases c ON c.id = r.case_id;
+
+-- Group cases (version 23): several tests run together as one case (a matrix <group>, or
+-- the clients axis on a pair), started on a common clock. The case's results row is their
+-- total (figures added up, every test's streams); group_results says how they shared the
+-- path, group_clients holds each test, group_samples each test's interval sums.
+CREATE TABLE IF NOT EXISTS group_results (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	kind             TEXT NOT NULL CHECK (kind IN ('incast', 'fan-out', 'clients')),
+	clients          INTEGER NOT NULL CHECK (clients >= 1),
+	completed        INTEGER NOT NULL,          -- tests that completed (the figures' basis)
+	streams_per_client INTEGER NOT NULL,
+	start_spread_ms  REAL,                      -- the latest test's start after the earliest's
+	start_dispatched INTEGER NOT NULL DEFAULT 0, -- 1: client agents ran tests; their start is
+	                                            -- when the runner sent them off
+	total_bps        REAL NOT NULL,             -- receive rates of the completed tests, summed
+	jain             REAL,                      -- Jain's fairness index over those rates
+	min_share        REAL,                      -- the slowest test's rate over the total
+	min_of_fair      REAL,                      -- ... over its fair share (total / completed)
+	converge_s       REAL                       -- TCP: when the shares settled (NULL: never)
+);
+CREATE TABLE IF NOT EXISTS group_clients (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	client           INTEGER NOT NULL,          -- its place in the group, from 0
+	name             TEXT NOT NULL,
+	client_host      TEXT,                      -- the client agent that sent; NULL = the runner
+	agent            TEXT NOT NULL,             -- host:port of the agent it tested
+	status           TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+	error            TEXT,
+	start_offset_ms  REAL,                      -- its start after the group's earliest
+	rcv_bps          REAL, snd_bps REAL,        -- the requested direction's
+	retransmits      INTEGER, lost_percent REAL,
+	snd_cpu          REAL, rcv_cpu REAL,
+	limited_by       TEXT, sender_limited INTEGER,
+	probe_json       TEXT CHECK (probe_json IS NULL OR json_valid(probe_json)),
+	PRIMARY KEY (result_id, client)
+);
+CREATE TABLE IF NOT EXISTS group_samples (
+	result_id        INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	client           INTEGER NOT NULL,
+	t_start          REAL NOT NULL,
+	t_end            REAL NOT NULL,
+	bps              REAL NOT NULL,             -- the requested direction's interval sum
+	PRIMARY KEY (result_id, client, t_start)
+) WITHOUT ROWID;
+
+-- How a group case's tests shared the path (version 23): one row per group result.
+CREATE VIEW IF NOT EXISTS v_group_fairness AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.protocol,
+       r.direction, g.streams_per_client, r.status, g.kind, g.clients, g.completed,
+       g.total_bps, g.total_bps / 1e6 AS total_mbps, g.jain, g.min_share, g.min_of_fair,
+       g.min_of_fair < 0.5 AS starved, g.converge_s, g.start_spread_ms, g.start_dispatched,
+       r.limited_by, r.sender_limited
+FROM group_results g
+JOIN v_results r ON r.result_id = g.result_id;
+
+-- Each test of a group case (version 23), with its share of the total.
+CREATE VIEW IF NOT EXISTS v_group_clients AS
+SELECT gc.result_id, c.run_id, r.case_id, c.case_key, r.repeat, e.name AS endpoint,
+       gc.client, gc.name, gc.client_host, gc.agent, gc.status, gc.error, gc.start_offset_ms,
+       gc.rcv_bps, gc.rcv_bps / 1e6 AS rcv_mbps, gc.snd_bps, gc.retransmits, gc.lost_percent,
+       gc.snd_cpu, gc.rcv_cpu, gc.limited_by, gc.sender_limited,
+       CASE WHEN gc.status = 'ok' AND g.total_bps > 0 THEN gc.rcv_bps / g.total_bps END AS share,
+       CASE WHEN gc.status = 'ok' AND g.total_bps > 0
+            THEN gc.rcv_bps * g.completed / g.total_bps END AS fair_ratio
+FROM group_clients gc
+JOIN group_results g ON g.result_id = gc.result_id
+JOIN results r ON r.id = gc.result_id
+JOIN cases c ON c.id = r.case_id
+JOIN endpoints e ON e.id = c.endpoint_id;

@@ -100,6 +100,9 @@ static const char *const migrations[] = {
 	 * run's model, converted at the run's exchange rates, each currency apart; before, on-
 	 * demand US dollars only), on v_endpoint_ranked_price (from the schema file) */
 	"DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 23: group cases (tables group_results, group_clients, group_samples and views
+	 * v_group_fairness, v_group_clients from the schema file) */
+	"-- groups",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

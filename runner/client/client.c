@@ -449,17 +449,6 @@ static void merge_agent_intervals(struct client *c, uint32_t d, struct probe_dir
 	}
 }
 
-/* --dont-fragment on UDP: a datagram over the path MTU is refused before the test (the
- * agent checks the reverse direction's). */
-static int check_path_mtu(const struct client *c, struct ns_err *err)
-{
-	for (uint32_t i = 0; i < c->n_ends; i++)
-		if (c->ends[i].role == ENGINE_SEND &&
-		    sockopt_check_mtu(c->ends[i].fds[0], c->p, err) < 0)
-			return -1;
-	return 0;
-}
-
 /* Turns both ends' snapshots into res->dirs. */
 static int compute(struct client *c, struct ns_err *err)
 {
@@ -609,24 +598,30 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted,
-	       struct budget *budget, struct ns_err *err);
+	       struct budget *budget, struct client_sync *sync, struct ns_err *err);
 
 int client_run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, struct ns_err *err)
 {
-	return run(p, res, fn, arg, 0, -1, NULL, NULL, err);
+	return run(p, res, fn, arg, 0, -1, NULL, NULL, NULL, err);
+}
+
+int probe_run_synced(const struct probe_params *p, struct probe_result *res,
+		     struct client_sync *sync, struct ns_err *err)
+{
+	return run(p, res, NULL, NULL, 0, -1, NULL, NULL, sync, err);
 }
 
 int client_run_delegated(const struct probe_params *p, int cancel_fd, struct probe_result *res,
 			 bool *accepted, struct budget *budget, struct ns_err *err)
 {
 	*accepted = false;
-	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, cancel_fd, accepted, budget, err);
+	return run(p, res, NULL, NULL, PROTO_HELLO_DELEGATED, cancel_fd, accepted, budget, NULL, err);
 }
 
 static int run(const struct probe_params *p, struct probe_result *res, client_interval_fn fn,
 	       void *arg, uint16_t hello_flags, int cancel_fd, bool *accepted,
-	       struct budget *budget, struct ns_err *err)
+	       struct budget *budget, struct client_sync *sync, struct ns_err *err)
 {
 	struct client c;
 	struct ns_err e = {0}, e2;
@@ -662,7 +657,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		struct probe_params ip;
 		struct probe_result ir;
 		client_lat_idle_params(p, &ip);
-		int irc = run(&ip, &ir, NULL, NULL, hello_flags, cancel_fd, NULL, NULL, &e);
+		int irc = run(&ip, &ir, NULL, NULL, hello_flags, cancel_fd, NULL, NULL, NULL, &e);
 		idle.sum = ir.latency.sum;
 		idle_s = ir.duration_s;
 		probe_result_free(&ir);
@@ -722,8 +717,9 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	    (dr.n_udp &&
 	     open_udp_streams(&c, dr.udp_first, dr.n_udp, data_s, data_deadline, &e) < 0))
 		goto fail;
-	if (check_path_mtu(&c, &e) < 0)
-		goto fail;
+	for (uint32_t i = 0; i < c.n_ends; i++) /* --dont-fragment: over the path MTU is refused */
+		if (c.ends[i].role == ENGINE_SEND && sockopt_check_mtu(c.ends[i].fds[0], c.p, &e) < 0)
+			goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
@@ -732,8 +728,12 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		client_drain(c.lat.fds, 1);
 	if (niccount_begin(&c.nic, (struct sockaddr *)&c.peer, c.peer_len, &e2) < 0)
 		client_warn(res, e2.msg);
+	if (sync) /* a group's tests start together: wait for the others */
+		sync->ready(sync->arg);
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
+	if (sync)
+		sync->started = proto_now();
 	uint32_t threads = session_threads(p);
 	for (int pass = 0; pass < 2; pass++) /* receivers first, so nothing waits unread */
 		for (uint32_t i = 0; i < c.n_ends; i++) {

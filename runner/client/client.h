@@ -21,6 +21,17 @@ int client_run(const struct probe_params *p, struct probe_result *res, client_in
  * res->error set) on failure, in which case res still holds whatever was measured. */
 int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_err *err);
 
+/* A group case's common start (runner/group/): ready is called on the probe's thread once its
+ * test is set up (data connections open, nothing sent) and may block until the group's other
+ * tests are; started is then when this test began (proto_now(), after the agent's START). */
+struct client_sync {
+	void (*ready)(void *arg);
+	void *arg;
+	double started;
+};
+int probe_run_synced(const struct probe_params *p, struct probe_result *res,
+		     struct client_sync *sync, struct ns_err *err);
+
 /* Asks the agent for its host information (JSON text, malloc'd into *json); psk_file (NULL or
  * "" = none) is the key file proven to the agent. */
 int probe_hostinfo(const char *host, uint16_t port, const char *psk_file, double timeout_s,

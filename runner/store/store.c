@@ -1,5 +1,6 @@
 #include "store.h"
 #include "store_int.h"
+#include "store_group.h"
 #include "store_limit.h"
 #include "store_nic.h"
 #include "store_latency.h"
@@ -680,6 +681,8 @@ int store_put_result(struct store *s, const struct store_result *r, int64_t *res
 		       store_limit_put(s->db, id, r->res, err) < 0 ||
 		       store_latency_put(s->db, id, r->res, err) < 0 ||
 		       store_latency_load_put(s->db, id, r->res, err) < 0))
+		goto rollback;
+	if (r->group && store_group_put(s->db, id, r->group, err) < 0)
 		goto rollback;
 	if (r->search_json) {
 		sqlite3_stmt *ss = stmt(s, ST_SEARCH_INSERT, err);

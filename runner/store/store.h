@@ -19,6 +19,7 @@
 #define STORE_SCHEMA_VERSION NS_STORE_SCHEMA_VERSION
 
 struct store;
+struct store_group;
 
 /* Reads user_version before anything else: a database from a newer netsweep is refused
  * (NS_E_INPUT) and left byte for byte as it was. Every statement, the switch to WAL included,
@@ -105,6 +106,7 @@ struct store_result {
 	const char *probe_json;            /* NULL = none */
 	const char *search_json;           /* a rate search (schemas/search-result.md); NULL = none */
 	bool replace_failed;               /* a failed result of that (case, repeat) gives way */
+	const struct store_group *group;   /* a group case's tests (store_group.h); NULL = none */
 };
 
 /* The result row and its samples, in one transaction. Returns 0, or 1 when that (case,

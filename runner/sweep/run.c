@@ -15,6 +15,8 @@
 #include "runner/core/version.h"
 #include "runner/client/client.h"
 #include "compact.h"
+#include "runner/group/group_case.h"
+#include "runner/matrix/matrix_group.h"
 #include "search_case.h"
 #include "runner/proto/proto.h"
 #include "runner/store/lease.h"
@@ -284,6 +286,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	struct ns_err e = {0};
 	bool ran = false, ok = false;
 	char *json = NULL, *search_json = NULL;
+	struct group_case *grp = NULL;
 
 	describe(m, c, slot->repeat, what, sizeof(what));
 	int claim = run_claim(R, slot, est, what);
@@ -308,19 +311,21 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		if (m->search && pp.proto == NS_PROTO_UDP)
 			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,
 					     mp->client_port, &res, &search_json, &e) == 0;
+		else if (mxgroup_is_group(m, c)) /* several tests as one case, started together */
+			ok = group_case_run(m, c, &pp, &res, &grp, &e) == 0;
 		else
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		/* An agent running all the tests its --max-tests allows (one of version 19 or older:
 		 * any other test) answers busy before any test starts: wait for it, a bounded
 		 * while, rather than fail. */
-		for (int tries = 0; !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
+		for (int tries = 0; !grp && !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
 				    !run_stopped(R); tries++) {
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));
 			sleep_s(R, 0.5);
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
-		if (!ok && retry_agent_lost(&e, &res))
+		if (!grp && !ok && retry_agent_lost(&e, &res))
 			ok = wait_for_agent(R, mp, p, &pp, &res, &e);
 		ran = true;
 		if (res.warnings[0])
@@ -338,6 +343,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		free(json);
 		free(search_json);
 		probe_result_free(&res);
+		group_case_free(grp);
 		lease_release(R->st, R->case_ids[slot->case_idx], slot->repeat, R->holder, NULL);
 		progress_done(R->prog, what, est, false, summary);
 		return 0;
@@ -353,6 +359,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		.warnings = warn[0] ? warn : NULL,
 		.probe_json = json,
 		.search_json = ok ? search_json : NULL,
+		.group = group_case_rows(grp),
 	};
 	sr.replace_failed = R->o->retry_failed;
 	struct ns_err se;
@@ -365,6 +372,7 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 	free(search_json);
 	if (ran)
 		probe_result_free(&res);
+	group_case_free(grp);
 	if (rc == 1)
 		snprintf(summary, sizeof(summary), "already stored by another runner: kept that one");
 	lease_release(R->st, sr.case_id, slot->repeat, R->holder, NULL);
