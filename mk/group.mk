@@ -2,3 +2,4 @@
 # and how fairly they shared the path.
 LIB_SRC += runner/group/fairness.c runner/group/group.c runner/group/group_total.c runner/group/group_case.c
 UNIT_TESTS += test_fairness
+ITESTS += tests/integration/run_group.sh
