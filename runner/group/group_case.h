@@ -1,6 +1,6 @@
 /* group_case: a matrix's group case as the sweep runner runs it — its tests from the matrix
  * (runner/matrix/matrix_group.h) run together (runner/group/group.h), their total as the
- * case's result and each test with the group's fairness for the store (store_group.h). */
+ * case's result and each test with the group's fairness for the store (runner/store/store_group.h). */
 #ifndef NS_GROUP_CASE_H
 #define NS_GROUP_CASE_H
 
