@@ -658,9 +658,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		struct probe_result ir;
 		client_lat_idle_params(p, &ip);
 		int irc = run(&ip, &ir, NULL, NULL, hello_flags, cancel_fd, NULL, NULL, NULL, &e);
-		idle.sum = ir.latency.sum;
-		idle_s = ir.duration_s;
-		probe_result_free(&ir);
+		client_lat_idle_take(res, &ir, &idle.sum, &idle_s);
 		if (irc < 0) {
 			ns_err_prefix(&e, "the latency probe's idle test");
 			goto fail;

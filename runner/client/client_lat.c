@@ -23,7 +23,19 @@ void client_lat_idle_params(const struct probe_params *p, struct probe_params *i
 {
 	probe_lat_params(p, ip);
 	ip->omit_s = 0;
+	ip->interval_s = 0; /* its histogram is kept, not its series */
 	ip->duration_s = probe_lat_idle_s(p);
+}
+
+void client_lat_idle_take(struct probe_result *res, struct probe_result *ir,
+			  struct probe_latency_figures *idle, double *idle_s)
+{
+	*idle = ir->latency.sum;
+	*idle_s = ir->duration_s;
+	free(res->lul.idle_histogram);
+	res->lul.idle_histogram = ir->latency.histogram;
+	ir->latency.histogram = NULL;
+	probe_result_free(ir);
 }
 
 int client_lat_result(struct probe_result *res, const struct probe_params *lp,
@@ -44,8 +56,9 @@ int client_lat_result(struct probe_result *res, const struct probe_params *lp,
 	l->idle_s = idle_s;
 	l->loaded = lat.sum;
 	l->loaded_s = dur;
-	free(lat.histogram);
-	free(lat.intervals);
+	l->loaded_histogram = lat.histogram;
+	l->intervals = lat.intervals;
+	l->n_intervals = lat.n_intervals;
 	if (!l->idle.transactions || !l->loaded.transactions) {
 		client_warn(res, l->idle.transactions ? "the latency probe had no answered "
 			    "transaction beside the load: nothing to compare"

@@ -23,8 +23,12 @@ void client_lat_ranges(enum ns_proto load, uint32_t n_load, const struct probe_p
 /* The idle window's test: the probe alone for probe_lat_idle_s(p), before the load. */
 void client_lat_idle_params(const struct probe_params *p, struct probe_params *ip);
 
+/* The idle test's result ir into its figures, window and histogram (res->lul's); frees ir. */
+void client_lat_idle_take(struct probe_result *res, struct probe_result *ir,
+			  struct probe_latency_figures *idle, double *idle_s);
+
 /* res->lul from the idle test's figures and the probe's requester end (finished) beside the
- * load: both summaries and what the load added; a warning when either window had no
+ * load: both summaries, the loaded window's histogram and series, and what the load added; a warning when either window had no
  * answered transaction (then nothing is added). */
 int client_lat_result(struct probe_result *res, const struct probe_params *lp,
 		      const struct probe_latency_figures *idle, double idle_s,

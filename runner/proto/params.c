@@ -179,7 +179,7 @@ void probe_lat_params(const struct probe_params *p, struct probe_params *lp)
 	lp->connect_timeout_s = p->connect_timeout_s;
 	lp->omit_s = p->omit_s;
 	lp->duration_s = p->duration_s;
-	lp->interval_s = 0;
+	lp->interval_s = p->interval_s; /* its loaded series on the load's interval clock */
 	lp->streams = 1;
 	lp->threads = 1;
 	lp->proto = !strcmp(p->lat_probe, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;

@@ -83,8 +83,9 @@ struct probe_params {
 #define PROBE_LAT_MAX_IDLE_S 60.0
 
 /* The request/response test of p's latency probe: one stream, forward, its sizes and rate,
- * the load's own options left out. Its omit and duration are the load's (the loaded
- * window); the idle window is the same test for lat_idle_s, without omit. */
+ * the load's own options left out. Its omit, duration and interval are the load's (the
+ * loaded window and its series); the idle window is the same test for lat_idle_s, without
+ * omit or series. */
 void probe_lat_params(const struct probe_params *p, struct probe_params *lp);
 double probe_lat_idle_s(const struct probe_params *p);
 
@@ -263,6 +264,11 @@ struct probe_lul {
 	struct probe_latency_figures idle, loaded;
 	/* loaded minus idle: the delay the load added (its queue) */
 	double added_p50_us, added_p90_us, added_p99_us, added_p999_us;
+	/* malloc'd lathist_encode texts of each window, NULL when not known; the loaded window's
+	 * series, on the load's interval clock */
+	char *idle_histogram, *loaded_histogram;
+	struct probe_latency_interval *intervals;
+	uint32_t n_intervals;
 };
 
 struct probe_result {

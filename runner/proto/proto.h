@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 20              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 21              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -32,7 +32,10 @@
 					 19: a stream snapshot the sender's acked bytes;
 					 20: an agent serves several tests at once and
 					 answers one past --max-tests ERROR code 9 (not
-					 BUSY); a version refusal names both versions */
+					 BUSY); a version refusal names both versions;
+					 21: a delegated result's latency histograms and
+					 interval series (DELEGATE_LAT_HISTOGRAM,
+					 DELEGATE_LAT_INTERVALS), a latency probe's too */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -65,7 +68,9 @@ enum proto_type {
 	PROTO_DELEGATE_STREAMS = 18, /* client agent -> runner: a chunk of its per-stream figures */
 	PROTO_DELEGATE_INTERVALS = 19, /* client agent -> runner: a chunk of its interval series */
 	PROTO_DELEGATE_LATENCY = 20, /* client agent -> runner: its latency objects (version 16) */
-	PROTO_TYPE_MAX = 20
+	PROTO_DELEGATE_LAT_HISTOGRAM = 21, /* client agent -> runner: one latency histogram (21) */
+	PROTO_DELEGATE_LAT_INTERVALS = 22, /* ... a chunk of a latency series (version 21) */
+	PROTO_TYPE_MAX = 22
 };
 
 /* HELLO flag from the agent: AUTH_CHALLENGE follows, the key must be proven. */

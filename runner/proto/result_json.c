@@ -28,6 +28,10 @@ void probe_result_free(struct probe_result *res)
 	free(res->latency.histogram);
 	free(res->latency.intervals);
 	memset(&res->latency, 0, sizeof(res->latency));
+	free(res->lul.idle_histogram);
+	free(res->lul.loaded_histogram);
+	free(res->lul.intervals);
+	memset(&res->lul, 0, sizeof(res->lul));
 }
 
 /* Fields that do not apply to the protocol are omitted; sender and receiver objects carry the
@@ -76,6 +80,23 @@ static void sum_json(struct jsonw *w, const char *key, const struct probe_direct
 	jsonw_obj_close(w);
 }
 
+/* "intervals": a latency series (the sum over streams, interval by interval). */
+static void lat_intervals_json(struct jsonw *w, const struct probe_latency_interval *ivl,
+			       uint32_t n, enum ns_proto proto)
+{
+	jsonw_key(w, "intervals");
+	jsonw_arr_open(w);
+	for (uint32_t i = 0; i < n; i++) {
+		jsonw_obj_open(w);
+		jsonw_kv_double(w, "start_s", ivl[i].start_s);
+		jsonw_kv_double(w, "end_s", ivl[i].end_s);
+		jsonw_kv_bool(w, "omitted", ivl[i].omitted);
+		fields_json(w, &fields_latency, &ivl[i].f, proto);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+}
+
 /* "latency": the request/response figures, their series and the histogram, or null. */
 static void latency_json(struct jsonw *w, const struct probe_result *res)
 {
@@ -102,18 +123,7 @@ static void latency_json(struct jsonw *w, const struct probe_result *res)
 	jsonw_kv_bool(w, "client_clock_synced", l->client_clock_synced);
 	jsonw_kv_double(w, "client_clock_maxerror_us", l->client_clock_maxerror_us);
 	jsonw_kv_str(w, "histogram", l->histogram ? l->histogram : "");
-	jsonw_key(w, "intervals");
-	jsonw_arr_open(w);
-	for (uint32_t i = 0; i < l->n_intervals; i++) {
-		const struct probe_latency_interval *v = &l->intervals[i];
-		jsonw_obj_open(w);
-		jsonw_kv_double(w, "start_s", v->start_s);
-		jsonw_kv_double(w, "end_s", v->end_s);
-		jsonw_kv_bool(w, "omitted", v->omitted);
-		fields_json(w, &fields_latency, &v->f, res->params.proto);
-		jsonw_obj_close(w);
-	}
-	jsonw_arr_close(w);
+	lat_intervals_json(w, l->intervals, l->n_intervals, res->params.proto);
 	jsonw_obj_close(w);
 }
 
@@ -132,10 +142,13 @@ static void lul_json(struct jsonw *w, const struct probe_result *res)
 	jsonw_key(w, "idle");
 	jsonw_obj_open(w);
 	fields_json(w, &fields_latency, &l->idle, res->params.proto);
+	jsonw_kv_str(w, "histogram", l->idle_histogram ? l->idle_histogram : "");
 	jsonw_obj_close(w);
 	jsonw_key(w, "loaded");
 	jsonw_obj_open(w);
 	fields_json(w, &fields_latency, &l->loaded, res->params.proto);
+	jsonw_kv_str(w, "histogram", l->loaded_histogram ? l->loaded_histogram : "");
+	lat_intervals_json(w, l->intervals, l->n_intervals, res->params.proto);
 	jsonw_obj_close(w);
 	jsonw_obj_close(w);
 }

@@ -446,14 +446,75 @@ out:
 
 #define RP_MAX_HISTOGRAM (1u << 20) /* bytes of a latency histogram's text, at most */
 
+/* The histogram text at path into *out (left NULL when the key is absent). */
+static int lat_histogram(struct rp *r, const char *path, char **out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (prep(r, "SELECT ?1 ->> ?2", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	const char *h = sqlite3_step(st) == SQLITE_ROW ? sqlrow_text(st, 0) : NULL;
+	if (h && strlen(h) > RP_MAX_HISTOGRAM)
+		ns_err_set(r->err, "probe result: a latency histogram of %zu bytes (at most %u)",
+			   strlen(h), RP_MAX_HISTOGRAM);
+	else if (h && !(*out = strdup(h)))
+		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* A latency interval series (the array at path) into *ivl, *n. */
+static int lat_series(struct rp *r, const char *path, struct probe_latency_interval **ivl,
+		      uint32_t *n_out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1, col;
+	if (prep(r, "SELECT count(*) FROM json_each(?1, ?2)", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (n > PROBE_JSON_MAX_ROWS)
+		return ns_err_set(r->err, "probe result: %lld latency intervals (at most %d)",
+				  (long long)n, PROBE_JSON_MAX_ROWS);
+	if (n && !(*ivl = calloc((size_t)n, sizeof(**ivl))))
+		return ns_err_code(r->err, NS_E_NOMEM, "out of memory");
+	struct cols c = {.count = 0};
+	cols_expr(&c, "value -> '$.start_s', value -> '$.end_s', value -> '$.omitted'");
+	cols_fields(&c, "value", "$.", &fields_latency);
+	if (cols_prep(r, &c, " FROM json_each(?1, ?2) ORDER BY key", &st) < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && *n_out < n) {
+		struct probe_latency_interval *v = &(*ivl)[(*n_out)++];
+		v->start_s = num_d(r, st, 0, "start_s");
+		v->end_s = num_d(r, st, 1, "end_s");
+		v->omitted = is_true(st, 2);
+		col = 3;
+		if (row_fields(r, st, &col, &fields_latency, &v->f) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* "latency": its figures, notes and histogram, then its interval series. */
 static int latency(struct rp *r, struct probe_result *res)
 {
 	struct probe_latency *l = &res->latency;
 	sqlite3_stmt *st = NULL;
 	struct cols c = {.count = 0};
-	int rc = -1, col = 7;
-	cols_expr(&c, "?1 -> '$.latency' ->> '$.histogram', ?1 -> '$.latency' -> '$.relative_error'");
+	int rc = -1, col = 6;
+	cols_expr(&c, "?1 -> '$.latency' -> '$.relative_error'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_cpu', ?1 -> '$.latency' ->> '$.one_way_why'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_synced'");
 	cols_expr(&c, "?1 -> '$.latency' -> '$.client_clock_maxerror_us'");
@@ -466,58 +527,18 @@ static int latency(struct rp *r, struct probe_result *res)
 		ns_err_set(r->err, "reading the latency object: %s", sqlite3_errmsg(r->db));
 		goto out;
 	}
-	const char *h = sqlrow_text(st, 0);
-	if (h && strlen(h) > RP_MAX_HISTOGRAM) {
-		ns_err_set(r->err, "probe result: a latency histogram of %zu bytes (at most %u)",
-			   strlen(h), RP_MAX_HISTOGRAM);
-		goto out;
-	}
-	if (h && !(l->histogram = strdup(h))) {
-		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
-		goto out;
-	}
-	l->relative_error = num_d(r, st, 1, "relative_error");
-	int64_t cpu = num_i(r, st, 2, "client_cpu");
+	l->relative_error = num_d(r, st, 0, "relative_error");
+	int64_t cpu = num_i(r, st, 1, "client_cpu");
 	l->client_cpu = cpu >= INT32_MIN && cpu <= INT32_MAX ? (int32_t)cpu : -1;
-	copy_text(l->one_way_why, sizeof(l->one_way_why), st, 3);
-	l->client_clock_synced = is_true(st, 4);
-	l->client_clock_maxerror_us = num_d(r, st, 5, "client_clock_maxerror_us");
-	int64_t acpu = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : num_i(r, st, 6, "agent_cpu");
+	copy_text(l->one_way_why, sizeof(l->one_way_why), st, 2);
+	l->client_clock_synced = is_true(st, 3);
+	l->client_clock_maxerror_us = num_d(r, st, 4, "client_clock_maxerror_us");
+	int64_t acpu = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : num_i(r, st, 5, "agent_cpu");
 	l->agent_cpu = acpu >= INT32_MIN && acpu <= INT32_MAX ? (int32_t)acpu : -1;
-	if (row_fields(r, st, &col, &fields_latency, &l->sum) < 0)
+	if (row_fields(r, st, &col, &fields_latency, &l->sum) < 0 ||
+	    lat_histogram(r, "$.latency.histogram", &l->histogram) < 0 ||
+	    lat_series(r, "$.latency.intervals", &l->intervals, &l->n_intervals) < 0)
 		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (prep(r, "SELECT count(*) FROM json_each(?1, '$.latency.intervals')", &st) < 0)
-		goto out;
-	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
-	int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (n > PROBE_JSON_MAX_ROWS) {
-		ns_err_set(r->err, "probe result: %lld latency intervals (at most %d)", (long long)n,
-			   PROBE_JSON_MAX_ROWS);
-		goto out;
-	}
-	if (n && !(l->intervals = calloc((size_t)n, sizeof(*l->intervals)))) {
-		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
-		goto out;
-	}
-	c = (struct cols){.count = 0};
-	cols_expr(&c, "value -> '$.start_s', value -> '$.end_s', value -> '$.omitted'");
-	cols_fields(&c, "value", "$.", &fields_latency);
-	if (cols_prep(r, &c, " FROM json_each(?1, '$.latency.intervals') ORDER BY key", &st) < 0)
-		goto out;
-	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW && l->n_intervals < n) {
-		struct probe_latency_interval *v = &l->intervals[l->n_intervals++];
-		v->start_s = num_d(r, st, 0, "start_s");
-		v->end_s = num_d(r, st, 1, "end_s");
-		v->omitted = is_true(st, 2);
-		col = 3;
-		if (row_fields(r, st, &col, &fields_latency, &v->f) < 0)
-			goto out;
-	}
 	l->present = true;
 	rc = 0;
 out:
@@ -525,7 +546,8 @@ out:
 	return rc;
 }
 
-/* "latency_under_load": the probe's test, sizes and windows, then "idle" and "loaded". */
+/* "latency_under_load": the probe's test, sizes and windows, then "idle" and "loaded" with
+ * their histograms and the loaded window's series. */
 static int lul(struct rp *r, struct probe_result *res)
 {
 	struct probe_lul *l = &res->lul;
@@ -541,7 +563,11 @@ static int lul(struct rp *r, struct probe_result *res)
 	else if (sum_object(r, sqlrow_text(st, 0), &fields_lul, l, sizeof(*l), "latency_under_load") >= 0 &&
 		 sum_object(r, sqlrow_text(st, 1), &fields_latency, &l->idle, sizeof(l->idle), "idle") >= 0 &&
 		 sum_object(r, sqlrow_text(st, 2), &fields_latency, &l->loaded, sizeof(l->loaded),
-			    "loaded") >= 0)
+			    "loaded") >= 0 &&
+		 lat_histogram(r, "$.latency_under_load.idle.histogram", &l->idle_histogram) == 0 &&
+		 lat_histogram(r, "$.latency_under_load.loaded.histogram", &l->loaded_histogram) == 0 &&
+		 lat_series(r, "$.latency_under_load.loaded.intervals", &l->intervals,
+			    &l->n_intervals) == 0)
 		rc = 0;
 	l->present = rc == 0;
 	sqlite3_finalize(st);

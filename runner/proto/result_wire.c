@@ -32,12 +32,18 @@ void proto_enc_delegate_result(struct proto_buf *b, const struct probe_result *r
 	}
 }
 
-void proto_enc_delegate_streams(struct proto_buf *b, uint8_t d, uint32_t first,
-				const struct probe_stream_result *s, uint32_t count)
+/* A chunk's head: its direction (or series), its first record's place, its count. */
+static void put_chunk_head(struct proto_buf *b, uint8_t d, uint32_t first, uint32_t count)
 {
 	proto_put_u8(b, d);
 	proto_put_u32(b, first);
 	proto_put_u32(b, count);
+}
+
+void proto_enc_delegate_streams(struct proto_buf *b, uint8_t d, uint32_t first,
+				const struct probe_stream_result *s, uint32_t count)
+{
+	put_chunk_head(b, d, first, count);
 	for (uint32_t i = 0; i < count; i++) {
 		fields_put_all(b, &fields_stream, &s[i]);
 		put_figures(b, &s[i].sender);
@@ -48,14 +54,13 @@ void proto_enc_delegate_streams(struct proto_buf *b, uint8_t d, uint32_t first,
 void proto_enc_delegate_intervals(struct proto_buf *b, uint8_t d, uint32_t first,
 				  const struct probe_interval *v, uint32_t count)
 {
-	proto_put_u8(b, d);
-	proto_put_u32(b, first);
-	proto_put_u32(b, count);
+	put_chunk_head(b, d, first, count);
 	for (uint32_t i = 0; i < count; i++)
 		fields_put_all(b, &fields_interval, &v[i]);
 }
 
-/* A histogram's text, at most, in DELEGATE_LATENCY: the frame's room after the figures. */
+/* A histogram's text, at most, in DELEGATE_LAT_HISTOGRAM: the frame's room after its head (a
+ * lathist_encode text of every bucket with 64-bit counts is about 53 KB). */
 #define RW_MAX_HISTOGRAM (PROTO_MAX_PAYLOAD - 2048)
 
 void proto_enc_delegate_latency(struct proto_buf *b, const struct probe_result *r)
@@ -70,13 +75,31 @@ void proto_enc_delegate_latency(struct proto_buf *b, const struct probe_result *
 		proto_put_u8(b, l->client_clock_synced);
 		proto_put_f64(b, l->client_clock_maxerror_us);
 		proto_put_str(b, l->one_way_why);
-		bool fits = l->histogram && strlen(l->histogram) <= RW_MAX_HISTOGRAM;
-		proto_put_str(b, fits ? l->histogram : "");
+		proto_put_u32(b, l->n_intervals);
 	}
 	if (r->lul.present) {
 		fields_put_all(b, &fields_lul, &r->lul);
 		fields_put_all(b, &fields_latency, &r->lul.idle);
 		fields_put_all(b, &fields_latency, &r->lul.loaded);
+		proto_put_u32(b, r->lul.n_intervals);
+	}
+}
+
+void proto_enc_delegate_lat_histogram(struct proto_buf *b, uint8_t which, const char *text)
+{
+	proto_put_u8(b, which);
+	proto_put_str(b, text);
+}
+
+void proto_enc_delegate_lat_intervals(struct proto_buf *b, uint8_t series, uint32_t first,
+				      const struct probe_latency_interval *v, uint32_t count)
+{
+	put_chunk_head(b, series, first, count);
+	for (uint32_t i = 0; i < count; i++) {
+		proto_put_f64(b, v[i].start_s);
+		proto_put_f64(b, v[i].end_s);
+		proto_put_u8(b, v[i].omitted);
+		fields_put_all(b, &fields_latency, &v[i].f);
 	}
 }
 
@@ -87,6 +110,37 @@ static int send_one(int fd, uint16_t type, struct proto_buf *b, double deadline,
 	proto_buf_free(b);
 	proto_buf_init(b);
 	return rc;
+}
+
+/* DELEGATE_LATENCY, then each histogram there is and each series in chunks. */
+static int send_latency(int fd, const struct probe_result *r, struct proto_buf *b,
+			double deadline, struct ns_err *err)
+{
+	const char *hist[3] = {r->latency.present ? r->latency.histogram : NULL,
+			       r->lul.present ? r->lul.idle_histogram : NULL,
+			       r->lul.present ? r->lul.loaded_histogram : NULL};
+	const struct probe_latency_interval *ivl[2] = {r->latency.intervals, r->lul.intervals};
+	uint32_t n_ivl[2] = {r->latency.present ? r->latency.n_intervals : 0,
+			     r->lul.present ? r->lul.n_intervals : 0};
+	proto_enc_delegate_latency(b, r);
+	if (send_one(fd, PROTO_DELEGATE_LATENCY, b, deadline, err) < 0)
+		return -1;
+	for (uint8_t k = 0; k < 3; k++) {
+		if (!hist[k] || strlen(hist[k]) > RW_MAX_HISTOGRAM)
+			continue; /* not known, or past any real histogram's size: the runner's NULL */
+		proto_enc_delegate_lat_histogram(b, (uint8_t)(k + 1), hist[k]);
+		if (send_one(fd, PROTO_DELEGATE_LAT_HISTOGRAM, b, deadline, err) < 0)
+			return -1;
+	}
+	for (uint8_t k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < n_ivl[k]; i += PROTO_DLATIVLS_PER_CHUNK) {
+			uint32_t n = n_ivl[k] - i;
+			n = n < PROTO_DLATIVLS_PER_CHUNK ? n : PROTO_DLATIVLS_PER_CHUNK;
+			proto_enc_delegate_lat_intervals(b, (uint8_t)(k + 1), i, ivl[k] + i, n);
+			if (send_one(fd, PROTO_DELEGATE_LAT_INTERVALS, b, deadline, err) < 0)
+				return -1;
+		}
+	return 0;
 }
 
 int proto_send_delegate_result(int fd, const struct probe_result *r, double deadline,
@@ -114,11 +168,8 @@ int proto_send_delegate_result(int fd, const struct probe_result *r, double dead
 				goto err;
 		}
 	}
-	if (r->latency.present || r->lul.present) {
-		proto_enc_delegate_latency(&b, r);
-		if (send_one(fd, PROTO_DELEGATE_LATENCY, &b, deadline, err) < 0)
-			goto err;
-	}
+	if ((r->latency.present || r->lul.present) && send_latency(fd, r, &b, deadline, err) < 0)
+		goto err;
 	proto_buf_free(&b);
 	return 0;
 err:
@@ -287,13 +338,7 @@ static int dec_latency(struct proto_result_rd *rd, const uint8_t *p, size_t len,
 		l->client_clock_maxerror_us = proto_get_f64(&r);
 		proto_get_str(&r, l->one_way_why, sizeof(l->one_way_why));
 		proto_printable(l->one_way_why);
-		char *h = malloc(RW_MAX_HISTOGRAM + 1);
-		if (!h)
-			return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
-		proto_get_str(&r, h, RW_MAX_HISTOGRAM + 1);
-		proto_printable(h);
-		char *fit = realloc(h, strlen(h) + 1);
-		l->histogram = fit ? fit : h;
+		rd->want_lat_ivl[0] = proto_get_u32(&r);
 		l->present = true;
 	}
 	if (flags & 2) {
@@ -301,9 +346,80 @@ static int dec_latency(struct proto_result_rd *rd, const uint8_t *p, size_t len,
 		(void)fields_get_all(&r, &fields_latency, &res->lul.idle);
 		(void)fields_get_all(&r, &fields_latency, &res->lul.loaded);
 		proto_printable(res->lul.test);
+		rd->want_lat_ivl[1] = proto_get_u32(&r);
 		res->lul.present = true;
 	}
+	if (rd->want_lat_ivl[0] > PROTO_MAX_INTERVALS || rd->want_lat_ivl[1] > PROTO_MAX_INTERVALS)
+		return ns_err_code(err, NS_E_PROTOCOL, "DELEGATE_LATENCY out of range");
 	return proto_rd_end(&r, "DELEGATE_LATENCY", err);
+}
+
+/* The histogram slot a DELEGATE_LAT_HISTOGRAM names (1 latency, 2 idle, 3 loaded), NULL for
+ * one of an object that did not come. */
+static char **histogram_slot(struct probe_result *res, uint8_t which)
+{
+	switch (which) {
+	case 1: return res->latency.present ? &res->latency.histogram : NULL;
+	case 2: return res->lul.present ? &res->lul.idle_histogram : NULL;
+	case 3: return res->lul.present ? &res->lul.loaded_histogram : NULL;
+	}
+	return NULL;
+}
+
+static int dec_lat_histogram(struct proto_result_rd *rd, const uint8_t *p, size_t len,
+			     struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	uint8_t which = proto_get_u8(&r);
+	char **slot = histogram_slot(rd->res, which);
+	if (r.bad || !slot || *slot)
+		return ns_err_code(err, NS_E_PROTOCOL, "DELEGATE_LAT_HISTOGRAM out of place or "
+				   "out of range");
+	char *h = malloc(RW_MAX_HISTOGRAM + 1);
+	if (!h)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
+	proto_get_str(&r, h, RW_MAX_HISTOGRAM + 1);
+	proto_printable(h);
+	char *fit = realloc(h, strlen(h) + 1);
+	*slot = fit ? fit : h;
+	return proto_rd_end(&r, "DELEGATE_LAT_HISTOGRAM", err);
+}
+
+/* A chunk of the latency series (1) or the latency probe's loaded one (2), in order. */
+static int dec_lat_intervals(struct proto_result_rd *rd, const uint8_t *p, size_t len,
+			     struct ns_err *err)
+{
+	struct probe_result *res = rd->res;
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	uint8_t series = proto_get_u8(&r);
+	uint32_t first = proto_get_u32(&r), count = proto_get_u32(&r);
+	struct probe_latency_interval **ivl = series == 1 ? &res->latency.intervals : &res->lul.intervals;
+	uint32_t *have = series == 1 ? &res->latency.n_intervals : &res->lul.n_intervals;
+	if (r.bad || series < 1 || series > 2 || first != *have || count == 0 ||
+	    count > rd->want_lat_ivl[series - 1] - first)
+		return ns_err_code(err, NS_E_PROTOCOL, "DELEGATE_LAT_INTERVALS chunk out of order "
+				   "or out of range");
+	if ((size_t)count * PROTO_DLATIVL_WIRE_LEN != len - r.off)
+		return ns_err_code(err, NS_E_PROTOCOL, "DELEGATE_LAT_INTERVALS chunk of the wrong "
+				   "size");
+	struct probe_latency_interval *v = realloc(*ivl, (*have + (size_t)count) * sizeof(*v));
+	if (!v)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory for a delegated result");
+	*ivl = v;
+	v += *have;
+	memset(v, 0, count * sizeof(*v));
+	for (uint32_t i = 0; i < count; i++) {
+		v[i].start_s = proto_get_f64(&r);
+		v[i].end_s = proto_get_f64(&r);
+		v[i].omitted = proto_get_u8(&r) != 0;
+		(void)fields_get_all(&r, &fields_latency, &v[i].f);
+	}
+	if (proto_rd_end(&r, "DELEGATE_LAT_INTERVALS", err) < 0)
+		return -1;
+	*have += count;
+	return 0;
 }
 
 static bool complete(const struct proto_result_rd *rd)
@@ -312,7 +428,8 @@ static bool complete(const struct proto_result_rd *rd)
 		if (rd->res->dirs[d].n_streams != rd->want_streams[d] ||
 		    rd->res->dirs[d].n_intervals != rd->want_ivl[d])
 			return false;
-	return true;
+	return rd->res->latency.n_intervals == rd->want_lat_ivl[0] &&
+	       rd->res->lul.n_intervals == rd->want_lat_ivl[1];
 }
 
 int proto_result_rd_msg(struct proto_result_rd *rd, uint16_t type, const uint8_t *p,
@@ -327,6 +444,8 @@ int proto_result_rd_msg(struct proto_result_rd *rd, uint16_t type, const uint8_t
 	case PROTO_DELEGATE_STREAMS: return dec_streams(rd, p, len, err);
 	case PROTO_DELEGATE_INTERVALS: return dec_intervals(rd, p, len, err);
 	case PROTO_DELEGATE_LATENCY: return dec_latency(rd, p, len, err);
+	case PROTO_DELEGATE_LAT_HISTOGRAM: return dec_lat_histogram(rd, p, len, err);
+	case PROTO_DELEGATE_LAT_INTERVALS: return dec_lat_intervals(rd, p, len, err);
 	case PROTO_DONE:
 		if (len || !complete(rd))
 			return ns_err_code(err, NS_E_PROTOCOL, "DONE before the whole delegated "

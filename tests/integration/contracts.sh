@@ -155,7 +155,7 @@ ns_probe -t 0.4 -i 0.2 -P 2 --bidir &&
 	ns_probe -u -b 50M -l 1024 -t 0.4 -i 0.2 --bidir &&
 	ns_probe -u -b 50M -t 0.3 -R &&
 	ns_probe --rr tcp -t 0.3 -i 0.1 &&
-	ns_probe -u -b 20M -t 0.3 -i 0 --latency-probe udp --latency-idle 0.2
+	ns_probe -u -b 20M -t 0.3 -i 0.1 --latency-probe udp --latency-idle 0.2
 ok=$?
 # and one that fails (nothing listens on port 1 of loopback): the error object
 ns_probe -p 1 -t 0.3 --connect-timeout 1

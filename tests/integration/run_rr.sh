@@ -154,20 +154,41 @@ X
 			fail "a delegated rr case lands in v_latency with its histogram (client= pair)" \
 				"$n rows: $(sqlite3 "$T/dg.db" "select r.status, r.error, l.transactions, substr(l.histogram, 1, 24) from results r left join result_latency l on l.result_id = r.id" 2>&1 | head -2)"
 		fi
-		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 1 -i 0 -b 50M \
+		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 1 -i 0.25 -b 50M \
 			--latency-probe udp --latency-idle 0.3 -J >"$T/from.json" 2>"$T/from.err"
-		lt=$(jq -r '[.latency_under_load.idle.transactions, .latency_under_load.loaded.transactions,
-			.latency_under_load.test, .latency_under_load.loaded.lost, .status,
-			(.warnings | join("; "))] | join(" ")' "$T/from.json" 2>/dev/null)
-		read -r it ld tst _ <<<"$lt"
-		if [ "${it:-0}" -gt 0 ] 2>/dev/null && [ "${ld:-0}" -gt 0 ] && [ "$tst" = udp_rr ]; then
-			pass "probe --from carries a latency probe back (idle $it, loaded $ld transactions)"
+		# its figures, both windows' histograms (n= their transactions) and the loaded
+		# series, whose measured intervals add up to the loaded window's transactions
+		lt=$(jq -r '.latency_under_load as $l | [$l.idle.transactions, $l.loaded.transactions,
+			$l.test, ($l.idle.histogram | startswith("LH1 n=\($l.idle.transactions) ")),
+			($l.loaded.histogram | startswith("LH1 n=\($l.loaded.transactions) ")),
+			($l.loaded.intervals | length),
+			([$l.loaded.intervals[] | select(.omitted | not) | .transactions] | add),
+			.status] | join(" ")' "$T/from.json" 2>/dev/null)
+		read -r it ld tst ih lh ni ns _ <<<"$lt"
+		if [ "${it:-0}" -gt 0 ] 2>/dev/null && [ "${ld:-0}" -gt 0 ] && [ "$tst" = udp_rr ] &&
+			[ "$ih $lh" = "true true" ] && [ "${ni:-0}" -ge 4 ] && [ "$ns" = "$ld" ]; then
+			pass "probe --from carries a latency probe back (idle $it, loaded $ld transactions, histograms, $ni intervals)"
 		else
 			fail "probe --from carries a latency probe back" "'$lt': $(jq -r .error "$T/from.json" 2>/dev/null; head -2 "$T/from.err")"
+		fi
+		# and a delegated TCP_RR: percentiles, its histogram and its series
+		"$NETSWEEP" probe "127.0.0.1:$TARGET_PORT" --from "127.0.0.1:$D_PORT" -t 1 -i 0.25 \
+			--rr tcp -J >"$T/from_rr.json" 2>"$T/from_rr.err"
+		lt=$(jq -r '.latency as $l | [$l.transactions, ($l.p50_us > 0), ($l.p99_us >= $l.p50_us),
+			($l.histogram | startswith("LH1 n=\($l.transactions) ")), ($l.intervals | length),
+			([$l.intervals[] | select(.omitted | not) | .transactions] | add)] | join(" ")' \
+			"$T/from_rr.json" 2>/dev/null)
+		read -r tr p50 p99 h ni ns <<<"$lt"
+		if [ "${tr:-0}" -gt 0 ] 2>/dev/null && [ "$p50 $p99 $h" = "true true true" ] &&
+			[ "${ni:-0}" -ge 4 ] && [ "$ns" = "$tr" ]; then
+			pass "probe --from --rr tcp carries percentiles, histogram and $ni intervals back ($tr transactions)"
+		else
+			fail "probe --from --rr tcp carries percentiles, histogram and intervals back" "'$lt': $(jq -r .error "$T/from_rr.json" 2>/dev/null; head -2 "$T/from_rr.err")"
 		fi
 	else
 		fail "a delegated rr case lands in v_latency with its histogram (client= pair)" "no --delegate agent"
 		fail "probe --from carries a latency probe back" "no --delegate agent"
+		fail "probe --from --rr tcp carries percentiles, histogram and intervals back" "no --delegate agent"
 	fi
 else
 	fail "A/B on latency between two pairs that differ in instance type" "no agent on loopback"

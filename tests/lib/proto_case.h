@@ -34,16 +34,20 @@ enum proto_case {
 #define PROTO_CASE_HEADER_OK 1u /* its first PROTO_HDR_LEN bytes are a valid frame header */
 #define PROTO_CASE_BODY_OK 2u   /* its case's decoders took all of the payload */
 
-/* The chunk kinds of a delegated result, by the byte before the chunk. */
+/* The chunk kinds of a delegated result, by the byte before the chunk (its low 7 bits). */
 static inline uint16_t proto_case_chunk_type(uint8_t b)
 {
-	return b % 3 == 2 ? PROTO_DELEGATE_LATENCY
-	       : b & 1    ? PROTO_DELEGATE_INTERVALS
-			  : PROTO_DELEGATE_STREAMS;
+	static const uint16_t kinds[] = {PROTO_DELEGATE_STREAMS, PROTO_DELEGATE_INTERVALS,
+					 PROTO_DELEGATE_LATENCY, PROTO_DELEGATE_LAT_HISTOGRAM,
+					 PROTO_DELEGATE_LAT_INTERVALS};
+	return kinds[(b & 0x7f) % (sizeof(kinds) / sizeof(kinds[0]))];
 }
+#define PROTO_CASE_CHUNK_MORE 0x80 /* in the kind byte: a u16 length, and more chunks after */
 
-/* A delegated result: u16 length of its DELEGATE_RESULT, that, then one chunk (its kind by
- * its first byte, proto_case_chunk_type) and DONE. 0 when DONE closed a complete result. */
+/* A delegated result: u16 length of its DELEGATE_RESULT, that, then chunks, each its kind
+ * byte (proto_case_chunk_type) and the chunk: with PROTO_CASE_CHUNK_MORE a u16 length and
+ * that many bytes, another chunk following; without, the rest. Then DONE. 0 when DONE closed
+ * a complete result. */
 static inline int proto_case_delegated(const uint8_t *p, size_t n, struct ns_err *err)
 {
 	struct probe_result res;
@@ -53,18 +57,33 @@ static inline int proto_case_delegated(const uint8_t *p, size_t n, struct ns_err
 	proto_result_rd_init(&rd, &res);
 	if (n < 2) {
 		ns_err_set(err, "no DELEGATE_RESULT length");
-	} else {
-		size_t h = (size_t)p[0] << 8 | p[1], m = n - 2;
-		const uint8_t *q = p + 2;
-		h = h < m ? h : m;
-		if (proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, q, h, err) == 0 && m > h &&
-		    proto_result_rd_msg(&rd, proto_case_chunk_type(q[h]), q + h + 1, m - h - 1,
-					err) == 0 &&
-		    proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, err) == 1)
-			rc = 0;
-		else if (m <= h)
-			ns_err_set(err, "no chunk after the DELEGATE_RESULT");
+		goto out;
 	}
+	size_t h = (size_t)p[0] << 8 | p[1], m = n - 2;
+	const uint8_t *q = p + 2;
+	h = h < m ? h : m;
+	if (proto_result_rd_msg(&rd, PROTO_DELEGATE_RESULT, q, h, err) != 0)
+		goto out;
+	q += h, m -= h;
+	if (!m) {
+		ns_err_set(err, "no chunk after the DELEGATE_RESULT");
+		goto out;
+	}
+	while (m) {
+		uint8_t kind = q[0];
+		size_t len = m - 1, skip = 1;
+		if ((kind & PROTO_CASE_CHUNK_MORE) && m >= 3) {
+			len = (size_t)q[1] << 8 | q[2];
+			skip = 3;
+			len = len < m - 3 ? len : m - 3;
+		}
+		if (proto_result_rd_msg(&rd, proto_case_chunk_type(kind), q + skip, len, err) != 0)
+			goto out;
+		q += skip + len, m -= skip + len;
+	}
+	if (proto_result_rd_msg(&rd, PROTO_DONE, NULL, 0, err) == 1)
+		rc = 0;
+out:
 	probe_result_free(&res);
 	return rc;
 }

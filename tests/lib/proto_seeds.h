@@ -252,6 +252,36 @@ static inline void seeds_latency(struct probe_latency_figures *f, double p50, do
 	f->max_us = p50 * 31;
 }
 
+/* A histogram's text of n samples around base ns, a tail at 30 x (NULL out of memory). */
+static inline char *seeds_hist(uint64_t base, uint32_t n)
+{
+	struct lathist *h = malloc(sizeof(*h));
+	if (!h)
+		return NULL;
+	lathist_init(h);
+	for (uint64_t i = 0; i < n; i++)
+		lathist_record(h, base / 2 + (i * 7919) % base + (i % 50 == 0 ? 30 * base : 0));
+	char *t = lathist_encode(h);
+	free(h);
+	return t;
+}
+
+/* A latency series of four 1 s intervals around p50 us, the first in the omit. */
+static inline int seeds_lat_series(struct probe_latency_interval **v, uint32_t *n, double p50)
+{
+	*v = calloc(4, sizeof(**v));
+	if (!*v)
+		return -1;
+	*n = 4;
+	for (uint32_t i = 0; i < 4; i++) {
+		(*v)[i].start_s = (double)i - 1;
+		(*v)[i].end_s = (double)i;
+		(*v)[i].omitted = i == 0;
+		seeds_latency(&(*v)[i].f, p50 * (1 + i / 8.0), 1.0);
+	}
+	return 0;
+}
+
 /* The UDP bidir test's result as a delegated run's client agent has it. */
 static inline int seeds_udp_result(struct probe_result *r)
 {
@@ -286,7 +316,10 @@ static inline int seeds_udp_result(struct probe_result *r)
 	u->added_p90_us = u->loaded.p90_us - u->idle.p90_us;
 	u->added_p99_us = u->loaded.p99_us - u->idle.p99_us;
 	u->added_p999_us = u->loaded.p999_us - u->idle.p999_us;
-	return 0;
+	u->idle_histogram = seeds_hist(48500, 400);
+	u->loaded_histogram = seeds_hist(812000, 6000);
+	return seeds_lat_series(&u->intervals, &u->n_intervals, 812.0) < 0 ||
+	       !u->idle_histogram || !u->loaded_histogram ? -1 : 0;
 }
 
 /* The TCP_RR test's result: a latency object with its histogram. */
@@ -325,14 +358,14 @@ static inline int seeds_rr_result(struct probe_result *r)
 		lathist_record(h, 24000 + (i * 7919) % 60000 + (i % 50 == 0 ? 1900000 : 0));
 	l->histogram = lathist_encode(h);
 	free(h);
-	return l->histogram ? 0 : -1;
+	return l->histogram ? seeds_lat_series(&l->intervals, &l->n_intervals, 61.0) : -1;
 }
 
-/* A delegated result: the u16 length of its DELEGATE_RESULT, that, the chunk's kind byte and
- * the chunk. */
+/* A delegated result: the u16 length of its DELEGATE_RESULT, that, then each chunk: its kind
+ * byte, with PROTO_CASE_CHUNK_MORE and a u16 length but for the last. */
 static inline void seeds_delegated(struct proto_seeds *S, const char *name,
-				   const struct probe_result *r, uint8_t kind,
-				   const struct proto_buf *chunk)
+				   const struct probe_result *r, const uint8_t *kinds,
+				   const struct proto_buf *chunks, uint32_t n)
 {
 	struct proto_buf sums;
 	proto_buf_init(&sums);
@@ -340,50 +373,92 @@ static inline void seeds_delegated(struct proto_seeds *S, const char *name,
 	struct proto_buf *b = seeds_add(S, name, PROTO_CASE_DELEGATE_RESULT, PROTO_CASE_BODY_OK);
 	proto_put_u16(b, (uint16_t)sums.len);
 	proto_put_bytes(b, sums.p, sums.len);
-	proto_put_u8(b, kind);
-	proto_put_bytes(b, chunk->p, chunk->len);
+	for (uint32_t i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+		proto_put_u8(b, (uint8_t)(kinds[i] | (last ? 0 : PROTO_CASE_CHUNK_MORE)));
+		if (!last)
+			proto_put_u16(b, (uint16_t)chunks[i].len);
+		proto_put_bytes(b, chunks[i].p, chunks[i].len);
+		if (chunks[i].oom)
+			b->oom = true;
+	}
 	if (sums.oom)
 		b->oom = true;
 	proto_buf_free(&sums);
+}
+
+/* A latency object's chunks after its DELEGATE_LATENCY (kind 2): each histogram (kind 3) and
+ * each series (kind 4) it has. Returns the chunks in c[]. */
+static inline uint32_t seeds_latency_chunks(const struct probe_result *r, uint8_t *kinds,
+					    struct proto_buf *c)
+{
+	const char *hist[3] = {r->latency.present ? r->latency.histogram : NULL,
+			       r->lul.present ? r->lul.idle_histogram : NULL,
+			       r->lul.present ? r->lul.loaded_histogram : NULL};
+	uint32_t n = 0;
+	proto_buf_init(&c[n]);
+	proto_enc_delegate_latency(&c[n], r);
+	kinds[n++] = 2;
+	for (uint8_t k = 0; k < 3; k++)
+		if (hist[k]) {
+			proto_buf_init(&c[n]);
+			proto_enc_delegate_lat_histogram(&c[n], (uint8_t)(k + 1), hist[k]);
+			kinds[n++] = 3;
+		}
+	if (r->latency.present && r->latency.n_intervals) {
+		proto_buf_init(&c[n]);
+		proto_enc_delegate_lat_intervals(&c[n], 1, 0, r->latency.intervals,
+						 r->latency.n_intervals);
+		kinds[n++] = 4;
+	}
+	if (r->lul.present && r->lul.n_intervals) {
+		proto_buf_init(&c[n]);
+		proto_enc_delegate_lat_intervals(&c[n], 2, 0, r->lul.intervals, r->lul.n_intervals);
+		kinds[n++] = 4;
+	}
+	return n;
 }
 
 /* DELEGATE_RESULT with one chunk of each kind: the result cut to what that chunk completes. */
 static inline void seeds_delegated_all(struct proto_seeds *S, const struct probe_result *udp,
 				       const struct probe_result *rr)
 {
-	struct proto_buf c;
+	struct proto_buf c[8];
+	uint8_t kinds[8] = {0};
 	struct probe_result cut = *udp; /* shares udp's arrays: never freed */
 
-	proto_buf_init(&c);
+	proto_buf_init(&c[0]);
 	cut.n_dirs = 1;
 	cut.dirs[0].n_intervals = 0;
 	cut.lul.present = false;
-	proto_enc_delegate_streams(&c, 0, 0, cut.dirs[0].streams, cut.dirs[0].n_streams);
-	seeds_delegated(S, "delegate_streams", &cut, 0, &c);
-	proto_buf_free(&c);
+	proto_enc_delegate_streams(&c[0], 0, 0, cut.dirs[0].streams, cut.dirs[0].n_streams);
+	seeds_delegated(S, "delegate_streams", &cut, kinds, c, 1);
+	proto_buf_free(&c[0]);
 
-	proto_buf_init(&c);
+	proto_buf_init(&c[0]);
 	cut = *udp;
 	cut.n_dirs = 2;
 	cut.dirs[0].n_streams = cut.dirs[1].n_streams = cut.dirs[0].n_intervals = 0;
 	cut.lul.present = false;
-	proto_enc_delegate_intervals(&c, 1, 0, cut.dirs[1].intervals, cut.dirs[1].n_intervals);
-	seeds_delegated(S, "delegate_intervals", &cut, 1, &c);
-	proto_buf_free(&c);
+	proto_enc_delegate_intervals(&c[0], 1, 0, cut.dirs[1].intervals, cut.dirs[1].n_intervals);
+	kinds[0] = 1;
+	seeds_delegated(S, "delegate_intervals", &cut, kinds, c, 1);
+	proto_buf_free(&c[0]);
 
-	/* both directions' limits and schedulers, and the latency probe's figures */
-	proto_buf_init(&c);
+	/* both directions' limits and schedulers, and the latency probe's figures, histograms
+	 * and loaded series */
 	cut = *udp;
 	for (uint32_t d = 0; d < 2; d++)
 		cut.dirs[d].n_streams = cut.dirs[d].n_intervals = 0;
-	proto_enc_delegate_latency(&c, &cut);
-	seeds_delegated(S, "delegate_latency", &cut, 2, &c);
-	proto_buf_free(&c);
+	uint32_t n = seeds_latency_chunks(&cut, kinds, c);
+	seeds_delegated(S, "delegate_latency", &cut, kinds, c, n);
+	for (uint32_t i = 0; i < n; i++)
+		proto_buf_free(&c[i]);
 
-	proto_buf_init(&c);
-	proto_enc_delegate_latency(&c, rr);
-	seeds_delegated(S, "delegate_rr", rr, 5, &c);
-	proto_buf_free(&c);
+	n = seeds_latency_chunks(rr, kinds, c);
+	seeds_delegated(S, "delegate_rr", rr, kinds, c, n);
+	for (uint32_t i = 0; i < n; i++)
+		proto_buf_free(&c[i]);
 }
 
 /* The agent's end of the UDP bidir test: it received forward and sent reverse. */

@@ -249,6 +249,93 @@ static void from_json_keeps_every_udp_figure(void **state)
 	probe_result_free(&r);
 }
 
+/* Latency figures around base microseconds. */
+static void lat_figures(struct probe_latency_figures *f, double base)
+{
+	*f = (struct probe_latency_figures){.transactions = 1000, .transactions_per_second = 1e3 / 3,
+					    .lost = 2, .min_us = base, .mean_us = base * 1.25,
+					    .p50_us = base * 1.2, .p90_us = base * 1.7,
+					    .p99_us = base * 2.9, .p999_us = base * 4.1,
+					    .max_us = base * 5};
+}
+
+static struct probe_latency_interval *lat_series(uint32_t n, double base)
+{
+	struct probe_latency_interval *v = calloc(n, sizeof(*v));
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].start_s = i * 0.25;
+		v[i].end_s = (i + 1) * 0.25;
+		v[i].omitted = i == 0;
+		lat_figures(&v[i].f, base + i / 3.0);
+	}
+	return v;
+}
+
+/* A request/response result and a latency probe's: their figures, histograms and interval
+ * series come back from the JSON whole (JSON out, in, out: the same text). */
+static void from_json_keeps_latency_whole(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct probe_result r, back;
+		struct ns_err err = {0};
+		memset(&r, 0, sizeof(r));
+		probe_params_init(&r.params);
+		snprintf(r.params.host, sizeof(r.params.host), "192.0.2.1");
+		r.status = 0;
+		r.duration_s = 2;
+		r.n_dirs = 1;
+		r.dirs[0].dir = NS_DIR_FORWARD;
+		if (k == 0) {
+			snprintf(r.params.rr, sizeof(r.params.rr), "rr");
+			struct probe_latency *l = &r.latency;
+			l->present = true;
+			lat_figures(&l->sum, 31.5);
+			l->relative_error = 0.0078125;
+			l->client_cpu = 1;
+			l->agent_cpu = 0;
+			snprintf(l->one_way_why, sizeof(l->one_way_why), "no \"clock\" agreement");
+			l->histogram = strdup("LH1 n=3 sum=99 min=10 max=50 b=10:1,20:1,20:1");
+			l->n_intervals = 9;
+			l->intervals = lat_series(9, 31.5);
+		} else {
+			snprintf(r.params.lat_probe, sizeof(r.params.lat_probe), "udp");
+			struct probe_lul *u = &r.lul;
+			u->present = true;
+			snprintf(u->test, sizeof(u->test), "udp_rr");
+			u->request = u->response = 8;
+			u->rate = 100;
+			u->idle_s = 1;
+			u->loaded_s = 2;
+			lat_figures(&u->idle, 20);
+			lat_figures(&u->loaded, 900.25);
+			u->added_p50_us = u->loaded.p50_us - u->idle.p50_us;
+			u->idle_histogram = strdup("LH1 n=1 sum=7 min=7 max=7 b=7:1");
+			u->loaded_histogram = strdup("LH1 n=2 sum=90 min=40 max=50 b=40:1,10:1");
+			u->n_intervals = 8;
+			u->intervals = lat_series(8, 900.25);
+		}
+		round_trip(&r);
+		char *json = probe_result_json(&r, false);
+		assert_int_equal(probe_result_from_json(json, &back, &err), 0);
+		if (k == 0) {
+			assert_true(back.latency.present);
+			assert_string_equal(back.latency.histogram, r.latency.histogram);
+			assert_int_equal(back.latency.n_intervals, 9);
+			assert_true(back.latency.intervals[8].f.p99_us == r.latency.intervals[8].f.p99_us);
+		} else {
+			assert_true(back.lul.present);
+			assert_string_equal(back.lul.idle_histogram, r.lul.idle_histogram);
+			assert_string_equal(back.lul.loaded_histogram, r.lul.loaded_histogram);
+			assert_int_equal(back.lul.n_intervals, 8);
+			assert_true(back.lul.intervals[7].f.p50_us == r.lul.intervals[7].f.p50_us);
+		}
+		free(json);
+		probe_result_free(&back);
+		probe_result_free(&r);
+	}
+}
+
 static void from_json_refuses_what_is_not_a_result(void **state)
 {
 	(void)state;
@@ -465,6 +552,21 @@ static char *key_paths(const char *json)
 	return out;
 }
 
+/* A delegated result's JSON has the key paths of the direct one's, among them key. */
+static void same_keys(const struct probe_result *direct, const struct probe_result *deleg,
+		      const char *key)
+{
+	char *jd = probe_result_json(direct, false), *jg = probe_result_json(deleg, false);
+	char *kd = key_paths(jd), *kg = key_paths(jg);
+	if (!strstr(kd, key))
+		fail_msg("no %s among the keys:\n%s", key, kd);
+	assert_string_equal(kg, kd);
+	free(kd);
+	free(kg);
+	free(jd);
+	free(jg);
+}
+
 static void has_series(const struct probe_direction *pd, uint32_t streams)
 {
 	uint32_t sums = 0, per_stream = 0;
@@ -548,18 +650,86 @@ static void delegated_result_is_binary_with_every_key(void **state)
 	}
 	assert_string_equal(deleg.engine_mode, direct.engine_mode);
 	assert_int_equal(deleg.tos_applied, direct.tos_applied);
-	char *jd = probe_result_json(&direct, false), *jg = probe_result_json(&deleg, false);
-	char *kd = key_paths(jd), *kg = key_paths(jg);
-	if (!strstr(kd, "$.streams_detail[].receiver.jitter_ms"))
-		fail_msg("keys:\n%s", kd);
-	assert_non_null(strstr(kd, "$.intervals[].stream"));
-	assert_string_equal(kg, kd);
-	free(kd);
-	free(kg);
-	free(jd);
-	free(jg);
+	same_keys(&direct, &deleg, "$.streams_detail[].receiver.jitter_ms");
+	same_keys(&direct, &deleg, "$.intervals[].stream");
 	probe_result_free(&direct);
 	probe_result_free(&deleg);
+	stop_agent(&s);
+	stop_agent(&c);
+}
+
+static void has_histogram(const char *h, uint64_t transactions)
+{
+	char want[40];
+	assert_non_null(h);
+	snprintf(want, sizeof(want), "LH1 n=%llu ", (unsigned long long)transactions);
+	if (strncmp(h, want, strlen(want)))
+		fail_msg("histogram '%.60s', want '%s...'", h, want);
+}
+
+/* Transactions in a latency series add up to its window's (the measured intervals). */
+static void has_lat_series(const struct probe_latency_interval *v, uint32_t n, uint64_t total)
+{
+	uint64_t sum = 0;
+	assert_true(n >= 3);
+	for (uint32_t i = 0; i < n; i++)
+		if (!v[i].omitted)
+			sum += v[i].f.transactions;
+	assert_true(sum == total);
+}
+
+/* A delegated TCP_RR test and a delegated latency probe return their percentiles, histograms
+ * and interval series, with the keys a direct run's result has. */
+static void delegated_latency_comes_whole(void **state)
+{
+	(void)state;
+	struct running c, s;
+	setenv("NETSWEEP_IMDS", "0", 1);
+	start_agent(&c, 0);
+	start_agent(&s, 0);
+	for (int k = 0; k < 2; k++) {
+		struct probe_params p;
+		struct probe_result direct, res;
+		struct ns_err err = {0};
+		probe_params_init(&p);
+		snprintf(p.host, sizeof(p.host), "127.0.0.1");
+		p.port = s.port;
+		p.duration_s = 1.0;
+		p.interval_s = 0.25;
+		if (k == 0) {
+			snprintf(p.rr, sizeof(p.rr), "rr");
+		} else {
+			snprintf(p.lat_probe, sizeof(p.lat_probe), "tcp");
+			p.rate_bps = 20000000;
+			p.lat_idle_s = 0.3;
+		}
+		if (probe_run_from("127.0.0.1", c.port, &p, &res, &err) < 0)
+			fail_msg("probe_run_from: %s", err.msg);
+		assert_int_equal(res.status, 0);
+		if (k == 0) {
+			const struct probe_latency *l = &res.latency;
+			assert_true(l->present);
+			assert_true(l->sum.transactions > 0);
+			assert_true(l->sum.p50_us > 0 && l->sum.p99_us >= l->sum.p50_us);
+			has_histogram(l->histogram, l->sum.transactions);
+			has_lat_series(l->intervals, l->n_intervals, l->sum.transactions);
+		} else {
+			const struct probe_lul *l = &res.lul;
+			assert_true(l->present);
+			assert_true(l->idle.transactions > 0 && l->loaded.transactions > 0);
+			assert_true(l->loaded.p50_us > 0 && l->loaded.p99_us >= l->loaded.p50_us);
+			has_histogram(l->idle_histogram, l->idle.transactions);
+			has_histogram(l->loaded_histogram, l->loaded.transactions);
+			has_lat_series(l->intervals, l->n_intervals, l->loaded.transactions);
+		}
+		if (probe_run(&p, &direct, &err) < 0)
+			fail_msg("probe_run: %s", err.msg);
+		same_keys(&direct, &res, k ? "$.latency_under_load.loaded.intervals[].p99_us"
+					   : "$.latency.intervals[].p99_us");
+		round_trip(&res);
+		probe_result_free(&direct);
+		probe_result_free(&res);
+	}
 	stop_agent(&s);
 	stop_agent(&c);
 }
@@ -570,10 +740,12 @@ int main(void)
 		cmocka_unit_test(delegate_request_round_trip_and_bounds),
 		cmocka_unit_test(hostinfo_request_peer),
 		cmocka_unit_test(from_json_keeps_every_udp_figure),
+		cmocka_unit_test(from_json_keeps_latency_whole),
 		cmocka_unit_test(from_json_refuses_what_is_not_a_result),
 		cmocka_unit_test(real_results_survive_json),
 		cmocka_unit_test(run_from_goes_through_the_client_agent),
 		cmocka_unit_test(delegated_result_is_binary_with_every_key),
+		cmocka_unit_test(delegated_latency_comes_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,23 @@ static void table_equal(const struct field_table *t, const void *a, const void *
 }
 
 /* Everything a delegated result carries (not params: the runner keeps its own). */
+static void same_text(const char *a, const char *b)
+{
+	if (a || b)
+		assert_string_equal(a ? a : "(none)", b ? b : "(none)");
+}
+
+static void same_series(const struct probe_latency_interval *a, uint32_t na,
+			const struct probe_latency_interval *b, uint32_t nb)
+{
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++) {
+		assert_true(a[i].start_s == b[i].start_s && a[i].end_s == b[i].end_s);
+		assert_int_equal(a[i].omitted, b[i].omitted);
+		table_equal(&fields_latency, &a[i].f, &b[i].f);
+	}
+}
+
 static void same_as_sent(const struct probe_result *a, const struct probe_result *b)
 {
 	assert_int_equal(a->status, b->status);
@@ -57,7 +74,7 @@ static void same_as_sent(const struct probe_result *a, const struct probe_result
 		for (uint32_t i = 0; i < x->n_intervals; i++)
 			table_equal(&fields_interval, &x->intervals[i], &y->intervals[i]);
 	}
-	/* the latency objects (issue 24), all but the latency's interval series */
+	/* the latency objects (issue 24), their histograms and series (issue 34) */
 	assert_int_equal(a->latency.present, b->latency.present);
 	if (a->latency.present) {
 		table_equal(&fields_latency, &a->latency.sum, &b->latency.sum);
@@ -67,15 +84,19 @@ static void same_as_sent(const struct probe_result *a, const struct probe_result
 		assert_int_equal(a->latency.client_clock_synced, b->latency.client_clock_synced);
 		assert_true(a->latency.client_clock_maxerror_us == b->latency.client_clock_maxerror_us);
 		assert_string_equal(a->latency.one_way_why, b->latency.one_way_why);
-		assert_string_equal(a->latency.histogram ? a->latency.histogram : "",
-				    b->latency.histogram);
-		assert_int_equal(b->latency.n_intervals, 0);
+		same_text(a->latency.histogram, b->latency.histogram);
+		same_series(a->latency.intervals, a->latency.n_intervals, b->latency.intervals,
+			    b->latency.n_intervals);
 	}
 	assert_int_equal(a->lul.present, b->lul.present);
 	if (a->lul.present) {
 		table_equal(&fields_lul, &a->lul, &b->lul);
 		table_equal(&fields_latency, &a->lul.idle, &b->lul.idle);
 		table_equal(&fields_latency, &a->lul.loaded, &b->lul.loaded);
+		same_text(a->lul.idle_histogram, b->lul.idle_histogram);
+		same_text(a->lul.loaded_histogram, b->lul.loaded_histogram);
+		same_series(a->lul.intervals, a->lul.n_intervals, b->lul.intervals,
+			    b->lul.n_intervals);
 	}
 }
 
@@ -230,6 +251,8 @@ static void binary_result_round_trips(void **state)
 	assert_int_equal(PROTO_DIVL_WIRE_LEN, 85);
 	assert_int_equal(PROTO_DSTREAMS_PER_CHUNK, 264);
 	assert_int_equal(PROTO_DIVLS_PER_CHUNK, 770);
+	assert_int_equal(PROTO_DLATIVL_WIRE_LEN, 97);
+	assert_int_equal(PROTO_DLATIVLS_PER_CHUNK, 675);
 	make_result(&r, 2, 3, 40);
 	binary_round_trip(&r, &n);
 	assert_int_equal(n, 1 + 2 * 2 + 1); /* sums, streams and intervals per direction, DONE */
@@ -257,10 +280,28 @@ static void binary_result_round_trips(void **state)
 	r.lul.added_p50_us = r.lul.loaded.p50_us - r.lul.idle.p50_us;
 	r.lul.added_p99_us = -1.0 / 7;
 	binary_round_trip(&r, &n);
-	assert_int_equal(n, 1 + 2 + 1 + 1);
+	assert_int_equal(n, 1 + 2 + 1 + 1 + 1); /* and the latency's histogram */
+	/* every histogram and both series, the long one in several chunks */
+	r.lul.idle_histogram = strdup("LH1 n=1 sum=7 min=7 max=7 b=7:1");
+	r.lul.loaded_histogram = strdup("LH1 n=2 sum=90 min=40 max=50 b=40:1,10:1");
+	r.latency.n_intervals = 2 * PROTO_DLATIVLS_PER_CHUNK + 5;
+	r.latency.intervals = calloc(r.latency.n_intervals, sizeof(*r.latency.intervals));
+	r.lul.n_intervals = 3;
+	r.lul.intervals = calloc(3, sizeof(*r.lul.intervals));
+	for (uint32_t i = 0; i < r.latency.n_intervals; i++) {
+		struct probe_latency_interval *v = &r.latency.intervals[i];
+		v->start_s = i / 10.0;
+		v->end_s = (i + 1) / 10.0;
+		v->omitted = i < 3;
+		fill_latency(&v->f, 10.0 + i);
+		if (i < 3)
+			r.lul.intervals[i] = *v;
+	}
+	binary_round_trip(&r, &n);
+	assert_int_equal(n, 1 + 2 + 1 + 3 + 3 + 1 + 1);
 	r.latency.present = false; /* only the probe's */
 	binary_round_trip(&r, &n);
-	assert_int_equal(n, 1 + 2 + 1 + 1);
+	assert_int_equal(n, 1 + 2 + 1 + 2 + 1 + 1);
 	/* a second DELEGATE_LATENCY, or unknown flags, are refused */
 	struct proto_buf lb;
 	struct probe_result lback;
@@ -275,6 +316,25 @@ static void binary_result_round_trips(void **state)
 	proto_enc_delegate_latency(&lb, &r);
 	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LATENCY, lb.p, lb.len, &lerr), 0);
 	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LATENCY, lb.p, lb.len, &lerr), -1);
+	/* a histogram of an object that did not come (the latency's), a second loaded one; a
+	 * series chunk out of order; DONE before the series came */
+	lb.len = 0;
+	proto_enc_delegate_lat_histogram(&lb, 1, "LH1 n=0 sum=0 min=0 max=0 b=");
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_HISTOGRAM, lb.p, lb.len, &lerr), -1);
+	lb.len = 0;
+	proto_enc_delegate_lat_histogram(&lb, 3, r.lul.loaded_histogram);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_HISTOGRAM, lb.p, lb.len, &lerr), 0);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_HISTOGRAM, lb.p, lb.len, &lerr), -1);
+	lb.len = 0;
+	proto_enc_delegate_lat_intervals(&lb, 2, 1, r.lul.intervals + 1, 2);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_INTERVALS, lb.p, lb.len, &lerr), -1);
+	lb.len = 0;
+	proto_enc_delegate_lat_intervals(&lb, 2, 0, r.lul.intervals, 2);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_INTERVALS, lb.p, lb.len, &lerr), 0);
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DONE, NULL, 0, &lerr), -1);
+	lb.len = 0;
+	proto_enc_delegate_lat_intervals(&lb, 2, 2, r.latency.intervals, 2); /* past the count */
+	assert_int_equal(proto_result_rd_msg(&lrd, PROTO_DELEGATE_LAT_INTERVALS, lb.p, lb.len, &lerr), -1);
 	probe_result_free(&lback);
 	memset(&lback, 0, sizeof(lback));
 	proto_result_rd_init(&lrd, &lback);
