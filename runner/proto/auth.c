@@ -5,6 +5,7 @@
 #include "auth.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,25 @@ static int hexval(int c)
 	return -1;
 }
 
+/* A Kubernetes Secret's file as a pod's non-root user sees it: owned by root, readable by the
+ * pod's fsGroup (mode 0440 or 0640), nothing for others. That group is one of this process's
+ * own and not root's, so no other account reads the key through it; a root process keeps the
+ * strict rule (0600 or 0400). */
+static bool group_secret(const struct stat *st)
+{
+	if (st->st_uid != 0 || geteuid() == 0 || st->st_gid == 0 ||
+	    (st->st_mode & (S_IRWXG | S_IRWXO)) != S_IRGRP)
+		return false;
+	if (st->st_gid == getegid())
+		return true;
+	gid_t groups[256];
+	int n = getgroups(256, groups);
+	for (int i = 0; i < n; i++)
+		if (groups[i] == st->st_gid)
+			return true;
+	return false;
+}
+
 int auth_key_load(const char *path, struct auth_key *key, struct ns_err *err)
 {
 	char text[AUTH_FILE_MAX + 1];
@@ -72,7 +92,7 @@ int auth_key_load(const char *path, struct auth_key *key, struct ns_err *err)
 			    path);
 		goto out;
 	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+	if ((st.st_mode & (S_IRWXG | S_IRWXO)) && !group_secret(&st)) {
 		ns_err_code(err, NS_E_INPUT,
 			    "key file %s: group or others may read it (mode %04o); "
 			    "run 'chmod 600 %s' or make a new one with 'netsweep key'",

@@ -28,7 +28,9 @@ struct auth_key {
 
 /* Reads a key file: one line of 32..128 hex digits. Refuses a file that is not a regular file,
  * that another user than this one or root owns, or that its group or others may read or
- * write (the message says how to fix it). */
+ * write (the message says how to fix it) — but for a non-root process, a root-owned file that
+ * only one of its own groups (not root's) may also read: a Kubernetes Secret's volume with
+ * the pod's fsGroup (0440). */
 int auth_key_load(const char *path, struct auth_key *key, struct ns_err *err);
 /* Writes a new random key to path, created with mode 0600; never replaces an existing file. */
 int auth_key_create(const char *path, struct ns_err *err);

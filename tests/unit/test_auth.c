@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runner/proto/auth.h"
@@ -124,6 +126,50 @@ static void key_files_of_another_user_are_refused(void **state)
 	assert_int_equal(auth_key_load(path, &k, &err), 0);
 }
 
+/* A Kubernetes Secret's file for a non-root pod user: root's, mode 0440, group the pod's
+ * fsGroup. Read by a child that became uid/gid 10001 (with 10002 as a supplementary group):
+ * its own group or a supplementary one may read, any other group, group write, others'
+ * bits, or a file that is not root's may not; root keeps the strict rule. */
+static void group_secret_for_a_pod_user(void **state)
+{
+	(void)state;
+	char path[128];
+	struct auth_key k;
+	struct ns_err err = {0};
+	if (geteuid() != 0) {
+		print_message("SKIP a Secret's group-readable key: needs root to chown and setuid\n");
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/secret", dir);
+	write_file(path, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n", 0440);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chown(path, 0, 10001), 0);
+	assert_int_equal(auth_key_load(path, &k, &err), -1); /* root: 0440 is not 0400 */
+	struct { uid_t uid; gid_t gid; mode_t mode; int want; } cases[] = {
+		{0, 10001, 0440, 0}, {0, 10001, 0640, 0}, {0, 10002, 0440, 0}, /* supplementary */
+		{0, 10003, 0440, -1}, {0, 10001, 0460, -1}, {0, 10001, 0444, -1},
+		{10001, 10001, 0440, -1}, {0, 0, 0440, -1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(chown(path, cases[i].uid, cases[i].gid), 0);
+		assert_int_equal(chmod(path, cases[i].mode), 0);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			gid_t extra[] = {10002};
+			if (setgroups(1, extra) < 0 || setgid(10001) < 0 || setuid(10001) < 0)
+				_exit(3);
+			_exit(auth_key_load(path, &k, &err) == cases[i].want ? 0 : 1);
+		}
+		int status = 0;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fail_msg("case %zu (uid %u gid %u mode %o): want %d", i, (unsigned)cases[i].uid,
+				 (unsigned)cases[i].gid, (unsigned)cases[i].mode, cases[i].want);
+	}
+	assert_int_equal(chmod(dir, 0700), 0);
+}
+
 static struct auth_key key_0_31(void)
 {
 	struct auth_key k = {.len = 32};
@@ -227,6 +273,7 @@ int main(void)
 		cmocka_unit_test(new_key_is_private_and_never_replaced),
 		cmocka_unit_test(key_files_are_checked),
 		cmocka_unit_test(key_files_of_another_user_are_refused),
+		cmocka_unit_test(group_secret_for_a_pod_user),
 		cmocka_unit_test(proofs_match_an_outside_hmac),
 		cmocka_unit_test(handshake_both_ways_and_replays),
 	};
