@@ -25,4 +25,4 @@ image: all
 			--build-arg BASE=$(IMAGE):$(NS_VERSION) \
 			-t $(IMAGE)-runner:$(NS_VERSION) -t $(IMAGE)-runner:latest $(IMAGE_DIR); \
 	else echo "make image: no kubectl (KUBECTL=path): no $(IMAGE)-runner image"; fi
-ITESTS += tests/integration/image_agent.sh
+ITESTS += tests/integration/image_agent.sh tests/integration/kube_manifests.sh tests/integration/kube_play.sh

@@ -15,12 +15,17 @@ rm -rf "$stage"
 mkdir -p "$root"
 make --no-print-directory install DESTDIR="$root" PREFIX=/usr >"$stage/install.log"
 rm -rf "$root/usr/share/man" "$root/usr/share/netsweep/examples"
-# every library the binary loads, at the path the loader finds it (symlinks resolved)
-ldd "$bin" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }' |
-while read -r lib; do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
-done
+# libs BINARY DEST: every library BINARY loads, at the path the loader finds it (symlinks
+# resolved), into DEST unless the image root has it already
+libs() {
+	ldd "$1" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }' |
+	while read -r lib; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$2$(dirname "$lib")"
+		cp -L "$lib" "$2$lib"
+	done
+}
+libs "$bin" "$root"
 # the loader is also looked for through its canonical path (/lib64 may be a symlink here)
 interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
@@ -34,7 +39,9 @@ printf 'root:x:0:0:root:/root:/sbin/nologin\nnetsweep:x:10001:10001:netsweep:/va
 printf 'root:x:0:\nnetsweep:x:10001:\n' >"$root/etc/group"
 chmod 0755 "$stage/state" # the Containerfile copies it to /var/lib/netsweep owned by netsweep
 if [ -n "$kubectl" ]; then
-	mkdir -p "$stage/runner/usr/bin"
+	mkdir -p "$stage/runner/usr/bin" "$stage/runner/bin"
 	cp -L "$kubectl" "$stage/runner/usr/bin/kubectl"
+	cp -L /bin/sh "$stage/runner/bin/sh"
+	libs /bin/sh "$stage/runner"
 fi
 du -sk "$root" | cut -f1
