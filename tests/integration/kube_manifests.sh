@@ -77,8 +77,9 @@ got=$(jp "$K8S/runner-cronjob.yaml" "{$pod.serviceAccountName} {$pod.volumes[*].
 if [ "$got" = "netsweep-runner netsweep-data netsweep-matrix netsweep-psk Forbid" ]; then pass "the CronJob uses the service account, PVC, ConfigMap and Secret defined here, one run at a time"; else fail "CronJob references" "$got"; fi
 cmd=$(jp "$K8S/runner-cronjob.yaml" "{$pod.containers[0].args[0]}")
 if [[ "$cmd" == *"netsweep run /etc/netsweep/matrix/matrix.xml --db /var/lib/netsweep/nightly.db"* ]] &&
-	[[ "$cmd" == *"netsweep report --db /var/lib/netsweep/nightly.db --output /var/lib/netsweep/report"* ]]; then
-	pass "the CronJob runs the matrix into the volume's database, then the report beside it"
+	[[ "$cmd" == *"netsweep report --db /var/lib/netsweep/nightly.db --output /var/lib/netsweep/report"* ]] &&
+	[[ "$cmd" == *"netsweep site --db /var/lib/netsweep/nightly.db -o /var/lib/netsweep/site"* ]]; then
+	pass "the CronJob runs the matrix into the volume's database, then the report and the site beside it"
 else
 	fail "the CronJob's command" "$cmd"
 fi

@@ -4,8 +4,8 @@
 # (runner-cronjob.yaml) from this build's images (make image), the runner's volume the PVC
 # of pvc.yaml. The runner lists the agents through a stand-in kubectl (NETSWEEP_KUBECTL: no
 # API server here) that names the agent pod's address, runs a quick <kubernetes> matrix
-# against it with the key, and renders the report into the same volume: the database has the
-# night's results and the report is there.
+# against it with the key, and renders the report and the site into the same volume: the
+# database has the night's results, the report and the site are there.
 # What podman 4.3 cannot do is stood in for, each said here: kinds other than Pod — the pod
 # templates are played as Pods (kubectl --local reads them out of the manifests); Secret
 # volumes — podman 4.3 panics on them (VolumeFromSecret), so the key comes from a host folder
@@ -151,7 +151,7 @@ for _ in $(seq 240); do
 done
 podman logs netsweep-runner-play-runner >"$T/runner.log" 2>&1
 if [ "$state" = "exited 0" ]; then
-	pass "the runner pod completes: run, then report ($(( $(date +%s) - start )) s)"
+	pass "the runner pod completes: run, then report and site ($(( $(date +%s) - start )) s)"
 else
 	fail "the runner pod completes" "state '$state': $(grep -v level= "$T/runner.log" | tail -n 4)"
 fi
@@ -167,6 +167,11 @@ if [ -s "$vol/report/index.html" ] && grep -q "cluster-quick" "$vol/report/index
 	pass "the report is in the same volume (report/index.html)"
 else
 	fail "the report is in the same volume" "$(ls "$vol" "$vol/report" 2>&1 | head -n 5)"
+fi
+if [ -s "$vol/site/index.html" ] && [ -s "$vol/site/feed.xml" ]; then
+	pass "the site of every night is in the same volume (site/index.html, feed.xml)"
+else
+	fail "the site is in the same volume" "$(ls "$vol" "$vol/site" 2>&1 | head -n 5)"
 fi
 owner=$(stat -c %u "$DB" 2>/dev/null)
 if [ "$owner" = 10001 ]; then pass "the runner wrote as user 10001, not root"; else fail "the runner wrote as user 10001" "owner '$owner'"; fi
