@@ -34,6 +34,12 @@ trap cleanup EXIT
 export NETSWEEP_IMDS=0 NETSWEEP_GNUPLOT=none NETSWEEP_LAB_DIR=$tmp/lab NETSWEEP_LAB_PREFIX=$labp
 export NETSWEEP_LAB_RATE=m4.large=436M # run --provision lab: the catalog has no figure for it
 unset NETSWEEP_PSK_FILE NETSWEEP_DB
+# a matrix's <kubernetes> pairs (On Kubernetes): a stand-in kubectl answers with the recorded
+# cluster of tests/fixtures/kubernetes (no API server here); matrices load with --dry-run
+printf '#!/bin/sh\ncase "$2" in pods) cat "%s/pods.json";; nodes) cat "%s/nodes.json";; *) exit 1;; esac\n' \
+	"$root/tests/fixtures/kubernetes" "$root/tests/fixtures/kubernetes" >"$tmp/kubectl"
+chmod +x "$tmp/kubectl"
+export NETSWEEP_KUBECTL=$tmp/kubectl
 
 # readme_lines FILE: "LINE<TAB>KIND<TAB>TEXT": KIND "cmd" for a command line of a code block
 # (shell and untagged blocks; "$ " prompts dropped, "\" continuations joined, "# comments" and
