@@ -22,10 +22,13 @@ BUILD=${BUILD:-build}
 IMAGE=localhost/netsweep
 T=$(mktemp -d) || exit 1
 chmod 755 "$T"
+# names of this run's own (pods, the claim's volume): another run of the test may be playing
+AGENT_POD=netsweep-agent-play$$ RUNNER_POD=netsweep-runner-play$$ VOLUME=netsweep-data-play$$
+MATRIX_CM=netsweep-matrix-play$$ # podman makes the ConfigMap a volume of that name
 cleanup() {
 	podman kube play --down "$T/runner.json" >/dev/null 2>&1
 	podman kube play --down "$T/agent.json" >/dev/null 2>&1
-	podman volume rm -f netsweep-data >/dev/null 2>&1
+	podman volume rm -f "$VOLUME" "$MATRIX_CM" >/dev/null 2>&1
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -65,7 +68,7 @@ template() {
 mkdir "$T/psk" && cp "$T/psk.key" "$T/psk/key" && chown 0:10001 "$T/psk/key" && chmod 0440 "$T/psk/key"
 secret_to_host() { sed "s|\"secret\":{[^}]*\"secretName\":\"netsweep-psk\"[^}]*}|\"hostPath\":{\"path\":\"$T/psk\",\"type\":\"Directory\"}|"; }
 
-template "$K8S/agent-daemonset.yaml" .spec.template netsweep-agent-play | secret_to_host >"$T/agent.json"
+template "$K8S/agent-daemonset.yaml" .spec.template "$AGENT_POD" | secret_to_host >"$T/agent.json"
 if grep -q '"hostPath"' "$T/agent.json" && grep -q '"runAsNonRoot":true' "$T/agent.json"; then
 	pass "the agent DaemonSet's pod template, as a Pod"
 else
@@ -76,17 +79,17 @@ if ! podman kube play "$T/agent.json" >"$T/play-agent.log" 2>&1; then
 	finish
 	exit
 fi
-infra=$(podman pod inspect netsweep-agent-play --format '{{.InfraContainerID}}')
+infra=$(podman pod inspect "$AGENT_POD" --format '{{.InfraContainerID}}')
 AGENT_IP=$(podman inspect "$infra" --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}')
 up=
 for _ in $(seq 100); do
-	podman logs netsweep-agent-play-agent 2>&1 | grep -q "listening on :: port 5301" && { up=1; break; }
+	podman logs "$AGENT_POD-agent" 2>&1 | grep -q "listening on :: port 5301" && { up=1; break; }
 	sleep 0.1
 done
 if [ -n "$up" ] && [ -n "$AGENT_IP" ]; then
 	pass "the agent pod serves on its pod address, as user 10001 with the Secret's key (0440 root:10001)"
 else
-	fail "the agent pod serves" "ip '$AGENT_IP': $(podman logs netsweep-agent-play-agent 2>&1 | grep -v level= | tail -n 3)"
+	fail "the agent pod serves" "ip '$AGENT_IP': $(podman logs "$AGENT_POD-agent" 2>&1 | grep -v level= | tail -n 3)"
 	finish
 	exit
 fi
@@ -104,11 +107,11 @@ esac
 KUBECTL
 chmod 755 "$T/kubectl" "$T/kubectl/kubectl"
 # the night's matrix: the ConfigMap's, quick (one 1 s case per zone relation that fits)
-cat >"$T/matrix-configmap.yaml" <<'CM'
+cat >"$T/matrix-configmap.yaml" <<CM
 apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: netsweep-matrix
+  name: $MATRIX_CM
 data:
   matrix.xml: |
     <matrix name="cluster-quick" cooldown="0s" case-timeout="30s">
@@ -123,19 +126,21 @@ data:
       </axes>
     </matrix>
 CM
-template "$K8S/runner-cronjob.yaml" .spec.jobTemplate.spec.template netsweep-runner-play | secret_to_host |
+template "$K8S/runner-cronjob.yaml" .spec.jobTemplate.spec.template "$RUNNER_POD" | secret_to_host |
 	sed -e 's|"fieldPath":"spec.nodeName"}}}|"fieldPath":"spec.nodeName"}}},{"name":"NETSWEEP_KUBECTL","value":"/etc/netsweep/kubectl/kubectl"}|' \
 	    -e 's|"volumeMounts":\[|"volumeMounts":[{"mountPath":"/etc/netsweep/kubectl","name":"kubectl","readOnly":true},|' \
 	    -e "s|\"volumes\":\[|\"volumes\":[{\"name\":\"kubectl\",\"hostPath\":{\"path\":\"$T/kubectl\",\"type\":\"Directory\"}},|" \
-	    -e 's|"valueFrom":{"fieldRef":{"fieldPath":"spec.nodeName"}}|"value":"node-b"|' >"$T/runner.json"
-if grep -q NETSWEEP_KUBECTL "$T/runner.json" && grep -q '"claimName":"netsweep-data"' "$T/runner.json"; then
+	    -e 's|"valueFrom":{"fieldRef":{"fieldPath":"spec.nodeName"}}|"value":"node-b"|' \
+	    -e "s|\"claimName\":\"netsweep-data\"|\"claimName\":\"$VOLUME\"|" \
+	    -e "s|\"configMap\":{\"name\":\"netsweep-matrix\"}|\"configMap\":{\"name\":\"$MATRIX_CM\"}|" >"$T/runner.json"
+if grep -q NETSWEEP_KUBECTL "$T/runner.json" && grep -q "\"claimName\":\"$VOLUME\"" "$T/runner.json"; then
 	pass "the CronJob's pod template, as a Pod"
 else
 	fail "the CronJob's pod template, as a Pod" "$(head -c 300 "$T/runner.json")"
 fi
-podman volume rm -f netsweep-data >/dev/null 2>&1
-if ! podman kube play "$K8S/pvc.yaml" >"$T/play-pvc.log" 2>&1; then
-	fail "podman kube play: the PVC" "$(grep -v level= "$T/play-pvc.log" | tail -n 2)"
+sed "s/name: netsweep-data$/name: $VOLUME/" "$K8S/pvc.yaml" >"$T/pvc.yaml"
+if ! grep -q "name: $VOLUME" "$T/pvc.yaml" || ! podman kube play "$T/pvc.yaml" >"$T/play-pvc.log" 2>&1; then
+	fail "podman kube play: the PVC (as $VOLUME)" "$(grep -v level= "$T/play-pvc.log" | tail -n 2)"
 fi
 start=$(date +%s)
 if ! podman kube play --configmap "$T/matrix-configmap.yaml" "$T/runner.json" >"$T/play-runner.log" 2>&1; then
@@ -145,17 +150,17 @@ if ! podman kube play --configmap "$T/matrix-configmap.yaml" "$T/runner.json" >"
 fi
 state=
 for _ in $(seq 240); do
-	state=$(podman inspect netsweep-runner-play-runner --format '{{.State.Status}} {{.State.ExitCode}}' 2>/dev/null)
+	state=$(podman inspect "$RUNNER_POD-runner" --format '{{.State.Status}} {{.State.ExitCode}}' 2>/dev/null)
 	case "$state" in exited*|stopped*) break ;; esac
 	sleep 0.5
 done
-podman logs netsweep-runner-play-runner >"$T/runner.log" 2>&1
-if [ "$state" = "exited 0" ]; then
+podman logs "$RUNNER_POD-runner" >"$T/runner.log" 2>&1
+if [ "$state" = "exited 0" ] || [ "$state" = "stopped 0" ]; then
 	pass "the runner pod completes: run, then report and site ($(( $(date +%s) - start )) s)"
 else
 	fail "the runner pod completes" "state '$state': $(grep -v level= "$T/runner.log" | tail -n 4)"
 fi
-vol=$(podman volume inspect netsweep-data --format '{{.Mountpoint}}')
+vol=$(podman volume inspect "$VOLUME" --format '{{.Mountpoint}}')
 DB=$vol/nightly.db
 got=$(sqlite3 "$DB" "select endpoint || ' ' || instance_type || ' ' || status from v_results" 2>&1)
 if [ "$got" = "us-east-1a:node-a c5n.xlarge ok" ]; then
