@@ -13,6 +13,12 @@ UNIT_TESTS += test_xdp_count
 XDP_RAW_TX := $(BUILD)/tests/xdp_raw_tx
 EXTRA_TARGETS += $(XDP_RAW_TX)
 EXTRA_TARGETS += $(BUILD)/bpf/xdp_drop.o
+# xdp_netns.sh's busy device: every third AF_XDP kick fails EBUSY (LD_PRELOAD)
+XDP_BUSY_SHIM := $(BUILD)/tests/xdp_busy_shim.so
+EXTRA_TARGETS += $(XDP_BUSY_SHIM)
+$(XDP_BUSY_SHIM): tests/lib/xdp_busy_shim.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $< -ldl
 $(BUILD)/bpf/xdp_drop.o: tests/bpf/xdp_drop.c
 	@mkdir -p $(dir $@)
 	$(BPF_CC) $(BPF_CFLAGS) -c -o $@ $<

@@ -505,6 +505,7 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.runq_pct = e->diag.runq_pct,
 			.last_cpu = e->eng && e->n ? engine_stream_last_cpu(e->eng, 0) : -1,
 			.sched = e->diag.sched,
+			.tx_busy = e->diag.tx_busy,
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s", session_end_mode(e));
 		if (e->role == ENGINE_SEND && t->p.zerocopy) {

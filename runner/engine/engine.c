@@ -175,6 +175,11 @@ err:
 	return NULL;
 }
 
+static uint64_t backoff_ns(const struct e_thread *t)
+{
+	return t->backoff_ns ? t->backoff_ns : E_BACKOFF_NS;
+}
+
 /* The budget's share of a send the pacer allows: whole datagrams (UDP), or a TCP write no
  * larger than the budget's burst, drawn before the send (the first one too); 0 with *wait
  * set to when the budget has room again. */
@@ -240,8 +245,8 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 			progress = true;
 		else if (rc == E_BLOCKED)
 			t->pfds[(*nblocked)++] = (struct pollfd){ .fd = s->wait_fd, .events = POLLOUT };
-		else if (rc == E_BACKOFF && ++*nbackoff && *wait > E_BACKOFF_NS)
-			*wait = E_BACKOFF_NS;
+		else if (rc == E_BACKOFF && ++*nbackoff && *wait > backoff_ns(t))
+			*wait = backoff_ns(t);
 	}
 	return progress;
 }
@@ -276,7 +281,7 @@ static void send_owed(struct e_thread *t)
 			continue;
 		if (!nblocked && !nbackoff)
 			return; /* nothing owed */
-		sleep_ns(t, nblocked, now, nbackoff ? E_BACKOFF_NS : E_POLL_NS / 5);
+		sleep_ns(t, nblocked, now, nbackoff ? backoff_ns(t) : E_POLL_NS / 5);
 	}
 }
 
@@ -684,6 +689,7 @@ void engine_diag(const struct engine *e, struct engine_diag *out)
 		if (runq / life * 100.0 > out->runq_pct)
 			out->runq_pct = runq / life * 100.0;
 		blocked += (double)t->blocked_ns / life * 100.0 / e->nthreads;
+		out->tx_busy += t->tx_busy;
 		/* the worst: dropped, else not permitted, else real-time, else normal */
 		static const uint8_t rank[] = {0, 2, 1, 3};
 		if (t->sched < 4 && rank[t->sched] > rank[out->sched])

@@ -172,6 +172,8 @@ struct engine_diag {
 	                              time: a busy host starving the tool (0 = unknown) */
 	uint8_t sched;             /* enum engine_sched, over the threads: dropped, else not
 	                              permitted, else real-time, else normal */
+	uint64_t tx_busy;          /* sender, AF_XDP: transmits the device refused busy (EBUSY:
+	                              a veth peer's ring full), each followed by a back-off */
 };
 void engine_diag(const struct engine *e, struct engine_diag *out);
 

@@ -95,6 +95,8 @@ struct e_thread {
 	_Atomic uint64_t end_ns; /* engine_now_ns() when the thread's work was over, 0 = running */
 	_Atomic int last_cpu;  /* request/response: the CPU it last ran on (sched_getcpu), -1 */
 	uint64_t blocked_ns;   /* sender: time in poll on full sockets (read after join) */
+	uint64_t backoff_ns;   /* sender: its ops' back-off after E_BACKOFF, 0 = E_BACKOFF_NS */
+	uint64_t tx_busy;      /* sender, AF_XDP: times the device was busy (read after join) */
 	_Atomic uint64_t runq_ns; /* time it waited for a CPU, stored as it returns */
 	/* scheduling (engine_sched, set by the thread itself, read after join) and, real-time,
 	 * the start of the window rt_guard() measures its CPU share over */

@@ -32,6 +32,11 @@
 #define XDP_FRAMES 4096u         /* per sending thread: 8 MiB of UMEM */
 #define XDP_RING 2048u           /* TX and completion ring entries */
 #define XDP_BATCH 64u            /* frames per send call, as sendmmsg's batch */
+/* After the device said busy (EBUSY: a veth peer's 256-frame ring full, a driver's queue
+ * stopped), the sender sleeps this long before it kicks again: long enough for the peer's
+ * NAPI poll to drain a budget of frames, far shorter than the engine's 1 ms back-off, which
+ * in copy mode (frames leave only inside sendto) would idle the link. */
+#define XDP_BUSY_BACKOFF_NS 50000ull
 
 extern const char NS_XDP_COUNT_OBJ[];
 extern const unsigned long NS_XDP_COUNT_OBJ_len;
@@ -147,6 +152,7 @@ static int tx_open(struct e_thread *t, const char *ifname, struct ns_err *err)
 	if (t->idx == 0)
 		snprintf(t->e->mode, sizeof(t->e->mode), "xdp tx %s", mode);
 	t->batch = XDP_BATCH;
+	t->backoff_ns = XDP_BUSY_BACKOFF_NS;
 	return 0;
 }
 
@@ -196,10 +202,13 @@ static void reap(struct xdp_tx *x)
 }
 
 /* Copy mode transmits inside sendto(), a bounded number of frames per call (32 in Linux's
- * generic path): call it until the kernel has taken every descriptor of the TX ring or
- * takes no more (EAGAIN, EBUSY, ENOBUFS with nothing taken), reaping completions as they
- * come. Progress is the ring's consumer moving, not completions: on a veth a frame
- * completes only when the peer has freed it, later. */
+ * generic path): call it until the kernel has taken every descriptor of the TX ring,
+ * reaping completions as they come. Progress is the ring's consumer moving, not
+ * completions: on a veth a frame completes only when the peer has freed it, later. The
+ * device busy ends the kicking at once, as kicking again only spins until it drains:
+ * EBUSY (the driver dropped the frame, NET_XMIT_DROP: a veth peer's ring full on kernels
+ * without its backpressure) or EAGAIN / ENOBUFS with nothing taken (its queue stopped, or
+ * the completion ring full of frames the peer still holds). Returns true then. */
 #define XDP_KICKS 16
 
 static uint32_t tx_pending(const struct xdp_tx *x)
@@ -207,19 +216,31 @@ static uint32_t tx_pending(const struct xdp_tx *x)
 	return x->tx.cached_prod - __atomic_load_n(x->tx.consumer, __ATOMIC_ACQUIRE);
 }
 
-static void kick(struct xdp_tx *x)
+static bool kick(struct xdp_tx *x)
 {
 	for (int i = 0; i < XDP_KICKS; i++) {
 		uint32_t before = tx_pending(x);
 		if (!before || (i > 0 && !xsk_ring_prod__needs_wakeup(&x->tx)))
 			break;
-		if (sendto(xsk_socket__fd(x->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS)
-			break;
+		int rc = sendto(xsk_socket__fd(x->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 ? errno : 0;
 		reap(x);
+		if (rc == EBUSY)
+			return true;
 		if (tx_pending(x) == before)
+			return rc == EAGAIN || rc == ENOBUFS;
+		if (rc && rc != EAGAIN && rc != ENOBUFS)
 			break;
 	}
+	return false;
+}
+
+/* A kick that found the device busy: counted, and the thread backs off XDP_BUSY_BACKOFF_NS. */
+static bool kick_busy(struct e_thread *t, struct xdp_tx *x)
+{
+	if (!kick(x))
+		return false;
+	t->tx_busy++;
+	return true;
 }
 
 static int xdp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, uint64_t now_ns,
@@ -229,9 +250,8 @@ static int xdp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	uint32_t len = t->e->unit;
 	reap(x);
 	if (!x->nfree) {
-		kick(x);
-		reap(x);
-		if (!x->nfree)
+		bool busy = kick_busy(t, x);
+		if (busy || !x->nfree)
 			return E_BACKOFF;
 	}
 	uint32_t want = max_units < XDP_BATCH ? max_units : XDP_BATCH;
@@ -240,7 +260,7 @@ static int xdp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	uint32_t idx;
 	uint32_t got = xsk_ring_prod__reserve(&x->tx, want, &idx);
 	if (!got) {
-		kick(x);
+		kick_busy(t, x);
 		return E_BACKOFF;
 	}
 	uint64_t ts = htobe64(now_ns);
@@ -257,12 +277,12 @@ static int xdp_send(struct e_thread *t, struct e_stream *s, uint32_t max_units, 
 	}
 	xsk_ring_prod__submit(&x->tx, got);
 	x->outstanding += got;
-	kick(x);
+	bool busy = kick_busy(t, x);
 	s->next_seq += got;
 	e_add(&s->packets, got);
 	e_add(&s->bytes, (uint64_t)got * len);
 	*bytes = (uint64_t)got * len;
-	return E_PROGRESS;
+	return busy ? E_BACKOFF : E_PROGRESS;
 }
 
 /* What is still in the TX ring at the end goes out before the socket closes. */

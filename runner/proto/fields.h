@@ -171,7 +171,8 @@ enum field_type {
 	X(FT_F64, sender_runq_pct, "sender_runq_pct", F_JSON) \
 	X(FT_F64, receiver_runq_pct, "receiver_runq_pct", F_JSON) \
 	X(FT_STR, sender_sched, "sender_sched", F_JSON) \
-	X(FT_STR, receiver_sched, "receiver_sched", F_JSON)
+	X(FT_STR, receiver_sched, "receiver_sched", F_JSON) \
+	X(FT_U64, sender_tx_busy, "sender_tx_busy", F_JSON)
 
 /* struct probe_stream_result: one entry of "streams_detail" (its sender and receiver figures
  * follow as objects). */
@@ -266,7 +267,8 @@ enum field_type {
 	X(FT_F64, steal_pct, NULL, F_WIRE) \
 	X(FT_F64, runq_pct, NULL, F_WIRE) \
 	X(FT_I32, last_cpu, NULL, F_WIRE) \
-	X(FT_U8, sched, NULL, F_WIRE)
+	X(FT_U8, sched, NULL, F_WIRE) \
+	X(FT_U64, tx_busy, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)

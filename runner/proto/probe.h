@@ -206,6 +206,9 @@ struct probe_limit {
 	                              (engine_sched_name): "normal", "not_permitted",
 	                              "realtime", "realtime_dropped"; "" unknown */
 	char receiver_sched[20];
+	uint64_t sender_tx_busy;   /* the AF_XDP sender's kicks that found the device busy
+	                              (EBUSY: a veth peer's ring full), each followed by a short
+	                              back-off; 0 for the socket engine */
 };
 
 /* One direction of a test: forward (client sends) or reverse (agent sends). */

@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 21              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 22              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -35,7 +35,9 @@
 					 BUSY); a version refusal names both versions;
 					 21: a delegated result's latency histograms and
 					 interval series (DELEGATE_LAT_HISTOGRAM,
-					 DELEGATE_LAT_INTERVALS), a latency probe's too */
+					 DELEGATE_LAT_INTERVALS), a latency probe's too;
+					 22: a direction summary's tx_busy, a delegated
+					 result's limit sender_tx_busy */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -187,6 +189,7 @@ struct proto_results {
 		int32_t last_cpu;      /* the CPU its first stream's thread last ran on, -1 unknown
 		                          (a request/response answerer's, beside client_cpu) */
 		uint8_t sched;         /* enum engine_sched of its end (engine_diag) */
+		uint64_t tx_busy;      /* sender, AF_XDP: its device-busy back-offs (engine_diag) */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

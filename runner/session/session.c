@@ -221,6 +221,7 @@ void session_limit(const struct session_end *me, const struct proto_dir_summary 
 		 engine_sched_name(me_sender ? me->diag.sched : as->sched));
 	snprintf(l->receiver_sched, sizeof(l->receiver_sched), "%s",
 		 engine_sched_name(me_sender ? as->sched : me->diag.sched));
+	l->sender_tx_busy = me_sender ? me->diag.tx_busy : as->tx_busy;
 	limit_judge(l, d, me->proto);
 	if (l->sender_limited && !me_sender && as->held_by_cap) {
 		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */

@@ -7,6 +7,8 @@
 #     result says which engine and mode ran; the count-only receiver (xdp, the default) too,
 #     and the receive path with the program in generic (SKB) mode (a test hook stands for a
 #     driver without native XDP);
+#   - a device that answers a transmit kick busy (EBUSY, a stand-in: tests/lib/xdp_busy_shim.c)
+#     is backed off and counted (sum.limit.sender_tx_busy), and nothing is lost for it;
 #   - ordinary traffic on the receiver's interface is untouched during a test (a ping run
 #     alongside gets every reply);
 #   - through a router namespace whose egress drops 1 % at random (tc BPF classifier; AF_XDP
@@ -28,7 +30,8 @@ source "$HERE/../lib/netns.sh"
 netns_require
 
 CHECKS=("xdp engine: 64-byte UDP on a veth, no loss reported" "xdp engine: a ping alongside gets every reply"
-	"xdp engine: count-only receiver" "xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
+	"xdp engine: count-only receiver" "xdp engine: a busy device is backed off and counted"
+	"xdp engine: generic (SKB) mode" "xdp engine: loss through a 1 % random drop"
 	"xdp engine: loss through a 1 % random drop, receive path"
 	"xdp engine: duplicates through a 1 % duplicator, receive path"
 	"xdp engine: duplicates through a 1 % duplicator" "xdp engine: kill -9 of the agent leaves no XDP program"
@@ -114,6 +117,24 @@ if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; th
 		pass "$name: $rcvd of $sent datagrams$XDP_OWN ($mode)"
 	else
 		fail "$name" "sent $sent received $rcvd$XDP_OWN, mode '$mode'"
+	fi
+else
+	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
+fi
+name="xdp engine: a busy device is backed off and counted"
+SHIM=${BUILD:-$NETNS_ROOT/build}/tests/xdp_busy_shim.so
+if [ ! -f "$SHIM" ]; then
+	skip "$name" "no $SHIM (make all builds it)"
+elif LD_PRELOAD=$SHIM netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; then
+	# every third kick fails EBUSY (the shim): each is counted and backed off, and every
+	# datagram still leaves and is counted
+	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') busy=$(j '$.sum.limit.sender_tx_busy')
+	xdp_path_pct "$(j '$.sum.receiver.lost')" "$sent"
+	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$((rcvd + XDP_OWN_N))" ] &&
+		[ "${busy:-0}" -gt 0 ]; then
+		pass "$name: $busy back-offs, $rcvd of $sent datagrams$XDP_OWN"
+	else
+		fail "$name" "sender_tx_busy '$busy', sent $sent received $rcvd$XDP_OWN"
 	fi
 else
 	fail "$name" "probe failed: $(netns_probe_why "$OUT")"
