@@ -1,4 +1,4 @@
-/* gate: every accepted connection goes through here before it may take the test slot —
+/* gate: every accepted connection goes through here before it may take a test slot —
  * an address check, HELLO (a version this agent speaks), with a key the HMAC challenge-response
  * of auth.h proven both ways, then one request. Nothing about the host is sent, and no test
  * request is read, before the key is proven. All connections are served together by one poll:

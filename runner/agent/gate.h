@@ -1,4 +1,4 @@
-/* gate: the agent's connections before they hold the test slot — HELLO, the pre-shared-key
+/* gate: the agent's connections before they hold a test slot — HELLO, the pre-shared-key
  * handshake and the one request, for up to AGENT_MAX_PENDING connections at once, each
  * non-blocking and under its own deadline, so that no client (silent, slow or hostile) holds
  * up another. Internal to runner/agent: agent.c polls the gate beside its listener. */
