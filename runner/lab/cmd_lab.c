@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netsweep lab up [--matrix FILE | TYPE...] [--scale S] [--rate TYPE=RATE[,...]]...\n"
 		"                       [--credit SECONDS] [--catalog FILE]... [--psk-file FILE] [--hook]\n"
+		"                       [--clients N]\n"
 		"       netsweep lab down [--pair NAME | --hook]\n"
 		"       netsweep lab status\n"
 		"  (each also takes --prefix P, default " LAB_DEFAULT_PREFIX ", and --dir DIR, default\n"
@@ -51,14 +52,19 @@ static void usage(FILE *f)
 		"                   $NETSWEEP_INSTANCE_TYPE (key $NETSWEEP_PSK_FILE); up prints that\n"
 		"                   pair's object only, down removes that pair only\n"
 		"  --pair NAME      down: only this pair\n"
+		"  --clients N      incast: each pair also gets N client namespaces (1..%d) on a bridge\n"
+		"                   in front of its shaped link, each with an agent that sends on the\n"
+		"                   runner's behalf (198.18.N.%d..); the JSON lists them as \"clients\".\n"
+		"                   With --matrix, an incast <group> gets one per member by itself\n"
 		"Then: netsweep run MATRIX --lab FILE, FILE holding what `lab up` printed.\n",
 		LAB_AGENT_PORT, (LAB_TCP_FRAME - LAB_TCP_PAYLOAD) * 100.0 / LAB_TCP_PAYLOAD,
-		LAB_DEFAULT_CREDIT_S);
+		LAB_DEFAULT_CREDIT_S, LAB_MAX_CLIENTS, LAB_CLIENT_HOST0);
 }
 
 struct lab_cfg {
 	const char *prefix, *dir, *matrix, *psk_file, *pair, *scale_text;
 	double scale, credit_s;
+	size_t clients;
 	struct lab_rate rates[LAB_MAX_RATES];
 	size_t n_rates;
 	const char *catalogs[MAX_CATALOGS];
@@ -81,6 +87,7 @@ static int parse(int argc, char **argv, struct lab_cfg *c, struct ns_err *err)
 		{"rate", required_argument, NULL, 'r'},   {"credit", required_argument, NULL, 'C'},
 		{"catalog", required_argument, NULL, 'c'}, {"psk-file", required_argument, NULL, 'k'},
 		{"hook", no_argument, NULL, 'H'},         {"pair", required_argument, NULL, 'P'},
+		{"clients", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -109,6 +116,15 @@ static int parse(int argc, char **argv, struct lab_cfg *c, struct ns_err *err)
 				return -1;
 			}
 			break;
+		case 'n': {
+			uint64_t v;
+			if (units_parse_uint(optarg, 1, LAB_MAX_CLIENTS, &v, err) < 0) {
+				ns_err_prefix(err, "--clients");
+				return -1;
+			}
+			c->clients = (size_t)v;
+			break;
+		}
 		case 'c':
 			if (c->n_catalogs >= MAX_CATALOGS)
 				return ns_err_set(err, "at most %d --catalog files", MAX_CATALOGS);
@@ -147,6 +163,7 @@ static int pick_pairs(const struct lab_cfg *c, int argc, char **argv, struct lab
 			return ns_err_code(err, NS_E_USAGE, "--hook: pair or type name too long");
 		snprintf(v[0].pair, sizeof(v->pair), "%s", pair);
 		snprintf(v[0].type, sizeof(v->type), "%s", type);
+		v[0].n_clients = c->clients;
 		*n = 1;
 		return 0;
 	}
@@ -169,6 +186,17 @@ static int pick_pairs(const struct lab_cfg *c, int argc, char **argv, struct lab
 			}
 			snprintf(v[i].pair, sizeof(v->pair), "%s", mp->name);
 			snprintf(v[i].type, sizeof(v->type), "%s", mp->instance_type);
+			v[i].n_clients = c->clients;
+			if (mp->group == MX_GROUP_FANOUT)
+				rc = ns_err_code(err, NS_E_INPUT, "%s:%d: group %s: the lab emulates "
+						 "incast groups (a fan-out's agents are pairs)",
+						 c->matrix, mp->line, mp->name);
+			else if (mp->group == MX_GROUP_INCAST && mp->n_members > LAB_MAX_CLIENTS)
+				rc = ns_err_code(err, NS_E_INPUT, "%s:%d: group %s: the lab emulates at "
+						 "most %d clients", c->matrix, mp->line, mp->name,
+						 LAB_MAX_CLIENTS);
+			else if (mp->group == MX_GROUP_INCAST)
+				v[i].n_clients = mp->n_members;
 			(*n)++;
 		}
 		matrix_free(&m);
@@ -183,6 +211,7 @@ static int pick_pairs(const struct lab_cfg *c, int argc, char **argv, struct lab
 			return ns_err_code(err, NS_E_USAGE, "instance type '%s' is too long", argv[i]);
 		snprintf(v[*n].pair, sizeof(v->pair), "%s", argv[i]);
 		snprintf(v[*n].type, sizeof(v->type), "%s", argv[i]);
+		v[*n].n_clients = c->clients;
 		(*n)++;
 	}
 	return 0;

@@ -99,6 +99,16 @@ void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
 	jsonw_kv_str(w, "namespace", p->link.ns);
 	jsonw_kv_int(w, "agent_pid", p->agent_pid);
 	jsonw_kv_str(w, "psk_file", p->psk_file[0] ? p->psk_file : NULL);
+	if (p->n_clients) {
+		jsonw_key(w, "clients");
+		jsonw_arr_open(w);
+		for (size_t i = 0; i < p->n_clients; i++) {
+			char a[64];
+			snprintf(a, sizeof(a), "%s:%d", p->clients[i].link.agent_addr, LAB_AGENT_PORT);
+			jsonw_str(w, a);
+		}
+		jsonw_arr_close(w);
+	}
 	jsonw_key(w, "emulation");
 	jsonw_obj_open(w);
 	jsonw_kv_str(w, "lab", "netns");
@@ -120,14 +130,31 @@ void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
 	jsonw_obj_close(w);
 }
 
-static int write_state(const struct lab *lab, const struct lab_pair *p, bool create,
-		       struct ns_err *err)
+/* A client namespace's state: the pair it belongs to, so lab down --pair finds it. */
+static void client_json(struct jsonw *w, const struct lab_pair *p, const struct lab_client *c)
+{
+	char a[64];
+	snprintf(a, sizeof(a), "%s:%d", c->link.agent_addr, LAB_AGENT_PORT);
+	jsonw_obj_open(w);
+	jsonw_kv_str(w, "pair", p->pair);
+	jsonw_kv_str(w, "role", "client");
+	jsonw_kv_str(w, "client", a);
+	jsonw_kv_str(w, "namespace", c->link.ns);
+	jsonw_kv_int(w, "agent_pid", c->agent_pid);
+	jsonw_obj_close(w);
+}
+
+static int write_state(const struct lab *lab, const struct lab_pair *p,
+		       const struct lab_client *c, bool create, struct ns_err *err)
 {
 	char path[300];
-	state_path(lab, p->link.ns, path, sizeof(path));
+	state_path(lab, c ? c->link.ns : p->link.ns, path, sizeof(path));
 	struct jsonw w;
 	jsonw_init(&w, false);
-	lab_pair_json(&w, p);
+	if (c)
+		client_json(&w, p, c);
+	else
+		lab_pair_json(&w, p);
 	const char *text = jsonw_finish(&w);
 	int rc = -1;
 	if (!text) {
@@ -173,6 +200,34 @@ static int own_key(const struct lab *lab, char *out, size_t cap, struct ns_err *
 
 static void drop_key_if_idle(const struct lab *lab);
 
+/* Client k of an incast pair: a slot of its own (its namespace's name), an address on the
+ * server's subnet, an agent that delegates. */
+static int client_up(struct lab *lab, const struct lab_pair *p, struct lab_client *c, size_t k,
+		     const char *self, struct ns_err *err)
+{
+	unsigned slot = free_slot(lab);
+	if (!slot)
+		return ns_err_code(err, NS_E_LIMIT, "no free lab slot for client %zu", k + 1);
+	labnet_link_init(&c->link, lab->prefix, slot);
+	snprintf(c->link.host_addr, sizeof(c->link.host_addr), "%s", p->link.host_addr);
+	snprintf(c->link.agent_addr, sizeof(c->link.agent_addr), "198.18.%u.%zu", p->link.slot,
+		 LAB_CLIENT_HOST0 + k);
+	c->agent_pid = 0;
+	char path[300], log[300];
+	state_path(lab, c->link.ns, path, sizeof(path));
+	snprintf(log, sizeof(log), "%s/%s.log", lab->dir, c->link.ns);
+	if (write_state(lab, p, c, true, err) < 0)
+		return -1;
+	if (labnet_create_client(&c->link, &p->link, err) < 0) {
+		unlink(path);
+		return -1;
+	}
+	if (labnet_start_agent(&c->link, self, log, p->psk_file, true, &c->agent_pid, err) < 0 ||
+	    write_state(lab, p, c, false, err) < 0)
+		return -1; /* the caller takes the pair down, this client with it */
+	return 0;
+}
+
 int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const char *psk_file,
 		struct ns_err *err)
 {
@@ -193,18 +248,25 @@ int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const cha
 	char path[300], log[300];
 	state_path(lab, p->link.ns, path, sizeof(path));
 	snprintf(log, sizeof(log), "%s/%s.log", lab->dir, p->link.ns);
-	if (write_state(lab, p, true, err) < 0) { /* not ours to unlink: it may be another's */
+	if (write_state(lab, p, NULL, true, err) < 0) { /* not ours to unlink: it may be another's */
 		drop_key_if_idle(lab);
 		return -1;
 	}
 	if (labnet_create(&p->link, &p->shape, err) < 0)
 		goto err;
-	if (labnet_start_agent(&p->link, self, log, p->psk_file, &p->agent_pid, err) < 0 ||
-	    write_state(lab, p, false, err) < 0) {
+	if (labnet_start_agent(&p->link, self, log, p->psk_file, false, &p->agent_pid, err) < 0 ||
+	    (p->n_clients && labnet_bridge(&p->link, err) < 0) ||
+	    write_state(lab, p, NULL, false, err) < 0) {
 		struct ns_err ignored;
 		labnet_destroy(p->link.ns, &ignored);
 		goto err;
 	}
+	for (size_t i = 0; i < p->n_clients; i++)
+		if (client_up(lab, p, &p->clients[i], i, self, err) < 0) {
+			struct ns_err ignored;
+			lab_down(lab, p->pair, &ignored);
+			return -1;
+		}
 	return 0;
 err:;
 	int e = errno;

@@ -24,6 +24,16 @@ struct lab {
 	int lock_fd;        /* flock on DIR/lock while up or down works */
 };
 
+/* Client namespaces an incast pair may have (lab up --clients). */
+#define LAB_MAX_CLIENTS 16
+/* Clients' addresses on the server's subnet: 198.18.SLOT.(LAB_CLIENT_HOST0 + k). */
+#define LAB_CLIENT_HOST0 11
+
+struct lab_client {
+	struct lab_link link;       /* its namespace; agent_addr is its address on the bridge */
+	pid_t agent_pid;
+};
+
 struct lab_pair {
 	char pair[64];
 	char type[64];
@@ -32,6 +42,10 @@ struct lab_pair {
 	char psk_file[256];       /* the key its agent proves: the caller's, else the lab's own */
 	struct lab_link link;
 	pid_t agent_pid;
+	/* incast: client namespaces on a bridge in front of the shaped server link, each with
+	 * an agent that sends on a runner's behalf (the JSON's "clients") */
+	size_t n_clients;
+	struct lab_client clients[LAB_MAX_CLIENTS];
 };
 
 /* Opens (creating) the state directory and takes its lock. dir NULL: $NETSWEEP_LAB_DIR, else
@@ -39,8 +53,9 @@ struct lab_pair {
 int lab_open(struct lab *lab, const char *dir, const char *prefix, struct ns_err *err);
 void lab_close(struct lab *lab);
 
-/* Brings one pair up: a free slot, its state file, the link, the agent. On failure nothing of
- * it is left. self is the netsweep binary the agent runs. psk_file NULL or "": the lab's own
+/* Brings one pair up: a free slot, its state file, the link, the agent, and with n_clients
+ * its bridge and client namespaces (each a slot and state file of the pair's name, so that
+ * lab down --pair removes them with it). On failure nothing of it is left. self is the netsweep binary the agent runs. psk_file NULL or "": the lab's own
  * key, DIR/PREFIX.psk (mode 0600), made by the first pair that needs it and removed with the
  * prefix's last pair; p->psk_file says which key the agent has. */
 int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const char *psk_file,

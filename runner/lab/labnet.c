@@ -167,6 +167,64 @@ err:;
 	return -1;
 }
 
+static void bridge_name(const char *ns, char *out, size_t cap)
+{
+	snprintf(out, cap, "%.14sb", ns);
+}
+
+int labnet_bridge(const struct lab_link *sv, struct ns_err *err)
+{
+	char br[LAB_NAME_MAX], cidr[40];
+	bridge_name(sv->ns, br, sizeof(br));
+	snprintf(cidr, sizeof(cidr), "%s/24", sv->host_addr);
+	const char *const *steps[] = {
+		(const char *const[]){"ip", "link", "add", br, "type", "bridge", NULL},
+		(const char *const[]){"ip", "addr", "del", cidr, "dev", sv->ns, NULL},
+		(const char *const[]){"ip", "link", "set", sv->ns, "master", br, NULL},
+		(const char *const[]){"ip", "addr", "add", cidr, "dev", br, NULL},
+		(const char *const[]){"ip", "link", "set", br, "up", NULL},
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (i == 1)
+			no_ipv6(br);
+		if (labnet_run(steps[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int labnet_create_client(const struct lab_link *cl, const struct lab_link *sv,
+			 struct ns_err *err)
+{
+	char br[LAB_NAME_MAX], cidr[40];
+	bridge_name(sv->ns, br, sizeof(br));
+	snprintf(cidr, sizeof(cidr), "%s/24", cl->agent_addr);
+	const char *const add[] = {"ip", "netns", "add", cl->ns, NULL};
+	if (labnet_run(add, err) < 0)
+		return -1;
+	const char *const *steps[] = {
+		(const char *const[]){"ip", "link", "add", cl->ns, "type", "veth", "peer", "name",
+				      LAB_PEER_DEV, "netns", cl->ns, NULL},
+		(const char *const[]){"ip", "link", "set", cl->ns, "master", br, NULL},
+		(const char *const[]){"ip", "-n", cl->ns, "addr", "add", cidr, "dev", LAB_PEER_DEV,
+				      NULL},
+		(const char *const[]){"ip", "-n", cl->ns, "link", "set", "lo", "up", NULL},
+		(const char *const[]){"ip", "-n", cl->ns, "link", "set", LAB_PEER_DEV, "up", NULL},
+		(const char *const[]){"ip", "link", "set", cl->ns, "up", NULL},
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (i == 1)
+			no_ipv6(cl->ns);
+		if (labnet_run(steps[i], err) < 0)
+			goto err;
+	}
+	return 0;
+err:;
+	struct ns_err ignored;
+	labnet_destroy(cl->ns, &ignored);
+	return -1;
+}
+
 static int try_connect(const char *addr, uint16_t port)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
@@ -181,7 +239,7 @@ static int try_connect(const char *addr, uint16_t port)
 }
 
 int labnet_start_agent(const struct lab_link *l, const char *self, const char *log,
-		       const char *psk_file, pid_t *pid, struct ns_err *err)
+		       const char *psk_file, bool delegate, pid_t *pid, struct ns_err *err)
 {
 	char listen[64];
 	snprintf(listen, sizeof(listen), "%s:%d", l->agent_addr, LAB_AGENT_PORT);
@@ -191,6 +249,8 @@ int labnet_start_agent(const struct lab_link *l, const char *self, const char *l
 		argv[n++] = "--psk-file";
 		argv[n++] = psk_file;
 	}
+	if (delegate)
+		argv[n++] = "--delegate";
 	argv[n] = NULL;
 	int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0)
@@ -295,6 +355,11 @@ int labnet_destroy(const char *ns, struct ns_err *err)
 	struct ns_err ignored;
 	if (if_exists(ns))
 		labnet_run(del_link, &ignored);
+	char br[LAB_NAME_MAX];
+	bridge_name(ns, br, sizeof(br));
+	const char *const del_br[] = {"ip", "link", "del", br, NULL};
+	if (if_exists(br)) /* an incast server's bridge */
+		labnet_run(del_br, &ignored);
 	pid_t pids[MAX_NS_PIDS], killed[MAX_NS_PIDS];
 	size_t n_killed = 0;
 	for (int sig = SIGTERM, round = 0; round < 2; round++, sig = SIGKILL) {

@@ -5,6 +5,7 @@
 #ifndef NS_LAB_LABNET_H
 #define NS_LAB_LABNET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,9 +31,20 @@ void labnet_link_init(struct lab_link *l, const char *prefix, unsigned slot);
  * what it made. */
 int labnet_create(const struct lab_link *l, const struct lab_shape *s, struct ns_err *err);
 /* Starts `SELF agent --listen AGENT_ADDR:PORT` in the namespace, detached (its own session,
- * output to log), and waits until it accepts a connection. psk_file "" = none. */
+ * output to log), and waits until it accepts a connection. psk_file "" = none; delegate: the
+ * agent runs tests on a runner's behalf (a lab client's). */
 int labnet_start_agent(const struct lab_link *l, const char *self, const char *log,
-		       const char *psk_file, pid_t *pid, struct ns_err *err);
+		       const char *psk_file, bool delegate, pid_t *pid, struct ns_err *err);
+
+/* Incast: the server link's host end joins a bridge (named as the namespace with a "b"),
+ * which takes over its address, so that client namespaces on the bridge share its subnet and
+ * reach the server only through that end's tbf: the one shaped bottleneck in front of the
+ * server. labnet_destroy of the server's namespace removes the bridge. */
+int labnet_bridge(const struct lab_link *server, struct ns_err *err);
+/* A client namespace cl->ns on the server's bridge, its eth0 at cl->agent_addr (an address of
+ * the server's subnet), unshaped. On failure it removes what it made. */
+int labnet_create_client(const struct lab_link *cl, const struct lab_link *server,
+			 struct ns_err *err);
 /* Removes the host's veth end (its peer goes with it), ends every process in the namespace
  * (TERM, then KILL) and deletes it. Whatever is already gone is not an error. */
 int labnet_destroy(const char *ns, struct ns_err *err);

@@ -7,8 +7,12 @@
 #include "lib/sql/jsonr.h"
 #include "runner/matrix/pair_key.h"
 
+#define LAB_ROW_CLIENTS MX_MAX_MEMBERS
+
 struct lab_row {
 	char pair[MX_NAME_MAX], type[MX_NAME_MAX], agent[256], psk_file[1024];
+	char clients[LAB_ROW_CLIENTS][64];  /* an incast pair's client agents, host:port */
+	size_t n_clients;
 	char *emulation;
 	bool used;
 };
@@ -69,6 +73,23 @@ static int read_row(struct jsonr *r, const char *path, const char *obj, struct l
 	    field(r, path, obj, "$.agent", row->agent, sizeof(row->agent), *n, err) < 0 ||
 	    field(r, path, obj, "$.psk_file", row->psk_file, sizeof(row->psk_file), *n, err) < 0)
 		return -1;
+	if (jsonr_type(r, obj, "$.clients") == JSONR_ARRAY) {
+		struct jsonr_each it = {0};
+		int more, rc = jsonr_each_begin(r, obj, "$.clients", &it, err);
+		while (rc == 0 && (more = jsonr_each_next(&it)) == 1) {
+			if (row->n_clients == LAB_ROW_CLIENTS || strlen(it.value) >= 64) {
+				rc = ns_err_code(err, NS_E_INPUT, "%s: pair %zu: too many clients, or "
+						 "one too long", path, *n);
+				break;
+			}
+			snprintf(row->clients[row->n_clients++], 64, "%s", it.value);
+		}
+		if (rc == 0 && more < 0)
+			rc = -1;
+		jsonr_each_end(&it);
+		if (rc < 0)
+			return -1;
+	}
 	if (!row->agent[0] || jsonr_type(r, obj, "$.emulation") != JSONR_OBJECT)
 		return ns_err_code(err, NS_E_INPUT, "%s: pair %zu: needs \"agent\" and an \"emulation\" "
 				   "object", path, *n);
@@ -111,26 +132,57 @@ out:
 	return rc;
 }
 
-/* "198.18.1.2:5301" (or "[::1]:5301") into the pair's agent. */
-static int set_agent(struct matrix_pair *mp, const char *path, const char *addr, struct ns_err *err)
+/* "198.18.1.2:5301" (or "[::1]:5301") into host and port. */
+static int split_addr(const char *name, const char *path, const char *addr, char *out, size_t cap,
+		      uint16_t *out_port, struct ns_err *err)
 {
 	const char *colon = strrchr(addr, ':');
 	char *end;
 	unsigned long port = colon ? strtoul(colon + 1, &end, 10) : 0;
 	if (!colon || colon == addr || *end || port == 0 || port > 65535)
-		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: bad agent address '%s'", path,
-				   mp->name, addr);
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: bad address '%s'", path, name, addr);
 	const char *host = addr;
 	size_t len = (size_t)(colon - addr);
 	if (host[0] == '[' && len >= 2 && host[len - 1] == ']') {
 		host++;
 		len -= 2;
 	}
-	if (len >= sizeof(mp->agent_host))
-		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: agent address too long", path, mp->name);
-	memcpy(mp->agent_host, host, len);
-	mp->agent_host[len] = '\0';
-	mp->agent_port = (uint16_t)port;
+	if (len >= cap)
+		return ns_err_code(err, NS_E_INPUT, "%s: pair %s: address too long", path, name);
+	memcpy(out, host, len);
+	out[len] = '\0';
+	*out_port = (uint16_t)port;
+	return 0;
+}
+
+/* An incast group's members: the lab pair's client agents, one each, sending to its agent. */
+static int set_members(struct matrix_pair *mp, const char *path, const struct lab_row *row,
+		       struct ns_err *err)
+{
+	if (mp->group == MX_GROUP_FANOUT)
+		return ns_err_code(err, NS_E_INPUT, "%s: group %s: the lab emulates incast groups (a "
+				   "fan-out's agents are pairs of their own)", path, mp->name);
+	if (row->n_clients < mp->n_members)
+		return ns_err_code(err, NS_E_INPUT, "%s: group %s has %zu members, its lab pair %zu "
+				   "clients (netsweep lab up --matrix builds one per member)", path,
+				   mp->name, mp->n_members, row->n_clients);
+	for (size_t k = 0; k < mp->n_members; k++) {
+		struct matrix_member *mb = &mp->members[k];
+		if (split_addr(mp->name, path, row->clients[k], mb->client_host,
+			       sizeof(mb->client_host), &mb->client_port, err) < 0)
+			return -1;
+		snprintf(mb->agent_host, sizeof(mb->agent_host), "%s", mp->agent_host);
+		mb->agent_port = mp->agent_port;
+	}
+	return 0;
+}
+
+/* "198.18.1.2:5301" (or "[::1]:5301") into the pair's agent. */
+static int set_agent(struct matrix_pair *mp, const char *path, const char *addr, struct ns_err *err)
+{
+	if (split_addr(mp->name, path, addr, mp->agent_host, sizeof(mp->agent_host), &mp->agent_port,
+		       err) < 0)
+		return -1;
 	mp->client[0] = mp->client_host[0] = '\0';
 	mp->client_port = 0;
 	mp->expected_driver[0] = '\0'; /* a lab's NIC is a veth, whatever the instance would have */
@@ -171,7 +223,8 @@ int labpairs_apply(struct matrix *m, const char *path, char ***emulation, struct
 			goto out;
 		}
 		hit->used = true;
-		if (set_agent(mp, path, hit->agent, err) < 0)
+		if (set_agent(mp, path, hit->agent, err) < 0 ||
+		    (mp->group != MX_GROUP_NONE && set_members(mp, path, hit, err) < 0))
 			goto out;
 		/* the key the lab's agent was started with, whatever the matrix names for EC2 */
 		if (hit->psk_file[0] && pair_key_set(mp, hit->psk_file, err) < 0) {
@@ -241,6 +294,10 @@ int labpairs_hooks(struct matrix *m, const char *datadir, struct ns_err *err)
 		return -1;
 	for (size_t i = 0; i < m->n_pairs; i++) {
 		struct matrix_pair *mp = &m->pairs[i];
+		if (mp->group != MX_GROUP_NONE)
+			return ns_err_code(err, NS_E_USAGE, "--provision lab: group %s: the lab builds "
+					   "groups with netsweep lab up --matrix %s, then run --lab",
+					   mp->name, m->path);
 		setup.line = mp->setup.line ? mp->setup.line : mp->line;
 		teardown.line = mp->teardown.line ? mp->teardown.line : mp->line;
 		mp->setup = setup;
