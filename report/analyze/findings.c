@@ -62,7 +62,7 @@ const char *rp_finding_kind_name(enum rp_finding_kind k)
 		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost",
 		[RP_FIND_ADVERTISED] = "advertised",
 		[RP_FIND_FAILURE] = "failure", [RP_FIND_SATURATION] = "saturation",
-		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling",
+		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling", [RP_FIND_SHARING] = "sharing",
 		[RP_FIND_UNSTABLE] = "unstable", [RP_FIND_PRICE] = "price",
 	};
 	return k < RP_FIND_NKINDS && names[k] ? names[k] : "other";
@@ -303,6 +303,30 @@ static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct 
 	return 0;
 }
 
+/* Group cases: a client under half its fair share (FAIR_STARVED_SHARE in the runner's
+ * runner/group/fairness.h; the store's v_group_fairness.starved says the same). */
+#define RP_STARVED_SHARE 0.5
+static int find_sharing(const struct rp_data *d, struct rp_findings *f, struct rp_buf *b)
+{
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		const struct rp_stat *m = &c->fig[RP_MIN_FAIR];
+		if (!m->n || !(m->min < RP_STARVED_SHARE))
+			continue;
+		rp_buf_puts(b, "A client got less than half its fair share in ");
+		case_label(d, i, b);
+		rp_buf_printf(b, ": the slowest of its %lld clients moved %.0f %% of the total / "
+			      "clients (worst repeat; Jain's index %.3f, median of %d). The path "
+			      "was not shared evenly: a queue that drops one flow's packets more "
+			      "than the others' (tail drop at a shallow buffer), or one client "
+			      "limited by itself (its row in v_group_clients says which).",
+			      c->clients, m->min * 100, c->fig[RP_JAIN].med, c->fig[RP_JAIN].n);
+		if (add_kind(f, RP_FIND_SHARING, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int find_stability_failures(const struct rp_data *d, struct rp_findings *f,
 				   struct rp_buf *b)
 {
@@ -443,6 +467,7 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	if (find_cost(d, cost, n_cost, f, &b) < 0 || find_scaling(d, f, &b) < 0 ||
 	    find_cpu(d, 1, f, &b) < 0 || find_cpu(d, 0, f, &b) < 0 ||
 	    find_udp_loss(d, f, &b) < 0 || find_stability_failures(d, f, &b) < 0 ||
+	    find_sharing(d, f, &b) < 0 ||
 	    (cmp && base && find_compare(d, cmp, base, news, cost, f, &b) < 0))
 		goto err;
 	rp_findings_sort(f);

@@ -29,6 +29,7 @@ enum rp_finding_kind {
 	RP_FIND_SATURATION,     /* CPU saturated */
 	RP_FIND_LOSS,           /* where UDP loss came from */
 	RP_FIND_SCALING,        /* streams scaling */
+	RP_FIND_SHARING,        /* a group case's client got less than half its fair share */
 	RP_FIND_UNSTABLE,       /* repeats disagree */
 	RP_FIND_PRICE,          /* prices missing */
 	RP_FIND_NKINDS

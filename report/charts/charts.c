@@ -418,7 +418,8 @@ int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_ro
 	memset(out, 0, sizeof(*out));
 	if (chart_streams(d, o, out, err) < 0 || chart_size(d, o, out, 1, err) < 0 ||
 	    chart_size(d, o, out, 0, err) < 0 || chart_dollar(d, cost, n_cost, o, out, err) < 0 ||
-	    rp_chart_series(db, d, o, out, err) < 0 || chart_cpu(d, o, out, err) < 0)
+	    rp_chart_series(db, d, o, out, err) < 0 || rp_chart_clients(db, d, o, out, err) < 0 ||
+	    chart_cpu(d, o, out, err) < 0)
 		return -1;
 	if (o->trend_runs >= 2 && rp_chart_trend(db, d, o, out, err) < 0)
 		return -1;

@@ -54,6 +54,9 @@ int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_ro
  * and each case's history over the last trend_runs runs. */
 int rp_chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
 		    struct rp_charts *cs, struct ns_err *err);
+/* Group cases: each client's rate over time, one panel per case (none without group cases). */
+int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
+		     struct rp_charts *cs, struct ns_err *err);
 int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
 		   struct rp_charts *cs, struct ns_err *err);
 

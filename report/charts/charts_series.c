@@ -16,7 +16,7 @@
  * of blocks written (0 when the case has fewer than 2 intervals per repeat). */
 static size_t series_panel(const struct rp_series *s, const struct rp_data *d,
 			   const char *name, const char *title, size_t first_block,
-			   struct rp_buf *dat, struct rp_buf *gp)
+			   const char *line_of, struct rp_buf *dat, struct rp_buf *gp)
 {
 	size_t longest = 0, run = 0, blocks = 0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -34,9 +34,14 @@ static size_t series_panel(const struct rp_series *s, const struct rp_data *d,
 			if (first_block + blocks)
 				rp_buf_puts(dat, "\n\n");
 			cg_dat_comment(dat, title);
-			rp_buf_printf(dat, "# repeat %d\n# t_end_s %s\n", s->repeat[i], d->unit.name);
-			rp_buf_printf(gp, "%s'%s.dat' index %zu using 1:2 with linespoints notitle",
+			rp_buf_printf(dat, "# %s %d\n# t_end_s %s\n", line_of, s->repeat[i],
+				      d->unit.name);
+			rp_buf_printf(gp, "%s'%s.dat' index %zu using 1:2 with linespoints ",
 				      blocks ? ", \\\n     " : "plot ", name, first_block + blocks);
+			if (strcmp(line_of, "client"))
+				rp_buf_puts(gp, "notitle");
+			else
+				rp_buf_printf(gp, "title 'client %d'", s->repeat[i] + 1);
 			blocks++;
 		}
 		rp_buf_printf(dat, "%.6g %.6g\n", s->t_end[i], s->bps[i] / d->unit.div);
@@ -85,7 +90,7 @@ int rp_chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[pick[k]], &lab);
 		n_samples += s.n;
-		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, &dat, &gp);
+		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "repeat", &dat, &gp);
 		rp_series_free(&s);
 	}
 	rp_buf_puts(&gp, "unset multiplot\n");
@@ -101,6 +106,56 @@ err:
 	rp_buf_free(&gp);
 	rp_buf_free(&lab);
 	return -1;
+}
+
+int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
+		     struct rp_charts *cs, struct ns_err *err)
+{
+	long pick[MAX_PANELS];
+	size_t np = 0, more = 0;
+	for (size_t i = 0; i < d->n_cases; i++)
+		if (d->cases[i].group_result_id && d->cases[i].clients > 1) {
+			if (np < MAX_PANELS)
+				pick[np++] = (long)i;
+			else
+				more++;
+		}
+	if (!np)
+		return 0; /* no group case: no chart */
+	char caption[512];
+	snprintf(caption, sizeof(caption), "Each client's receive rate over time in group cases "
+		 "(incast, fan-out: several tests started together), one panel per case (its first "
+		 "repeat), one line per client: how they shared the path and when they settled.%s",
+		 more ? " More group cases than are drawn." : "");
+	struct rp_chart *c = cg_chart_new(cs, o, "clients", "Clients over time", caption);
+	struct rp_buf dat, gp, lab;
+	rp_buf_init(&dat);
+	rp_buf_init(&gp);
+	rp_buf_init(&lab);
+	cg_gp_header(&gp, o, c);
+	rp_buf_printf(&gp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,%d' "
+		      "background '#ffffff'\nset key outside right\nset xlabel 'seconds'\n"
+		      "set ylabel '%s'\nset yrange [0:*]\nset multiplot layout %zu,1\n",
+		      CG_WIDTH, 40 + np * 260, CG_FONT_PX, d->unit.name, np);
+	size_t blocks = 0;
+	int rc = -1;
+	for (size_t k = 0; k < np; k++) {
+		struct rp_series s = {0};
+		if (rp_group_series_load(db, d->cases[pick[k]].group_result_id, &s, err) < 0)
+			goto out;
+		rp_buf_reset(&lab);
+		rp_case_label(d, &d->cases[pick[k]], &lab);
+		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "client", &dat, &gp);
+		rp_series_free(&s);
+	}
+	rp_buf_puts(&gp, "unset multiplot\n");
+	rc = cg_chart_finish(o, c, &dat, &gp, blocks ? NULL : "the group cases have fewer than 2 "
+			     "intervals per client", err);
+out:
+	rp_buf_free(&dat);
+	rp_buf_free(&gp);
+	rp_buf_free(&lab);
+	return rc;
 }
 
 /* The x label of run r: its date, with the time when two runs shown share a date. */

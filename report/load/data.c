@@ -268,8 +268,9 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
 		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
 		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
-		"r.ret_rcv_bps, EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id) "
-		"FROM results r JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
+		"r.ret_rcv_bps, g.jain, g.min_of_fair, g.converge_s, "
+		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id), g.clients "
+		"FROM results r LEFT JOIN group_results g ON g.result_id = r.id JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
 		"ORDER BY r.case_id, r.repeat";
 	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
 	if (d->n_cases) /* qsort must not see the NULL of an empty run */
@@ -296,6 +297,8 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 				continue; /* cannot happen: the join keeps the run's cases */
 		}
 		cur->n_results++;
+		if (sqlite3_column_type(st, 5 + RP_NFIG) != SQLITE_NULL) /* a group case's tests */
+			cur->clients = sqlite3_column_int64(st, 5 + RP_NFIG);
 		const unsigned char *status = sqlite3_column_text(st, 1);
 		if (!status || strcmp((const char *)status, "ok") != 0) {
 			if (!cur->first_error)
@@ -318,6 +321,8 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			vals[(size_t)f * cap + (size_t)n_ok] = sqlrow_num(st, 4 + f);
 		if (!cur->series_result_id && sqlite3_column_int(st, 4 + RP_NFIG))
 			cur->series_result_id = sqlite3_column_int64(st, 3);
+		if (!cur->group_result_id && sqlite3_column_type(st, 5 + RP_NFIG) != SQLITE_NULL)
+			cur->group_result_id = sqlite3_column_int64(st, 3);
 		cur->n_ok = ++n_ok;
 	}
 	if (rc != SQLITE_DONE) {
@@ -637,17 +642,15 @@ void rp_trend_free(struct rp_trend *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct ns_err *err)
+/* Rows of (repeat or client, t_end, bps) from a statement bound to one id. */
+static int series_rows(sqlite3 *db, const char *sql, long long id, struct rp_series *s,
+		       struct ns_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	sqlite3_stmt *st;
-	if (rp_db_prep(db,
-		 "SELECT r.repeat, s.t_end, s.bps FROM results r JOIN samples s ON s.result_id = r.id "
-		 "WHERE r.case_id = ? AND r.status = 'ok' AND s.direction = 'fwd' AND s.stream = -1 "
-		 "ORDER BY r.repeat, s.t_start",
-		 &st, err) < 0)
+	if (rp_db_prep(db, sql, &st, err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, case_id);
+	sqlite3_bind_int64(st, 1, id);
 	size_t cap = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (s->n == cap) {
@@ -673,6 +676,21 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct n
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct ns_err *err)
+{
+	return series_rows(db,
+		 "SELECT r.repeat, s.t_end, s.bps FROM results r JOIN samples s ON s.result_id = r.id "
+		 "WHERE r.case_id = ? AND r.status = 'ok' AND s.direction = 'fwd' AND s.stream = -1 "
+		 "ORDER BY r.repeat, s.t_start", case_id, s, err);
+}
+
+int rp_group_series_load(sqlite3 *db, long long result_id, struct rp_series *s,
+			 struct ns_err *err)
+{
+	return series_rows(db, "SELECT client, t_end, bps FROM group_samples WHERE result_id = ? "
+			   "ORDER BY client, t_start", result_id, s, err);
 }
 
 void rp_series_free(struct rp_series *s)

@@ -57,6 +57,9 @@ enum rp_fig {
 	RP_RCV_BPS, RP_SND_BPS, RP_RCV_PPS, RP_SND_PPS, RP_SND_CPU, RP_RCV_CPU,
 	RP_RETRANS, RP_LOST, RP_LOST_PCT, RP_KDROPS, RP_JITTER, RP_RTT,
 	RP_RET_BPS,                  /* bidir: the return direction's receiver goodput */
+	/* group cases (v_group_fairness): Jain's index over the clients, the slowest client's
+	 * rate over its fair share, when TCP's shares settled (s) */
+	RP_JAIN, RP_MIN_FAIR, RP_CONVERGE,
 	RP_NFIG
 };
 
@@ -78,6 +81,8 @@ struct rp_case {
 	struct rp_stat fig[RP_NFIG];
 	double *goodput;             /* receiver bits/s of each ok repeat (n_ok entries) */
 	long long series_result_id;  /* an ok result whose samples can be charted; 0 = none */
+	long long group_result_id;   /* a group case's ok result whose clients can be charted */
+	long long clients;           /* a group case's tests (0: not a group case) */
 	char *first_error;           /* of the first failed repeat, or NULL */
 	/* shaped on credits (report/phases.c): repeats whose series stepped down, and the means
 	 * of their burst rate, burst length and sustained rate */
@@ -165,6 +170,10 @@ struct rp_series {
 	double *t_end, *bps;
 };
 int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct ns_err *err);
+/* A group result's clients' interval sums (group_samples): repeat[i] is the client's place
+ * in the group, ordered by client then time. */
+int rp_group_series_load(sqlite3 *db, long long result_id, struct rp_series *s,
+			 struct ns_err *err);
 void rp_series_free(struct rp_series *s);
 
 #endif

@@ -20,6 +20,9 @@ static void label(const struct rp_data *d, const struct rp_case *c, int streams,
 	rp_buf_printf(b, "%s %s", c->protocol ? c->protocol : "?", c->direction ? c->direction : "?");
 	if (streams)
 		rp_buf_printf(b, " %lld stream%s", c->streams, c->streams == 1 ? "" : "s");
+	if (c->clients > 1 || (c->clients == 1 && streams))
+		rp_buf_printf(b, "%s %lld client%s", streams ? " x" : "", c->clients,
+			      c->clients == 1 ? "" : "s");
 	if (c->threads)
 		rp_buf_printf(b, " %lld thr", c->threads);
 	if (c->length)

@@ -383,6 +383,9 @@ const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Sender CPU %", RP_SND_CPU, "%.0f"},
 	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
 	{"Return direction (bidir)", RP_RET_BPS, NULL},
+	{"Jain's index (clients)", RP_JAIN, "%.3f"},
+	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},
+	{"Shares settled (s)", RP_CONVERGE, "%.1f"},
 };
 
 int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])

@@ -157,13 +157,14 @@ subst() {
 # seed: the files README lines name, made by real runs before the lines run: my-matrix.xml (a
 # priced pair c5n on our own agent), nightly.db with runs night-1 and night-2, tokyo.db and
 # virginia.db, netsweep.db; the price lists of tests/fixtures as index.json, types.json,
-# spot.json ...; data/ a copy whose m4-family.xml takes 1 s per case.
+# spot.json ...; data/ a copy whose m4-family.xml and incast.xml take 1 s per case.
 seed() {
 	mkdir -p "$tmp/home" "$tmp/work" "$tmp/lab"
 	cd "$tmp/work" || return 1
 	cp -r "$root/data" data &&
 		sed -i -e 's/<value>300s<\/value>/<value>1s<\/value>/' -e 's/cooldown="5s"/cooldown="0s"/' \
-			data/matrices/m4-family.xml || return 1
+			data/matrices/m4-family.xml &&
+		sed -i -e 's/<value>5s<\/value>/<value>1s<\/value>/' data/matrices/incast.xml || return 1
 	cp "$root/tests/fixtures/aws/offer-ec2-us-east-1.json" index.json
 	cp "$root/tests/fixtures/aws/describe-instance-types.json" types.json
 	cp "$root/tests/fixtures/aws/spot-price-history.json" spot.json
