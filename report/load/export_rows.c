@@ -27,7 +27,13 @@ static const char CASES_SQL[] =
 	" EXISTS (SELECT 1 FROM endpoint_emulation em WHERE em.endpoint_id = e.id),"
 	" (SELECT rank FROM v_cost_ranking k WHERE k.case_id = c.id),"
 	" (SELECT t.family FROM run_instance_types t WHERE t.run_id = c.run_id"
-	"  AND t.instance_type = e.instance_type)"
+	"  AND t.instance_type = e.instance_type),"
+	" (SELECT max(g.clients) FROM group_results g JOIN results r ON r.id = g.result_id"
+	"  WHERE r.case_id = c.id),"
+	" (SELECT avg(g.jain) FROM group_results g JOIN results r ON r.id = g.result_id"
+	"  WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" (SELECT min(g.min_of_fair) FROM group_results g JOIN results r ON r.id = g.result_id"
+	"  WHERE r.case_id = c.id AND r.status = 'ok')"
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
 	" WHERE c.run_id = ?1 ORDER BY c.ordinal, c.id";
@@ -117,23 +123,53 @@ void rp_xrun_free(struct rp_xrun *r)
 	r->label = r->matrix = NULL;
 }
 
+int rp_xclients_each(sqlite3 *db, long long id, rp_xclient_fn fn, void *ctx, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT case_key, name, avg(rcv_bps) FROM v_group_clients"
+		       " WHERE run_id = ?1 AND status = 'ok' GROUP BY case_id, client, name"
+		       " ORDER BY case_id, client", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = 0;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = fn(ctx, sqlrow_text(st, 0), sqlrow_text(st, 1), sqlrow_num(st, 2));
+	sqlite3_finalize(st);
+	return rc < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
+}
+
+/* A group result's "group" object, built by SQLite's JSON functions (NULL for any other). */
+#define GROUP_JSON \
+	"(SELECT json_object('kind', g.kind, 'clients', g.clients, 'completed', g.completed," \
+	" 'streams_per_client', g.streams_per_client, 'total_bps', g.total_bps, 'jain', g.jain," \
+	" 'min_share', g.min_share, 'min_of_fair', g.min_of_fair, 'converge_s', g.converge_s," \
+	" 'start_spread_ms', g.start_spread_ms, 'start_dispatched', g.start_dispatched," \
+	" 'members', (SELECT json_group_array(json_object('client', m.client, 'name', m.name," \
+	" 'client_host', m.client_host, 'agent', m.agent, 'status', m.status, 'error', m.error," \
+	" 'start_offset_ms', m.start_offset_ms, 'rcv_bps', m.rcv_bps, 'snd_bps', m.snd_bps," \
+	" 'retransmits', m.retransmits, 'lost_percent', m.lost_percent, 'snd_cpu', m.snd_cpu," \
+	" 'rcv_cpu', m.rcv_cpu, 'limited_by', m.limited_by, 'sender_limited', m.sender_limited))" \
+	" FROM (SELECT * FROM group_clients WHERE result_id = g.result_id ORDER BY client) m))" \
+	" FROM group_results g WHERE g.result_id = v.result_id)"
+
 int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
 		  struct ns_err *err)
 {
 	sqlite3_stmt *st;
-	/* the type's family last, to select by; every column before it is v_results' */
-	if (rp_db_prep(db, "SELECT v.*, (SELECT t.family FROM run_instance_types t WHERE"
-		       " t.run_id = v.run_id AND t.instance_type = v.instance_type)"
+	/* a group case's figures, then the type's family last, to select by; every column
+	 * before them is v_results' */
+	if (rp_db_prep(db, "SELECT v.*, " GROUP_JSON ", (SELECT t.family FROM run_instance_types t"
+		       " WHERE t.run_id = v.run_id AND t.instance_type = v.instance_type)"
 		       " FROM v_results v WHERE v.run_id = ?1 ORDER BY v.result_id", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	int rc = 0, cols = sqlite3_column_count(st) - 1, type_col = -1;
+	int rc = 0, cols = sqlite3_column_count(st) - 2, type_col = -1;
 	for (int k = 0; k < cols; k++)
 		if (!strcmp(sqlite3_column_name(st, k), "instance_type"))
 			type_col = k;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		if (!itype_matches(type_col < 0 ? NULL : sqlrow_text(st, type_col),
-				   sqlrow_text(st, cols), type))
+				   sqlrow_text(st, cols + 1), type))
 			continue;
 		struct jsonw w;
 		jsonw_init(&w, false);
@@ -146,6 +182,10 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 			case SQLITE_NULL: jsonw_null(&w); break;
 			default: jsonw_str(&w, (const char *)sqlite3_column_text(st, k)); break;
 			}
+		}
+		if (sqlite3_column_type(st, cols) != SQLITE_NULL) {
+			jsonw_key(&w, "group");
+			jsonw_raw(&w, (const char *)sqlite3_column_text(st, cols));
 		}
 		jsonw_obj_close(&w);
 		const char *text = jsonw_finish(&w);

@@ -12,7 +12,7 @@
 
 enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
        RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
-       RP_X_RANK, RP_X_FAMILY, RP_X_COLS };
+       RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_COLS };
 
 /* One case: its labels as text and its figures (NAN = none). */
 struct rp_xcase {
@@ -41,8 +41,14 @@ struct rp_xrun {
 int rp_xrun_read(sqlite3 *db, long long id, struct rp_xrun *r, struct ns_err *err);
 void rp_xrun_free(struct rp_xrun *r);
 
+/* Each client of run id's group cases: its case's key, its name and its mean receive rate
+ * over the case's successful results, to fn in case and client order. */
+typedef int (*rp_xclient_fn)(void *ctx, const char *case_key, const char *name, double bps);
+int rp_xclients_each(sqlite3 *db, long long id, rp_xclient_fn fn, void *ctx, struct ns_err *err);
+
 /* Each v_results row of run id (of the types answering to type; NULL = all) as one JSON object
- * (every column under its name and type), to fn in result order; fn's negative return stops
+ * (every column under its name and type; a group case's also "group": its v_group_fairness
+ * figures with its clients' v_group_clients rows as "members"), to fn in result order; fn's negative return stops
  * with that error. */
 typedef int (*rp_line_fn)(void *ctx, const char *line, struct ns_err *err);
 int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,

@@ -91,7 +91,44 @@ static const struct xmetric metrics[] = {
 	 "Mean CPU of the sending engine threads, share of one CPU.", NULL, RP_X_SCPU, 0.01},
 	{"netsweep_receiver_cpu_ratio", "ratio",
 	 "Mean CPU of the receiving engine threads, share of one CPU.", NULL, RP_X_RCPU, 0.01},
+	{"netsweep_group_clients", NULL,
+	 "Tests a group case ran together (incast, fan-out, the clients axis).", NULL,
+	 RP_X_CLIENTS, 1},
+	{"netsweep_group_fairness_ratio", "ratio",
+	 "Mean Jain's fairness index over a group case's clients (1 = equal shares).", NULL,
+	 RP_X_JAIN, 1},
+	{"netsweep_group_slowest_fair_share_ratio", "ratio",
+	 "The slowest client's rate over its fair share, worst repeat (below 0.5: starved).",
+	 NULL, RP_X_MINFAIR, 1},
 };
+
+/* Per client of a group case: its mean goodput, labelled as its case plus client. */
+struct client_ctx {
+	FILE *out;
+	const struct rp_xset *s;
+	const struct rp_export_opts *o;
+	char run[32];
+};
+
+static int client_sample(void *vctx, const char *key, const char *name, double bps)
+{
+	struct client_ctx *cx = vctx;
+	for (size_t i = 0; i < cx->s->n; i++) {
+		const struct rp_xcase *x = &cx->s->c[i];
+		if (strcmp(x->text[RP_X_KEY], key) || strcmp(x->text[RP_X_RUN], cx->run))
+			continue;
+		if (!isfinite(bps))
+			return 0;
+		fputs("netsweep_client_goodput_bytes_per_second{", cx->out);
+		case_labels(cx->out, x);
+		label(cx->out, "client", name, false);
+		fprintf(cx->out, "} %.17g", bps / 8.0);
+		stamp(cx->out, cx->o, x->num[RP_X_TS]);
+		fputc('\n', cx->out);
+		return 0;
+	}
+	return 0;
+}
 
 static void write_metric(FILE *out, const struct rp_xset *s, const struct xmetric *m,
 			 const struct rp_export_opts *o)
@@ -109,9 +146,36 @@ static void write_metric(FILE *out, const struct rp_xset *s, const struct xmetri
 	}
 }
 
+#define GROUP_METRICS 3 /* the last of metrics[]: written only when a run has group cases */
+
+static bool any_group(const struct rp_xset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (isfinite(s->c[i].num[RP_X_CLIENTS]))
+			return true;
+	return false;
+}
+
+static int write_clients(sqlite3 *db, FILE *out, const struct rp_xset *s, const long long *ids,
+			 size_t n, const struct rp_export_opts *o, struct ns_err *err)
+{
+	if (!any_group(s))
+		return 0;
+	family(out, o, "netsweep_client_goodput_bytes_per_second", "bytes_per_second",
+	       "Mean receiver goodput of one client of a group case over its successful repeats.");
+	struct client_ctx cx = {.out = out, .s = s, .o = o};
+	for (size_t i = 0; i < n; i++) {
+		snprintf(cx.run, sizeof(cx.run), "%lld", ids[i]);
+		if (rp_xclients_each(db, ids[i], client_sample, &cx, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void write_text(FILE *out, const struct rp_xset *s, const struct rp_export_opts *o)
 {
-	for (size_t k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
+	size_t n_metrics = sizeof(metrics) / sizeof(metrics[0]) - (any_group(s) ? 0 : GROUP_METRICS);
+	for (size_t k = 0; k < n_metrics; k++)
 		write_metric(out, s, &metrics[k], o);
 	family(out, o, "netsweep_goodput_bytes_per_second_per_usd_hour", NULL,
 	       "Median goodput per hourly dollar of the pair (or the sender, as priced).");
@@ -210,8 +274,9 @@ int rp_export(sqlite3 *db, const long long *run_ids, size_t n, const struct rp_e
 			return -1;
 		}
 	write_text(out, &s, o);
+	int rc = write_clients(db, out, &s, run_ids, n, o, err);
 	rp_xset_free(&s);
-	if (write_runs(db, out, run_ids, n, o, err) < 0)
+	if (rc < 0 || write_runs(db, out, run_ids, n, o, err) < 0)
 		return -1;
 	if (o->format == RP_EXPORT_OPENMETRICS)
 		fputs("# EOF\n", out);
