@@ -267,6 +267,11 @@ int lab_pair_up(struct lab *lab, struct lab_pair *p, const char *self, const cha
 			lab_down(lab, p->pair, &ignored);
 			return -1;
 		}
+	if (p->n_clients && write_state(lab, p, NULL, false, err) < 0) { /* with the clients */
+		struct ns_err ignored;
+		lab_down(lab, p->pair, &ignored);
+		return -1;
+	}
 	return 0;
 err:;
 	int e = errno;

@@ -1,0 +1,114 @@
+#!/bin/bash
+# Incast benchmark (make bench; not a test): 4 and 8 concurrent clients, each in its own
+# namespace, into one server through one bottleneck of our choosing — the lab's incast
+# topology (`netsweep lab up --clients N`: client namespaces on a bridge in front of the
+# server's veth), its tbf replaced by tbf at BENCH_INCAST_RATE goodput with fq_codel under it
+# where the kernel has it (flow queueing gives equal TCP flows equal shares), else a deep
+# FIFO (BENCH_INCAST_LIMIT, default 4 MB: a shallow one lets a flow that lost a burst starve).
+# Side by side, the same path, one client stream each, BENCH_INCAST_SECS (default 10 s):
+#   netsweep: one agent, an incast group case (its clients started together, v_group_fairness)
+#   iperf2:   one `iperf -s`, which serves several clients at once
+#   iperf3:   one `iperf3 -s` per port, one client each (iperf3 serves one test at a time)
+# Goals: netsweep's total within 5 % of the bottleneck's goodput, Jain's index >= 0.95; the
+# ratios of netsweep's total to iperf2's and iperf3's totals are printed.
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+NS=${NETSWEEP:-$ROOT/build/netsweep}
+RATE=${BENCH_INCAST_RATE:-400M}
+SECS=${BENCH_INCAST_SECS:-10}
+LIMIT=${BENCH_INCAST_LIMIT:-4mb}
+P=nsbinc
+export NETSWEEP_IMDS=0
+if [ "$(id -u)" != 0 ] || ! command -v tc >/dev/null 2>&1; then
+	echo "SKIP incast bench: needs root and iproute2 (network namespaces, tc)"
+	exit 0
+fi
+T=$(mktemp -d)
+export NETSWEEP_LAB_DIR=$T/lab
+trap '"$NS" lab down --prefix "$P" >/dev/null 2>&1; rm -rf "$T"' EXIT
+have() { command -v "$1" >/dev/null 2>&1; }
+goodput=$("$NS" cost wire --speed 1 >/dev/null 2>&1; awk -v r="$RATE" 'BEGIN {
+	m = 1; if (r ~ /[Gg]$/) m = 1e9; else if (r ~ /[Mm]$/) m = 1e6; else if (r ~ /[Kk]$/) m = 1e3
+	sub(/[GgMmKk]$/, "", r); print r * m }')
+tbf=$(awk -v g="$goodput" 'BEGIN { printf "%.0f", g * 1514 / 1448 }') # headers of full segments
+mbps() { awk -v b="$1" 'BEGIN { if (b == "" || b == 0) print "n/a"; else printf "%.1f Mbit/s", b / 1e6 }'; }
+
+run_n() {
+	local n=$1
+	local json=$T/lab$n.json db=$T/inc$n.db
+	"$NS" lab down --prefix "$P" >/dev/null 2>&1
+	if ! "$NS" lab up --prefix "$P" --rate "bench=$RATE" --clients "$n" bench >"$json" 2>"$T/up.err"; then
+		echo "  lab up failed: $(cat "$T/up.err")"
+		return 1
+	fi
+	local sv=$(sed -n 's/.*"namespace": "\(.*\)".*/\1/p' "$json" | head -1)
+	local sv_addr=$(sed -n 's/.*"agent": "\(.*\):5301".*/\1/p' "$json" | head -1)
+	# the bottleneck: bridge -> server (the incast direction): tbf, with fq_codel under it
+	# where the kernel has it (flow queueing), else its own deep FIFO (BENCH_INCAST_LIMIT)
+	tc qdisc replace dev "$sv" root handle 1: tbf rate "${tbf}bit" burst 64kb limit "$LIMIT" ||
+		{ echo "  tc failed"; return 1; }
+	QUEUE="tbf FIFO, limit $LIMIT"
+	tc qdisc add dev "$sv" parent 1:1 handle 10: fq_codel 2>/dev/null && QUEUE="tbf + fq_codel"
+	local clients=() k=0
+	while read -r ns; do clients+=("$ns"); done < <("$NS" lab status --prefix "$P" |
+		tr -d ' ' | grep '"role":"client"' | sed 's/.*"namespace":"\([^"]*\)".*/\1/')
+	[ "${#clients[@]}" = "$n" ] || { echo "  found ${#clients[@]} client namespaces, wanted $n"; return 1; }
+	# netsweep: the incast group of the lab pair's n clients, one case
+	{
+		echo "<matrix name=\"incast-bench\"><pairs><group name=\"g\" kind=\"incast\" instance-type=\"bench\" agent=\"192.0.2.1\">"
+		for k in $(seq "$n"); do echo "<member name=\"c$k\" client=\"192.0.2.$((10 + k))\"/>"; done
+		echo "</group></pairs><axes><axis name=\"duration\"><value>${SECS}s</value></axis>"
+		echo "<axis name=\"omit\"><value>1s</value></axis></axes></matrix>"
+	} >"$T/m$n.xml"
+	"$NS" run "$T/m$n.xml" --lab "$json" --db "$db" >"$T/run$n.log" 2>&1 ||
+		echo "  netsweep run failed: $(tail -n 2 "$T/run$n.log")"
+	read -r ns_tot jain spread < <(sqlite3 "$db" "select total_bps, round(jain, 4), round(start_spread_ms, 1) from v_group_fairness" | tr '|' ' ')
+	# iperf2: one server, n clients at once
+	local ip2=""
+	if have iperf; then
+		ip netns exec "$sv" iperf -s -p 5311 >/dev/null 2>&1 &
+		local spid=$!
+		sleep 0.5
+		for k in $(seq 0 $((n - 1))); do
+			ip netns exec "${clients[$k]}" iperf -c "$sv_addr" -p 5311 -t "$SECS" -y C >"$T/ip2.$k" 2>/dev/null &
+		done
+		wait $(jobs -p | grep -v "^$spid$") 2>/dev/null
+		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+		ip2=$(cat "$T"/ip2.* | awk -F, '{ s += $NF } END { print s + 0 }')
+		rm -f "$T"/ip2.*
+	fi
+	# iperf3: a server per port, one client each
+	local ip3=""
+	if have iperf3; then
+		local pids=()
+		for k in $(seq 0 $((n - 1))); do
+			ip netns exec "$sv" iperf3 -s -1 -p $((5321 + k)) >/dev/null 2>&1 &
+			pids+=($!)
+		done
+		sleep 0.5
+		local cp=()
+		for k in $(seq 0 $((n - 1))); do
+			ip netns exec "${clients[$k]}" iperf3 -c "$sv_addr" -p $((5321 + k)) -t "$SECS" -J >"$T/ip3.$k" 2>/dev/null &
+			cp+=($!)
+		done
+		wait "${cp[@]}" 2>/dev/null
+		kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
+		ip3=0
+		for k in $(seq 0 $((n - 1))); do
+			v=$(sqlite3 :memory: "select json_extract(readfile('$T/ip3.$k'), '\$.end.sum_received.bits_per_second')" 2>/dev/null)
+			ip3=$(awk -v a="$ip3" -v b="${v:-0}" 'BEGIN { print a + b }')
+		done
+	fi
+	echo "$n clients into one agent through $(mbps "$goodput") goodput ($QUEUE), ${SECS} s:"
+	echo "  netsweep  $(mbps "$ns_tot")  = $(awk -v a="$ns_tot" -v g="$goodput" 'BEGIN { printf "%.1f", a / g * 100 }') % of the bottleneck (goal >= 95 %: $(awk -v a="$ns_tot" -v g="$goodput" 'BEGIN { print (a >= 0.95 * g) ? "met" : "NOT met" }')); Jain's index $jain (goal >= 0.95: $(awk -v j="$jain" 'BEGIN { print (j >= 0.95) ? "met" : "NOT met" }')); start spread $spread ms"
+	echo "  iperf2    $(mbps "$ip2")   (one iperf -s, $n clients)"
+	echo "  iperf3    $(mbps "$ip3")   ($n iperf3 -s, one per port)"
+	awk -v a="$ns_tot" -v b="$ip2" -v c="$ip3" 'BEGIN {
+		if (b > 0) printf "  netsweep / iperf2 %.3fx\n", a / b
+		if (c > 0) printf "  netsweep / iperf3 %.3fx\n", a / c }'
+	sqlite3 "$db" "select '    ' || name || ' ' || round(rcv_mbps, 1) || ' Mbit/s, start +' || round(start_offset_ms, 1) || ' ms' from v_group_clients order by client"
+}
+
+run_n 4
+run_n 8
+exit 0
