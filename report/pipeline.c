@@ -145,12 +145,13 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 		.outdir = cfg->outdir, .gnuplot = p->gnuplot, .timeout_s = cfg->gnuplot_timeout,
 		.trend_runs = cfg->trend >= 0 ? (size_t)cfg->trend : p->hist.t.n_runs >= 2 ? 10 : 0,
 		.cmp = cmp, .search = &p->search, .rank_rule = rule.n ? rule_text : NULL,
-		.history = &p->hist, .lab_scale = rp_lab_scale(d),
+		.history = &p->hist, .lab_scale = rp_lab_scale(d), .defer = 1,
 	};
 	if (rp_latency_load(p->db, d, base ? base->run.id : 0, cfg->alpha, cfg->min_change,
 			    &p->lat, err) < 0 || rp_loadlat_load(p->db, d->run.id, &p->loadlat, err) < 0 ||
 	    rp_charts_make(p->db, d, p->cost, p->n_cost, &co, &p->charts, err) < 0 ||
 	    rp_latency_chart(&p->lat, &co, &p->charts, err) < 0 ||
+	    rp_charts_draw(&co, &p->charts, err) < 0 ||
 	    rp_findings_build(d, p->cost, p->n_cost, cmp, base, &p->news, &p->fnd, err) < 0 ||
 	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0)
 		return -1;

@@ -509,14 +509,19 @@ WHERE v.status = 'ok';
 -- Median receiver goodput of each case over its successful repeats (the middle value, or the
 -- mean of the two middle ones: the report's median).
 CREATE VIEW IF NOT EXISTS v_case_median AS
-WITH o AS (
-	SELECT case_id, fwd_rcv_bps AS g,
-	       row_number() OVER (PARTITION BY case_id ORDER BY fwd_rcv_bps) AS rn,
-	       count(*) OVER (PARTITION BY case_id) AS n
-	FROM results WHERE status = 'ok' AND fwd_rcv_bps IS NOT NULL
-)
-SELECT case_id, avg(g) AS median_bps, max(n) AS repeats_ok
-FROM o WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY case_id;
+-- version 24: one case's median is computed from that case's results alone, so that a query
+-- of one run's cases (WHERE c.run_id = ?) reads that run's results, not a year's
+SELECT c.id AS case_id,
+       (SELECT avg(g) FROM (SELECT r.fwd_rcv_bps AS g,
+               row_number() OVER (ORDER BY r.fwd_rcv_bps) AS rn, count(*) OVER () AS n
+               FROM results r WHERE r.case_id = c.id AND r.status = 'ok'
+               AND r.fwd_rcv_bps IS NOT NULL)
+        WHERE rn IN ((n + 1) / 2, (n + 2) / 2)) AS median_bps,
+       (SELECT count(*) FROM results r WHERE r.case_id = c.id AND r.status = 'ok'
+        AND r.fwd_rcv_bps IS NOT NULL) AS repeats_ok
+FROM cases c
+WHERE EXISTS (SELECT 1 FROM results r WHERE r.case_id = c.id AND r.status = 'ok'
+              AND r.fwd_rcv_bps IS NOT NULL);
 
 -- The run's rank-by rule (run_rank) split into KEY=VALUE terms; "best" has none.
 CREATE VIEW IF NOT EXISTS v_rank_terms AS
@@ -589,7 +594,9 @@ eligible AS (
 			'') <> t.value)
 ),
 picked AS (
-	SELECT e.*, row_number() OVER (PARTITION BY e.endpoint_id
+	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
+	-- run_id reaches every window and a run's ranking reads that run's rows only
+	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
 	FROM eligible e
 ),

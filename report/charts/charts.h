@@ -27,6 +27,7 @@ struct rp_chart {
 	char caption[512];    /* what it shows (plain text) */
 	enum rp_chart_status status;
 	char reason[256];
+	int pending;          /* written, to be drawn by one batch (rp_chart_opts.defer) */
 };
 
 struct rp_charts {
@@ -44,6 +45,7 @@ struct rp_chart_opts {
 	const char *lab_scale;    /* the run was emulated (netsweep lab) at this scale; NULL = real */
 	const struct rp_history *history; /* step changes to mark on the trend; NULL = none */
 	const struct rp_search *search; /* the run's rate searches; NULL = none */
+	int defer;                /* leave the drawing to rp_charts_draw (one gnuplot for all) */
 };
 
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
@@ -59,6 +61,10 @@ int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart
 		     struct rp_charts *cs, struct ns_err *err);
 int rp_chart_trend(sqlite3 *db, const struct rp_data *d, const struct rp_chart_opts *o,
 		   struct rp_charts *cs, struct ns_err *err);
+
+/* Draws every pending chart of cs (o->defer) in one gnuplot process: gnuplot's start-up is
+ * most of a small chart's time. NS_E_NOMEM, NS_E_IO; each chart's failure is its status. */
+int rp_charts_draw(const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err);
 
 /* Finds gnuplot: NETSWEEP_GNUPLOT (a path, or "none" to disable) or `gnuplot` on PATH.
  * Returns a malloc'd path or NULL, with why in reason (e.g. "not found on PATH"). */

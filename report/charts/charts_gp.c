@@ -2,6 +2,7 @@
 #include "report/charts/charts_gp.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -95,29 +96,17 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 	cg_run_gnuplot_to(o, c, c->name, "svg");
 }
 
-void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const char *script,
-		       const char *ext)
+/* Runs `gnuplot [-e expr] script` in dir under a time limit, stdout to /dev/null; 0 when it
+ * exited 0, else -1 with why in reason (gnuplot's last message where it printed one). */
+static int exec_gnuplot(const char *gnuplot, const char *dir, const char *expr,
+			const char *script, double timeout_s, char *reason, size_t n)
 {
-	char errpath[4096], svg[4096], gp[64], outfile[ATOMICFILE_PATH_MAX + 16];
-	struct atomicfile af;
-	struct ns_err aerr = {0};
-	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", o->outdir, c->name);
-	snprintf(svg, sizeof(svg), "%s/%s.%s", o->outdir, script, ext);
-	snprintf(gp, sizeof(gp), "%s.gp", script);
-	/* gnuplot draws into the temporary file (the .gp's outfile, set from the command line):
-	 * a chart that fails leaves the earlier svg as it was, never half of a new one */
-	if (atomicfile_open(&af, svg, 0644, 0, &aerr) < 0) {
-		c->status = RP_CHART_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
-		return;
-	}
-	snprintf(outfile, sizeof(outfile), "outfile='%s'", strrchr(af.tmp, '/') ? strrchr(af.tmp, '/') + 1 : af.tmp);
+	char errpath[4096];
+	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", dir, script);
 	pid_t pid = fork();
 	if (pid < 0) {
-		c->status = RP_CHART_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "fork: %s", strerror(errno));
-		atomicfile_abort(&af);
-		return;
+		snprintf(reason, n, "fork: %s", strerror(errno));
+		return -1;
 	}
 	if (pid == 0) {
 		setpgid(0, 0); /* its own group, so that a timeout kills whatever it started */
@@ -129,9 +118,12 @@ void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const 
 			dup2(nul, 0);
 			dup2(nul, 1);
 		}
-		if (chdir(o->outdir) != 0)
+		if (chdir(dir) != 0)
 			_exit(126);
-		execl(o->gnuplot, "gnuplot", "-e", outfile, gp, (char *)NULL);
+		if (expr)
+			execl(gnuplot, "gnuplot", "-e", expr, script, (char *)NULL);
+		else
+			execl(gnuplot, "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
@@ -142,7 +134,7 @@ void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const 
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > o->timeout_s) {
+		if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > timeout_s) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
@@ -163,25 +155,134 @@ void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const 
 		msg[strcspn(msg, "\n")] = '\0';
 	}
 	unlink(errpath);
-	struct stat sb;
 	if (timed_out) {
-		c->status = RP_CHART_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "gnuplot did not finish within %g s", o->timeout_s);
-	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		c->status = RP_CHART_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "gnuplot failed (%s%d)%s%s",
-			 WIFEXITED(st) ? "exit " : "signal ",
+		snprintf(reason, n, "gnuplot did not finish within %g s", timeout_s);
+		return -1;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(reason, n, "gnuplot failed (%s%d)%s%s", WIFEXITED(st) ? "exit " : "signal ",
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *msg ? ": " : "", msg);
-	} else if (stat(af.tmp, &sb) != 0 || sb.st_size == 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* The chart's temporary output, written whole by gnuplot, becomes DIR/SCRIPT.EXT. */
+static void commit_output(struct atomicfile *af, struct rp_chart *c, const char *script,
+			  const char *ext)
+{
+	struct stat sb;
+	struct ns_err aerr = {0};
+	if (stat(af->tmp, &sb) != 0 || sb.st_size == 0) {
 		c->status = RP_CHART_FAILED;
 		snprintf(c->reason, sizeof(c->reason), "gnuplot wrote no %s.%s", script, ext);
-	} else if (atomicfile_commit(&af, &aerr) < 0) {
+	} else if (atomicfile_commit(af, &aerr) < 0) {
 		c->status = RP_CHART_FAILED;
 		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
 	} else {
 		c->status = RP_CHART_OK;
 	}
-	atomicfile_abort(&af); /* after a commit: nothing left to remove */
+	atomicfile_abort(af); /* after a commit: nothing left to remove */
+}
+
+static const char *base_name(const char *path)
+{
+	return strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+}
+
+void cg_run_gnuplot_to(const struct rp_chart_opts *o, struct rp_chart *c, const char *script,
+		       const char *ext)
+{
+	char out[4096], gp[64], outfile[ATOMICFILE_PATH_MAX + 16];
+	struct atomicfile af;
+	struct ns_err aerr = {0};
+	snprintf(out, sizeof(out), "%s/%s.%s", o->outdir, script, ext);
+	snprintf(gp, sizeof(gp), "%s.gp", script);
+	/* gnuplot draws into the temporary file (the .gp's outfile, set from the command line):
+	 * a chart that fails leaves the earlier one as it was, never half of a new one */
+	if (atomicfile_open(&af, out, 0644, 0, &aerr) < 0) {
+		c->status = RP_CHART_FAILED;
+		snprintf(c->reason, sizeof(c->reason), "%.200s", aerr.msg);
+		return;
+	}
+	snprintf(outfile, sizeof(outfile), "outfile='%s'", base_name(af.tmp));
+	if (exec_gnuplot(o->gnuplot, o->outdir, outfile, gp, o->timeout_s, c->reason,
+			 sizeof(c->reason)) < 0) {
+		c->status = RP_CHART_FAILED;
+		atomicfile_abort(&af);
+		return;
+	}
+	commit_output(&af, c, script, ext);
+}
+
+int cg_run_batch(const char *gnuplot, const char *workdir, double timeout_s,
+		 struct cg_job *jobs, size_t n, struct ns_err *err)
+{
+	if (!n)
+		return 0;
+	struct atomicfile *af = calloc(n, sizeof(*af));
+	int *open_ok = calloc(n, sizeof(*open_ok));
+	struct rp_buf drv;
+	rp_buf_init(&drv);
+	char path[4096], reason[256];
+	if (!af || !open_ok) {
+		free(af);
+		free(open_ok);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cg_job *j = &jobs[i];
+		struct ns_err aerr = {0};
+		snprintf(path, sizeof(path), "%s/%s.%s", j->dir, j->script, j->ext);
+		if (atomicfile_open(&af[i], path, 0644, 0, &aerr) < 0) {
+			j->c->status = RP_CHART_FAILED;
+			snprintf(j->c->reason, sizeof(j->c->reason), "%.200s", aerr.msg);
+			continue;
+		}
+		open_ok[i] = 1;
+		/* each chart from a clean state, in its own folder, into its temporary file */
+		rp_buf_puts(&drv, "reset\ncd ");
+		rp_gp_quote(&drv, j->dir);
+		rp_buf_puts(&drv, "\noutfile = ");
+		rp_gp_quote(&drv, base_name(af[i].tmp));
+		rp_buf_puts(&drv, "\nload ");
+		snprintf(path, sizeof(path), "%s.gp", j->script);
+		rp_gp_quote(&drv, path);
+		rp_buf_puts(&drv, "\nunset output\n");
+	}
+	snprintf(path, sizeof(path), "%s/.batch.gp", workdir);
+	int rc = drv.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
+			 : atomicfile_write(path, rp_buf_str(&drv), drv.len, 0644, 0, err);
+	rp_buf_free(&drv);
+	if (rc == 0) {
+		/* one process for every chart: gnuplot's start-up, not its drawing, is most of a
+		 * small chart's time */
+		int ex = exec_gnuplot(gnuplot, workdir, NULL, ".batch.gp", timeout_s * (double)n,
+				      reason, sizeof(reason));
+		unlink(path);
+		for (size_t i = 0; i < n; i++) {
+			if (!open_ok[i])
+				continue;
+			struct stat sb;
+			if (ex < 0 && (stat(af[i].tmp, &sb) != 0 || sb.st_size == 0)) {
+				/* a chart the batch did not reach (gnuplot stops at the first
+				 * error): drawn alone, so that one bad chart costs only itself */
+				atomicfile_abort(&af[i]);
+				struct rp_chart_opts o = {.outdir = jobs[i].dir, .gnuplot = gnuplot,
+							  .timeout_s = timeout_s};
+				cg_run_gnuplot_to(&o, jobs[i].c, jobs[i].script, jobs[i].ext);
+				continue;
+			}
+			commit_output(&af[i], jobs[i].c, jobs[i].script, jobs[i].ext);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (open_ok[i])
+				atomicfile_abort(&af[i]);
+	}
+	free(af);
+	free(open_ok);
+	return rc;
 }
 
 struct rp_chart *cg_chart_new(struct rp_charts *cs, const struct rp_chart_opts *o,
@@ -220,8 +321,36 @@ int cg_chart_finish(const struct rp_chart_opts *o, struct rp_chart *c, struct rp
 		snprintf(c->reason, sizeof(c->reason), "gnuplot not run");
 		return 0;
 	}
+	if (o->defer) {
+		c->pending = 1;
+		return 0;
+	}
 	cg_run_gnuplot(o, c);
 	return 0;
+}
+
+int rp_charts_draw(const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
+{
+	char dir[PATH_MAX];
+	struct cg_job jobs[RP_MAX_CHARTS];
+	size_t n = 0;
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->items[i].pending)
+			n++;
+	if (!n || !o->gnuplot)
+		return 0;
+	/* the batch moves into each job's folder: an absolute name */
+	if (!realpath(o->outdir, dir))
+		return ns_err_code(err, NS_E_IO, "%s: %s", o->outdir, strerror(errno));
+	n = 0;
+	for (size_t i = 0; i < cs->n; i++) {
+		struct rp_chart *c = &cs->items[i];
+		if (!c->pending)
+			continue;
+		c->pending = 0;
+		jobs[n++] = (struct cg_job){.dir = dir, .script = c->name, .ext = "svg", .c = c};
+	}
+	return cg_run_batch(o->gnuplot, dir, o->timeout_s, jobs, n, err);
 }
 
 /* The plot command written by write_groups holds '%s' for the chart's name; expand it. */

@@ -23,6 +23,18 @@ int cg_write_file(const char *dir, const char *name, const char *ext, const stru
  * The title goes in a comment: the page shows it as the figure's heading. An emulated run's
  * chart says so in the picture too (its SVG is copied out alone). */
 void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct rp_chart *c);
+/* A chart for cg_run_batch: DIR/SCRIPT.gp draws DIR/SCRIPT.EXT (its outfile); its status
+ * and reason go to c. */
+struct cg_job {
+	const char *dir, *script, *ext;
+	struct rp_chart *c;
+};
+/* Draws every job in one gnuplot process started in workdir, each through its own
+ * temporary file committed when whole; a job the batch did not reach (gnuplot stops at a
+ * script's first error) is drawn alone. -1 (NS_E_NOMEM, NS_E_IO: the driver script) only
+ * when nothing could be run; each chart's own failure is in its status. */
+int cg_run_batch(const char *gnuplot, const char *workdir, double timeout_s,
+		 struct cg_job *jobs, size_t n, struct ns_err *err);
 /* Room under the plot for a key of this many entries, one per line. */
 void cg_gp_key_margin(struct rp_buf *gp, size_t entries);
 /* Runs gnuplot NAME.gp in dir under a time limit; fills c->status and c->reason. */

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/charts/charts_gp.h"
 #include "report/model/fmt.h"
 
 #define CARD_W 1200
@@ -49,15 +48,28 @@ static const char *style(const struct site_ctx *s)
 }
 
 /* The card: the same plot as a PNG, bigger text, the page's title above it. */
+/* A chart's drawing for the batch, or its status without gnuplot. */
+static void add_job(const struct rp_chart_opts *o, struct rp_chart *c, const char *ext,
+		    struct cg_job *jobs, size_t *n)
+{
+	if (!o->gnuplot) {
+		c->status = RP_CHART_NOGNUPLOT;
+		snprintf(c->reason, sizeof(c->reason), "gnuplot not run");
+		return;
+	}
+	jobs[(*n)++] = (struct cg_job){.dir = o->outdir, .script = c->name, .ext = ext, .c = c};
+}
+
 static int write_card(const struct rp_chart_opts *o,
 		      const char *title, const struct rp_buf *body, struct site_charts *out,
-		      struct ns_err *err)
+		      struct cg_job *jobs, size_t *n, struct ns_err *err)
 {
 	struct rp_buf gp;
 	rp_buf_init(&gp);
-	struct rp_chart card = {.name = "card"};
-	snprintf(card.title, sizeof(card.title), "%s", title);
-	cg_gp_header(&gp, o, &card);
+	struct rp_chart *card = &out->card;
+	*card = (struct rp_chart){.name = "card"};
+	snprintf(card->title, sizeof(card->title), "%s", title);
+	cg_gp_header(&gp, o, card);
 	rp_buf_printf(&gp, "set terminal pngcairo size %d,%d noenhanced font 'sans,%d' "
 		      "background '#ffffff'\nif (outfile eq 'card.svg') outfile = 'card.png'\n"
 		      "set output outfile\nset title ", CARD_W, CARD_H,
@@ -68,17 +80,15 @@ static int write_card(const struct rp_chart_opts *o,
 	int rc = gp.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
 			: cg_write_file(o->outdir, "card", "gp", &gp, err);
 	rp_buf_free(&gp);
-	if (rc < 0 || !o->gnuplot)
-		return rc;
-	cg_run_gnuplot_to(o, &card, "card", "png");
-	out->card = card.status == RP_CHART_OK;
-	return 0;
+	if (rc == 0)
+		add_job(o, card, "png", jobs, n);
+	return rc;
 }
 
 /* One chart of one series column over the nights: col 2 Mbit/s, 3 $/hour, 4 per dollar. */
 static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o, const char *name, const char *title,
 			const char *caption, const char *ylabel, int col, struct site_charts *out,
-			const char *card_title, struct ns_err *err)
+			const char *card_title, struct cg_job *jobs, size_t *n, struct ns_err *err)
 {
 	struct rp_chart *c = cg_chart_new(&out->c, o, name, title, caption);
 	struct rp_buf gp, body;
@@ -96,12 +106,10 @@ static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o,
 	} else {
 		/* the data is the pair's series.dat, written once for its charts */
 		rc = cg_write_file(o->outdir, name, "gp", &gp, err);
-		if (rc == 0 && o->gnuplot)
-			cg_run_gnuplot(o, c);
-		else if (rc == 0)
-			c->status = RP_CHART_NOGNUPLOT;
+		if (rc == 0)
+			add_job(o, c, "svg", jobs, n);
 		if (rc == 0 && card_title)
-			rc = write_card(o, card_title, &body, out, err);
+			rc = write_card(o, card_title, &body, out, jobs, n, err);
 	}
 	rp_buf_free(&gp);
 	rp_buf_free(&body);
@@ -109,10 +117,11 @@ static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o,
 }
 
 int site_charts_pair(const struct site_ctx *s, const struct site_series *p, const char *dir,
-		     struct site_charts *out, struct ns_err *err)
+		     struct site_charts *out, struct cg_job *jobs, size_t *n, struct ns_err *err)
 {
 	*out = (struct site_charts){0};
-	struct rp_chart_opts o = {.outdir = dir, .gnuplot = s->gnuplot,
+	snprintf(out->dir, sizeof(out->dir), "%s", dir);
+	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
 				  .timeout_s = s->cfg->gnuplot_timeout};
 	struct rp_buf dat;
 	rp_buf_init(&dat);
@@ -139,24 +148,25 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 	snprintf(card, sizeof(card), "%.200s: Mbit/s per $/hour", p->name);
 	if (series_chart(s, &o, "per_dollar", "Mbit/s per $/hour over the nights",
 			 "The pair's ranked case's median receiver goodput per hourly dollar, "
-			 "night by night.", "Mbit/s per $/hour", 4, out, card, err) < 0 ||
+			 "night by night.", "Mbit/s per $/hour", 4, out, card, jobs, n, err) < 0 ||
 	    series_chart(s, &o, "throughput", "Throughput over the nights",
 			 "The median receiver goodput of the pair's ranked case, night by night.",
-			 "Mbit/s", 2, out, NULL, err) < 0)
+			 "Mbit/s", 2, out, NULL, jobs, n, err) < 0)
 		return -1;
 	if (!isnan(lo) && hi > lo &&
 	    series_chart(s, &o, "price", "Price over the nights",
 			 "The pair's hourly price as each night recorded it.", "$/hour", 3, out,
-			 NULL, err) < 0)
+			 NULL, jobs, n, err) < 0)
 		return -1;
 	return 0;
 }
 
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
-		      struct ns_err *err)
+		      struct cg_job *jobs, size_t *n, struct ns_err *err)
 {
 	*out = (struct site_charts){0};
-	struct rp_chart_opts o = {.outdir = dir, .gnuplot = s->gnuplot,
+	snprintf(out->dir, sizeof(out->dir), "%s", dir);
+	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
 				  .timeout_s = s->cfg->gnuplot_timeout};
 	struct rp_buf dat, gp, body;
 	rp_buf_init(&dat);
@@ -186,7 +196,16 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 1:2 with %s "
 		      "lw 2 title columnheader(1)\n", shown ? shown - 1 : 0, style(s));
 	rp_buf_add(&gp, rp_buf_str(&body), body.len);
-	int rc = cg_chart_finish(&o, c, &dat, &gp, shown ? NULL : "no pair in any night", err);
+	int rc = 0;
+	if (dat.oom || gp.oom) {
+		rc = ns_err_code(err, NS_E_NOMEM, "out of memory");
+	} else if (!shown) {
+		c->status = RP_CHART_NODATA;
+		snprintf(c->reason, sizeof(c->reason), "no pair in any night");
+	} else if ((rc = cg_write_file(dir, c->name, "dat", &dat, err)) == 0 &&
+		   (rc = cg_write_file(dir, c->name, "gp", &gp, err)) == 0) {
+		add_job(&o, c, "svg", jobs, n);
+	}
 	if (rc == 0 && shown) {
 		/* the card's key goes to the right: 630 px leave no room below */
 		struct rp_buf cb;
@@ -194,7 +213,7 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 		rp_buf_puts(&cb, "set key outside right top maxcols 1\n");
 		rp_buf_add(&cb, rp_buf_str(&body), body.len);
 		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
-			    : write_card(&o, s->title, &cb, out, err);
+			    : write_card(&o, s->title, &cb, out, jobs, n, err);
 		rp_buf_free(&cb);
 	}
 	rp_buf_free(&dat);

@@ -9,16 +9,25 @@
 #include "report/charts/charts.h"
 #include "report/site/site_pages.h"
 
+#include "report/charts/charts_gp.h"
+
 struct site_charts {
 	struct rp_charts c;    /* in the page's order, the per-dollar chart first */
-	int card;              /* card.png drawn */
+	struct rp_chart card;  /* card.png; drawn when its status is RP_CHART_OK */
+	char dir[4096];        /* the folder, which the batch's jobs point to */
 };
 
-/* Into dir (the pair's folder). NS_E_IO, NS_E_NOMEM. */
+/* At most this many gnuplot jobs per page. */
+#define SITE_CHART_JOBS 4
+
+/* Writes the pair's data and scripts into dir (its folder, an absolute path) and appends
+ * their drawing to jobs (*n of them; room for SITE_CHART_JOBS more), for one cg_run_batch
+ * over the whole site; without gnuplot the charts say so. NS_E_IO, NS_E_NOMEM. out must stay
+ * where it is until the batch ran. */
 int site_charts_pair(const struct site_ctx *s, const struct site_series *p, const char *dir,
-		     struct site_charts *out, struct ns_err *err);
-/* Into dir (the site's root): every pair's per dollar over the nights. */
+		     struct site_charts *out, struct cg_job *jobs, size_t *n, struct ns_err *err);
+/* The same for the index (dir: the site's root): every pair's per dollar over the nights. */
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
-		      struct ns_err *err);
+		      struct cg_job *jobs, size_t *n, struct ns_err *err);
 
 #endif

@@ -5,6 +5,8 @@
 
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -242,15 +244,12 @@ static void night_href(const struct site_night *n, const char *up, char *out, si
 	snprintf(out, len, "%snights/%s/index.html", up, n->slug);
 }
 
-static int pair_page(const struct site_ctx *s, const struct site_series *p, struct ns_err *err)
+static int pair_page(const struct site_ctx *s, const struct site_series *p,
+		     const struct site_charts *chp, struct ns_err *err)
 {
 	char dir[4096], path[4096 + 16], b[1024], href[600];
 	snprintf(dir, sizeof(dir), "%s/pairs/%s", s->cfg->outdir, p->slug);
-	if (rp_mkdir_p(dir, err) < 0)
-		return -1;
-	struct site_charts ch;
-	if (site_charts_pair(s, p, dir, &ch, err) < 0)
-		return -1;
+	const struct site_charts ch = *chp;
 	const struct site_night *ln = &s->nights[p->latest];
 	const struct site_pair *lp = p->at[p->latest];
 	char title[512], desc[1024], page[256];
@@ -264,7 +263,8 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p, stru
 			 lp->mpd, lp->rank, ranked(ln));
 	snprintf(page, sizeof(page), "pairs/%s/index.html", p->slug);
 	htmlDocPtr doc;
-	xmlNodePtr main = page_new(s, &doc, title, desc, page, "../../", ch.card);
+	xmlNodePtr main = page_new(s, &doc, title, desc, page, "../../",
+				   ch.card.status == RP_CHART_OK);
 	if (!main)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	xmlNodePtr nav = hd_el(main, "nav", NULL);
@@ -369,14 +369,14 @@ static void nights_table(const struct site_ctx *s, xmlNodePtr main)
 	}
 }
 
-static int index_page(const struct site_ctx *s, struct ns_err *err)
+static int index_page(const struct site_ctx *s, const struct site_charts *chp,
+		      struct ns_err *err)
 {
-	struct site_charts ch;
-	if (site_charts_index(s, s->cfg->outdir, &ch, err) < 0)
-		return -1;
+	const struct site_charts ch = *chp;
 	const struct site_night *ln = &s->nights[s->n - 1];
 	htmlDocPtr doc;
-	xmlNodePtr main = page_new(s, &doc, s->title, ln->headline, "index.html", "", ch.card);
+	xmlNodePtr main = page_new(s, &doc, s->title, ln->headline, "index.html", "",
+				   ch.card.status == RP_CHART_OK);
 	if (!main)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	xmlNodePtr nav = hd_el(main, "nav", NULL);
@@ -398,12 +398,35 @@ static int index_page(const struct site_ctx *s, struct ns_err *err)
 
 int site_pages_write(const struct site_ctx *s, struct ns_err *err)
 {
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/pairs", s->cfg->outdir);
-	if (rp_mkdir_p(dir, err) < 0)
-		return -1;
-	for (size_t k = 0; k < s->n_series; k++)
-		if (pair_page(s, &s->series[k], err) < 0)
-			return -1;
-	return index_page(s, err);
+	char root[PATH_MAX], dir[PATH_MAX + 128];
+	/* gnuplot draws every chart in one process that moves between the folders: absolute
+	 * names */
+	if (!realpath(s->cfg->outdir, root))
+		return ns_err_code(err, NS_E_IO, "%s: %s", s->cfg->outdir, strerror(errno));
+	struct site_charts *pc = calloc(s->n_series + 1, sizeof(*pc));
+	struct cg_job *jobs = calloc(SITE_CHART_JOBS * (s->n_series + 1), sizeof(*jobs));
+	size_t nj = 0;
+	int rc = 0;
+	if (!pc || !jobs)
+		rc = ns_err_code(err, NS_E_NOMEM, "out of memory");
+	snprintf(dir, sizeof(dir), "%s/pairs", root);
+	if (rc == 0)
+		rc = rp_mkdir_p(dir, err);
+	for (size_t k = 0; k < s->n_series && rc == 0; k++) {
+		snprintf(dir, sizeof(dir), "%s/pairs/%s", root, s->series[k].slug);
+		if ((rc = rp_mkdir_p(dir, err)) == 0)
+			rc = site_charts_pair(s, &s->series[k], dir, &pc[k], jobs, &nj, err);
+	}
+	struct site_charts *ic = pc ? &pc[s->n_series] : NULL;
+	if (rc == 0)
+		rc = site_charts_index(s, root, ic, jobs, &nj, err);
+	if (rc == 0 && s->gnuplot)
+		rc = cg_run_batch(s->gnuplot, root, s->cfg->gnuplot_timeout, jobs, nj, err);
+	for (size_t k = 0; k < s->n_series && rc == 0; k++)
+		rc = pair_page(s, &s->series[k], &pc[k], err);
+	if (rc == 0)
+		rc = index_page(s, ic, err);
+	free(pc);
+	free(jobs);
+	return rc;
 }
