@@ -26,7 +26,7 @@ static const struct subcommand subcommands[] = {
 	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
 	{"site", cmd_site, "a static site of every night: index, pair trends, Atom feed"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
-	{"db", cmd_db, "database tools: merge several runners' databases into one"},
+	{"db", cmd_db, "database tools: merge runners' databases into one, prune old intervals"},
 	{"hostinfo", cmd_hostinfo, "show this host's NIC, driver, CPUs and cloud instance"},
 	{"lab", cmd_lab, "emulate instance pairs in network namespaces (root)"},
 	{"cost", cmd_cost, "instance catalog, prices and wire-rate references"},
