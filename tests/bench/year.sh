@@ -42,14 +42,14 @@ for n in ${YEAR_NIGHTS:-30 365}; do
 	timed "db merge" "$NETSWEEP" db merge "$tmp/m.db" "$db" || exit 1
 	rm -f "$tmp/m.db"
 	sqlite3 "$db" "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = $n"
-	timed "site, first build ($((n - 1)) nights, charts off)" env NETSWEEP_GNUPLOT=none \
+	timed "site, first build (all nights but the last, charts off)" env NETSWEEP_GNUPLOT=none \
 		"$NETSWEEP" site --db "$db" -o "$tmp/s$n" || exit 1
 	sqlite3 "$db" "UPDATE runs SET status = 'done', finished_at = started_at WHERE id = $n"
 	timed "site, a new night" "$NETSWEEP" site --db "$db" -o "$tmp/s$n" || exit 1
 	grep -q '(1 rendered' "$tmp/out" || { echo "year.sh: the rebuild rendered more than the new night:"; cat "$tmp/out"; ok=0; }
 	while read -r line; do
 		name=${line% * *} fig=${line##"$name "}
-		printf '%-48s %4d nights  %7.2f s  %7d KB\n' "$name" "$n" ${fig% *} ${fig#* }
+		printf '%-56s %4d nights  %7.2f s  %7d KB\n' "$name" "$n" ${fig% *} ${fig#* }
 		echo "$name|$n|$fig" >>"$tmp/all"
 	done <"$tmp/figures"
 	rm -rf "$tmp/s$n" "$tmp/r$n" "$db"
