@@ -20,7 +20,8 @@ ITESTS += tests/integration/site.sh
 # The year-of-nights store generator (tests/bench/year.sh, tests/integration/db_prune.sh).
 YEAR_STORE := $(BUILD)/tests/year_store
 EXTRA_TARGETS += $(YEAR_STORE)
-$(YEAR_STORE): tests/bench/year_store.c $(LIB)
+# (the library by its name: $(LIB) is set after the mk files are read)
+$(YEAR_STORE): tests/bench/year_store.c $(BUILD)/libnetsweep.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnetsweep.a $(LDLIBS)
 BENCHES += tests/bench/year.sh
