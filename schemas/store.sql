@@ -60,6 +60,9 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	client_info      TEXT CHECK (client_info IS NULL OR json_valid(client_info)), -- hostinfo JSON
 	agent_info       TEXT CHECK (agent_info IS NULL OR json_valid(agent_info)),   -- hostinfo JSON
 	UNIQUE (run_id, name)
+	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
+	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
+	-- not known (a written pair)
 );
 
 -- A pair that ran in `netsweep lab` (version 6): emulated instances, not real ones. emulation
@@ -461,7 +464,8 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        -- version 16, the forward direction's result_limits (NULL for older results)
        lim.sender_limited, lim.asked_bps, lim.offered_bps, lim.shortfall_pct,
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
-       lim.snd_steal_pct, lim.rcv_steal_pct
+       lim.snd_steal_pct, lim.rcv_steal_pct,
+       e.zone -- version 25
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id

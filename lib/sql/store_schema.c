@@ -107,6 +107,10 @@ static const char *const migrations[] = {
 	 * run's medians and ranking read that run's rows, not every night's (the same rows and
 	 * columns; tests/bench/year.sh has the figures) */
 	"DROP VIEW IF EXISTS v_case_median; DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 25: a pair's zone relation (pairs found in a Kubernetes cluster: same or cross zone),
+	 * shown by v_results */
+	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

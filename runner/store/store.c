@@ -42,8 +42,8 @@ static const char *const sql_text[ST_COUNT] = {
 	" WHERE id = ?1",
 	[ST_EP_INSERT] =
 	"INSERT INTO endpoints (run_id, name, instance_type, region, client_host, agent_addr,"
-	" expected_driver, price_basis, link_bps, client_info, agent_info)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+	" expected_driver, price_basis, link_bps, client_info, agent_info, zone)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
 	" ON CONFLICT (run_id, name) DO UPDATE SET agent_addr = excluded.agent_addr,"
 	" client_info = coalesce(excluded.client_info, client_info),"
 	" agent_info = coalesce(excluded.agent_info, agent_info)",
@@ -392,6 +392,7 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		sqlite3_bind_int64(st, 9, (sqlite3_int64)e->link_bps);
 	sqlrow_bind_text(st, 10, e->client_info);
 	sqlrow_bind_text(st, 11, e->agent_info);
+	sqlrow_bind_text(st, 12, e->zone);
 	if (step_done(s, st, err, "recording an endpoint") < 0)
 		goto out;
 	st = stmt(s, ST_EP_UPDATE, err);

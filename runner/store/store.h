@@ -67,6 +67,7 @@ struct store_endpoint {
 	uint64_t link_bps;                 /* 0 = NULL */
 	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
 	const char *emulation;             /* a lab pair's emulation JSON; NULL = real instances */
+	const char *zone;                  /* "same", "cross" or NULL (not known) */
 };
 
 /* Inserts the endpoint, or on a resumed run refreshes its host information. */

@@ -213,6 +213,9 @@ record:;
 			.client_info = p->client_info,
 			.agent_info = p->agent_info,
 			.emulation = emulated[0] ? emulated : NULL,
+			.zone = mp->zone_rel == MX_ZONE_SAME    ? "same"
+				: mp->zone_rel == MX_ZONE_CROSS ? "cross"
+								: NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;

@@ -84,8 +84,14 @@ if [ "$row" = "m5.large|sender" ]; then pass "two instance types: the sender's p
 # the zone axis: same-zone cases only for the two us-east-1a pairs, cross-zone for the other four
 ok=$(q "select count(*) from v_results where status = 'ok'")
 if [ "$ok" = 6 ]; then pass "zone same,cross: one case per pair, each in its own zone relation, all ok"; else fail "zone cases" "$ok ok: $(q "select endpoint, status, error from v_results" | head -n 3)"; fi
-same=$(q "select group_concat(e.name, ' ') from cases c join endpoints e on e.id = c.endpoint_id where e.name like 'us-east-1a:%--us-east-1a:%'")
-if [ "$(echo "$same" | wc -w)" = 2 ]; then pass "the same-zone pairs are the two in us-east-1a"; else fail "same-zone pairs" "$same"; fi
+same=$(q "select group_concat(endpoint, ' ') from v_results where zone = 'same'")
+cross=$(q "select count(*) from v_results where zone = 'cross'")
+if [ "$(echo "$same" | wc -w)" = 2 ] && [ "$(echo "$same" | tr ' ' '\n' | grep -c '^us-east-1a:.*--us-east-1a:')" = 2 ] &&
+	[ "$cross" = 4 ]; then
+	pass "v_results.zone: same for the two us-east-1a pairs, cross for the other four"
+else
+	fail "v_results.zone" "same: '$same', cross: $cross"
+fi
 cost=$(q "select count(*) from v_cost where endpoint like 'us-east-1%'" 2>/dev/null)
 if [ -n "$cost" ] && [ "$cost" -ge 1 ] 2>/dev/null; then pass "the discovered pairs are priced (v_cost has them)"; else fail "the discovered pairs are priced" "$cost"; fi
 
