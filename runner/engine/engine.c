@@ -384,6 +384,8 @@ static void run_sender(struct e_thread *t)
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct e_stream *s = t->streams[i];
 		pace_init(&s->pace, rate, t->pace_unit, t->batch, e->t0_ns + stagger_ns(e, t, s));
+		if (t->sched == ENGINE_SCHED_NOT_PERMITTED) /* no real time: late more often */
+			pace_set_credit(&s->pace, E_CREDIT_NORT_NS);
 		s->allow = t->pace_unit;
 	}
 	bool deadline = false, stalled = false;

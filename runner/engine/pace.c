@@ -17,6 +17,12 @@ void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t 
 	p->lump_ns = unit > 0 && lump > unit ? (double)(uint64_t)(lump / unit) * unit - unit : 0.0;
 }
 
+void pace_set_credit(struct pace *p, double credit_ns)
+{
+	if (credit_ns > p->burst_ns)
+		p->burst_ns = credit_ns;
+}
+
 uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units)
 {
 	if (p->ns_per_byte == 0.0)

@@ -29,6 +29,9 @@ struct pace {
 /* rate_bps 0 = unlimited. unit_bytes x batch_units: one send call's worth, the credit floor. */
 void pace_init(struct pace *p, uint64_t rate_bps, uint32_t unit_bytes, uint32_t batch_units,
 	       uint64_t now_ns);
+/* Keeps up to credit_ns of missed sending time (never less than pace_init's): a sender that
+ * cannot get its CPU on time makes up what it missed, within that burst. */
+void pace_set_credit(struct pace *p, double credit_ns);
 /* Units of unit_bytes that may go now, at most max_units (0 = wait; see pace_wait_ns). */
 uint32_t pace_ready(struct pace *p, uint64_t now_ns, uint32_t unit_bytes, uint32_t max_units);
 /* Records bytes actually sent. */

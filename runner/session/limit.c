@@ -106,7 +106,8 @@ static const char *cause_words(const struct probe_limit *l)
 	if (!strcmp(l->cause, "pacer_late") && !strcmp(l->sender_sched, "not_permitted"))
 		return "its pacer woke too late (the host's CPU was busy, and real-time "
 		       "scheduling, which keeps a paced sender on time, was not permitted: run it "
-		       "as root or with CAP_SYS_NICE)";
+		       "as root or with CAP_SYS_NICE, or else in a session of its own, setsid -w "
+		       "netsweep ..., which gives it the kernel's autogroup share of the CPU)";
 	if (!strcmp(l->cause, "pacer_late") && !strcmp(l->sender_sched, "normal"))
 		return "its pacer woke too late (the host's CPU was busy, and real-time "
 		       "scheduling was off)";

@@ -254,6 +254,13 @@ static void pace_holds_the_rate(void **state)
 	pace_init(&p, 8000000, 1000, 1, 0);
 	assert_int_equal(pace_ready(&p, 200 * ms, 1000, 64), 5);
 	assert_true(pace_lost_ns(&p) > 196 * ms - 1 && pace_lost_ns(&p) < 196 * ms + 1);
+	/* a sender refused real time keeps 20 ms: 200 ms late, 21 units may go, 180 ms lost;
+	 * a smaller credit than pace_init's changes nothing */
+	pace_init(&p, 8000000, 1000, 1, 0);
+	pace_set_credit(&p, 20e6);
+	pace_set_credit(&p, 1e6);
+	assert_int_equal(pace_ready(&p, 200 * ms, 1000, 64), 21);
+	assert_true(pace_lost_ns(&p) > 180 * ms - 1 && pace_lost_ns(&p) < 180 * ms + 1);
 	/* unlimited */
 	pace_init(&p, 0, 1000, 64, 0);
 	assert_int_equal(pace_ready(&p, 0, 1000, 64), 64);
