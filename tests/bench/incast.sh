@@ -3,9 +3,12 @@
 # namespace, into one server through one bottleneck of our choosing — the lab's incast
 # topology (`netsweep lab up --clients N`: client namespaces on a bridge in front of the
 # server's veth), its tbf replaced by tbf at BENCH_INCAST_RATE goodput with fq_codel under it
-# where the kernel has it (flow queueing gives equal TCP flows equal shares), else a deep
-# FIFO (BENCH_INCAST_LIMIT, default 4 MB: a shallow one lets a flow that lost a burst starve).
-# Side by side, the same path, one client stream each, BENCH_INCAST_SECS (default 10 s):
+# where the kernel has it (flow queueing gives equal TCP flows equal shares), else tbf's own
+# FIFO of BENCH_INCAST_LIMIT (default 1 MB). Every tool uses BENCH_INCAST_CC (default cubic:
+# a host defaulting to bbr shares a FIFO far less evenly — measured here, 8 clients through
+# 4 MB: Jain 0.70 netsweep, 0.81 iperf2, 0.71 iperf3; through 1 MB with cubic over 20 s all
+# three were 0.92-0.97). Side by side, the same path, one client stream each,
+# BENCH_INCAST_SECS (default 20 s; the fairness of a FIFO needs time to settle):
 #   netsweep: one agent, an incast group case (its clients started together, v_group_fairness)
 #   iperf2:   one `iperf -s`, which serves several clients at once
 #   iperf3:   one `iperf3 -s` per port, one client each (iperf3 serves one test at a time)
@@ -15,8 +18,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 NS=${NETSWEEP:-$ROOT/build/netsweep}
 RATE=${BENCH_INCAST_RATE:-400M}
-SECS=${BENCH_INCAST_SECS:-10}
-LIMIT=${BENCH_INCAST_LIMIT:-4mb}
+SECS=${BENCH_INCAST_SECS:-20}
+LIMIT=${BENCH_INCAST_LIMIT:-1mb}
+CC=${BENCH_INCAST_CC:-cubic} # every tool's congestion control, the same (the host's default may be bbr)
 P=nsbinc
 export NETSWEEP_IMDS=0
 if [ "$(id -u)" != 0 ] || ! command -v tc >/dev/null 2>&1; then
@@ -58,23 +62,25 @@ run_n() {
 		echo "<matrix name=\"incast-bench\"><pairs><group name=\"g\" kind=\"incast\" instance-type=\"bench\" agent=\"192.0.2.1\">"
 		for k in $(seq "$n"); do echo "<member name=\"c$k\" client=\"192.0.2.$((10 + k))\"/>"; done
 		echo "</group></pairs><axes><axis name=\"duration\"><value>${SECS}s</value></axis>"
-		echo "<axis name=\"omit\"><value>1s</value></axis></axes></matrix>"
+		echo "<axis name=\"omit\"><value>1s</value></axis>"
+		echo "<axis name=\"congestion\"><value>$CC</value></axis></axes></matrix>"
 	} >"$T/m$n.xml"
 	"$NS" run "$T/m$n.xml" --lab "$json" --db "$db" >"$T/run$n.log" 2>&1 ||
 		echo "  netsweep run failed: $(tail -n 2 "$T/run$n.log")"
 	read -r ns_tot jain spread < <(sqlite3 "$db" "select total_bps, round(jain, 4), round(start_spread_ms, 1) from v_group_fairness" | tr '|' ' ')
 	# iperf2: one server, n clients at once
-	local ip2=""
+	local ip2="" ip2_jain="" ip3_jain=""
 	if have iperf; then
 		ip netns exec "$sv" iperf -s -p 5311 >/dev/null 2>&1 &
 		local spid=$!
 		sleep 0.5
 		for k in $(seq 0 $((n - 1))); do
-			ip netns exec "${clients[$k]}" iperf -c "$sv_addr" -p 5311 -t "$SECS" -y C >"$T/ip2.$k" 2>/dev/null &
+			ip netns exec "${clients[$k]}" iperf -c "$sv_addr" -p 5311 -t "$SECS" -Z "$CC" -y C >"$T/ip2.$k" 2>/dev/null &
 		done
 		wait $(jobs -p | grep -v "^$spid$") 2>/dev/null
 		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
 		ip2=$(cat "$T"/ip2.* | awk -F, '{ s += $NF } END { print s + 0 }')
+		ip2_jain=$(cat "$T"/ip2.* | awk -F, '{ s += $NF; q += $NF * $NF; n++ } END { if (q > 0) printf "%.4f", s * s / (n * q) }')
 		rm -f "$T"/ip2.*
 	fi
 	# iperf3: a server per port, one client each
@@ -88,21 +94,24 @@ run_n() {
 		sleep 0.5
 		local cp=()
 		for k in $(seq 0 $((n - 1))); do
-			ip netns exec "${clients[$k]}" iperf3 -c "$sv_addr" -p $((5321 + k)) -t "$SECS" -J >"$T/ip3.$k" 2>/dev/null &
+			ip netns exec "${clients[$k]}" iperf3 -c "$sv_addr" -p $((5321 + k)) -t "$SECS" -C "$CC" -J >"$T/ip3.$k" 2>/dev/null &
 			cp+=($!)
 		done
 		wait "${cp[@]}" 2>/dev/null
 		kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
 		ip3=0
+		local each=""
 		for k in $(seq 0 $((n - 1))); do
 			v=$(sqlite3 :memory: "select json_extract(readfile('$T/ip3.$k'), '\$.end.sum_received.bits_per_second')" 2>/dev/null)
 			ip3=$(awk -v a="$ip3" -v b="${v:-0}" 'BEGIN { print a + b }')
+			each="$each ${v:-0}"
 		done
+		ip3_jain=$(echo "$each" | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i } if (q > 0) printf "%.4f", s * s / (NF * q) }')
 	fi
-	echo "$n clients into one agent through $(mbps "$goodput") goodput ($QUEUE), ${SECS} s:"
+	echo "$n clients into one agent through $(mbps "$goodput") goodput ($QUEUE), $CC, ${SECS} s:"
 	echo "  netsweep  $(mbps "$ns_tot")  = $(awk -v a="$ns_tot" -v g="$goodput" 'BEGIN { printf "%.1f", a / g * 100 }') % of the bottleneck (goal >= 95 %: $(awk -v a="$ns_tot" -v g="$goodput" 'BEGIN { print (a >= 0.95 * g) ? "met" : "NOT met" }')); Jain's index $jain (goal >= 0.95: $(awk -v j="$jain" 'BEGIN { print (j >= 0.95) ? "met" : "NOT met" }')); start spread $spread ms"
-	echo "  iperf2    $(mbps "$ip2")   (one iperf -s, $n clients)"
-	echo "  iperf3    $(mbps "$ip3")   ($n iperf3 -s, one per port)"
+	echo "  iperf2    $(mbps "$ip2")   (one iperf -s, $n clients; Jain's index ${ip2_jain:-n/a})"
+	echo "  iperf3    $(mbps "$ip3")   ($n iperf3 -s, one per port; Jain's index ${ip3_jain:-n/a})"
 	awk -v a="$ns_tot" -v b="$ip2" -v c="$ip3" 'BEGIN {
 		if (b > 0) printf "  netsweep / iperf2 %.3fx\n", a / b
 		if (c > 0) printf "  netsweep / iperf3 %.3fx\n", a / c }'
