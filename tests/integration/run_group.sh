@@ -2,7 +2,8 @@
 # Group cases (matrix <group>, clients axis): a fan-out group of two loopback agents runs as
 # one case — its tests start together (the spread is stored), the result is their total,
 # each test is a group_clients row and the fairness is in v_group_fairness — and a runner
-# killed with SIGKILL mid-run resumes: every (case, repeat) once, each group whole.
+# killed with SIGKILL mid-run resumes: every (case, repeat) once, each group whole. One
+# client's agent killed mid-case fails that client and the case, the other keeps its figures.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/lo_agent.sh"
@@ -101,5 +102,28 @@ if [ "$(q 'pragma integrity_check')" = ok ] && [ -z "$(q 'pragma foreign_key_che
 	pass "integrity_check and foreign_key_check ok"
 else
 	fail "integrity_check and foreign_key_check ok"
+fi
+
+# One test of a group dies mid-case (its agent killed): the other finishes with its own
+# figures, the case is stored failed naming that client, and nothing else is disturbed.
+start_agent "$TMP/a3.log" || { fail "agent 3 listens" "$(cat "$TMP/a3.log")"; finish; exit; }
+P3=$PORT A3=${PIDS[-1]}
+sed -e "s/127.0.0.1:$P2/127.0.0.1:$P3/" -e 's/repeats="3"/repeats="1"/' \
+	-e 's|<value>2</value><value>1</value>|<value>2</value>|' "$TMP/m.xml" |
+	sed 's|<axis name="duration"><value>1</value></axis>|<axis name="duration"><value>4</value></axis>|' >"$TMP/k.xml"
+DB=$TMP/k.db
+"$NS" run "$TMP/k.xml" --db "$DB" >"$TMP/logk" 2>&1 &
+RUNNER=$!
+sleep 2 # mid-case: its 4 s have begun (setup takes well under a second)
+kill -KILL "$A3"
+wait "$RUNNER"
+RUNNER=
+row=$(q "select status, error like '%client a2:%' from results")
+ok1=$(q "select status || ' ' || (rcv_bps > 0.8 * 100e6 or sender_limited = 1) from group_clients where name = 'a1'")
+bad=$(q "select status from group_clients where name = 'a2'")
+if [ "$row" = "failed|1" ] && [ "$ok1" = "ok 1" ] && [ "$bad" = failed ]; then
+	pass "a client killed mid-case: the case failed naming it, the other client ok with its rate ($(q "select round(rcv_mbps) from v_group_clients where name = 'a1'") Mbit/s of 100)"
+else
+	fail "a client killed mid-case" "result '$row', a1 '$ok1', a2 '$bad': $(tail -n 3 "$TMP/logk")"
 fi
 finish
