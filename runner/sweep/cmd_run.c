@@ -107,6 +107,21 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 	       cs->n, NS_PLURAL(cs->n), cs->excluded, m->repeats, NS_PLURAL(m->repeats),
 	       cs->n * m->repeats, NS_PLURAL(cs->n * m->repeats), m->n_pairs,
 	       NS_PLURAL(m->n_pairs), est, jobs > 1 ? " with --jobs" : "");
+	for (size_t i = 0; i < m->n_pairs; i++) { /* a group's tests, started together */
+		const struct matrix_pair *p = &m->pairs[i];
+		if (p->group == MX_GROUP_NONE)
+			continue;
+		printf("group %s (%s, %zu members, started together as one case):", p->name,
+		       p->group == MX_GROUP_INCAST ? "incast" : "fan-out", p->n_members);
+		for (size_t k = 0; k < p->n_members; k++) {
+			const struct matrix_member *mb = &p->members[k];
+			char from[300] = "this host";
+			if (mb->client_host[0])
+				snprintf(from, sizeof(from), "%s:%u", mb->client_host, mb->client_port);
+			printf(" %s %s -> %s:%u%s", mb->name, from, mb->agent_host, mb->agent_port,
+			       k + 1 < p->n_members ? ";" : "\n");
+		}
+	}
 	size_t longrun = mxlong_count(m, cs);
 	if (longrun)
 		printf("%zu long-run case%s (until sustained): counted at the duration, an upper bound; "
