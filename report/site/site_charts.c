@@ -14,8 +14,9 @@
 #define CARD_H 630
 #define CARD_FONT_PX 22
 #define DAY_S 86400.0
-/* Points are marked while they can be told apart; past this many nights the line alone. */
-#define MARKED_NIGHTS 60
+/* Points are marked while they can be told apart (about a month at a phone's width); past
+ * this many nights the line alone. */
+#define MARKED_NIGHTS 31
 
 static double epoch_of(const char *iso)
 {
@@ -35,6 +36,8 @@ static void time_axis(const struct site_ctx *s, struct rp_buf *gp)
 	double span = isnan(t0) || isnan(t1) ? 0 : t1 - t0;
 	double step = ceil(span / 4 / DAY_S) * DAY_S;
 	rp_buf_puts(gp, "set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\n");
+	if (span > 0)
+		rp_buf_puts(gp, "set autoscale xfix\n"); /* the axis ends where the nights do */
 	rp_buf_printf(gp, "set format x '%s'\n", span > 200 * DAY_S ? "%b %Y" : "%b %d");
 	if (step >= DAY_S)
 		rp_buf_printf(gp, "set xtics %.0f\n", step);
@@ -193,8 +196,10 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 	cg_gp_key_margin(&gp, shown);
 	time_axis(s, &body);
 	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel 'Mbit/s per $/hour'\n");
+	/* past the palette's 7 colours the lines are told apart by their dashes */
 	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 1:2 with %s "
-		      "lw 2 title columnheader(1)\n", shown ? shown - 1 : 0, style(s));
+		      "lw 2 dt i / 7 + 1 title columnheader(1)\n", shown ? shown - 1 : 0,
+		      style(s));
 	rp_buf_add(&gp, rp_buf_str(&body), body.len);
 	int rc = 0;
 	if (dat.oom || gp.oom) {
@@ -210,7 +215,7 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 		/* the card's key goes to the right: 630 px leave no room below */
 		struct rp_buf cb;
 		rp_buf_init(&cb);
-		rp_buf_puts(&cb, "set key outside right top maxcols 1\n");
+		rp_buf_puts(&cb, "set key rmargin top vertical maxcols 1\n");
 		rp_buf_add(&cb, rp_buf_str(&body), body.len);
 		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
 			    : write_card(&o, s->title, &cb, out, jobs, n, err);

@@ -68,6 +68,19 @@ static void pair_slug(const char *name, char *out, size_t n)
 		snprintf(out + k, n - k, "%s%08x", k ? "-" : "pair-", fnv1a(name));
 }
 
+/* The pairs as the latest night they ran in ranked them, unranked last, then by name: the
+ * index's table and the chart's key read best first. */
+static int by_rank(const void *a, const void *b)
+{
+	const struct site_series *x = a, *y = b;
+	int rx = x->at[x->latest]->rank, ry = y->at[y->latest]->rank;
+	if ((rx == 0) != (ry == 0))
+		return rx == 0 ? 1 : -1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 int site_series_build(struct site_ctx *s, struct ns_err *err)
 {
 	s->series = NULL;
@@ -99,6 +112,8 @@ int site_series_build(struct site_ctx *s, struct ns_err *err)
 			s->series[k].latest = i;
 		}
 	}
+	if (s->n_series > 1)
+		qsort(s->series, s->n_series, sizeof(*s->series), by_rank);
 	return 0;
 nomem:
 	site_series_free(s);
