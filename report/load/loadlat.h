@@ -1,7 +1,7 @@
 /* loadlat: latency under load beside throughput (v_latency_under_load) — one row per case
  * whose load carried a latency probe: its goodput, the probe's idle and loaded p50/p99 and
  * the delay the load added, each the median over the case's repeats. Its tables are
- * render/html_latency.c's and md_sections.c's. */
+ * render/content_tables.c's. */
 #ifndef RP_LOADLAT_H
 #define RP_LOADLAT_H
 

@@ -1,7 +1,7 @@
 /* search: the report's view of rate searches (v_search_goals): per pair, stream count and
  * payload size, the answer of each loss goal (NDR, PDR) beside the maximum receive rate and
  * the wire rate of the declared link, and the sentences for the goals a search could not meet.
- * Its chart is charts/search_chart.h's, its tables render/html_search.c's and md_sections.c's. */
+ * Its chart is charts/search_chart.h's, its table render/content_tables.c's. */
 #ifndef RP_SEARCH_H
 #define RP_SEARCH_H
 

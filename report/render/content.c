@@ -351,6 +351,9 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	environment(&b, r);
 	method(&b, r);
 	run_facts(&b, r);
+	for (size_t i = 0; i < c->n; i++)
+		if (rp_content_tables(r, &c->secs[i]) < 0)
+			b.oom = 1;
 	if (b.oom || !c->headline || !c->generated) {
 		rp_content_free(c);
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
@@ -368,35 +371,9 @@ void rp_content_free(struct rp_content *c)
 			free(s->facts[k].value);
 		free(s->paras);
 		free(s->facts);
+		rp_content_tables_free(s);
 	}
 	free(c->headline);
 	free(c->generated);
 	*c = (struct rp_content){0};
-}
-
-const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
-	{"Sender (median)", RP_SND_BPS, NULL},
-	{"Received pps", RP_RCV_PPS, "pps"},
-	{"Retransmits", RP_RETRANS, "%.0f"},
-	{"Loss %", RP_LOST_PCT, "%.3g"},
-	{"Kernel drops", RP_KDROPS, "%.0f"},
-	{"Sender CPU %", RP_SND_CPU, "%.0f"},
-	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
-	{"Return direction (bidir)", RP_RET_BPS, NULL},
-	{"Jain's index (clients)", RP_JAIN, "%.3f"},
-	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},
-	{"Shares settled (s)", RP_CONVERGE, "%.1f"},
-};
-
-int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])
-{
-	for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
-		used[k] = 0;
-		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
-			used[k] = d->cases[i].fig[rp_fig_cols[k].fig].n > 0;
-	}
-	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
-	for (size_t i = 0; i < d->n_cases && !adv; i++)
-		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
-	return adv;
 }

@@ -1,9 +1,12 @@
 /* content: the report's one content model, built once from the assembled report (report.h)
  * and rendered by every writer (html.c, markdown.c): the sections in reading order — what
  * changed first, then the best per dollar, then the rest by how often readers need it — each
- * with its anchor, its title, the sentences it says and its key/value facts. A writer walks
- * the sections in order and adds the tables of the section's kind from the same analysed
- * data; it never decides which sections exist, their order, their titles or their prose. */
+ * with its anchor, its title, the sentences it says, its key/value facts and its tables, cell
+ * by cell (content_tables.c: what changed, the ranking, the comparison, the results, the
+ * latency, A/B between pairs, the history, the rate searches, the environment, the probe
+ * commands). A writer walks the sections in order and renders them; it never decides
+ * which sections exist, their order, their titles, their prose or their tables' rows and
+ * columns. */
 #ifndef RP_CONTENT_H
 #define RP_CONTENT_H
 
@@ -52,6 +55,51 @@ struct rp_kv {
 	char *value;
 };
 
+/* A table cell: its text as every writer shows it ("–" for nothing), and for a number its
+ * exact value for machines (index.html's data-value; NAN = none). */
+enum rp_cell_flag {
+	RP_CELL_NUM = 1,     /* a figure: right-aligned, its value kept */
+	RP_CELL_CODE = 2,    /* a command line */
+	RP_CELL_STRONG = 4,  /* stressed in text (report.md's **...**): a regression, an improvement */
+	RP_CELL_SAY_TITLE = 8, /* the title is said in text too (report.md: after the text) */
+};
+#define RP_CELL_NOTES 2
+struct rp_cell {
+	char *text;
+	unsigned flags;
+	double value;
+	const char *cls;     /* index.html's class of a text cell ("label"), or NULL */
+	const char *title;   /* what hovering it says (a spot price's window), or NULL */
+	char *own_title;     /* a title made for this cell (freed with it), or NULL */
+	const char *attr;    /* a data- attribute of the cell ("data-step"), or NULL */
+	char *note[RP_CELL_NOTES];         /* lines said under the text: an error, a limit */
+	const char *note_cls[RP_CELL_NOTES];
+};
+
+#define RP_ROW_ATTRS 2
+struct rp_row {
+	struct rp_cell *cells;
+	size_t n_cells;
+	const char *cls;     /* regression, improvement, missing, mismatch; or NULL */
+	/* data- attributes machines find the row by ("data-case-key"; NULL = none) */
+	const char *attr[RP_ROW_ATTRS];
+	char *attr_value[RP_ROW_ATTRS];
+};
+
+#define RP_TABLE_MAX_COLS 32 /* the widest, the results: 6 + RP_N_FIG_COLS + 1 */
+struct rp_table {
+	const char *id;      /* index.html's table id (a contract of the tests), or NULL */
+	const char *heading; /* a sub-heading before it, or NULL */
+	const char *note;    /* a sentence under the heading, before the table, or NULL */
+	char **cols;         /* the column names, owned */
+	size_t n_cols;
+	struct rp_row *rows;
+	size_t n_rows;
+	char *after;         /* a note said after the table ("5 more cases are not shown."), or NULL */
+	char **items;        /* findings listed after it (a goal a search did not settle) */
+	size_t n_items;
+};
+
 struct rp_section {
 	enum rp_sec_kind kind;
 	const char *id;     /* the HTML anchor (<section id>); a contract, see schemas/ */
@@ -60,6 +108,8 @@ struct rp_section {
 	size_t n_paras;
 	struct rp_kv *facts; /* a key/value table (the run's facts), in order */
 	size_t n_facts;
+	struct rp_table *tables; /* in order, after the sentences said before them */
+	size_t n_tables;
 };
 
 struct rp_content {
@@ -73,6 +123,11 @@ struct rp_content {
  * (NS_E_NOMEM) c is freed. */
 int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_err *err);
 void rp_content_free(struct rp_content *c);
+
+/* The tables of section s from r (content_tables.c); -1 when out of memory (what was built
+ * stays in s for rp_content_tables_free). */
+int rp_content_tables(const struct rp_report *r, struct rp_section *s);
+void rp_content_tables_free(struct rp_section *s);
 
 /* The method's note above the equivalent probe commands, said by every writer. */
 #define RP_PROBE_NOTE "Each case can be reproduced by hand with netsweep probe against an " \

@@ -114,6 +114,61 @@ xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const 
 	return t;
 }
 
+static void table_cell(xmlNodePtr tr, const struct rp_cell *c)
+{
+	xmlNodePtr td;
+	if (c->flags & RP_CELL_NUM)
+		td = isnan(c->value) ? hd_el_class(tr, "td", "num", c->text)
+				     : hd_td_num(tr, c->text, c->value);
+	else if (c->flags & RP_CELL_CODE)
+		hd_el(td = hd_el(tr, "td", NULL), "code", c->text);
+	else
+		td = c->cls ? hd_el_class(tr, "td", c->cls, c->text) : hd_el(tr, "td", c->text);
+	if ((c->flags & RP_CELL_NUM) && c->cls)
+		hd_attr(td, "class", c->cls);
+	if (c->title)
+		hd_attr(td, "title", c->title);
+	if (c->attr)
+		hd_attr(td, c->attr, "1");
+	for (size_t k = 0; k < RP_CELL_NOTES && c->note[k]; k++) {
+		hd_el(td, "br", NULL);
+		hd_el_class(td, "span", c->note_cls[k], c->note[k]);
+	}
+}
+
+void hd_tables(xmlNodePtr s, const struct rp_section *sec)
+{
+	for (size_t i = 0; i < sec->n_tables; i++) {
+		const struct rp_table *t = &sec->tables[i];
+		const char *cols[RP_TABLE_MAX_COLS + 1];
+		size_t nc = t->n_cols < RP_TABLE_MAX_COLS ? t->n_cols : RP_TABLE_MAX_COLS;
+		for (size_t k = 0; k < nc; k++)
+			cols[k] = t->cols[k];
+		cols[nc] = NULL;
+		if (t->heading)
+			hd_el(s, "h3", t->heading);
+		if (t->note)
+			hd_el_class(s, "p", "note", t->note);
+		xmlNodePtr tb = hd_el(hd_scroll_table(s, t->id, cols), "tbody", NULL);
+		for (size_t k = 0; k < t->n_rows; k++) {
+			const struct rp_row *rw = &t->rows[k];
+			xmlNodePtr tr = hd_el(tb, "tr", NULL);
+			if (rw->cls)
+				hd_attr(tr, "class", rw->cls);
+			for (size_t n = 0; n < RP_ROW_ATTRS; n++)
+				if (rw->attr[n])
+					hd_attr(tr, rw->attr[n], rw->attr_value[n]);
+			for (size_t j = 0; j < rw->n_cells && j < nc; j++)
+				table_cell(tr, &rw->cells[j]);
+		}
+		if (t->after)
+			hd_el_class(s, "p", "note", t->after);
+		xmlNodePtr ul = t->n_items ? hd_el_class(s, "ul", "findings", NULL) : NULL;
+		for (size_t k = 0; k < t->n_items; k++)
+			hd_el(ul, "li", t->items[k]);
+	}
+}
+
 /* Drops active content and rewrites ids/references with the chart's prefix. */
 static void svg_sanitize(xmlNodePtr n, const char *prefix)
 {

@@ -26,6 +26,10 @@ void hd_td_fmt(xmlNodePtr tr, const char *fmt, double v);
 /* A table inside <div class="scroll" data-scroll="x">: it scrolls sideways in its own box,
  * never the page. id may be NULL. Returns the table. */
 xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const *cols);
+/* The section's tables of the content model (content.h), each in a scrolling box, after an
+ * h3 and a note when the table has them: numbers in class num with data-value, a row's class
+ * and data- attribute, a cell's title and its notes (below it, each a span of its class). */
+void hd_tables(xmlNodePtr s, const struct rp_section *sec);
 /* DIR/NAME.svg (gnuplot's) into fig: parsed as XML (no network, no entity expansion),
  * stripped of anything active (script, foreignObject, on* handlers, external links), its ids
  * prefixed per chart so that several charts can share one page, sized by CSS through its

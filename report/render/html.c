@@ -13,7 +13,6 @@
 
 #include "report/model/describe.h"
 #include "report/render/hdoc.h"
-#include "report/render/html_sections.h"
 #include "report/analyze/advertised.h"
 #include "report/load/lab.h"
 #include "report/model/fmt.h"
@@ -47,20 +46,6 @@ static const char *css =
 	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
 	"font-size:.75em;color:#555}}";
 
-static void td_bps(xmlNodePtr tr, double v, struct rp_unit u)
-{
-	char b[32];
-	rp_fmt_in(b, sizeof(b), v, u);
-	hd_td_num(tr, b, v);
-}
-
-static void td_range(xmlNodePtr tr, double lo, double hi, struct rp_unit u)
-{
-	char b[80];
-	rp_fmt_range(b, sizeof(b), lo, hi, u);
-	hd_el_class(tr, "td", "num", b);
-}
-
 static void write_summary(const struct rp_section *sec, xmlNodePtr main)
 {
 	xmlNodePtr s = hd_open(main, sec);
@@ -85,173 +70,11 @@ static void write_findings(const struct rp_report *r, const struct rp_section *s
 static void write_method(const struct rp_report *r, const struct rp_section *sec,
 			 xmlNodePtr main)
 {
-	const struct rp_data *d = r->d;
-	char b[64];
 	xmlNodePtr s = hd_open(main, sec);
 	xmlNodePtr det = hd_el(s, "details", NULL);
 	hd_el(det, "summary", "Matrix file as run");
-	hd_el(det, "pre", d->run.matrix_text);
-	hd_el(s, "h3", "Equivalent probe commands");
-	hd_el_class(s, "p", "note", RP_PROBE_NOTE);
-	struct rp_buf cmd, lab;
-	rp_buf_init(&cmd);
-	rp_buf_init(&lab);
-	static const char *const cols[] = {"#", "Case", "Command", NULL};
-	xmlNodePtr t = hd_scroll_table(s, NULL, cols);
-	xmlNodePtr tb = hd_el(t, "tbody", NULL);
-	for (size_t i = 0; i < d->n_cases; i++) {
-		rp_buf_reset(&cmd);
-		rp_buf_reset(&lab);
-		rp_case_probe_cmd(d, &d->cases[i], &cmd);
-		rp_case_label(d, &d->cases[i], &lab);
-		xmlNodePtr tr = hd_el(tb, "tr", NULL);
-		snprintf(b, sizeof(b), "%d", d->cases[i].ordinal);
-		hd_el_class(tr, "td", "num", b);
-		hd_el(tr, "td", rp_buf_str(&lab));
-		hd_el(hd_el(tr, "td", NULL), "code", rp_buf_str(&cmd));
-	}
-	rp_buf_free(&cmd);
-	rp_buf_free(&lab);
-	hd_close(s, sec);
-}
-
-static void write_results(const struct rp_report *r, const struct rp_section *sec,
-			  xmlNodePtr main)
-{
-	const struct rp_data *d = r->d;
-	xmlNodePtr s = hd_open(main, sec);
-	int used[RP_N_FIG_COLS];
-	int adv = rp_results_cols(d, used);
-	const char *cols[6 + RP_N_FIG_COLS + 2] = {"#", "Case", "Repeats ok", "Receiver (median)",
-						   "Min–max", "IQR"};
-	size_t nc = 6;
-	for (size_t k = 0; k < RP_N_FIG_COLS; k++)
-		if (used[k])
-			cols[nc++] = rp_fig_cols[k].name;
-	if (adv)
-		cols[nc++] = "Of advertised";
-	cols[nc] = NULL;
-	xmlNodePtr t = hd_scroll_table(s, "results-table", cols);
-	xmlNodePtr tb = hd_el(t, "tbody", NULL);
-	struct rp_buf lab;
-	rp_buf_init(&lab);
-	char b[96];
-	for (size_t i = 0; i < d->n_cases; i++) {
-		const struct rp_case *c = &d->cases[i];
-		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
-		rp_buf_reset(&lab);
-		rp_case_label(d, c, &lab);
-		xmlNodePtr tr = hd_el(tb, "tr", NULL);
-		xmlNewProp(tr, BAD_CAST "data-case-key", BAD_CAST(c->case_key ? c->case_key : ""));
-		snprintf(b, sizeof(b), "%d", c->ordinal);
-		hd_el_class(tr, "td", "num", b);
-		xmlNodePtr lc = hd_el_class(tr, "td", "label", rp_buf_str(&lab));
-		if (c->first_error) {
-			hd_el(lc, "br", NULL);
-			hd_el_class(lc, "span", "note", c->first_error);
-		}
-		rp_buf_reset(&lab);
-		if (rp_limits_note(c, &lab)) {
-			hd_el(lc, "br", NULL);
-			hd_el_class(lc, "span", "note sender-limited", rp_buf_str(&lab));
-		}
-		snprintf(b, sizeof(b), "%d / %d", c->n_ok, c->n_results);
-		hd_el_class(tr, "td", "num", b);
-		td_bps(tr, g->med, d->unit);
-		td_range(tr, g->min, g->max, d->unit);
-		td_range(tr, g->q1, g->q3, d->unit);
-		for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
-			double v = c->fig[rp_fig_cols[k].fig].med;
-			if (!used[k])
-				continue;
-			if (!rp_fig_cols[k].fmt) {
-				td_bps(tr, v, d->unit);
-			} else if (!strcmp(rp_fig_cols[k].fmt, "pps")) {
-				rp_fmt_pps(b, sizeof(b), v);
-				hd_td_num(tr, b, v);
-			} else {
-				hd_td_fmt(tr, rp_fig_cols[k].fmt, v);
-			}
-		}
-		if (adv) {
-			struct rp_adv a = rp_advertised_case(d, c);
-			rp_buf_reset(&lab);
-			rp_advertised_text(&a, &lab);
-			hd_td_num(tr, rp_buf_str(&lab), a.pct);
-		}
-	}
-	rp_buf_free(&lab);
-	hd_close(s, sec);
-}
-
-static void write_cost(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
-{
-	const struct rp_data *d = r->d;
-	xmlNodePtr s = hd_open(main, sec);
-	const struct rp_pricing *pr = r->pricing;
-	/* prices in another currency are per that currency's hour: the Currency column says */
-	const char *cols[] = {"Rank", "Instance type", "Region", "Price basis", "$/hour", "Mbit/s",
-			      "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
-			      "Price as of", "Provider", "Currency", "Pricing",
-			      pr && pr->have_spot ? "Mbit/s per on-demand hour" : NULL,
-			      "Mbit/s per spot hour", NULL};
-	xmlNodePtr t = hd_scroll_table(s, "cost-table", cols);
-	xmlNodePtr tb = hd_el(t, "tbody", NULL);
-	struct rp_buf lab;
-	rp_buf_init(&lab);
-	char b[64];
-	for (size_t i = 0; i < r->n_cost; i++) {
-		const struct rp_cost_row *c = &r->cost[i];
-		const struct rp_endpoint *e = &d->eps[c->ep];
-		xmlNodePtr tr = hd_el(tb, "tr", NULL);
-		if (isnan(c->usd_per_hour))
-			xmlNewProp(tr, BAD_CAST "class", BAD_CAST "missing");
-		snprintf(b, sizeof(b), "%d", c->rank);
-		hd_el_class(tr, "td", "num", c->rank ? b : "–");
-		hd_el(tr, "td", rp_ep_label(e));
-		hd_el(tr, "td", e->region ? e->region : "–");
-		hd_el(tr, "td", e->price_basis);
-		if (isnan(c->usd_per_hour))
-			hd_el(tr, "td", "missing");
-		else
-			hd_td_fmt(tr, "%.4g", c->usd_per_hour);
-		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
-		 * sender's figure, not the pair's */
-		hd_td_fmt(tr, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
-			  : c->sustained ? "%.0f sustained"
-			  : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
-		hd_td_fmt(tr, "%.0f", c->mbps_per_usd_hour);
-		hd_td_fmt(tr, "%.4g", c->usd_per_gbps_hour);
-		rp_buf_reset(&lab);
-		if (c->best_case >= 0)
-			rp_case_label(d, &d->cases[c->best_case], &lab);
-		hd_el(tr, "td", c->best_case >= 0 ? rp_buf_str(&lab) : "no successful case");
-		hd_el(tr, "td", e->price_as_of ? e->price_as_of : "–");
-		hd_el(tr, "td", e->provider ? e->provider : "–");
-		hd_el(tr, "td", isnan(c->usd_per_hour) ? "–" : c->currency ? c->currency : "USD");
-		xmlNodePtr pc = hd_el(tr, "td", e->pricing ? e->pricing : "on-demand");
-		if (e->price_window)
-			xmlNewProp(pc, BAD_CAST "title", BAD_CAST e->price_window);
-		if (pr && pr->have_spot) {
-			hd_td_fmt(tr, "%.0f", c->od_mbps_per_hour);
-			hd_td_fmt(tr, "%.0f", c->spot_mbps_per_hour);
-		}
-	}
-	rp_buf_free(&lab);
-	hd_close(s, sec);
-}
-
-static void write_comparison(const struct rp_report *r, const struct rp_section *sec,
-			     xmlNodePtr main)
-{
-	const struct rp_cmp *cmp = r->cmp;
-	xmlNodePtr s = hd_open(main, sec);
-	static const char *const cols[] = {"#", "Case", "Baseline", "Now", "Change", "p (Welch)",
-					   "Verdict", NULL};
-	xmlNodePtr t = hd_scroll_table(s, "comparison-table", cols);
-	xmlNodePtr tb = hd_el(t, "tbody", NULL);
-	for (size_t i = 0; i < cmp->n; i++)
-		rp_html_cmp_row(r, tb, &cmp->rows[i], 1);
+	hd_el(det, "pre", r->d->run.matrix_text);
+	hd_tables(s, sec);
 	hd_close(s, sec);
 }
 
@@ -310,33 +133,36 @@ static void write_charts(const struct rp_report *r, const struct rp_section *sec
 	hd_close(s, sec);
 }
 
+/* A section whose tables are all the content model's. */
+static void write_tables(const struct rp_section *sec, xmlNodePtr main)
+{
+	xmlNodePtr s = hd_open(main, sec);
+	hd_tables(s, sec);
+	hd_close(s, sec);
+}
+
 /* Each section of the content model by its writer, in the content's order. */
 static void write_section(const struct rp_report *r, const struct rp_section *sec,
 			  xmlNodePtr main)
 {
 	switch (sec->kind) {
 	case RP_SEC_NEWS:
-		rp_html_news(r, sec, main);
+		write_tables(sec, main);
 		/* the page's lead chart right after the news, above the ranking it illustrates */
 		if (lead_chart(r))
 			chart_figure(r, main, lead_chart(r));
 		break;
-	case RP_SEC_COST: write_cost(r, sec, main); break;
+	case RP_SEC_COST: write_tables(sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
-	case RP_SEC_LATENCY: rp_html_latency(r, sec, main); break;
-	case RP_SEC_LOADLAT: rp_html_loadlat(r, sec, main); break;
-	case RP_SEC_AB: rp_html_ab(r, sec, main); break;
+	case RP_SEC_LATENCY: write_tables(sec, main); break;
+	case RP_SEC_LOADLAT: write_tables(sec, main); break;
+	case RP_SEC_AB: write_tables(sec, main); break;
 	case RP_SEC_CHARTS: write_charts(r, sec, main); break;
-	case RP_SEC_HISTORY: rp_html_history(r, sec, main); break;
-	case RP_SEC_SEARCH: {
-		xmlNodePtr s = hd_open(main, sec);
-		rp_search_html(r->search, s);
-		hd_close(s, sec);
-		break;
-	}
-	case RP_SEC_COMPARISON: write_comparison(r, sec, main); break;
-	case RP_SEC_RESULTS: write_results(r, sec, main); break;
-	case RP_SEC_ENVIRONMENT: rp_html_environment(r, sec, main); break;
+	case RP_SEC_HISTORY: write_tables(sec, main); break;
+	case RP_SEC_SEARCH: write_tables(sec, main); break;
+	case RP_SEC_COMPARISON: write_tables(sec, main); break;
+	case RP_SEC_RESULTS: write_tables(sec, main); break;
+	case RP_SEC_ENVIRONMENT: write_tables(sec, main); break;
 	case RP_SEC_METHOD: write_method(r, sec, main); break;
 	case RP_SEC_RUN: write_summary(sec, main); break;
 	case RP_SEC_N: break;

@@ -59,7 +59,7 @@ fi
 # the agent's side of each case (issue 24): its answerer's CPU load beside the client's
 acpu=$(q "select count(*) from v_latency where agent_cpu_percent > 0 and client_cpu_percent > 0
 	and agent_cpu >= 0")
-if [ "$acpu" = 5 ] && grep -q 'Agent CPU (load)' "$T/rep/index.html" && grep -q '| Agent CPU % |' "$T/rep/report.md"; then
+if [ "$acpu" = 5 ] && grep -q 'Agent CPU (load)' "$T/rep/index.html" && grep -q '| Agent CPU (load) |' "$T/rep/report.md"; then
 	pass "each rr case stores and reports the agent's CPU and its load"
 else
 	fail "each rr case stores and reports the agent's CPU and its load" "$acpu of 5: $(q 'select agent_cpu, agent_cpu_percent, client_cpu_percent from v_latency')"
@@ -115,7 +115,7 @@ X
 	timeout 60 "$NETSWEEP" run "$T/ab.xml" --db "$T/ab.db" --quiet >"$T/ab.log" 2>&1
 	"$NETSWEEP" report --db "$T/ab.db" -o "$T/abrep" >"$T/abrep.log" 2>&1
 	md=$T/abrep/report.md
-	if grep -q '^### A/B on latency' "$md" && grep -Eq '^\| (small \| big|big \| small) \| instance type \| tcp_crr' "$md" &&
+	if grep -q '^### A/B on latency' "$md" && grep -Eq '^\| (small \| big|big \| small) \| instance type: [^|]* \| tcp\\_crr' "$md" &&
 		grep -q 'id="latency-ab"' "$T/abrep/index.html"; then
 		pass "A/B on latency between two pairs that differ in instance type"
 	else
@@ -129,7 +129,9 @@ X
 	fi
 	# $ per million = price per hour / (transactions/s x 3600) x 1e6, from the stored figures
 	want=$(sqlite3 "$T/ab.db" "select printf('%.4g', avg(l.transactions_per_second)) from v_latency l where endpoint = 'small'" 2>/dev/null)
-	if awk -F'|' '$2 ~ /small/ && $3 ~ /tcp_crr/ { if ($12 + 0 > 0) ok = 1 } END { exit !ok }' "$md"; then
+	# the column by its header's name ("$ per million"), the case by its pair and test
+	if awk -F'|' '/^\| Pair \| Case \|/ { col = 0; for (i = 1; i <= NF; i++) if ($i ~ /per million/) col = i }
+		col && $2 ~ /small/ && $3 ~ /tcp\\?_crr/ { if ($col + 0 > 0) ok = 1 } END { exit !ok }' "$md"; then
 		pass "cost per million transactions where the pair has a price"
 	else
 		fail "cost per million transactions where the pair has a price" "$(grep '| small' "$md" | head -2) (tps $want)"

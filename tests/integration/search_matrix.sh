@@ -60,8 +60,8 @@ q "update searches set search_json = json_set(search_json, '\$.goals[0].met', js
 	update endpoints set link_bps = 10000000000"
 "$NETSWEEP" report --db "$DB" -o "$T/rep" >"$T/rout" 2>&1
 html=$T/rep/index.html
-rows=$(xmllint --html --xpath "count(//table[@id='search-table']/tr[td])" "$html" 2>/dev/null)
-wire=$(xmllint --html --xpath "string(//table[@id='search-table']/tr[td][1]/td[last()]/@data-value)" "$html" 2>/dev/null)
+rows=$(xmllint --html --xpath "count(//table[@id='search-table']/tbody/tr[td])" "$html" 2>/dev/null)
+wire=$(xmllint --html --xpath "string(//table[@id='search-table']/tbody/tr[td][1]/td[last()]/@data-value)" "$html" 2>/dev/null)
 if [ "$rows" = 2 ] && [ "${wire%.*}" = 3881987 ] && grep -q "NDR not met: no load met the 0 % loss goal" "$html" &&
 	grep -q "## Zero-loss rate search" "$T/rep/report.md"; then
 	pass "the report shows each search's bounds, the wire rate and why a goal was not met"

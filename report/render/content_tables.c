@@ -1,0 +1,779 @@
+/* content_tables: the tables of the content model (content.h) — what changed, the per-dollar
+ * ranking, the latency tables, the comparison with the baseline, the results, A/B between
+ * pairs, the history, the rate searches, the environment and the equivalent probe commands —
+ * built once, cell by cell, from the assembled report, so that index.html and report.md show
+ * the same rows and columns with the same text. */
+#include "report/render/content.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analyze/advertised.h"
+#include "report/load/limits.h"
+#include "report/model/describe.h"
+#include "report/model/fmt.h"
+
+struct tb {
+	struct rp_section *s;
+	struct rp_table *t;     /* the table being written */
+	struct rp_row *row;     /* its row being written */
+	int oom;
+};
+
+static char *dup_or_oom(struct tb *b, const char *s)
+{
+	char *d = strdup(s ? s : "–");
+	if (!d)
+		b->oom = 1;
+	return d;
+}
+
+static void table(struct tb *b, const char *id, const char *heading, const char *note,
+		  const char *const *cols, size_t n_cols)
+{
+	struct rp_section *s = b->s;
+	struct rp_table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof(*nt));
+	char **c = calloc(n_cols, sizeof(*c));
+	if (!nt || !c) {
+		if (nt)
+			s->tables = nt;
+		free(c);
+		b->oom = 1;
+		b->t = NULL;
+		return;
+	}
+	s->tables = nt;
+	b->t = &nt[s->n_tables++];
+	*b->t = (struct rp_table){.id = id, .heading = heading, .note = note, .cols = c,
+				  .n_cols = n_cols};
+	for (size_t k = 0; k < n_cols; k++)
+		c[k] = dup_or_oom(b, cols[k]);
+}
+
+/* A row of the current table; attr ("data-case-key") names a value machines read it by, attr2
+ * a second one (NULL: none). */
+static void row2(struct tb *b, const char *cls, const char *attr, const char *attr_value,
+		 const char *attr2, const char *attr2_value)
+{
+	struct rp_table *t = b->t;
+	b->row = NULL;
+	if (!t)
+		return;
+	struct rp_row *nr = realloc(t->rows, (t->n_rows + 1) * sizeof(*nr));
+	struct rp_cell *cells = calloc(t->n_cols, sizeof(*cells));
+	if (!nr || !cells) {
+		if (nr)
+			t->rows = nr;
+		free(cells);
+		b->oom = 1;
+		return;
+	}
+	t->rows = nr;
+	b->row = &nr[t->n_rows++];
+	*b->row = (struct rp_row){.cells = cells, .cls = cls, .attr = {attr, attr2}};
+	if (attr)
+		b->row->attr_value[0] = dup_or_oom(b, attr_value ? attr_value : "");
+	if (attr2)
+		b->row->attr_value[1] = dup_or_oom(b, attr2_value ? attr2_value : "");
+}
+
+static void row(struct tb *b, const char *cls, const char *attr, const char *attr_value)
+{
+	row2(b, cls, attr, attr_value, NULL, NULL);
+}
+
+/* The next cell of the current row: text ("–" for NULL), flags, a number's value (NAN: none). */
+static struct rp_cell *cell_v(struct tb *b, const char *text, unsigned flags, double v)
+{
+	struct rp_row *r = b->row;
+	if (!r || r->n_cells == b->t->n_cols)
+		return NULL;
+	struct rp_cell *c = &r->cells[r->n_cells++];
+	*c = (struct rp_cell){.text = dup_or_oom(b, text), .flags = flags, .value = v};
+	return c;
+}
+
+static struct rp_cell *cell(struct tb *b, const char *text)
+{
+	return cell_v(b, text, 0, NAN);
+}
+
+/* A number shown as fmt has it; "–" when v is NAN. */
+static void cell_fmt(struct tb *b, const char *fmt, double v)
+{
+	char t[64];
+	snprintf(t, sizeof(t), fmt, v);
+	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+}
+
+static void cell_bps(struct tb *b, double v, struct rp_unit u)
+{
+	char t[32];
+	rp_fmt_in(t, sizeof(t), v, u);
+	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+}
+
+static void cell_range(struct tb *b, double lo, double hi, struct rp_unit u)
+{
+	char t[80];
+	rp_fmt_range(t, sizeof(t), lo, hi, u);
+	cell_v(b, t, RP_CELL_NUM, NAN);
+}
+
+static void cell_int(struct tb *b, int v)
+{
+	char t[24];
+	snprintf(t, sizeof(t), "%d", v);
+	cell_v(b, t, RP_CELL_NUM, NAN);
+}
+
+const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
+	{"Sender (median)", RP_SND_BPS, NULL},
+	{"Received pps", RP_RCV_PPS, "pps"},
+	{"Retransmits", RP_RETRANS, "%.0f"},
+	{"Loss %", RP_LOST_PCT, "%.3g"},
+	{"Kernel drops", RP_KDROPS, "%.0f"},
+	{"Sender CPU %", RP_SND_CPU, "%.0f"},
+	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Return direction (bidir)", RP_RET_BPS, NULL},
+	{"Jain's index (clients)", RP_JAIN, "%.3f"},
+	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},
+	{"Shares settled (s)", RP_CONVERGE, "%.1f"},
+};
+
+int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])
+{
+	for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
+		used[k] = 0;
+		for (size_t i = 0; i < d->n_cases && !used[k]; i++)
+			used[k] = d->cases[i].fig[rp_fig_cols[k].fig].n > 0;
+	}
+	int adv = 0; /* a pair's type advertises a bandwidth: each case against it */
+	for (size_t i = 0; i < d->n_cases && !adv; i++)
+		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
+	return adv;
+}
+
+/* A line said under a cell's text (index.html: a note below it; report.md: after " — "). */
+static void cell_note(struct tb *b, struct rp_cell *c, const char *cls, const char *text)
+{
+	for (size_t k = 0; c && k < RP_CELL_NOTES; k++)
+		if (!c->note[k]) {
+			c->note[k] = dup_or_oom(b, text);
+			c->note_cls[k] = cls;
+			return;
+		}
+}
+
+/* One comparison row: [#,] case, baseline, now, change, p, verdict (a change in bold). */
+static void cmp_row(struct tb *b, const struct rp_report *r, const struct rp_cmp_row *w,
+		    int ordinal, struct rp_buf *lab)
+{
+	const struct rp_case *c = &r->d->cases[w->cur];
+	int changed = w->verdict == RP_REGRESSION || w->verdict == RP_IMPROVEMENT;
+	row(b, changed ? rp_verdict_name(w->verdict) : NULL, "data-case-key", c->case_key);
+	if (ordinal)
+		cell_int(b, c->ordinal);
+	rp_buf_reset(lab);
+	rp_case_label(r->d, c, lab);
+	cell(b, rp_buf_str(lab));
+	cell_bps(b, w->base_med, r->d->unit);
+	cell_bps(b, w->cur_med, r->d->unit);
+	cell_fmt(b, "%+.1f %%", w->change_pct);
+	int tested = w->verdict != RP_UNTESTABLE && w->verdict != RP_NEW;
+	cell_fmt(b, "%.3g", tested ? w->test.p : NAN);
+	cell_v(b, rp_verdict_name(w->verdict), changed ? RP_CELL_STRONG : 0, NAN);
+}
+
+static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	const struct rp_news *n = r->news;
+	if (!r->cmp || !n)
+		return;
+	if (n->n_changed) {
+		static const char *const cols[] = {"Case", "Baseline", "Now", "Change", "p (Welch)",
+						   "Verdict"};
+		table(b, "changes-table", NULL, NULL, cols, 6);
+		for (size_t k = 0; k < n->n_changed; k++)
+			cmp_row(b, r, &r->cmp->rows[n->changed[k]], 0, lab);
+	}
+	if (!n->n_cost)
+		return;
+	static const char *const cols[] = {"Pair", "Baseline Mbit/s per $/hour", "Now", "Change",
+					   "Rank then", "Rank now", "Ranked case"};
+	table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
+	for (size_t k = 0; k < n->n_cost; k++) {
+		const struct rp_cost_change *c = &n->cost[k];
+		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
+		char t[64];
+		int moved = c->base_rank != c->cur_rank || (!isnan(c->change_pct) &&
+			    fabs(c->change_pct) > r->cmp->min_change_pct);
+		row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
+			: "regression", "data-pair", e->name);
+		cell(b, rp_ep_label(e));
+		cell_fmt(b, "%.0f", c->base_mpd);
+		cell_fmt(b, "%.0f", c->cur_mpd);
+		cell_fmt(b, "%+.1f %%", c->change_pct);
+		snprintf(t, sizeof(t), "%d", c->base_rank);
+		cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
+		       c->base_rank ? c->base_rank : NAN);
+		snprintf(t, sizeof(t), "%d", c->cur_rank);
+		cell_v(b, c->cur_rank ? t : "unranked", RP_CELL_NUM, c->cur_rank ? c->cur_rank : NAN);
+		const struct rp_cmp_row *w = c->cmp_row >= 0 ? &r->cmp->rows[c->cmp_row] : NULL;
+		if (!c->same_case) {
+			cell(b, c->base < 0 ? "–" : "a different case than the baseline's");
+		} else if (w && w->verdict != RP_UNTESTABLE && w->verdict != RP_NEW) {
+			snprintf(t, sizeof(t), "%s, p = %.3g", rp_verdict_name(w->verdict), w->test.p);
+			cell(b, t);
+		} else {
+			cell(b, "untestable");
+		}
+	}
+}
+
+static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	const struct rp_data *d = r->d;
+	int spot = r->pricing && r->pricing->have_spot;
+	/* prices in another currency are per that currency's hour: the Currency column says */
+	static const char *const cols[] = {"Rank", "Instance type", "Region", "Price basis",
+					   "$/hour", "Mbit/s", "Mbit/s per $/hour",
+					   "$ per Gbit/s-hour", "Ranked case", "Price as of",
+					   "Provider", "Currency", "Pricing",
+					   "Mbit/s per on-demand hour", "Mbit/s per spot hour"};
+	table(b, "cost-table", NULL, NULL, cols, spot ? 15 : 13);
+	for (size_t i = 0; i < r->n_cost; i++) {
+		const struct rp_cost_row *c = &r->cost[i];
+		const struct rp_endpoint *e = &d->eps[c->ep];
+		int priced = !isnan(c->usd_per_hour);
+		row(b, priced ? NULL : "missing", NULL, NULL);
+		if (c->rank)
+			cell_int(b, c->rank);
+		else
+			cell_v(b, "–", RP_CELL_NUM, NAN);
+		cell(b, rp_ep_label(e));
+		cell(b, e->region);
+		cell(b, e->price_basis);
+		if (priced)
+			cell_fmt(b, "%.4g", c->usd_per_hour);
+		else
+			cell(b, "missing");
+		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
+		 * sender's figure, not the pair's */
+		cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
+			 : c->sustained ? "%.0f sustained"
+			 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
+		cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
+		cell_fmt(b, "%.4g", c->usd_per_gbps_hour);
+		rp_buf_reset(lab);
+		if (c->best_case >= 0)
+			rp_case_label(d, &d->cases[c->best_case], lab);
+		cell(b, c->best_case >= 0 ? rp_buf_str(lab) : "no successful case");
+		cell(b, e->price_as_of);
+		cell(b, e->provider);
+		cell(b, !priced ? "–" : c->currency ? c->currency : "USD");
+		struct rp_cell *pc = cell(b, e->pricing ? e->pricing : "on-demand");
+		if (pc)
+			pc->title = e->price_window;
+		if (spot) {
+			cell_fmt(b, "%.0f", c->od_mbps_per_hour);
+			cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
+		}
+	}
+}
+
+static void comparison(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	static const char *const cols[] = {"#", "Case", "Baseline", "Now", "Change", "p (Welch)",
+					   "Verdict"};
+	if (!r->cmp)
+		return;
+	table(b, "comparison-table", NULL, NULL, cols, 7);
+	for (size_t i = 0; i < r->cmp->n; i++)
+		cmp_row(b, r, &r->cmp->rows[i], 1, lab);
+}
+
+/* The results: the fixed columns, the figure columns some case has (rp_fig_cols), and the
+ * share of the advertised bandwidth when a type advertises one. */
+static void results(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	const struct rp_data *d = r->d;
+	int used[RP_N_FIG_COLS];
+	int adv = rp_results_cols(d, used);
+	const char *cols[6 + RP_N_FIG_COLS + 1] = {"#", "Case", "Repeats ok", "Receiver (median)",
+						   "Min–max", "IQR"};
+	size_t nc = 6;
+	for (size_t k = 0; k < RP_N_FIG_COLS; k++)
+		if (used[k])
+			cols[nc++] = rp_fig_cols[k].name;
+	if (adv)
+		cols[nc++] = "Of advertised";
+	table(b, "results-table", NULL, NULL, cols, nc);
+	char t[96];
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *c = &d->cases[i];
+		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
+		row(b, NULL, "data-case-key", c->case_key);
+		cell_int(b, c->ordinal);
+		rp_buf_reset(lab);
+		rp_case_label(d, c, lab);
+		struct rp_cell *lc = cell(b, rp_buf_str(lab));
+		if (lc)
+			lc->cls = "label";
+		if (c->first_error)
+			cell_note(b, lc, "note", c->first_error);
+		rp_buf_reset(lab);
+		if (rp_limits_note(c, lab))
+			cell_note(b, lc, "note sender-limited", rp_buf_str(lab));
+		snprintf(t, sizeof(t), "%d / %d", c->n_ok, c->n_results);
+		cell_v(b, t, RP_CELL_NUM, NAN);
+		cell_bps(b, g->med, d->unit);
+		cell_range(b, g->min, g->max, d->unit);
+		cell_range(b, g->q1, g->q3, d->unit);
+		for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
+			double v = c->fig[rp_fig_cols[k].fig].med;
+			if (!used[k])
+				continue;
+			if (!rp_fig_cols[k].fmt) {
+				cell_bps(b, v, d->unit);
+			} else if (!strcmp(rp_fig_cols[k].fmt, "pps")) {
+				rp_fmt_pps(t, sizeof(t), v);
+				cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+			} else {
+				cell_fmt(b, rp_fig_cols[k].fmt, v);
+			}
+		}
+		if (adv) {
+			struct rp_adv a = rp_advertised_case(d, c);
+			rp_buf_reset(lab);
+			rp_advertised_text(&a, lab);
+			cell_v(b, isnan(a.pct) ? "–" : rp_buf_str(lab), RP_CELL_NUM, a.pct);
+		}
+	}
+}
+
+/* A declared/detected pair of cells: what the matrix said beside what the host reported
+ * (never shown as if the host had said it), ≠ on a mismatch. Returns 1 on a mismatch. */
+static int declared_detected(struct tb *b, const char *declared, const char *detected,
+			     const char *unknown, int differs)
+{
+	cell(b, declared);
+	if (declared && detected && differs) {
+		char t[300];
+		snprintf(t, sizeof(t), "%s ≠", detected);
+		struct rp_cell *c = cell(b, t);
+		if (c) {
+			c->cls = "mismatch";
+			c->title = "differs from what the matrix declared";
+		}
+		return 1;
+	}
+	struct rp_cell *c = cell(b, detected ? detected : unknown);
+	if (c && !detected)
+		c->cls = "note";
+	return 0;
+}
+
+/* Per endpoint side: the declared instance type, region and expected driver beside what the
+ * host reported, then its host, kernel, CPU, MTU and qdisc. */
+static void environment(struct tb *b, const struct rp_report *r)
+{
+	static const char *const cols[] = {
+		"Endpoint", "Side", "Instance type declared", "detected", "Region declared",
+		"detected", "Driver expected", "detected", "Host", "Kernel", "CPU", "MTU", "qdisc"};
+	const struct rp_data *d = r->d;
+	table(b, "environment-table", NULL, NULL, cols, 13);
+	char t[256];
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		for (int side = 0; side < 2; side++) {
+			const struct rp_host *h = side ? &e->agent : &e->client;
+			const char *sname = side ? "agent" : "client";
+			row2(b, NULL, "data-endpoint", e->name, "data-side", sname);
+			struct rp_row *rw = b->row;
+			cell(b, e->name);
+			cell(b, sname);
+			int bad = declared_detected(b, e->instance_type, h->cloud_instance_type,
+						    "not reported", e->instance_type &&
+						    h->cloud_instance_type &&
+						    strcmp(e->instance_type, h->cloud_instance_type));
+			bad |= declared_detected(b, e->region, h->cloud_region, "not reported",
+						 e->region && h->cloud_region &&
+						 strcmp(e->region, h->cloud_region));
+			rp_host_driver_text(h, t, sizeof(t));
+			/* The matrix's expected driver is about the agent's NIC (the runner checks
+			 * it there); the client side shows its driver without an expectation. */
+			const char *exp = side ? e->expected_driver : NULL;
+			bad |= declared_detected(b, exp, h->driver ? t : NULL, t,
+						 exp && !rp_host_driver_matches(exp, h));
+			if (bad && rw)
+				rw->cls = "mismatch";
+			cell(b, side ? e->agent_addr : h->hostname ? h->hostname : e->client_host
+			     ? e->client_host : "runner host");
+			cell(b, h->kernel);
+			if (h->online_cpus)
+				snprintf(t, sizeof(t), "%s (%lld CPUs)", h->cpu_model ? h->cpu_model : "–",
+					 h->online_cpus);
+			else
+				snprintf(t, sizeof(t), "%s", h->cpu_model ? h->cpu_model : "–");
+			cell(b, t);
+			snprintf(t, sizeof(t), "%lld", h->mtu);
+			cell_v(b, h->mtu ? t : "–", RP_CELL_NUM, NAN);
+			cell(b, h->qdisc);
+		}
+	}
+}
+
+/* Pairs that differ in one attribute, side by side on each throughput case they share. */
+static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	static const char *const cols[] = {"Differs in", "A", "B", "Case", "A (median)",
+					   "B (median)", "Difference", "CI", "p (Welch)"};
+	const struct rp_ab *x = r->ab;
+	if (!x)
+		return;
+	table(b, "ab-table", NULL, NULL, cols, 9);
+	char t[512];
+	for (size_t i = 0; i < x->n; i++) {
+		const struct rp_ab_row *w = &x->rows[i];
+		const char *a = r->d->eps[w->a].name, *bn = r->d->eps[w->b].name;
+		if (w->rr)
+			continue;
+		int significant = w->p < x->alpha;
+		row2(b, significant ? "significant" : NULL, "data-a", a, "data-b", bn);
+		cell(b, w->attr);
+		snprintf(t, sizeof(t), "%s (%s)", w->va, a);
+		cell(b, t);
+		snprintf(t, sizeof(t), "%s (%s)", w->vb, bn);
+		cell(b, t);
+		rp_buf_reset(lab);
+		rp_case_label_short(r->d, &r->d->cases[w->ca], lab);
+		cell(b, rp_buf_str(lab));
+		cell_bps(b, w->med_a, r->d->unit);
+		cell_bps(b, w->med_b, r->d->unit);
+		cell_fmt(b, "%+.1f %%", w->diff_pct);
+		snprintf(t, sizeof(t), "%+.1f to %+.1f %%", w->ci_lo, w->ci_hi);
+		cell_v(b, isnan(w->ci_lo) ? "–" : t, RP_CELL_NUM, NAN);
+		snprintf(t, sizeof(t), "%.3g", w->p);
+		cell_v(b, isnan(w->p) ? "–" : t, RP_CELL_NUM | (significant ? RP_CELL_STRONG : 0),
+		       w->p);
+	}
+}
+
+/* Each request/response case's transactions/s and percentiles (medians over repeats), its p99
+ * against the baseline's, the cost of a million transactions; then A/B on latency. */
+static void latency(struct tb *b, const struct rp_report *r)
+{
+	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
+					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
+					   "Client CPU", "Agent CPU (load)"};
+	const struct rp_latency *l = r->latency;
+	char t[160];
+	if (!l || !l->n)
+		return;
+	table(b, "latency-table", NULL, NULL, cols, 11);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_lat_case *c = &l->cases[i];
+		char rate[32] = "back to back";
+		if (c->rate > 0)
+			snprintf(rate, sizeof(rate), "%.0f/s", c->rate);
+		row(b, NULL, "data-case-key", c->case_key);
+		struct rp_cell *pc = cell(b, c->endpoint);
+		if (pc)
+			pc->cls = "label";
+		snprintf(t, sizeof(t), "%s %lld/%lld B, %lld stream%s, %s", c->test, c->request,
+			 c->response, c->streams, c->streams == 1 ? "" : "s", rate);
+		cell(b, t);
+		cell_fmt(b, "%.0f", c->tps);
+		cell_fmt(b, "%.1f", c->p50_us);
+		cell_fmt(b, "%.1f", c->p99_us);
+		cell_fmt(b, "%.1f", c->p999_us);
+		cell_fmt(b, "%.0f", (double)c->lost);
+		if (isfinite(c->change_pct)) {
+			snprintf(t, sizeof(t), "%+.1f %%%s", c->change_pct,
+				 c->regressed ? " regressed" : isfinite(c->p) ? "" : " (no test)");
+			struct rp_cell *x = cell_v(b, t, RP_CELL_NUM | (c->regressed ? RP_CELL_STRONG : 0),
+						   c->change_pct);
+			if (x && c->regressed)
+				x->attr = "data-regressed";
+			if (x && isfinite(c->p) && asprintf(&x->own_title, "Welch on log p99: p = %.3g",
+							    c->p) >= 0)
+				x->title = x->own_title;
+		} else {
+			cell_v(b, "–", RP_CELL_NUM, NAN);
+		}
+		cell_fmt(b, "%.4g", c->usd_per_mtx);
+		snprintf(t, sizeof(t), "%d", c->client_cpu);
+		cell(b, c->client_cpu >= 0 ? t : "–");
+		if (c->agent_cpu >= 0)
+			snprintf(t, sizeof(t), "%d (%.0f %%)", c->agent_cpu, c->agent_cpu_pct);
+		else
+			snprintf(t, sizeof(t), "– (%.0f %%)", c->agent_cpu_pct);
+		cell(b, t);
+	}
+	if (!l->n_ab)
+		return;
+	static const char *const abcols[] = {"A", "B", "Differ in", "Case", "p50 A / B µs",
+					     "p99 A / B µs", "p99 A vs B", "p"};
+	table(b, "latency-ab", "A/B on latency", RP_LAT_AB_NOTE, abcols, 8);
+	for (size_t i = 0; i < l->n_ab; i++) {
+		const struct rp_lat_ab *a = &l->ab[i];
+		row(b, NULL, NULL, NULL);
+		cell(b, a->a ? a->a : "");
+		cell(b, a->b ? a->b : "");
+		snprintf(t, sizeof(t), "%s: %s / %s", a->attr, a->va ? a->va : "?",
+			 a->vb ? a->vb : "?");
+		cell(b, t);
+		snprintf(t, sizeof(t), "%s %lld/%lld B", a->ca->test, a->ca->request, a->ca->response);
+		cell(b, t);
+		snprintf(t, sizeof(t), "%.1f / %.1f", a->ca->p50_us, a->cb->p50_us);
+		cell(b, t);
+		snprintf(t, sizeof(t), "%.1f / %.1f", a->ca->p99_us, a->cb->p99_us);
+		cell(b, t);
+		cell_fmt(b, "%+.1f %%", a->p99_diff_pct);
+		cell_fmt(b, "%.3g", a->p);
+	}
+}
+
+/* Beside each loaded case's goodput, its latency probe idle and loaded and the delay the load
+ * added (medians over repeats). */
+static void loadlat(struct tb *b, const struct rp_report *r)
+{
+	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
+					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
+					   "Added p99 µs"};
+	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
+						 "%+.1f"};
+	const struct rp_loadlat *l = r->loadlat;
+	if (!l || !l->n)
+		return;
+	table(b, "latency-under-load-table", NULL, NULL, cols, 9);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_ll_case *c = &l->cases[i];
+		row(b, NULL, "data-case-key", c->case_key);
+		struct rp_cell *pc = cell(b, c->endpoint);
+		if (pc)
+			pc->cls = "label";
+		cell(b, c->desc);
+		for (int k = 0; k < RP_LL_N; k++)
+			cell_fmt(b, fmt[k], c->v[k]);
+	}
+}
+
+/* A packets/s figure: "–" when there is none. */
+static void cell_pps(struct tb *b, double v)
+{
+	char t[32];
+	snprintf(t, sizeof(t), "%.0f", v);
+	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+}
+
+/* Each rate search: per loss goal the highest rate that met it and the lowest that did not,
+ * the unpaced rate and the wire rate; then why a goal was not settled. */
+static void search(struct tb *b, const struct rp_report *r)
+{
+	const struct rp_search *s = r->search;
+	if (!s || !s->n)
+		return;
+	size_t goals = s->rows[0].n_goals < 8 ? s->rows[0].n_goals : 8;
+	char names[16][64];
+	const char *cols[3 + 16 + 2] = {"pair", "streams", "payload (B)"};
+	size_t nc = 3;
+	for (size_t g = 0; g < goals; g++) {
+		char gn[32];
+		rp_search_goal_name(s->rows[0].goals[g].loss_ratio, gn, sizeof(gn));
+		snprintf(names[2 * g], sizeof(names[0]), "%s (pps)", gn);
+		snprintf(names[2 * g + 1], sizeof(names[0]), "%s upper bound", gn);
+		cols[nc++] = names[2 * g];
+		cols[nc++] = names[2 * g + 1];
+	}
+	cols[nc++] = "unpaced received (pps)";
+	cols[nc++] = "wire rate (pps)";
+	table(b, "search-table", NULL, NULL, cols, nc);
+	char t[64];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rp_search_row *w = &s->rows[i];
+		row(b, NULL, NULL, NULL);
+		cell(b, w->endpoint);
+		cell_int(b, (int)w->streams);
+		cell_int(b, (int)w->length);
+		for (size_t g = 0; g < goals; g++) {
+			const struct rp_search_goal *gg = g < w->n_goals ? &w->goals[g] : NULL;
+			if (gg && gg->sender_limited) {
+				/* a floor the sender set, not the path's figure */
+				snprintf(t, sizeof(t), "≥ %.0f (sender)", gg->at_least_pps);
+				struct rp_cell *c = cell_v(b, isnan(gg->at_least_pps) ? "not met (sender)"
+							   : t, RP_CELL_NUM, gg->at_least_pps);
+				if (c) {
+					c->cls = "num sender-limited";
+					c->title = "the sender could not offer more: a floor, not the path's "
+						   "limit";
+				}
+			} else if (gg && gg->met) {
+				cell_pps(b, gg->lower_pps);
+			} else {
+				cell_v(b, "not met", RP_CELL_NUM, NAN);
+			}
+			cell_pps(b, gg ? gg->upper_pps : NAN);
+		}
+		cell_pps(b, w->mrr_pps);
+		cell_pps(b, rp_search_wire_pps(w->link_bps, w->length));
+	}
+	for (size_t i = 0; i < s->n && b->t; i++)
+		for (size_t g = 0; g < s->rows[i].n_goals; g++) {
+			char line[768];
+			if (!rp_search_unmet_sentence(&s->rows[i], &s->rows[i].goals[g], line,
+						      sizeof(line)))
+				continue;
+			char **ni = realloc(b->t->items, (b->t->n_items + 1) * sizeof(*ni));
+			if (!ni) {
+				b->oom = 1;
+				return;
+			}
+			b->t->items = ni;
+			ni[b->t->n_items++] = dup_or_oom(b, line);
+		}
+}
+
+#define HISTORY_MAX_ROWS 60 /* cases with a step first, then in the run's order */
+#define HISTORY_MAX_RUNS 64
+
+static void history_row(struct tb *b, const struct rp_report *r, size_t k, size_t runs,
+			struct rp_buf *lab)
+{
+	const struct rp_history *h = r->history;
+	const struct rp_case *c = &r->d->cases[k];
+	row(b, NULL, "data-case-key", c->case_key);
+	rp_buf_reset(lab);
+	rp_case_label(r->d, c, lab);
+	struct rp_cell *lc = cell(b, rp_buf_str(lab));
+	if (lc)
+		lc->cls = "label";
+	for (size_t j = 0; j < runs; j++) {
+		double v = h->t.vals[k * h->t.n_runs + j];
+		const struct rp_history_step *st = rp_history_step_at(h, k, j);
+		char t[64];
+		rp_fmt_in(t, sizeof(t), v, r->d->unit);
+		if (!st) {
+			cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+			continue;
+		}
+		char shown[96];
+		snprintf(shown, sizeof(shown), "%s %s", isnan(v) ? "–" : t,
+			 st->s.change_pct < 0 ? "▼" : "▲");
+		struct rp_cell *sc = cell_v(b, shown, RP_CELL_NUM | RP_CELL_SAY_TITLE, v);
+		if (!sc)
+			continue;
+		if (asprintf(&sc->own_title, "step %+.1f %% from here, p = %.3g", st->s.change_pct,
+			     st->s.p) < 0) {
+			sc->own_title = NULL;
+			b->oom = 1;
+		}
+		sc->title = sc->own_title;
+		sc->cls = "num step";
+		sc->attr = "data-step";
+	}
+}
+
+/* Each case's median over the matrix's last runs, run names as columns, a step change marked
+ * where its new level starts. */
+static void history(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	const struct rp_history *h = r->history;
+	if (!h)
+		return;
+	size_t runs = h->t.n_runs < HISTORY_MAX_RUNS ? h->t.n_runs : HISTORY_MAX_RUNS;
+	const char *cols[1 + HISTORY_MAX_RUNS] = {"Case"};
+	char names[HISTORY_MAX_RUNS][64];
+	for (size_t j = 0; j < runs; j++) {
+		rp_history_run_name(h, j, names[j], sizeof(names[j]));
+		cols[1 + j] = names[j];
+	}
+	table(b, "history-table", NULL, NULL, cols, 1 + runs);
+	size_t shown = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < r->d->n_cases && shown < HISTORY_MAX_ROWS; k++)
+			if (rp_history_has_step(h, k) == !pass) {
+				history_row(b, r, k, runs, lab);
+				shown++;
+			}
+	if (shown < r->d->n_cases && b->t &&
+	    asprintf(&b->t->after, "%zu more cases are not shown.", r->d->n_cases - shown) < 0) {
+		b->t->after = NULL;
+		b->oom = 1;
+	}
+}
+
+/* Each case as the probe command that reproduces it. */
+static void method(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	static const char *const cols[] = {"#", "Case", "Command"};
+	const struct rp_data *d = r->d;
+	table(b, NULL, "Equivalent probe commands", RP_PROBE_NOTE, cols, 3);
+	for (size_t i = 0; i < d->n_cases; i++) {
+		row(b, NULL, NULL, NULL);
+		cell_int(b, d->cases[i].ordinal);
+		rp_buf_reset(lab);
+		rp_case_label(d, &d->cases[i], lab);
+		cell(b, rp_buf_str(lab));
+		rp_buf_reset(lab);
+		rp_case_probe_cmd(d, &d->cases[i], lab);
+		cell_v(b, rp_buf_str(lab), RP_CELL_CODE, NAN);
+	}
+}
+
+int rp_content_tables(const struct rp_report *r, struct rp_section *s)
+{
+	struct tb b = {.s = s};
+	struct rp_buf lab;
+	rp_buf_init(&lab);
+	switch (s->kind) {
+	case RP_SEC_NEWS: news(&b, r, &lab); break;
+	case RP_SEC_COST: cost(&b, r, &lab); break;
+	case RP_SEC_COMPARISON: comparison(&b, r, &lab); break;
+	case RP_SEC_RESULTS: results(&b, r, &lab); break;
+	case RP_SEC_LATENCY: latency(&b, r); break;
+	case RP_SEC_LOADLAT: loadlat(&b, r); break;
+	case RP_SEC_AB: ab(&b, r, &lab); break;
+	case RP_SEC_HISTORY: history(&b, r, &lab); break;
+	case RP_SEC_SEARCH: search(&b, r); break;
+	case RP_SEC_ENVIRONMENT: environment(&b, r); break;
+	case RP_SEC_METHOD: method(&b, r, &lab); break;
+	default: break;
+	}
+	b.oom |= lab.oom;
+	rp_buf_free(&lab);
+	return b.oom ? -1 : 0;
+}
+
+void rp_content_tables_free(struct rp_section *s)
+{
+	for (size_t i = 0; i < s->n_tables; i++) {
+		struct rp_table *t = &s->tables[i];
+		for (size_t k = 0; k < t->n_rows; k++) {
+			struct rp_row *rw = &t->rows[k];
+			for (size_t j = 0; j < rw->n_cells; j++) {
+				free(rw->cells[j].text);
+				free(rw->cells[j].own_title);
+				for (size_t n = 0; n < RP_CELL_NOTES; n++)
+					free(rw->cells[j].note[n]);
+			}
+			free(rw->cells);
+			for (size_t n = 0; n < RP_ROW_ATTRS; n++)
+				free(rw->attr_value[n]);
+		}
+		free(t->rows);
+		for (size_t k = 0; k < t->n_cols; k++)
+			free(t->cols[k]);
+		free(t->after);
+		for (size_t k = 0; k < t->n_items; k++)
+			free(t->items[k]);
+		free(t->items);
+		free(t->cols);
+	}
+	free(s->tables);
+	s->tables = NULL;
+	s->n_tables = 0;
+}
