@@ -33,8 +33,10 @@ netns_exec r sysctl -qw net.ipv4.ip_forward=1 || { fail "namespace setup" "forwa
 netns_shape r "$RATE" || { fail "namespace setup" "tbf on r"; exit 1; }
 netns_agent s "$S" "$PORT" || { fail "$NAME" "the agent did not start"; exit 1; }
 
-# TCP needs a few seconds to share a tbf fairly: Jain's index here was 0.6-0.9 over -t 4 -O 1
-# and 0.98 over -t 8 -O 2; the index is only printed, the total is what is asserted
+# How four TCP flows share a drop-tail tbf varies from run to run: Jain's index here was
+# 0.46-0.98 (one flow at 1-6 Mbit/s in the worst, with the others' retransmits; a 100 ms queue
+# gave 0.35-0.95), every flow limited_by "window", the agent's threads at a few % of a core:
+# TCP's, not the agent's. So the index is printed, and the total is what is asserted.
 ARGS=("$S:$PORT" -t 5 -O 2 -i 0)
 # incast_run: one client alone, then four at once; sets CHECK_MSG, returns 0 when it holds
 incast_run() {
