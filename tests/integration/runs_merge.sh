@@ -64,15 +64,20 @@ fi
 
 # An input from schema version 2 (no uuid, no hooks): migrated on a copy, twice adds it once.
 cp "$T/b.db" "$T/old.db"
-sqlite3 "$T/old.db" "DROP VIEW v_cost_ranking; DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABLE runs DROP COLUMN uuid;
-	DROP VIEW v_run_billed; DROP VIEW v_endpoint_billed; DROP TABLE hooks;
+# Views first, all of them (the ladder recreates each from the schema file): a view that reads a
+# column or table dropped below would stop the ALTER TABLE, and every step adds such views.
+sqlite3 "$T/old.db" "select 'DROP VIEW ' || name || ';' from sqlite_master where type = 'view'" | sqlite3 "$T/old.db"
+sqlite3 "$T/old.db" "DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABLE runs DROP COLUMN uuid;
+	DROP TABLE hooks;
 	ALTER TABLE results DROP COLUMN fwd_socket_drops; DROP TABLE result_phases;
-	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP VIEW v_result_nics; DROP TABLE result_nics;
-	DROP VIEW v_endpoint_quotes; DROP TABLE run_price_quotes; DROP TABLE run_pricing; DROP TABLE run_fx;
+	ALTER TABLE results DROP COLUMN shaped_by_provider; DROP TABLE result_nics;
+	DROP TABLE run_price_quotes; DROP TABLE run_pricing; DROP TABLE run_fx;
 	ALTER TABLE run_instance_types DROP COLUMN provider; ALTER TABLE run_instance_types DROP COLUMN network_up_to;
 	ALTER TABLE runs DROP COLUMN overrides;
-	DROP VIEW v_latency; DROP VIEW v_latency_under_load; DROP TABLE result_latency;
+	DROP TABLE result_latency;
 	DROP TABLE result_latency_load;
+	DROP TABLE group_samples; DROP TABLE group_clients; DROP TABLE group_results;
+	ALTER TABLE run_instance_types DROP COLUMN family; ALTER TABLE endpoints DROP COLUMN zone;
 	PRAGMA user_version = 2;"
 sum_old=$(md5sum <"$T/old.db")
 "$NETSWEEP" db merge "$T/o.db" "$T/old.db" "$T/old.db" >"$T/log" 2>&1
