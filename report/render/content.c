@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "lib/cli.h"
-#include "report/analyze/advertised.h"
 #include "report/load/lab.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
