@@ -710,8 +710,8 @@ CREATE TABLE IF NOT EXISTS group_results (
 	completed        INTEGER NOT NULL,          -- tests that completed (the figures' basis)
 	streams_per_client INTEGER NOT NULL,
 	start_spread_ms  REAL,                      -- the latest test's start after the earliest's
-	start_dispatched INTEGER NOT NULL DEFAULT 0, -- 1: client agents ran tests; their start is
-	                                            -- when the runner sent them off
+	start_dispatched INTEGER NOT NULL DEFAULT 0, -- 1: client agents ran tests, all started at
+	                                            -- one wall-clock second, read on their clocks
 	total_bps        REAL NOT NULL,             -- receive rates of the completed tests, summed
 	jain             REAL,                      -- Jain's fairness index over those rates
 	min_share        REAL,                      -- the slowest test's rate over the total

@@ -728,10 +728,10 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		client_warn(res, e2.msg);
 	if (sync) /* a group's tests start together: wait for the others */
 		sync->ready(sync->arg);
+	client_wait_until(p->start_at); /* and a group's client agents at its common start */
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
-	if (sync)
-		sync->started = proto_now();
+	res->started_unix = probe_wall_now();
 	uint32_t threads = session_threads(p);
 	for (int pass = 0; pass < 2; pass++) /* receivers first, so nothing waits unread */
 		for (uint32_t i = 0; i < c.n_ends; i++) {

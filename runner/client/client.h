@@ -23,11 +23,10 @@ int probe_run(const struct probe_params *p, struct probe_result *res, struct ns_
 
 /* A group case's common start (runner/group/): ready is called on the probe's thread once its
  * test is set up (data connections open, nothing sent) and may block until the group's other
- * tests are; started is then when this test began (proto_now(), after the agent's START). */
+ * tests are (res->started_unix then says when it began). */
 struct client_sync {
 	void (*ready)(void *arg);
 	void *arg;
-	double started;
 };
 int probe_run_synced(const struct probe_params *p, struct probe_result *res,
 		     struct client_sync *sync, struct ns_err *err);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -373,4 +374,16 @@ int client_ctl_hello(int ctl, uint8_t *buf, uint16_t flags, const char *psk_file
 out:
 	auth_key_clear(&key);
 	return rc;
+}
+
+void client_wait_until(double start_at)
+{
+	double now = probe_wall_now(), left = start_at - now;
+	if (!(start_at > 0) || left <= 0)
+		return;
+	if (left > PROBE_START_AT_MAX_S)
+		left = PROBE_START_AT_MAX_S;
+	struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }

@@ -16,6 +16,9 @@ void client_sa_set_port(struct sockaddr_storage *ss, uint16_t port);
 void client_data_hello(uint8_t *out, const uint8_t *cookie, uint32_t index);
 /* Drops late echoes of the UDP greeting on n sockets, so that an engine sees only data. */
 void client_drain(const int *fds, uint32_t n);
+/* Sleeps until the wall clock reaches start_at (probe_params.start_at; 0 or past: at once),
+ * at most PROBE_START_AT_MAX_S. */
+void client_wait_until(double start_at);
 /* Closes the socket of a failed connect, keeping its errno; returns -1. */
 int client_close_failed(int fd);
 /* A connection's source: numeric address ("" = any) and port (0 = any), -B and --cport. */

@@ -11,7 +11,6 @@
 
 #include "fairness.h"
 #include "runner/client/client.h"
-#include "runner/proto/proto.h"
 
 /* The common start: a test arrives when it is set up (or leaves when it failed before); the
  * gate opens once every test did one or the other, or at the deadline. */
@@ -61,15 +60,14 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	struct group_test *t = w->t;
 	memset(&t->err, 0, sizeof(t->err));
-	if (t->client_host[0]) { /* a client agent: sent off together, it sets up on its own */
+	if (t->client_host[0]) { /* a client agent: it sets up on its own, starts at start_at */
 		gate_arrive(w);
-		t->started = proto_now();
 		t->rc = probe_run_from(t->client_host, t->client_port, &t->pp, &t->res, &t->err);
 	} else {
 		struct client_sync s = {.ready = gate_arrive, .arg = w};
 		t->rc = probe_run_synced(&t->pp, &t->res, &s, &t->err);
-		t->started = s.started;
 	}
+	t->started = t->res.started_unix;
 	pthread_mutex_lock(&w->g->mu);
 	if (!w->arrived)
 		gate_count(w->g); /* failed before its start: the others need not wait for it */
@@ -86,7 +84,14 @@ int group_run(struct group_test *t, size_t n, struct ns_err *err)
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.cv, NULL);
 	g.deadline_s = (n ? t[0].pp.connect_timeout_s : 0) + GROUP_SYNC_SLACK_S;
+	/* client agents cannot be held at a gate of this process: every test of a group with
+	 * one starts at a common wall-clock second, far enough ahead for them to set up */
+	bool remote = false;
+	for (size_t i = 0; i < n; i++)
+		remote |= t[i].client_host[0] != 0;
+	double start_at = remote ? probe_wall_now() + GROUP_REMOTE_LEAD_S : 0;
 	for (size_t i = 0; i < n; i++) {
+		t[i].pp.start_at = start_at;
 		w[i] = (struct worker){.t = &t[i], .g = &g};
 		t[i].started = 0;
 		if (pthread_create(&w[i].th, NULL, work, &w[i]) != 0) {

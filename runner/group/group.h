@@ -16,6 +16,10 @@
 /* How long a set-up test waits for the slowest of the others before it starts anyway (a test
  * that cannot set up fails on its own connect timeout; this only bounds the wait). */
 #define GROUP_SYNC_SLACK_S 5.0
+/* A group with client agents starts this long after it is sent off (params.start_at): each
+ * agent's connect, handshake and data connections fit in it on any reachable path; one that
+ * does not starts late, and start_spread_ms says by how much. */
+#define GROUP_REMOTE_LEAD_S 2.0
 
 struct group_test {
 	struct probe_params pp;            /* its host and port: this test's agent */
@@ -26,8 +30,8 @@ struct group_test {
 	struct probe_result res;
 	struct ns_err err;
 	int rc;                            /* 0 ok, -1 failed (err, res.error) */
-	double started;                    /* proto_now() when it began (for a client agent's:
-	                                      when it was sent off); 0 = never */
+	double started;                    /* when it began (res.started_unix: the wall clock of
+	                                      the host that sent); 0 = never */
 };
 
 /* What a group's sharing looked like, over the tests that completed (NaN: not known). */
@@ -38,8 +42,8 @@ struct group_figures {
 	double jain;                       /* fairness.h over those rates */
 	double min_share, min_of_fair;
 	double converge_s;                 /* TCP: when the shares settled (NaN for UDP) */
-	bool dispatched;                   /* some tests ran on client agents: their start is
-	                                      when they were sent off, not when they began */
+	bool dispatched;                   /* some tests ran on client agents: their starts are
+	                                      by those hosts' clocks (synced: within their error) */
 };
 
 /* Runs the n tests together. Returns 0 when every test succeeded; -1 with err naming the

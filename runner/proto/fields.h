@@ -94,7 +94,8 @@ enum field_type {
 	X(FT_STR, lat_probe, "latency_probe", F_WJ) \
 	X(FT_F64, lat_rate, "latency_rate", F_WJ) \
 	X(FT_U32, lat_size, "latency_size", F_WJ) \
-	X(FT_F64, lat_idle_s, "latency_idle_s", F_WJ)
+	X(FT_F64, lat_idle_s, "latency_idle_s", F_WJ) \
+	X(FT_F64, start_at, "start_at", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
@@ -127,7 +128,8 @@ enum field_type {
 	X(FT_BOOL, shaped_by_provider, "shaped_by_provider", F_JSON) \
 	X(FT_STR, ended, "ended", F_JSON) \
 	PROBE_NIC_FIELDS(X, nic_client, "client_", F_JSON) \
-	PROBE_NIC_FIELDS(X, nic_agent, "agent_", F_JSON)
+	PROBE_NIC_FIELDS(X, nic_agent, "agent_", F_JSON) \
+	X(FT_F64, started_unix, "started_unix", F_JSON)
 
 /* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
  * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/steady.h"
 #include "lib/units.h"
@@ -32,6 +33,13 @@ const char *ns_dir_name(enum ns_dir d)
 	case NS_DIR_BIDIR: return "bidir";
 	default: return "forward";
 	}
+}
+
+double probe_wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 void probe_params_init(struct probe_params *p)
@@ -259,6 +267,10 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_set(err, "a text parameter is not terminated");
 	if (p->port == 0)
 		return ns_err_set(err, "port must be 1..65535");
+	if (!(p->start_at >= 0) || p->start_at > probe_wall_now() + PROBE_START_AT_MAX_S)
+		return ns_err_code(err, NS_E_USAGE, "start_at %.3f: at most %g s from now", p->start_at,
+				   PROBE_START_AT_MAX_S);
+
 	if (!terminated(p->engine, sizeof(p->engine)) || !probe_engine_name_ok(p->engine))
 		return ns_err_code(err, NS_E_USAGE, "engine '%.23s': expected socket, xdp or xdp-rx, "
 				   "the last two optionally followed by ,socket", p->engine);

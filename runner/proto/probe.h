@@ -75,7 +75,14 @@ struct probe_params {
 	double lat_rate;        /* --latency-rate: its transactions/s, 0 = PROBE_LAT_RATE */
 	uint32_t lat_size;      /* --latency-size: request and response bytes, 0 = the least */
 	double lat_idle_s;      /* --latency-idle: the idle window, 0 = PROBE_LAT_IDLE_S */
+	/* a group case's common start (runner/group): the wall-clock second (CLOCK_REALTIME,
+	 * since the epoch) at which the set-up test starts, 0 = at once; at most
+	 * PROBE_START_AT_MAX_S ahead, so a client agent waits a bounded while */
+	double start_at;
 };
+#define PROBE_START_AT_MAX_S 60.0
+/* CLOCK_REALTIME in seconds since the epoch: start_at's and started_unix's clock. */
+double probe_wall_now(void);
 
 #define PROBE_LAT_RATE 100.0   /* transactions/s: 100 samples per idle second, and a flow
 				  far too thin to add load of its own */
@@ -290,6 +297,8 @@ struct probe_result {
 	 * moved on either: then the figure is the provider's shaping, not the instance's capacity */
 	struct probe_nic nic_client, nic_agent;
 	bool shaped_by_provider;
+	double started_unix;       /* when this end's test began (after the agent's START), wall
+	                              clock in seconds since the epoch; 0 = it never began */
 	char ended[12];            /* with params.until: "sustained" (the rate held after a step
 	                              down) or "duration" (the bound came first); "" otherwise */
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */

@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 22              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 23              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -37,7 +37,9 @@
 					 interval series (DELEGATE_LAT_HISTOGRAM,
 					 DELEGATE_LAT_INTERVALS), a latency probe's too;
 					 22: a direction summary's tx_busy, a delegated
-					 result's limit sender_tx_busy */
+					 result's limit sender_tx_busy;
+					 23: TEST_REQUEST's start_at (a group's common
+					 start), a delegated result's started_unix */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */

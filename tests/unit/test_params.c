@@ -438,9 +438,28 @@ static void latency_probe(void **state)
 	refused(&p, "socket engine");
 }
 
+/* A group case's common start: 0 (at once) or at most PROBE_START_AT_MAX_S ahead. */
+static void start_at_bounded(void **state)
+{
+	(void)state;
+	struct probe_params p;
+	probe_params_init(&p);
+	snprintf(p.host, sizeof(p.host), "127.0.0.1");
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.start_at = probe_wall_now() + 2;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.start_at = probe_wall_now() - 3600; /* past: at once */
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	p.start_at = probe_wall_now() + PROBE_START_AT_MAX_S + 60;
+	refused(&p, "start_at");
+	p.start_at = -1;
+	refused(&p, "start_at");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(start_at_bounded),
 		cmocka_unit_test(defaults_are_valid),
 		cmocka_unit_test(stream_and_thread_ranges),
 		cmocka_unit_test(udp_length_has_a_clear_range),
