@@ -112,13 +112,17 @@ int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart
 		     struct rp_charts *cs, struct ns_err *err)
 {
 	long pick[MAX_PANELS];
-	size_t np = 0, more = 0;
+	size_t np = 0, more = 0, height = 40;
 	for (size_t i = 0; i < d->n_cases; i++)
 		if (d->cases[i].group_result_id && d->cases[i].clients > 1) {
-			if (np < MAX_PANELS)
+			if (np < MAX_PANELS) {
 				pick[np++] = (long)i;
-			else
+				/* a panel grows with its key, one line a client past six, so that
+				 * the key beside the plot never reaches the panel's title */
+				height += 260 + (d->cases[i].clients > 6 ? 24 * (d->cases[i].clients - 6) : 0);
+			} else {
 				more++;
+			}
 		}
 	if (!np)
 		return 0; /* no group case: no chart */
@@ -134,9 +138,9 @@ int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart
 	rp_buf_init(&lab);
 	cg_gp_header(&gp, o, c);
 	rp_buf_printf(&gp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,%d' "
-		      "background '#ffffff'\nset key outside right\nset xlabel 'seconds'\n"
+		      "background '#ffffff'\nset key outside right center\nset xlabel 'seconds'\n"
 		      "set ylabel '%s'\nset yrange [0:*]\nset multiplot layout %zu,1\n",
-		      CG_WIDTH, 40 + np * 260, CG_FONT_PX, d->unit.name, np);
+		      CG_WIDTH, height, CG_FONT_PX, d->unit.name, np);
 	size_t blocks = 0;
 	int rc = -1;
 	for (size_t k = 0; k < np; k++) {
