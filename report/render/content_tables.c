@@ -238,12 +238,21 @@ static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	const struct rp_data *d = r->d;
 	int spot = r->pricing && r->pricing->have_spot;
 	/* prices in another currency are per that currency's hour: the Currency column says */
-	static const char *const cols[] = {"Rank", "Instance type", "Region", "Price basis",
-					   "$/hour", "Mbit/s", "Mbit/s per $/hour",
-					   "$ per Gbit/s-hour", "Ranked case", "Price as of",
-					   "Provider", "Currency", "Pricing",
-					   "Mbit/s per on-demand hour", "Mbit/s per spot hour"};
-	table(b, "cost-table", NULL, NULL, cols, spot ? 15 : 13);
+	/* a group case ranked (incast, fan-out): how fairly its clients shared, beside its total */
+	int fair = 0;
+	for (size_t i = 0; i < r->n_cost && !fair; i++)
+		fair = r->cost[i].best_case >= 0 && d->cases[r->cost[i].best_case].fig[RP_JAIN].n > 0;
+	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", "$/hour",
+				"Mbit/s", "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
+				"Price as of", "Provider", "Currency", "Pricing"};
+	size_t n_cols = 13;
+	if (spot) {
+		cols[n_cols++] = "Mbit/s per on-demand hour";
+		cols[n_cols++] = "Mbit/s per spot hour";
+	}
+	if (fair)
+		cols[n_cols++] = "Fairness (Jain's index)";
+	table(b, "cost-table", NULL, NULL, cols, n_cols);
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
 		const struct rp_endpoint *e = &d->eps[c->ep];
@@ -280,6 +289,14 @@ static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		if (spot) {
 			cell_fmt(b, "%.0f", c->od_mbps_per_hour);
 			cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
+		}
+		if (fair) {
+			const struct rp_stat *j = c->best_case >= 0 ? &d->cases[c->best_case].fig[RP_JAIN]
+								    : NULL;
+			if (j && j->n > 0)
+				cell_fmt(b, "%.3f", j->med);
+			else
+				cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
 	}
 }
