@@ -104,6 +104,28 @@ else
 	fail "integrity_check and foreign_key_check ok"
 fi
 
+# The report: fairness in the results and ranking tables (index.html and report.md alike),
+# a chart of each client's rate, and a finding only where a client got under half its fair
+# share — none here (equal paced flows), one after a copy's slowest share is set to 0.3.
+if "$NS" report --db "$DB" -o "$TMP/rep" >"$TMP/replog" 2>&1 &&
+	grep -q "Jain's index (clients)" "$TMP/rep/index.html" &&
+	grep -q "Fairness (Jain's index)" "$TMP/rep/index.html" &&
+	grep -q "^| Rank .*| Fairness (Jain's index) |" "$TMP/rep/report.md" &&
+	grep -q "Clients over time" "$TMP/rep/index.html" && ! grep -q "fair share in" "$TMP/rep/report.md"; then
+	pass "report: Jain's index in the results and ranking tables, the clients' chart, no sharing finding"
+else
+	fail "report of group cases" "$(cat "$TMP/replog"; ls "$TMP/rep" 2>&1 | tr '\n' ' ')"
+fi
+cp "$DB" "$TMP/starved.db"
+sqlite3 "$TMP/starved.db" "update group_results set min_of_fair = 0.3 where clients = 2 and result_id = (select min(result_id) from group_results where clients = 2)"
+"$NS" report --db "$TMP/starved.db" -o "$TMP/rep2" >"$TMP/replog2" 2>&1
+if grep -q "A client got less than half its fair share in .*: the slowest of its 2 clients moved 30 %" "$TMP/rep2/report.md" &&
+	grep -q "A client got less than half its fair share" "$TMP/rep2/index.html"; then
+	pass "report: a client under half its fair share is a finding, in both files"
+else
+	fail "report: sharing finding" "$(grep -i "fair" "$TMP/rep2/report.md" | head -n 5; cat "$TMP/replog2")"
+fi
+
 # One test of a group dies mid-case (its agent killed): the other finishes with its own
 # figures, the case is stored failed naming that client, and nothing else is disturbed.
 start_agent "$TMP/a3.log" || { fail "agent 3 listens" "$(cat "$TMP/a3.log")"; finish; exit; }
