@@ -82,6 +82,20 @@ for c in "hetzner c" "hetzner cx2" "azure Standard" "azure Standard_D2s" "scalew
 	fi
 done
 
+# with the default catalog (AWS) alone, another provider's name says which shipped catalog
+# has it, and the --catalog that adds it
+for c in "cx22 hetzner" "Standard_D2s_v5 azure" "n2-standard gcp"; do
+	set -- $c
+	env -u NETSWEEP_CATALOG "$NETSWEEP" cost --type "$1" >"$T/hint" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q "the shipped catalog $2.xml has type $1: add --catalog .*/$2.xml" "$T/hint" &&
+		[ "$(grep -c "the shipped catalog" "$T/hint")" = 1 ]; then
+		pass "cost --type $1 with the default catalog names $2.xml"
+	else
+		fail "cost --type $1 hint" "exit $rc $(cat "$T/hint")"
+	fi
+done
+
 # a matrix of those types on loopback: priced in the report; --only instance-type= selects
 NS=$T/netsweep
 cp "$NETSWEEP" "$NS" || { fail "copy netsweep" "$NETSWEEP missing"; exit 1; }
