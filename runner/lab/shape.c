@@ -12,9 +12,14 @@
 #define LAB_MIN_BPS 100000ULL
 #define LAB_MAX_BUCKET_S 200.0
 /* A bucket of 4 ms at the rate (a timer tick at HZ=250, so tbf never starves between ticks)
- * and at least a few 64 KiB GSO packets, which veth hands to tbf unsplit. */
+ * and a few 64 KiB GSO packets, which veth hands to tbf unsplit — but never more than 100 ms
+ * at the rate: below 16 Mbit/s the 200 kB would be seconds of burst at line rate (3 s at
+ * 0.5 Mbit/s: a fresh pair read 116 % of its rate), so there tbf cuts GSO packets into frames
+ * (it does for any packet over its bucket) and the bucket holds 100 ms, at least 16 KiB. */
 #define LAB_BUCKET_S 0.004
 #define LAB_MIN_BUCKET 200000ULL
+#define LAB_SLOW_BUCKET_S 0.100
+#define LAB_FLOOR_BUCKET 16384ULL
 /* The queue behind the bucket: 20 ms at the rate, room for a TCP window without loss. */
 #define LAB_QUEUE_S 0.020
 /* The peak bucket (tbf's mtu) holds one whole GSO packet. */
@@ -141,7 +146,9 @@ int lab_shape_for(const char *type, const struct catalog_instance *ci, uint64_t 
 					   "--credit", type, credit_s, peak, sustained);
 		top = peak;
 	}
-	out->burst_bytes = bucket < LAB_MIN_BUCKET ? LAB_MIN_BUCKET : bucket;
-	out->limit_bytes = (uint64_t)(frame_rate(top) / 8.0 * LAB_QUEUE_S) + LAB_MIN_BUCKET;
+	uint64_t floor = (uint64_t)(out->tbf_rate_bps / 8.0 * LAB_SLOW_BUCKET_S);
+	floor = floor > LAB_MIN_BUCKET ? LAB_MIN_BUCKET : floor < LAB_FLOOR_BUCKET ? LAB_FLOOR_BUCKET : floor;
+	out->burst_bytes = bucket < floor ? floor : bucket;
+	out->limit_bytes = (uint64_t)(frame_rate(top) / 8.0 * LAB_QUEUE_S) + floor;
 	return 0;
 }

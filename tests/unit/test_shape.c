@@ -78,6 +78,18 @@ static void fixed_rate_type(void **state)
 	assert_int_equal(s.goodput_bps, 436000000);
 	assert_int_equal(s.tbf_rate_bps, 455872928);
 	assert_int_equal(s.burst_bytes, 227936);   /* 4 ms at the tbf rate */
+	/* a slow link: never seconds of burst — 100 ms at the rate, in the queue's floor too */
+	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 5000000, 1, 10, &s, &err), 0);
+	assert_int_equal(s.tbf_rate_bps, 5227901);   /* 5e6 * 1514 / 1448 */
+	assert_int_equal(s.burst_bytes, 65348);
+	assert_int_equal(s.limit_bytes, 13069 + 65348);
+	/* and at least 16 KiB (a few frames): 0.5 Mbit/s holds 250 ms, not 3 s */
+	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 500000, 1, 10, &s, &err), 0);
+	assert_int_equal(s.burst_bytes, 16384);
+	assert_true((double)s.burst_bytes * 8 / s.tbf_rate_bps < 0.3);
+	/* from 16 Mbit/s up the 200 kB of GSO packets again */
+	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 20000000, 1, 10, &s, &err), 0);
+	assert_int_equal(s.burst_bytes, 200000);
 }
 
 static void up_to_type(void **state)
