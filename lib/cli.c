@@ -1,6 +1,8 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/names/suggest.h"
@@ -46,4 +48,17 @@ int cli_option_error_hint(int c, char **argv, const struct option *longopts, str
 	if (!near || !strcmp(near, word))
 		return cli_option_error(c, argv, err);
 	return ns_err_code(err, NS_E_USAGE, "unknown option '%s' (did you mean '--%s'?)", arg, near);
+}
+
+int cli_number(const char *opt, const char *s, double lo, double hi, double *out,
+	       struct ns_err *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return ns_err_code(err, NS_E_USAGE, "%s %s: expected a number in [%g, %g]", opt, s,
+				   lo, hi);
+	*out = v;
+	return 0;
 }

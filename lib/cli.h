@@ -17,6 +17,11 @@ int cli_option_error_hint(int c, char **argv, const struct option *longopts, str
  * take, else 0. */
 int cli_no_operands(int argc, char **argv, struct ns_err *err);
 
+/* An option's number in [lo, hi]: 0 with *out set, or -1 with err naming the option, the
+ * text and the range. */
+int cli_number(const char *opt, const char *s, double lo, double hi, double *out,
+	       struct ns_err *err);
+
 /* The "s" of a count's noun, so that no message says "1 repeats". */
 #define NS_PLURAL(n) ((n) == 1 ? "" : "s")
 

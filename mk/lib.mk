@@ -6,7 +6,7 @@ LIB_SRC += lib/logout.c
 LIB_SRC += lib/xml/xsdcheck.c lib/atomicfile.c lib/sql/store_read.c lib/textesc.c lib/cost.c lib/sql/sqlrow.c lib/sql/jsonr.c
 EMBED += NS_STORE_SQL:schemas/store.sql NS_MATRIX_XSD:schemas/matrix.xsd \
 	NS_CATALOG_XSD:schemas/catalog.xsd
-UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist
+UNIT_TESTS += test_units test_jsonw test_phases test_steady test_cidr test_lathist test_cli
 UNIT_TESTS += test_xsdcheck
 UNIT_TESTS += test_suggest test_itype
 LIB_SRC += lib/names/suggest.c lib/xml/xmlhint.c lib/names/itype.c

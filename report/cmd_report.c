@@ -64,15 +64,11 @@ static void usage(FILE *f)
 
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-		fprintf(stderr, "netsweep report: %s %s: expected a number in [%g, %g]\n", opt, s,
-			lo, hi);
+	struct ns_err e = {0};
+	if (cli_number(opt, s, lo, hi, out, &e) < 0) {
+		fprintf(stderr, "netsweep report: %s\n", e.msg);
 		return -1;
 	}
-	*out = v;
 	return 0;
 }
 

@@ -303,15 +303,14 @@ static int find_udp_loss(const struct rp_data *d, struct rp_findings *f, struct 
 	return 0;
 }
 
-/* Group cases: a client under half its fair share (FAIR_STARVED_SHARE in the runner's
- * runner/group/fairness.h; the store's v_group_fairness.starved says the same). */
-#define RP_STARVED_SHARE 0.5
+/* Group cases where a repeat starved a client: v_group_fairness.starved, the store's word
+ * (a client under half its fair share), read by load_results. */
 static int find_sharing(const struct rp_data *d, struct rp_findings *f, struct rp_buf *b)
 {
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		const struct rp_stat *m = &c->fig[RP_MIN_FAIR];
-		if (!m->n || !(m->min < RP_STARVED_SHARE))
+		if (!m->n || !c->n_starved)
 			continue;
 		rp_buf_puts(b, "A client got less than half its fair share in ");
 		case_label(d, i, b);

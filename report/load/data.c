@@ -269,7 +269,10 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
 		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
 		"r.ret_rcv_bps, g.jain, g.min_of_fair, g.converge_s, "
-		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id), g.clients "
+		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id), g.clients, "
+		/* the store says what starved is (v_group_fairness), the report does not again */
+		"CASE WHEN g.result_id IS NOT NULL THEN (SELECT f.starved FROM v_group_fairness f "
+		"WHERE f.result_id = r.id) END "
 		"FROM results r LEFT JOIN group_results g ON g.result_id = r.id JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
 		"ORDER BY r.case_id, r.repeat";
 	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
@@ -321,6 +324,8 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			vals[(size_t)f * cap + (size_t)n_ok] = sqlrow_num(st, 4 + f);
 		if (!cur->series_result_id && sqlite3_column_int(st, 4 + RP_NFIG))
 			cur->series_result_id = sqlite3_column_int64(st, 3);
+		if (sqlite3_column_int(st, 6 + RP_NFIG))
+			cur->n_starved++;
 		if (!cur->group_result_id && sqlite3_column_type(st, 5 + RP_NFIG) != SQLITE_NULL)
 			cur->group_result_id = sqlite3_column_int64(st, 3);
 		cur->n_ok = ++n_ok;

@@ -83,6 +83,7 @@ struct rp_case {
 	long long series_result_id;  /* an ok result whose samples can be charted; 0 = none */
 	long long group_result_id;   /* a group case's ok result whose clients can be charted */
 	long long clients;           /* a group case's tests (0: not a group case) */
+	int n_starved;               /* ok repeats v_group_fairness calls starved */
 	char *first_error;           /* of the first failed repeat, or NULL */
 	/* shaped on credits (report/phases.c): repeats whose series stepped down, and the means
 	 * of their burst rate, burst length and sustained rate */

@@ -65,15 +65,12 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 		case 'u': o->base_url = optarg; break;
 		case 'R': o->rerender = 1; break;
 		case 'g': {
-			char *end;
-			errno = 0;
-			double v = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(v >= 0.1 && v <= 3600)) {
-				fprintf(stderr, "netsweep site: --gnuplot-timeout %s: expected a number "
-					"in [0.1, 3600]\n", optarg);
+			struct ns_err ge = {0};
+			if (cli_number("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout,
+				       &ge) < 0) {
+				fprintf(stderr, "netsweep site: %s\n", ge.msg);
 				return -1;
 			}
-			o->gnuplot_timeout = v;
 			break;
 		}
 		case 'h': usage(stdout); return 1;
