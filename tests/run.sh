@@ -25,9 +25,11 @@ done
 
 for t in "$@"; do
 	echo "== $t"
+	t0=$(date +%s)
 	bash "$t" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	echo "-- $t: $(($(date +%s) - t0)) s"
 	p=$(grep -c '^PASS ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
 	s=$(grep -c '^SKIP ' "$log")

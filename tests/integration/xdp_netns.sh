@@ -263,13 +263,20 @@ else
 	check_queue_wait() {
 		netns_exec xd-s "$RAW_TX" "$SDEV" "$(mac_of xd-s "$SDEV")" "$(mac_of xd-r "$RDEV")" "$S" \
 			"$R" 9 0.5 >"$NETNS_TMP/raw" 2>&1 &
-		local holder=$! probe_rc held
-		sleep 0.2
+		local holder=$! probe_rc held i
+		# the test starts once the holder has the queue (it waits for a queue a socket
+		# closed just before still holds, and says "bound"), while it sends
+		for ((i = 0; i < 100; i++)); do
+			grep -q '^bound' "$NETNS_TMP/raw" 2>/dev/null && break
+			kill -0 "$holder" 2>/dev/null || break
+			sleep 0.05
+		done
+		sleep 0.1
 		netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 10M -t 0.5 -i 0 --engine xdp
 		probe_rc=$?
 		wait "$holder"
 		held=$?
-		CHECK_MSG="holder exit $held ($(head -c 200 "$NETNS_TMP/raw")); test: $([ "$probe_rc" = 0 ] &&
+		CHECK_MSG="holder exit $held ($(tr "\n" " " <"$NETNS_TMP/raw" | head -c 200)); test: $([ "$probe_rc" = 0 ] &&
 			echo "$(j '$.sum.receiver.packets') of $(j '$.sum.sender.packets') datagrams ($(j '$.engine_mode'))" ||
 			netns_probe_why "$OUT")"
 		# the holder had the queue (else the test took it first and nothing was proved)

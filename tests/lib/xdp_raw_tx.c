@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -86,9 +87,18 @@ int main(int argc, char **argv)
 	struct xsk_socket_config sc = {.tx_size = RING,
 				       .libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 				       .bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP};
-	rc = xsk_socket__create(&xsk, argv[1], 0, umem, NULL, &tx, &sc);
+	/* the queue may still be held by a socket closed just before (the kernel lets go of it
+	 * in a work item a busy machine runs late): wait up to 5 s for it, then say "bound" on
+	 * stderr so a caller can start what must find the queue taken */
+	for (int tries = 0;; tries++) {
+		rc = xsk_socket__create(&xsk, argv[1], 0, umem, NULL, &tx, &sc);
+		if (rc != -EBUSY || tries >= 250)
+			break;
+		usleep(20000);
+	}
 	if (rc)
 		return fprintf(stderr, "xsk on %s: %s\n", argv[1], strerror(-rc)), 1;
+	fprintf(stderr, "bound\n");
 	uint32_t free_list[FRAMES], nfree = FRAMES;
 	for (uint32_t i = 0; i < FRAMES; i++)
 		free_list[i] = i;
