@@ -5,7 +5,8 @@
 # netsweep (uid and gid 10001) in /etc/passwd and /etc/group, /tmp and /var/lib/netsweep (the
 # runner's database and reports). No shell, no package manager, no CA bundle: the agent and
 # the runner need none. With KUBECTL, STAGE/runner gets that one static binary for the runner
-# image (packaging/Containerfile.runner), which lists the cluster's agents with it.
+# image (packaging/Containerfile.runner), which lists the cluster's agents with it, and
+# gnuplot (with its libraries, data and a font) that draws the report's and the site's charts.
 set -eu
 stage=$1
 bin=$2
@@ -43,5 +44,28 @@ if [ -n "$kubectl" ]; then
 	cp -L "$kubectl" "$stage/runner/usr/bin/kubectl"
 	cp -L /bin/sh "$stage/runner/bin/sh"
 	libs /bin/sh "$stage/runner"
+	# gnuplot, so the CronJob's report and site have their charts and the site its card.png:
+	# the program (GNUPLOT, else the one on PATH), its libraries, its data, and the one font
+	# fontconfig gives for "sans" with the configuration that finds it
+	gp=$(command -v "${GNUPLOT:-gnuplot}" 2>/dev/null || true)
+	if [ -n "$gp" ]; then
+		gp=$(readlink -f "$gp")
+		cp -L "$gp" "$stage/runner/usr/bin/gnuplot"
+		libs "$gp" "$stage/runner"
+		for d in /usr/share/gnuplot /etc/fonts; do
+			[ -d "$d" ] && mkdir -p "$stage/runner$(dirname "$d")" && cp -rL "$d" "$stage/runner$d"
+		done
+		if command -v fc-match >/dev/null 2>&1; then
+			for f in "$(fc-match -f '%{file}' sans)" "$(fc-match -f '%{file}' sans:bold)"; do
+				[ -f "$f" ] || continue
+				mkdir -p "$stage/runner$(dirname "$f")"
+				cp -L "$f" "$stage/runner$f"
+			done
+		fi
+		mkdir -p "$stage/runner/var/cache/fontconfig"
+		chmod 1777 "$stage/runner/var/cache/fontconfig"
+	else
+		echo "mk/image.sh: no gnuplot here: the runner image's reports will have tables only" >&2
+	fi
 fi
 du -sk "$root" | cut -f1

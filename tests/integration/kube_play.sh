@@ -178,6 +178,16 @@ if [ -s "$vol/site/index.html" ] && [ -s "$vol/site/feed.xml" ]; then
 else
 	fail "the site is in the same volume" "$(ls "$vol" "$vol/site" 2>&1 | head -n 5)"
 fi
+# the runner image has gnuplot (its libraries, data and a font): the charts are drawn there,
+# the report's SVGs and the site's Open Graph card as a PNG
+svgs=$(find "$vol/report" -name '*.svg' 2>/dev/null | wc -l)
+card=$(find "$vol/site" -name card.png 2>/dev/null | head -n 1)
+if [ "$svgs" -ge 1 ] && grep -q '<svg' "$vol/report/per_dollar.svg" 2>/dev/null &&
+	[ -n "$card" ] && [ "$(head -c 8 "$card" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+	pass "the runner image draws the charts: $svgs SVGs in the report, the site's card.png a PNG"
+else
+	fail "the runner image draws the charts" "$svgs SVGs, card '${card:-none}'; $(grep -i gnuplot "$vol"/report/*.html 2>/dev/null | head -c 300)"
+fi
 owner=$(stat -c %u "$DB" 2>/dev/null)
 if [ "$owner" = 10001 ]; then pass "the runner wrote as user 10001, not root"; else fail "the runner wrote as user 10001" "owner '$owner'"; fi
 finish
