@@ -65,6 +65,14 @@ xdp_path_pct() {
 	[ "$XDP_OWN_N" -gt 0 ] && XDP_OWN=" (this host's rings dropped $XDP_OWN_N more: the receiver's ${ring:-0}, the veth's ${veth:-0}; limited_by $(j '$.sum.limit.limited_by'))"
 	XDP_PCT=$(awk -v l="$1" -v o="$XDP_OWN_N" -v s="$2" 'BEGIN { if (s > 0) printf "%.4f", 100 * (l - o) / s }')
 }
+# xdp_own_covers LOST: the test's LOST datagrams are all among this host's ring drops
+# (XDP_OWN_N, after xdp_path_pct), which may count a few frames more: a veth whose peer has
+# no room drops what else crosses it too (a ping beside the test, ARP, IPv6 neighbour
+# discovery: 425 dropped for 424 lost, once beside stress-ng), at most 3 % and 10 frames.
+xdp_own_covers() {
+	local own=${XDP_OWN_N:-0}
+	[ -n "$1" ] && [ "$1" -ge 0 ] && [ "$1" -le "$own" ] && [ $(((own - $1) * 100)) -le $((own * 3 + 1000)) ]
+}
 xdp_sample_ok() {
 	local lim cause
 	[ -n "$1" ] && [ "$1" -ge "$XDP_MIN_N" ] || { CHECK_MSG="$CHECK_MSG; under $XDP_MIN_N sent"; return 1; }
@@ -90,7 +98,7 @@ if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 100M -t 3 -i 0 --engine xdp-rx
 	CHECK_MSG="" by=$(j '$.sum.limit.limited_by')
 	xdp_path_pct "$lost" "$sent"
 	if [ -n "$sent" ] && xdp_sample_ok "$sent" 585937 && [ "$((rcvd + lost))" = "$sent" ] &&
-		[ "$lost" = "${XDP_OWN_N:-0}" ] && [ "$dup" = 0 ] && [ "$ooo" = 0 ] &&
+		xdp_own_covers "$lost" && [ "$dup" = 0 ] && [ "$ooo" = 0 ] &&
 		{ [ "$((lost * 100))" -le "$((sent * 3))" ] || [[ $by = receiver_cpu || $by = steal ]]; } &&
 		[[ $mode == "sender xdp tx "*", receiver xdp rx "*"copy "* ]]; then
 		pass "$name: $rcvd of $sent datagrams$XDP_OWN, $(j '$.sum.receiver.packets_per_second') pps ($mode)$CHECK_MSG"
@@ -112,7 +120,7 @@ name="xdp engine: count-only receiver"
 if netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i 0 --engine xdp; then
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') mode=$(j '$.engine_mode')
 	xdp_path_pct "$(j '$.sum.receiver.lost')" "$sent" # every datagram counted, or a ring's drop
-	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$((rcvd + XDP_OWN_N))" ] &&
+	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && xdp_own_covers "$((sent - rcvd))" &&
 		[[ $mode == *"receiver xdp rx count-only"* ]]; then
 		pass "$name: $rcvd of $sent datagrams$XDP_OWN ($mode)"
 	else
@@ -130,7 +138,7 @@ elif LD_PRELOAD=$SHIM netns_probe xd-s "$OUT" "$R:$PORT" -u -l 64 -b 50M -t 1 -i
 	# datagram still leaves and is counted
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') busy=$(j '$.sum.limit.sender_tx_busy')
 	xdp_path_pct "$(j '$.sum.receiver.lost')" "$sent"
-	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$((rcvd + XDP_OWN_N))" ] &&
+	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && xdp_own_covers "$((sent - rcvd))" &&
 		[ "${busy:-0}" -gt 0 ]; then
 		pass "$name: $busy back-offs, $rcvd of $sent datagrams$XDP_OWN"
 	else
@@ -146,7 +154,7 @@ elif netns_probe xd-s "$OUT" "$R:$((PORT + 1))" -u -l 64 -b 50M -t 1 -i 0 --engi
 	sent=$(j '$.sum.sender.packets') rcvd=$(j '$.sum.receiver.packets') mode=$(j '$.engine_mode')
 	dup=$(j '$.sum.receiver.duplicates') ooo=$(j '$.sum.receiver.out_of_order')
 	xdp_path_pct "$(j '$.sum.receiver.lost')" "$sent"
-	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && [ "$sent" = "$((rcvd + XDP_OWN_N))" ] &&
+	if [ -n "$sent" ] && [ "$sent" -gt 50000 ] && xdp_own_covers "$((sent - rcvd))" &&
 		[ "$dup" = 0 ] && [ "$ooo" = 0 ] && [[ $mode == *"receiver xdp rx copy generic" ]]; then
 		pass "$name: $rcvd of $sent datagrams$XDP_OWN ($mode)"
 	else
@@ -219,8 +227,7 @@ else
 		xdp_path_pct "$lost" "$sent"
 		CHECK_MSG="$sent sent, $rcvd received once, $dup duplicates ($pct %), $lost lost$XDP_OWN"
 		xdp_sample_ok "$sent" 375000 && [ "$((rcvd + lost))" = "$sent" ] &&
-			[ "$lost" -le "${XDP_OWN_N:-0}" ] &&
-			[ $(((${XDP_OWN_N:-0} - lost) * 100)) -le $((${XDP_OWN_N:-0} * 3 + 1000)) ] &&
+			xdp_own_covers "$lost" &&
 			netns_within "$pct" 1 20
 	}
 	netns_check_runs "$name" check_dup xdp
