@@ -2,9 +2,15 @@
 # Incast benchmark (make bench; not a test): 4 and 8 concurrent clients, each in its own
 # namespace, into one server through one bottleneck of our choosing — the lab's incast
 # topology (`netsweep lab up --clients N`: client namespaces on a bridge in front of the
-# server's veth), its tbf replaced by tbf at BENCH_INCAST_RATE goodput with fq_codel under it
-# where the kernel has it (flow queueing gives equal TCP flows equal shares), else tbf's own
-# FIFO of BENCH_INCAST_LIMIT (default 1 MB). Every tool uses BENCH_INCAST_CC (default cubic:
+# server's veth), its tbf replaced by one of two bottlenecks at BENCH_INCAST_RATE goodput
+# (BENCH_INCAST_QUEUES, default both):
+#   fifo: tbf, with fq_codel under it where the kernel has it (flow queueing gives equal TCP
+#         flows equal shares), else tbf's own FIFO of BENCH_INCAST_LIMIT (default 1 MB): how
+#         TCP itself shares a drop-tail queue, which varies from run to run;
+#   htb:  one htb class at the rate with a leaf per client (its fair share, the whole rate to
+#         borrow, a FIFO of BENCH_INCAST_LIMIT), chosen by source address: a scheduler that
+#         shares between hosts, where every tool should see equal shares.
+# Every tool uses BENCH_INCAST_CC (default cubic:
 # a host defaulting to bbr shares a FIFO far less evenly — measured here, 8 clients through
 # 4 MB: Jain 0.70 netsweep, 0.81 iperf2, 0.71 iperf3; through 1 MB with cubic over 20 s all
 # three were 0.92-0.97). Side by side, the same path, one client stream each,
@@ -12,7 +18,8 @@
 #   netsweep: one agent, an incast group case (its clients started together, v_group_fairness)
 #   iperf2:   one `iperf -s`, which serves several clients at once
 #   iperf3:   one `iperf3 -s` per port, one client each (iperf3 serves one test at a time)
-# Goals: netsweep's total within 5 % of the bottleneck's goodput, Jain's index >= 0.95; the
+# Goals: netsweep's total within 5 % of the bottleneck's goodput, Jain's index >= 0.95 (the
+# htb bottleneck; through a FIFO the index is TCP's, printed beside iperf2's and iperf3's); the
 # ratios of netsweep's total to iperf2's and iperf3's totals are printed.
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -20,6 +27,7 @@ NS=${NETSWEEP:-$ROOT/build/netsweep}
 RATE=${BENCH_INCAST_RATE:-400M}
 SECS=${BENCH_INCAST_SECS:-20}
 LIMIT=${BENCH_INCAST_LIMIT:-1mb}
+QUEUES=${BENCH_INCAST_QUEUES:-fifo htb}
 CC=${BENCH_INCAST_CC:-cubic} # every tool's congestion control, the same (the host's default may be bbr)
 P=nsbinc
 export NETSWEEP_IMDS=0
@@ -38,8 +46,8 @@ tbf=$(awk -v g="$goodput" 'BEGIN { printf "%.0f", g * 1514 / 1448 }') # headers 
 mbps() { awk -v b="$1" 'BEGIN { if (b == "" || b == 0) print "n/a"; else printf "%.1f Mbit/s", b / 1e6 }'; }
 
 run_n() {
-	local n=$1
-	local json=$T/lab$n.json db=$T/inc$n.db
+	local n=$1 queue=$2
+	local json=$T/lab$n-$queue.json db=$T/inc$n-$queue.db
 	"$NS" lab down --prefix "$P" >/dev/null 2>&1
 	if ! "$NS" lab up --prefix "$P" --rate "bench=$RATE" --clients "$n" bench >"$json" 2>"$T/up.err"; then
 		echo "  lab up failed: $(cat "$T/up.err")"
@@ -47,12 +55,35 @@ run_n() {
 	fi
 	local sv=$(sed -n 's/.*"namespace": "\(.*\)".*/\1/p' "$json" | head -1)
 	local sv_addr=$(sed -n 's/.*"agent": "\(.*\):5301".*/\1/p' "$json" | head -1)
-	# the bottleneck: bridge -> server (the incast direction): tbf, with fq_codel under it
-	# where the kernel has it (flow queueing), else its own deep FIFO (BENCH_INCAST_LIMIT)
-	tc qdisc replace dev "$sv" root handle 1: tbf rate "${tbf}bit" burst 64kb limit "$LIMIT" ||
-		{ echo "  tc failed"; return 1; }
-	QUEUE="tbf FIFO, limit $LIMIT"
-	tc qdisc add dev "$sv" parent 1:1 handle 10: fq_codel 2>/dev/null && QUEUE="tbf + fq_codel"
+	# the clients' own addresses (their tests' sources), in the lab's order
+	local caddr=($(tr -d ' \n' <"$json" | sed -n 's/.*"clients":\[\([^]]*\)\].*/\1/p' | tr -d '"' |
+		tr ',' '\n' | sed 's/:[0-9]*$//'))
+	if [ "$queue" = htb ]; then
+		[ "${#caddr[@]}" = "$n" ] || { echo "  found ${#caddr[@]} client addresses, wanted $n"; return 1; }
+		# the bottleneck: bridge -> server (the incast direction)
+		# htb: one class at the bottleneck's rate, a leaf per client (a fair share each, and
+		# the whole rate to borrow), chosen by the client's source address: a scheduler that
+		# shares between hosts, as fq shares between flows
+		tc qdisc replace dev "$sv" root handle 1: htb r2q 1000 &&
+			tc class add dev "$sv" parent 1: classid 1:1 htb rate "${tbf}bit" burst 64kb cburst 64kb ||
+			{ echo "  tc failed"; return 1; }
+		for k in $(seq "$n"); do
+			tc class add dev "$sv" parent 1:1 classid "1:$((10 + k))" htb rate "$((tbf / n))bit" \
+				ceil "${tbf}bit" burst 64kb cburst 64kb &&
+				tc qdisc add dev "$sv" parent "1:$((10 + k))" bfifo limit "$LIMIT" &&
+				tc filter add dev "$sv" parent 1: protocol ip prio 1 u32 \
+					match ip src "${caddr[$((k - 1))]}/32" flowid "1:$((10 + k))" ||
+				{ echo "  tc failed"; return 1; }
+		done
+		QUEUE="htb, a class per client, limit $LIMIT each"
+	else
+		# tbf, with fq_codel under it where the kernel has it (flow queueing), else its own
+		# FIFO of BENCH_INCAST_LIMIT
+		tc qdisc replace dev "$sv" root handle 1: tbf rate "${tbf}bit" burst 64kb limit "$LIMIT" ||
+			{ echo "  tc failed"; return 1; }
+		QUEUE="tbf FIFO, limit $LIMIT"
+		tc qdisc add dev "$sv" parent 1:1 handle 10: fq_codel 2>/dev/null && QUEUE="tbf + fq_codel"
+	fi
 	local clients=() k=0
 	while read -r ns; do clients+=("$ns"); done < <("$NS" lab status --prefix "$P" |
 		tr -d ' ' | grep '"role":"client"' | sed 's/.*"namespace":"\([^"]*\)".*/\1/')
@@ -118,6 +149,8 @@ run_n() {
 	sqlite3 "$db" "select '    ' || name || ' ' || round(rcv_mbps, 1) || ' Mbit/s, start +' || round(start_offset_ms, 1) || ' ms' from v_group_clients order by client"
 }
 
-run_n 4
-run_n 8
+for q in $QUEUES; do
+	run_n 4 "$q"
+	run_n 8 "$q"
+done
 exit 0
