@@ -30,7 +30,9 @@ void rp_report_cfg_init(struct rp_report_cfg *cfg)
 int rp_report_cfg_check(const struct rp_report_cfg *cfg, struct ns_err *err)
 {
 	if (cfg->fail_pct >= 0 && !cfg->baseline)
-		return ns_err_code(err, NS_E_USAGE, "--fail-on-regression needs --baseline");
+		return ns_err_code(err, NS_E_USAGE,
+				   "--fail-on-regression needs --baseline RUN to compare with: an id, a "
+				   "label, or previous (the night before)");
 	if (!cfg->outdir || !*cfg->outdir)
 		return ns_err_code(err, NS_E_USAGE, "-o needs a folder");
 	return 0;
