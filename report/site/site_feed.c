@@ -87,8 +87,7 @@ static void entry(const struct site_ctx *s, xmlNodePtr feed, const struct site_n
 	xmlNodePtr ul = xmlNewChild(div, xh, BAD_CAST "ul", NULL);
 	for (size_t i = 0; i < n->n_regs; i++) {
 		const struct site_reg *g = &n->regs[i];
-		snprintf(b, sizeof(b), "%s: %+.1f %% (%.0f to %.0f Mbit/s)", g->label, g->change_pct,
-			 g->base_bps / 1e6, g->bps / 1e6);
+		site_reg_text(g, b, sizeof(b));
 		xmlNewTextChild(ul, xh, BAD_CAST "li", BAD_CAST b);
 	}
 }

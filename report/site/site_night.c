@@ -11,6 +11,7 @@
 
 #include "report/render/hdoc.h"
 #include "report/model/describe.h"
+#include "report/model/fmt.h"
 
 int site_uuid_hex(const char *uuid)
 {
@@ -264,6 +265,14 @@ nomem:
 nomem_freed:
 	site_night_free(out);
 	return ns_err_code(err, NS_E_NOMEM, "out of memory");
+}
+
+void site_reg_text(const struct site_reg *g, char *out, size_t n)
+{
+	char base[32], now[32];
+	rp_fmt_bps(base, sizeof(base), g->base_bps);
+	rp_fmt_bps(now, sizeof(now), g->bps);
+	snprintf(out, n, "%s: %+.1f %% (%s to %s)", g->label, g->change_pct, base, now);
 }
 
 void site_night_free(struct site_night *n)

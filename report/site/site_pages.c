@@ -334,8 +334,7 @@ static void latest_news(const struct site_ctx *s, xmlNodePtr main)
 	xmlNodePtr ul = hd_el(sec, "ul", NULL);
 	for (size_t i = 0; i < ln->n_regs; i++) {
 		const struct site_reg *g = &ln->regs[i];
-		snprintf(b, sizeof(b), "%s: %+.1f %% (%.0f to %.0f Mbit/s)", g->label, g->change_pct,
-			 g->base_bps / 1e6, g->bps / 1e6);
+		site_reg_text(g, b, sizeof(b));
 		hd_el_class(ul, "li", "regression", b);
 	}
 }

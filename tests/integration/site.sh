@@ -66,6 +66,12 @@ grep -q 'id="headline"' "$site/index.html" &&
 	[ "$(xp "$site/index.html" 'count(//section[@id="regressions"]//li)')" -ge 1 ] &&
 	pass "the index opens with the latest night's headline and regressions" ||
 	fail "the index opens with the latest night's headline and regressions"
+# a regression's figures keep their own unit at each end: a collapse to 0.47 Mbit/s read
+# "100 to 0 Mbit/s" when both were written in whole Mbit/s
+reg=$(xp "$site/index.html" 'string((//section[@id="regressions"]//li)[1])')
+grep -Eq '\([0-9.]+ [kMG]bit/s to [0-9.]+ [kMG]bit/s\)$' <<<"$reg" && ! grep -q ' to 0 ' <<<"$reg" &&
+	pass "a regression names both figures with their units ($reg)" ||
+	fail "a regression names both figures with their units" "$reg"
 
 # Every href and src of every page resolves inside the site; none is absolute.
 broken= external= nlinks=0
