@@ -259,3 +259,22 @@ int hd_save(xmlDocPtr doc, const char *path, int html, struct ns_err *err)
 	}
 	return atomicfile_commit(&af, err);
 }
+
+/* three white bars on the charts' first colour (#0072B2) */
+static const char icon[] = "data:image/svg+xml;base64,"
+	"PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnIHZpZXdCb3g9JzAgMCAxNiAxNic+PHJlY3Qg"
+	"d2lkdGg9JzE2JyBoZWlnaHQ9JzE2JyByeD0nMycgZmlsbD0nIzAwNzJCMicvPjxwYXRoIGQ9J00zIDEzVjloMnY0"
+	"em00IDBWNWgydjh6bTQgMFYzaDJ2MTB6JyBmaWxsPScjZmZmJy8+PC9zdmc+";
+
+void hd_head_common(xmlNodePtr head, const char *description)
+{
+	if (description && *description) {
+		xmlNodePtr m = hd_el(head, "meta", NULL);
+		hd_attr(m, "name", "description");
+		hd_attr(m, "content", description);
+	}
+	xmlNodePtr l = hd_el(head, "link", NULL);
+	hd_attr(l, "rel", "icon");
+	hd_attr(l, "type", "image/svg+xml");
+	hd_attr(l, "href", icon);
+}

@@ -35,6 +35,10 @@ void hd_tables(xmlNodePtr s, const struct rp_section *sec);
  * prefixed per chart so that several charts can share one page, sized by CSS through its
  * viewBox, labelled for screen readers. -1 when the file is not an SVG. */
 int hd_embed_svg(xmlNodePtr fig, const char *dir, const char *name, const char *label);
+/* A page's head's common lines: the meta description (a page's summary for search engines
+ * and link previews; none when description is NULL or empty) and the favicon, a small SVG as
+ * a data: URI, so that no browser asks the server for /favicon.ico and logs its 404. */
+void hd_head_common(xmlNodePtr head, const char *description);
 /* Writes doc (HTML when html, else XML; UTF-8) as the whole of path through
  * lib/atomicfile.h, and frees it either way. NS_E_IO. */
 int hd_save(xmlDocPtr doc, const char *path, int html, struct ns_err *err);

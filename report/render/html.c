@@ -186,6 +186,7 @@ int rp_html_write(const struct rp_report *r, const struct rp_content *c, const c
 	xmlNewProp(vp, BAD_CAST "name", BAD_CAST "viewport");
 	xmlNewProp(vp, BAD_CAST "content", BAD_CAST "width=device-width, initial-scale=1");
 	hd_el(head, "title", r->title);
+	hd_head_common(head, c->headline);
 	hd_el(head, "style", css);
 	xmlNodePtr main = hd_el(hd_el(html, "body", NULL), "main", NULL);
 	hd_el(main, "h1", r->title);

@@ -1,48 +1,94 @@
-/* site_charts: see site_charts.h. The x axis is the nights' start time; a night a pair did
- * not run in, or ran without a price, is a gap (NaN), not a zero. */
-#define _DEFAULT_SOURCE /* timegm */
+/* site_charts: see site_charts.h. The x axis is the nights in order, one place each, labelled
+ * by their label or date; a night a pair did not run in, or ran without a price, is a gap
+ * (NaN), not a zero. */
 #include "report/site/site_charts.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "report/model/fmt.h"
 
 #define CARD_W 1200
 #define CARD_H 630
 #define CARD_FONT_PX 22
-#define DAY_S 86400.0
+/* Characters of a night's label on the axis; the plot's width less its y axis and label. */
+#define TIC_CHARS 12
+#define PLOT_MARGIN_PX 110
 /* Points are marked while they can be told apart (about a month at a phone's width); past
  * this many nights the line alone. */
 #define MARKED_NIGHTS 31
 
-static double epoch_of(const char *iso)
+/* A night's tic label: its label, else its date ("11-01"; with the year when the nights
+ * span more than one, with the time when two nights share a date). */
+static void night_tic(const struct site_ctx *s, size_t i, char *out, size_t n)
 {
-	struct tm tm = {0};
-	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) < 3)
-		return NAN;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (double)timegm(&tm);
+	const struct site_night *g = &s->nights[i];
+	const char *t = g->started ? g->started : "";
+	if (g->label && *g->label) {
+		size_t cut = strlen(g->label) > TIC_CHARS ? TIC_CHARS : strlen(g->label);
+		while (cut && ((unsigned char)g->label[cut] & 0xC0) == 0x80)
+			cut--; /* not inside a UTF-8 character */
+		snprintf(out, n, "%.*s%s", (int)cut, g->label, g->label[cut] ? "…" : "");
+		return;
+	}
+	if (strlen(t) < 16 || t[10] != 'T') {
+		snprintf(out, n, "%.*s", TIC_CHARS, t);
+		return;
+	}
+	int same_year = !strncmp(s->nights[0].started, s->nights[s->n - 1].started, 4);
+	int shared = (i > 0 && !strncmp(s->nights[i - 1].started, t, 10)) ||
+		     (i + 1 < s->n && !strncmp(s->nights[i + 1].started, t, 10));
+	if (shared)
+		snprintf(out, n, "%.5s %.5s", t + 5, t + 11);
+	else
+		snprintf(out, n, "%.*s", same_year ? 5 : 10, t + (same_year ? 5 : 0));
 }
 
-/* The time axis: about four labels whatever the span, a date format that fits them. */
-static void time_axis(const struct site_ctx *s, struct rp_buf *gp)
+/* The x axis: one place per night (a data file's row number, gnuplot's column 0), each
+ * labelled by night_tic — every k-th of them, k such that the longest label fits its share
+ * of the plot's width at the chart's font, the latest night always — and one night drawn as
+ * one point in the middle, not a year around it. */
+static void night_axis(const struct site_ctx *s, struct rp_buf *gp)
 {
-	double t0 = epoch_of(s->nights[0].started), t1 = epoch_of(s->nights[s->n - 1].started);
-	double span = isnan(t0) || isnan(t1) ? 0 : t1 - t0;
-	double step = ceil(span / 4 / DAY_S) * DAY_S;
-	rp_buf_puts(gp, "set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\n");
-	if (span > 0)
-		rp_buf_puts(gp, "set autoscale xfix\n"); /* the axis ends where the nights do */
-	rp_buf_printf(gp, "set format x '%s'\n", span > 200 * DAY_S ? "%b %Y" : "%b %d");
-	if (step >= DAY_S)
-		rp_buf_printf(gp, "set xtics %.0f\n", step);
+	char t[64];
+	size_t longest = 1;
+	for (size_t i = 0; i < s->n; i++) {
+		night_tic(s, i, t, sizeof(t));
+		longest = strlen(t) > longest ? strlen(t) : longest;
+	}
+	/* a sans character is at most ~0.6 em; a label keeps one em of space each side */
+	double per = (double)longest * 0.6 * CG_FONT_PX + 2 * CG_FONT_PX;
+	size_t slots = (size_t)((CG_WIDTH - PLOT_MARGIN_PX) / per);
+	size_t k = slots ? (s->n + slots - 1) / slots : s->n;
+	if (k < 1)
+		k = 1;
+	if (s->n == 1)
+		rp_buf_puts(gp, "set xrange [-1:1]\n");
 	else
-		rp_buf_puts(gp, "set format x '%m-%d %H:%M'\n");
+		rp_buf_printf(gp, "set xrange [-0.5:%zu.5]\n", s->n - 1);
+	rp_buf_puts(gp, "set xlabel 'Night'\nset xtics (");
+	int first = 1;
+	for (size_t i = 0; i < s->n; i++) {
+		if ((s->n - 1 - i) % k)
+			continue;
+		night_tic(s, i, t, sizeof(t));
+		rp_buf_puts(gp, first ? "" : ", ");
+		rp_gp_quote(gp, t);
+		rp_buf_printf(gp, " %zu", i);
+		first = 0;
+	}
+	rp_buf_puts(gp, ")\n");
+}
+
+const char *site_lab_scale(const struct site_ctx *s)
+{
+	for (size_t k = 0; k < s->n_series; k++) {
+		const struct site_pair *p = s->series[k].at[s->series[k].latest];
+		if (p && p->lab_scale)
+			return p->lab_scale;
+	}
+	return NULL;
 }
 
 static const char *style(const struct site_ctx *s)
@@ -98,10 +144,10 @@ static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o,
 	rp_buf_init(&gp);
 	rp_buf_init(&body);
 	cg_gp_header(&gp, o, c);
-	time_axis(s, &body);
+	night_axis(s, &body);
 	rp_buf_puts(&body, "set yrange [0:*]\nunset key\nset ylabel ");
 	rp_gp_quote(&body, ylabel);
-	rp_buf_printf(&body, "\nplot 'series.dat' using 1:%d with %s lw 2\n", col, style(s));
+	rp_buf_printf(&body, "\nplot 'series.dat' using 0:%d with %s lw 2\n", col, style(s));
 	rp_buf_add(&gp, rp_buf_str(&body), body.len);
 	int rc;
 	if (gp.oom || body.oom) {
@@ -124,8 +170,10 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 {
 	*out = (struct site_charts){0};
 	snprintf(out->dir, sizeof(out->dir), "%s", dir);
+	/* a lab pair's charts and card say so, as the night reports' do */
+	const char *lab = p->at[p->latest] ? p->at[p->latest]->lab_scale : NULL;
 	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
-				  .timeout_s = s->cfg->gnuplot_timeout};
+				  .timeout_s = s->cfg->gnuplot_timeout, .lab_scale = lab};
 	struct rp_buf dat;
 	rp_buf_init(&dat);
 	cg_dat_comment(&dat, p->name);
@@ -148,7 +196,7 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 	if (rc < 0)
 		return -1;
 	char card[256];
-	snprintf(card, sizeof(card), "%.200s: Mbit/s per $/hour", p->name);
+	snprintf(card, sizeof(card), "%.200s: Mbit/s per $/hour%s", p->name, lab ? " (emulated)" : "");
 	if (series_chart(s, &o, "per_dollar", "Mbit/s per $/hour over the nights",
 			 "The pair's ranked case's median receiver goodput per hourly dollar, "
 			 "night by night.", "Mbit/s per $/hour", 4, out, card, jobs, n, err) < 0 ||
@@ -169,8 +217,9 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 {
 	*out = (struct site_charts){0};
 	snprintf(out->dir, sizeof(out->dir), "%s", dir);
+	const char *lab = site_lab_scale(s);
 	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
-				  .timeout_s = s->cfg->gnuplot_timeout};
+				  .timeout_s = s->cfg->gnuplot_timeout, .lab_scale = lab};
 	struct rp_buf dat, gp, body;
 	rp_buf_init(&dat);
 	rp_buf_init(&gp);
@@ -194,10 +243,10 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 					  "dollar, night by night.");
 	cg_gp_header(&gp, &o, c);
 	cg_gp_key_margin(&gp, shown);
-	time_axis(s, &body);
+	night_axis(s, &body);
 	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel 'Mbit/s per $/hour'\n");
 	/* past the palette's 7 colours the lines are told apart by their dashes */
-	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 1:2 with %s "
+	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 0:2 with %s "
 		      "lw 2 dt i / 7 + 1 title columnheader(1)\n", shown ? shown - 1 : 0,
 		      style(s));
 	rp_buf_add(&gp, rp_buf_str(&body), body.len);
@@ -214,11 +263,13 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 	if (rc == 0 && shown) {
 		/* the card's key goes to the right: 630 px leave no room below */
 		struct rp_buf cb;
+		char card[300];
+		snprintf(card, sizeof(card), "%s%s", s->title, lab ? " (emulated)" : "");
 		rp_buf_init(&cb);
 		rp_buf_puts(&cb, "set key rmargin top vertical maxcols 1\n");
 		rp_buf_add(&cb, rp_buf_str(&body), body.len);
 		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
-			    : write_card(&o, s->title, &cb, out, jobs, n, err);
+			    : write_card(&o, card, &cb, out, jobs, n, err);
 		rp_buf_free(&cb);
 	}
 	rp_buf_free(&dat);

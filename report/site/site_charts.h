@@ -20,6 +20,9 @@ struct site_charts {
 /* At most this many gnuplot jobs per page. */
 #define SITE_CHART_JOBS 4
 
+/* The lab's scale of the first pair whose latest night was emulated by `netsweep lab`; NULL
+ * when every pair's was measured on real instances. */
+const char *site_lab_scale(const struct site_ctx *s);
 /* Writes the pair's data and scripts into dir (its folder, an absolute path) and appends
  * their drawing to jobs (*n of them; room for SITE_CHART_JOBS more), for one cg_run_batch
  * over the whole site; without gnuplot the charts say so. NS_E_IO, NS_E_NOMEM. out must stay

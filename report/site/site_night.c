@@ -92,8 +92,9 @@ int site_night_from_report(const struct rp_night_ref *ref, const char *slug,
 		*sp = (struct site_pair){.name = strdup(e->name ? e->name : "?"),
 			.itype = dup_or_null(e->instance_type), .region = dup_or_null(e->region),
 			.usd_per_hour = c->usd_per_hour, .mbps = c->mbps,
-			.mpd = c->mbps_per_usd_hour, .rank = c->rank};
-		if (!sp->name)
+			.mpd = c->mbps_per_usd_hour, .rank = c->rank,
+			.lab_scale = dup_or_null(e->lab_scale)};
+		if (!sp->name || (e->lab_scale && !sp->lab_scale))
 			goto nomem;
 	}
 	return 0;
@@ -157,6 +158,7 @@ int site_night_write(const struct site_night *n, const char *path, struct ns_err
 		set_num(e, "mbps", p->mbps);
 		set_num(e, "mbps_per_usd_hour", p->mpd);
 		set_num(e, "rank", p->rank);
+		set_text(e, "lab_scale", p->lab_scale);
 	}
 	return hd_save(doc, path, 0, err);
 }
@@ -245,7 +247,8 @@ int site_night_read(const char *path, struct site_night *out, struct ns_err *err
 			*p = (struct site_pair){.name = get_text(c, "name"),
 				.itype = get_text(c, "instance_type"), .region = get_text(c, "region"),
 				.usd_per_hour = get_num(c, "usd_per_hour"), .mbps = get_num(c, "mbps"),
-				.mpd = get_num(c, "mbps_per_usd_hour"), .rank = isnan(v) ? 0 : (int)v};
+				.mpd = get_num(c, "mbps_per_usd_hour"), .rank = isnan(v) ? 0 : (int)v,
+				.lab_scale = get_text(c, "lab_scale")};
 			if (!p->name && !(p->name = strdup("?")))
 				goto nomem;
 		}
@@ -293,6 +296,7 @@ void site_night_free(struct site_night *n)
 		free(n->pairs[i].name);
 		free(n->pairs[i].itype);
 		free(n->pairs[i].region);
+		free(n->pairs[i].lab_scale);
 	}
 	free(n->pairs);
 	*n = (struct site_night){0};

@@ -16,6 +16,7 @@ struct site_pair {
 	char *name, *itype, *region;
 	double usd_per_hour, mbps, mpd;  /* NAN = unknown; mpd = Mbit/s per $/hour */
 	int rank;                        /* 0 = unranked */
+	char *lab_scale;                 /* emulated by `netsweep lab` at this scale; NULL = real */
 };
 
 struct site_reg {

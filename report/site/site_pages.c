@@ -21,7 +21,7 @@ static const char *css =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;"
 	"background:#fafafa;line-height:1.4}main{max-width:1180px;margin:0 auto;padding:16px}"
 	"h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #0072b2;padding-bottom:4px;"
-	"margin-top:1.6em}h1,h2,h3,p,li,figcaption,td{overflow-wrap:break-word}"
+	"margin-top:1.6em}figure h2{font-size:1.17em;border:0;margin:.5em 0}h1,h2,h3,p,li,figcaption,td{overflow-wrap:break-word}"
 	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em;background:#fff}"
 	"th,td{border:1px solid #d0d5dd;padding:4px 8px;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
@@ -173,7 +173,7 @@ static xmlNodePtr page_new(const struct site_ctx *s, htmlDocPtr *docp, const cha
 	xmlNodePtr head = hd_el(html, "head", NULL);
 	meta(head, "name", "viewport", "width=device-width, initial-scale=1");
 	hd_el(head, "title", title);
-	meta(head, "name", "description", description);
+	hd_head_common(head, description);
 	char b[4096], dir[4096];
 	meta(head, "property", "og:type", "website");
 	meta(head, "property", "og:title", title);
@@ -210,7 +210,7 @@ static void figure(xmlNodePtr parent, const char *dir, const struct rp_chart *c,
 	xmlNodePtr fig = hd_el(parent, "figure", NULL);
 	hd_attr(fig, "id", id);
 	hd_attr(fig, "data-status", c->status == RP_CHART_OK ? "ok" : "skipped");
-	hd_el(fig, "h3", c->title);
+	hd_el(fig, "h2", c->title); /* right under the page's h1: no level skipped */
 	if (c->status == RP_CHART_OK && hd_embed_svg(fig, dir, c->name, c->title) < 0)
 		hd_el_class(fig, "p", "note", "The chart could not be read back.");
 	else if (c->status == RP_CHART_FAILED && snprintf(b, sizeof(b), "Not rendered: %s.", c->reason))
@@ -276,6 +276,12 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s at $%.4g/hour, %.0f Mbit/s per "
 			 "$/hour, rank %d of %zu.", p->name, ln->title, lp->mbps, lp->usd_per_hour,
 			 lp->mpd, lp->rank, ranked(ln));
+	if (lp->lab_scale) { /* as the night's report says it: the figures are the lab's */
+		size_t dl = strlen(desc);
+		snprintf(desc + dl, sizeof(desc) - dl, " Emulated (netsweep lab, scale %.32s), not "
+			 "measured on cloud instances.", lp->lab_scale);
+		snprintf(title, sizeof(title), "%s: %s (emulated)", s->title, p->name);
+	}
 	snprintf(page, sizeof(page), "pairs/%s/index.html", p->slug);
 	htmlDocPtr doc;
 	xmlNodePtr main = page_new(s, &doc, title, desc, page, "../../",
@@ -291,6 +297,10 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		snprintf(b, sizeof(b), "%s (%s)", p->name, lp->itype);
 	else
 		snprintf(b, sizeof(b), "%s", p->name);
+	if (lp->lab_scale && strlen(b) > 1 && b[strlen(b) - 1] == ')')
+		snprintf(b + strlen(b) - 1, sizeof(b) - strlen(b) + 1, ", emulated)");
+	else if (lp->lab_scale)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), " (emulated)");
 	hd_el(main, "h1", b);
 	hd_attr(hd_el_class(main, "p", "lead", desc), "id", "headline");
 	for (size_t i = 0; i < ch.c.n; i++)
@@ -354,7 +364,9 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		snprintf(href, sizeof(href), "pairs/%s/index.html", p->slug);
 		link_to(hd_el(tr, "td", NULL), href, p->name);
-		hd_el(tr, "td", lp->itype ? lp->itype : "–");
+		snprintf(href, sizeof(href), "%.200s%s", lp->itype ? lp->itype : "–",
+			 lp->lab_scale ? " (emulated)" : "");
+		hd_el(tr, "td", href);
 		td_num(tr, "%.0f", lp->mbps);
 		td_num(tr, "%.4g", lp->usd_per_hour);
 		td_num(tr, "%.0f", lp->mpd);
@@ -397,7 +409,9 @@ static int index_page(const struct site_ctx *s, const struct site_charts *chp,
 	link_to(nav, "feed.xml", "Feed");
 	link_to(nav, "#pairs", "Pairs");
 	link_to(nav, "#nights", "Every night");
-	hd_el(main, "h1", s->title);
+	char h1[300];
+	snprintf(h1, sizeof(h1), "%s%s", s->title, site_lab_scale(s) ? " (emulated)" : "");
+	hd_el(main, "h1", h1);
 	latest_news(s, main);
 	for (size_t i = 0; i < ch.c.n; i++)
 		figure(main, s->cfg->outdir, &ch.c.items[i], "per_dollar.dat");

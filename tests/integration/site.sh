@@ -5,8 +5,8 @@
 # the Atom feed validates (tests/fixtures/atom.rng, RFC 4287) and has one entry per night;
 # every file of the first build is still there and the first nights were not rendered again;
 # each page has an Open Graph card whose image exists. In headless Chromium at 400 and
-# 1280 px the index and a pair page do not scroll sideways and their chart text is at
-# least 9 px high.
+# 1280 px the index and a pair page do not scroll sideways, their chart text is at least 9 px
+# high and no two texts of a chart overlap; the trend charts label each night by its label.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
 source "$here/../fixtures/report_browser.sh"
@@ -80,7 +80,7 @@ while IFS= read -r page; do
 	while IFS= read -r link; do
 		[ -n "$link" ] || continue
 		case $link in
-		'#'*) continue ;;
+		'#'* | data:*) continue ;; # in-page: an anchor, the favicon
 		http:* | https:* | //* | /*) external="$external $page:$link"; continue ;;
 		esac
 		nlinks=$((nlinks + 1))
@@ -131,6 +131,10 @@ base=$(xmllint --xpath 'string(/*/@xml:base)' "$tmp/pub/feed.xml" 2>/dev/null)
 expect_exit "--base-url must be http(s)" 2 "$NETSWEEP" site --db "$db" -o "$tmp/x" --base-url ftp://x
 expect_exit "no finished run of a matrix is an error" 2 "$NETSWEEP" site --db "$db" -o "$tmp/x" --matrix nosuch
 
+tics=$(sed -n 's/^set xtics (\(.*\))$/\1/p' "$site/per_dollar.gp")
+[ "$tics" = "'night-1' 0, 'night-2' 1, 'night-3' 2, 'night-4' 3" ] &&
+	pass "the trend charts label each night by its label ($tics)" ||
+	fail "the trend charts label each night by its label" "xtics: $tics"
 [ -n "$CHROMIUM" ] || { skip "site in a browser" "chromium is not installed (apt-get install chromium)"; finish; exit; }
 for page in index.html pairs/m4.xlarge/index.html; do
 	for w in 400 1280; do
@@ -144,6 +148,9 @@ for page in index.html pairs/m4.xlarge/index.html; do
 		else
 			fail "$page at $w px: no sideways scroll" "scrollWidth $sw > $vw; $ov"
 		fi
+		ov=$(sed -n 's/^overlap //p' <<<"$m")
+		[ "$ov" = none ] && pass "$page at $w px: no chart text overlaps another" ||
+			fail "$page at $w px: no chart text overlaps another" "$ov"
 		fpx=$(sed -n 's/^minfont //p' <<<"$m")
 		awk -v f="$fpx" 'BEGIN { exit !(f + 0 >= 9) }' &&
 			pass "$page at $w px: chart text at least 9 px ($fpx px)" ||
