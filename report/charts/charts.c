@@ -315,6 +315,7 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 	rp_buf_init(&gp);
 	rp_buf_init(&lab);
 	size_t n = 0;
+	double top = 0;
 	rp_buf_puts(&dat, "# label Mbps_per_usd_hour Mbps usd_per_hour\n");
 	for (size_t i = 0; i < n_cost; i++) {
 		if (!cost[i].rank || strcmp(cost[i].currency ? cost[i].currency : "USD", cur))
@@ -328,17 +329,30 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 		cg_dat_label(&dat, rp_buf_str(&lab));
 		rp_buf_printf(&dat, " %.6g %.6g %.6g\n", cost[i].mbps_per_usd_hour, cost[i].mbps,
 			      cost[i].usd_per_hour);
+		if (cost[i].mbps_per_usd_hour > top)
+			top = cost[i].mbps_per_usd_hour;
 		n++;
 	}
 	cg_gp_header(&gp, o, c);
-	rp_buf_printf(&gp, "set ylabel 'Mbit/s per %s/hour'\nset yrange [0:*]\nset key off\n"
-		      "set xrange [-0.6:%zu.6]\nset bmargin 7\n", !strcmp(cur, "USD") ? "$" :
+	/* Bars across, best on top, each named above its bar and its figure at its end: a pair
+	 * and case name under a rotated bar ran into the next and off the chart's edge. The
+	 * chart grows a row per bar; the axis leaves a fifth more room for the figures. */
+	rp_buf_printf(&gp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,%d' "
+		      "background '#ffffff'\n", CG_WIDTH, 110 + (n ? n : 1) * 52, CG_FONT_PX);
+	rp_buf_printf(&gp, "set xlabel 'Mbit/s per %s/hour'\nset key off\nunset ytics\n"
+		      "set border 1\nset lmargin 2\nset rmargin 4\nset grid noytics\n"
+		      "set yrange [%zu.5:-0.8]\n", !strcmp(cur, "USD") ? "$" :
 		      code_ok ? cur : "price unit", n ? n - 1 : 0);
-	rp_buf_printf(&gp, "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
-		      "set xtics rotate by -30\n"
-		      "plot '%s.dat' using 0:2:xtic(1) with boxes lc rgb '#0072B2' notitle, \\\n"
-		      "     '' using 0:2:(sprintf('%%.0f', $2)) with labels offset 0,0.8 notitle\n",
-		      c->name);
+	if (top > 0)
+		rp_buf_printf(&gp, "set xrange [0:%.6g]\n", top * 1.2);
+	else
+		rp_buf_puts(&gp, "set xrange [0:*]\n");
+	rp_buf_printf(&gp, "set style fill solid 0.8 border -1\n"
+		      "plot '%s.dat' using (0):0:(0):2:($0-0.2):($0+0.2) with boxxyerror "
+		      "lc rgb '#0072B2' notitle, \\\n"
+		      "     '' using (0):($0-0.42):1 with labels left notitle, \\\n"
+		      "     '' using 2:0:(sprintf('%%.0f', $2)) with labels left offset 0.5,0 "
+		      "notitle\n", c->name);
 	int rc = cg_chart_finish(o, c, &dat, &gp, n ? NULL : "no endpoint has both a price and a result",
 			      err);
 	rp_buf_free(&dat);

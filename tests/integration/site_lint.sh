@@ -81,6 +81,29 @@ else
 	done
 fi
 
+# Three nights minutes apart without labels (a first lab campaign): each its own place,
+# labelled by date and time, no two chart texts overlapping, in the site and in the last
+# night's report (its trend over the runs).
+db3=$tmp/three.db site3=$tmp/site3
+bash "$here/../fixtures/report_fixture.sh" nights "$db3" 3 9 >/dev/null &&
+	sqlite3 "$db3" "UPDATE runs SET label = NULL, started_at = '2026-11-01T01:0' || id || ':00Z',
+		finished_at = '2026-11-01T01:0' || id || ':30Z'" &&
+	"$NETSWEEP" site --db "$db3" -o "$site3" >/dev/null 2>&1 ||
+	fail "three nights minutes apart: site built"
+tics=$(sed -n 's/^set xtics (\(.*\))$/\1/p' "$site3/per_dollar.gp")
+[ "$tics" = "'11-01 01:01' 0, '11-01 01:02' 1, '11-01 01:03' 2" ] &&
+	pass "three nights minutes apart: each labelled by its date and time ($tics)" ||
+	fail "three nights minutes apart: each labelled by its date and time" "xtics: $tics"
+if [ -n "$CHROMIUM" ]; then
+	last=$(ls -d "$site3"/nights/*/ | tail -1)
+	for page in "$site3/index.html" "$site3/pairs/m4.xlarge/index.html" "${last}index.html"; do
+		m=$(measure_width "$page" 400 900 "$tmp/shot3.png")
+		ov=$(sed -n 's/^overlap //p' <<<"$m")
+		[ "$ov" = none ] && pass "three nights: ${page#"$site3"/} at 400 px: no chart text overlaps" ||
+			fail "three nights: ${page#"$site3"/} at 400 px: no chart text overlaps" "${ov:-no measurement}"
+	done
+fi
+
 # Lighthouse: accessibility and best practices at 100, the pages served on loopback (it
 # refuses file:// addresses).
 LIGHTHOUSE=${LIGHTHOUSE:-$(command -v lighthouse || true)}
