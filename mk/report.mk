@@ -18,6 +18,7 @@ ITESTS += tests/integration/export_metrics.sh
 LIB_SRC += report/site/site.c report/site/site_night.c report/site/site_pages.c report/site/site_charts.c report/site/site_feed.c report/site/cmd_site.c
 ITESTS += tests/integration/site.sh
 ITESTS += tests/integration/site_lint.sh
+ITESTS += tests/integration/export_iperf3.sh
 # The year-of-nights store generator (tests/bench/year.sh, tests/integration/db_prune.sh).
 YEAR_STORE := $(BUILD)/tests/year_store
 EXTRA_TARGETS += $(YEAR_STORE)

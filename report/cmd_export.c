@@ -41,7 +41,10 @@ static void usage(FILE *f)
 		"                     prometheus: Prometheus text, timestamps in milliseconds\n"
 		"                     (promtool check metrics; with --no-timestamps for\n"
 		"                     node_exporter's textfile collector); ndjson: one v_results\n"
-		"                     row a line, every column under its name\n"
+		"                     row a line, every column under its name; iperf3: each\n"
+		"                     stored result in iperf3's JSON layout (iperf3 -J), one a\n"
+		"                     line, a group case's every client stream in end.streams[]\n"
+		"                     (schemas/iperf3-json.md)\n"
 		"  --type T           the cases of pairs of instance type T only: its exact name,\n"
 		"                     or a family as the run's catalog stated it (m5, Dsv5,\n"
 		"                     n2-standard, PRO2, cx)\n"
@@ -81,9 +84,11 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 				c->o.format = RP_EXPORT_PROMETHEUS;
 			else if (!strcmp(optarg, "ndjson"))
 				c->o.format = RP_EXPORT_NDJSON;
+			else if (!strcmp(optarg, "iperf3"))
+				c->o.format = RP_EXPORT_IPERF3;
 			else
-				return ns_err_code(err, NS_E_USAGE, "--format '%s': openmetrics, prometheus "
-						   "or ndjson", optarg);
+				return ns_err_code(err, NS_E_USAGE, "--format '%s': openmetrics, prometheus, "
+						   "ndjson or iperf3", optarg);
 			break;
 		case 'T': c->o.timestamps = false; break;
 		case 't': c->o.type = optarg; break;

@@ -198,3 +198,119 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
 }
+
+/* iperf3's layout (schemas/iperf3-json.md) of a stored result, built by SQLite's JSON
+ * functions from its probe_json: the same keys, units and types as runner/proto/iperf3_json.c
+ * writes for `probe -J --json-format iperf3`, for the figures a stored result keeps (its
+ * streams' end figures, its interval sums); a group case's total has one end.streams[] entry
+ * per client stream. X is the result's row: p its probe_json, t its duration, udp, sends
+ * (the client sent), ts its start (epoch seconds). */
+#define I3_B(e) "iif(" e ", json('true'), json('false'))"
+#define I3_SPAN(f) "'start', 0, 'end', x.t, 'seconds', x.t, 'bytes', " f "->>'bytes'," \
+	" 'bits_per_second', " f "->>'bits_per_second'"
+#define I3_US(e) "CAST(round(1000 * coalesce(" e ", 0)) AS INTEGER)"
+#define I3_UDP(f) "'jitter_ms', " f "->>'jitter_ms', 'lost_packets', " f "->>'lost'," \
+	" 'packets', " f "->>'packets' + " f "->>'lost', 'lost_percent', " f "->>'lost_percent'"
+#define I3_IV(v, sum) "json_patch(json_object(" sum " 'start', " v "->>'start_s', 'end', " \
+	v "->>'end_s', 'seconds', " v "->>'end_s' - (" v "->>'start_s'), 'bytes', " v "->>'bytes'," \
+	" 'bits_per_second', " v "->>'bits_per_second', 'omitted', " I3_B(v "->>'omitted'") "," \
+	" 'sender', " I3_B("x.sends") "), CASE WHEN x.udp AND x.sends THEN json_object('packets'," \
+	" " v "->>'packets') WHEN x.udp THEN json_object('jitter_ms', " v "->>'jitter_ms'," \
+	" 'lost_packets', " v "->>'lost', 'packets', " v "->>'packets', 'lost_percent'," \
+	" 100.0 * " v "->>'lost' / max(1, " v "->>'packets' + " v "->>'lost'))" \
+	" WHEN x.sends THEN json_object('retransmits', coalesce(" v "->>'retransmits', 0)) ELSE '{}' END)"
+static const char IPERF3_SQL[] =
+	"WITH x AS (SELECT v.result_id AS id, v.instance_type AS itype, (SELECT t.family FROM"
+	" run_instance_types t WHERE t.run_id = v.run_id AND t.instance_type = v.instance_type)"
+	" AS family, r.probe_json AS p, coalesce(r.probe_json->>'duration_s', 0) AS t,"
+	" r.probe_json->>'protocol' = 'udp' AS udp,"
+	" coalesce(r.probe_json->>'direction', 'forward') <> 'reverse' AS sends,"
+	" coalesce(nullif(r.probe_json->>'started_unix', 0), unixepoch(r.started_at), 0) AS ts,"
+	" " GROUP_JSON " AS grp,"
+	" (SELECT streams_per_client FROM group_results g WHERE g.result_id = v.result_id) AS spc"
+	" FROM v_results v JOIN results r ON r.id = v.result_id"
+	" WHERE v.run_id = ?1 AND json_valid(r.probe_json))"
+	" SELECT x.itype, x.family, json_object("
+	"'start', json_object("
+	/* a group's streams are its clients' one after another: each to its client's agent */
+	" 'connected', (SELECT json_group_array(json_object('socket', 5 + sid, 'local_host',"
+	"  coalesce(x.p->>'$.params.bind', ''), 'local_port', 0, 'remote_host',"
+	"  coalesce(trim(rtrim(rtrim(a, '0123456789'), ':'), '[]'), x.p->>'$.params.host'),"
+	"  'remote_port', coalesce(CAST(substr(a, length(rtrim(a, '0123456789')) + 1) AS INTEGER),"
+	"  x.p->>'$.params.port')))"
+	"  FROM (SELECT sid, (SELECT gc.agent FROM group_clients gc WHERE gc.result_id = x.id"
+	"  AND gc.client = sid / x.spc) AS a FROM (SELECT DISTINCT s.value->>'id' AS sid"
+	"  FROM json_each(x.p, '$.streams_detail') s) ORDER BY sid)),"
+	" 'version', 'netsweep ' || coalesce(x.p->>'netsweep', ''), 'system_info', '',"
+	" 'timestamp', json_object('time', substr('SunMonTueWedThuFriSat', 1 + 3 * strftime('%w',"
+	"  x.ts, 'unixepoch'), 3) || strftime(', %d ', x.ts, 'unixepoch') ||"
+	"  substr('JanFebMarAprMayJunJulAugSepOctNovDec', 3 * strftime('%m', x.ts, 'unixepoch') - 2,"
+	"  3) || strftime(' %Y %H:%M:%S GMT', x.ts, 'unixepoch'), 'timesecs', CAST(x.ts AS INTEGER)),"
+	" 'connecting_to', json_object('host', x.p->>'$.params.host', 'port', x.p->>'$.params.port'),"
+	" 'cookie', '', 'target_bitrate', x.p->>'$.params.rate_bps',"
+	" 'sock_bufsize', x.p->>'$.params.window',"
+	" 'test_start', json_object('protocol', upper(x.p->>'protocol'), 'num_streams',"
+	"  x.p->>'streams', 'blksize', CASE WHEN x.p->>'$.params.length' > 0 THEN"
+	"  x.p->>'$.params.length' WHEN x.udp THEN 1460 ELSE 131072 END, 'omit',"
+	"  CAST(x.p->>'$.params.omit_s' AS INTEGER), 'duration',"
+	"  CAST(x.p->>'$.params.duration_s' AS INTEGER), 'bytes', x.p->>'$.params.bytes', 'blocks',"
+	"  x.p->>'$.params.blocks', 'reverse', x.p->>'direction' = 'reverse', 'tos',"
+	"  x.p->>'$.params.tos', 'target_bitrate', x.p->>'$.params.rate_bps', 'bidir',"
+	"  x.p->>'direction' = 'bidir', 'fqrate', x.p->>'$.params.fq_rate_bps', 'interval',"
+	"  x.p->>'$.params.interval_s')),"
+	"'intervals', (SELECT json_group_array(json_object("
+	" 'streams', (SELECT json_group_array(json(" I3_IV("s.value", "'socket', 5 + (s.value->>'stream'),") "))"
+	"  FROM json_each(x.p, '$.intervals') s WHERE s.value->>'stream' >= 0"
+	"  AND s.value->>'start_s' = i.value->>'start_s'"
+	"  AND s.value->>'direction' IS i.value->>'direction'),"
+	" 'sum', json(" I3_IV("i.value", "") ")))"
+	" FROM json_each(x.p, '$.intervals') i WHERE i.value->>'stream' = -1"
+	" AND i.value->>'direction' IS coalesce(x.p->>'$.sum.direction', x.p->>'direction')),"
+	"'end', json_patch(json_object("
+	" 'streams', (SELECT json_group_array(json(CASE WHEN x.udp THEN json_object('udp',"
+	"  json_object('socket', 5 + (s.value->>'id'), " I3_SPAN("s.value->'$.receiver'") ","
+	"  " I3_UDP("s.value->'$.receiver'") ", 'out_of_order', s.value->>'$.receiver.out_of_order',"
+	"  'sender', " I3_B("x.sends") ")) ELSE json_object("
+	"  'sender', json_object('socket', 5 + (s.value->>'id'), " I3_SPAN("s.value->'$.sender'") ","
+	"  'retransmits', coalesce(s.value->>'$.sender.retransmits', 0),"
+	"  'max_snd_cwnd', coalesce(s.value->>'$.sender.cwnd_bytes', 0),"
+	"  'max_rtt', " I3_US("s.value->>'$.sender.rtt_ms'") ", 'min_rtt',"
+	"  " I3_US("s.value->>'$.sender.rtt_ms'") ", 'mean_rtt', " I3_US("s.value->>'$.sender.rtt_ms'") ","
+	"  'sender', " I3_B("x.sends") "),"
+	"  'receiver', json_object('socket', 5 + (s.value->>'id'), " I3_SPAN("s.value->'$.receiver'") ","
+	"  'sender', " I3_B("x.sends") ")) END))"
+	"  FROM json_each(x.p, '$.streams_detail') s),"
+	" 'sum_sent', json_patch(json_object(" I3_SPAN("x.p->'$.sum.sender'") ", 'sender',"
+	"  " I3_B("x.sends") "), CASE WHEN x.udp THEN json_object('jitter_ms', 0, 'lost_packets', 0,"
+	"  'packets', x.p->>'$.sum.sender.packets', 'lost_percent', 0) ELSE json_object('retransmits',"
+	"  coalesce(x.p->>'$.sum.sender.retransmits', 0)) END),"
+	" 'sum_received', json_patch(json_object(" I3_SPAN("x.p->'$.sum.receiver'") ", 'sender',"
+	"  " I3_B("NOT x.udp AND x.sends") "), CASE WHEN x.udp THEN json_object("
+	"  " I3_UDP("x.p->'$.sum.receiver'") ") ELSE '{}' END),"
+	" 'cpu_utilization_percent', json_object('host_total', iif(x.sends,"
+	"  x.p->>'$.sum.sender.cpu_percent', x.p->>'$.sum.receiver.cpu_percent'), 'remote_total',"
+	"  iif(x.sends, x.p->>'$.sum.receiver.cpu_percent', x.p->>'$.sum.sender.cpu_percent'))),"
+	" CASE WHEN x.udp THEN json_object('sum', json_object(" I3_SPAN("x.p->'$.sum.receiver'") ","
+	"  " I3_UDP("x.p->'$.sum.receiver'") ", 'sender', " I3_B("x.sends") ")) ELSE '{}' END),"
+	/* the stored result, and a group's v_group_fairness figures and members as export
+	 * --format ndjson has them ("group"), member names included */
+	"'netsweep', iif(x.grp IS NULL, json(x.p), json_set(x.p, '$.group', json(x.grp))))"
+	" FROM x ORDER BY x.id";
+
+int rp_xiperf3_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
+		    struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, IPERF3_SQL, &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = 0, step = SQLITE_DONE;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (itype_matches(sqlrow_text(st, 0), sqlrow_text(st, 1), type))
+			rc = fn(ctx, sqlrow_text(st, 2), err);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}

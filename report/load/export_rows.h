@@ -54,4 +54,13 @@ typedef int (*rp_line_fn)(void *ctx, const char *line, struct ns_err *err);
 int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
 		  struct ns_err *err);
 
+/* Each stored result of run id (of the types answering to type; NULL = all) in iperf3's JSON
+ * layout (schemas/iperf3-json.md), one document to fn each, in result order: start,
+ * intervals (the stored interval sums, and the streams' where they were kept), end (one
+ * streams[] entry per stream — a group case's every client's streams — sum_sent,
+ * sum_received, for UDP sum, cpu_utilization_percent) and the stored result whole under
+ * "netsweep". A result without a stored probe_json is left out. */
+int rp_xiperf3_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
+		    struct ns_err *err);
+
 #endif

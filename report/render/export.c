@@ -267,6 +267,12 @@ int rp_export(sqlite3 *db, const long long *run_ids, size_t n, const struct rp_e
 {
 	if (o->format == RP_EXPORT_NDJSON)
 		return write_ndjson(db, out, run_ids, n, o->type, err);
+	if (o->format == RP_EXPORT_IPERF3) {
+		for (size_t i = 0; i < n; i++)
+			if (rp_xiperf3_rows(db, run_ids[i], o->type, json_line, out, err) < 0)
+				return -1;
+		return 0;
+	}
 	struct rp_xset s = {0};
 	for (size_t i = 0; i < n; i++)
 		if (rp_xset_read(db, run_ids[i], o->type, &s, err) < 0) {

@@ -1,7 +1,7 @@
 /* export: runs of the database in the formats dashboards and alerting read — Prometheus
  * text (promtool check metrics, node_exporter's textfile collector), OpenMetrics 1.0 text
- * (promtool tsdb create-blocks-from openmetrics, to backfill nightly runs) and NDJSON (one
- * v_results row a line). Metric names, labels and units: schemas/export.md. */
+ * (promtool tsdb create-blocks-from openmetrics, to backfill nightly runs), NDJSON (one
+ * v_results row a line) and iperf3's JSON (one stored result a line, schemas/iperf3-json.md). Metric names, labels and units: schemas/export.md. */
 #ifndef RP_EXPORT_H
 #define RP_EXPORT_H
 
@@ -11,7 +11,8 @@
 
 #include "lib/err.h"
 
-enum rp_export_format { RP_EXPORT_OPENMETRICS, RP_EXPORT_PROMETHEUS, RP_EXPORT_NDJSON };
+enum rp_export_format { RP_EXPORT_OPENMETRICS, RP_EXPORT_PROMETHEUS, RP_EXPORT_NDJSON,
+		       RP_EXPORT_IPERF3 /* each stored result in iperf3's JSON layout, one a line */ };
 
 struct rp_export_opts {
 	enum rp_export_format format;
