@@ -10,6 +10,7 @@
 
 #include "report/analyze/advertised.h"
 #include "report/charts/latency_chart.h"
+#include "report/load/export_rows.h"
 #include "report/load/itypes.h"
 #include "report/load/lab.h"
 #include "report/load/reprice.h"
@@ -121,6 +122,30 @@ static int write_files(const struct rp_report_cfg *cfg, struct rp_pipeline *p,
 	return rp_json_write(r, path, err);
 }
 
+/* rp_xclients_each's rows into p->clients. */
+static int add_client(void *ctx, const char *case_key, const char *name, double bps)
+{
+	struct rp_pipeline *p = ctx;
+	if (p->n_clients == p->cap_clients) {
+		size_t cap = p->cap_clients ? 2 * p->cap_clients : 16;
+		struct rp_client_rate *n = realloc(p->clients, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		p->clients = n;
+		p->cap_clients = cap;
+	}
+	struct rp_client_rate *x = &p->clients[p->n_clients];
+	*x = (struct rp_client_rate){.case_key = strdup(case_key ? case_key : ""),
+				     .name = strdup(name ? name : "?"), .bps = bps};
+	if (!x->case_key || !x->name) {
+		free(x->case_key);
+		free(x->name);
+		return -1;
+	}
+	p->n_clients++;
+	return 0;
+}
+
 int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct ns_err *err)
 {
 	*p = (struct rp_pipeline){0};
@@ -155,7 +180,8 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_latency_chart(&p->lat, &co, &p->charts, err) < 0 ||
 	    rp_charts_draw(&co, &p->charts, err) < 0 ||
 	    rp_findings_build(d, p->cost, p->n_cost, cmp, base, &p->news, &p->fnd, err) < 0 ||
-	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0)
+	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0 ||
+	    rp_xclients_each(p->db, d->run.id, add_client, p, err) < 0)
 		return -1;
 	if (rp_history_findings(d, &p->hist, &p->fnd) < 0 || rp_ab_findings(d, &p->ab, &p->fnd) < 0 ||
 	    rp_advertised_findings(d, &p->fnd) < 0)
@@ -179,6 +205,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 		.charts = &p->charts, .gnuplot_note = p->gnuplot ? NULL : p->gp_reason,
 		.outdir = cfg->outdir, .price_note = *p->price_note ? p->price_note : NULL,
 		.pricing = &p->pricing, .latency = &p->lat, .loadlat = &p->loadlat,
+		.clients = p->clients, .n_clients = p->n_clients,
 	};
 	return write_files(cfg, p, &r, err);
 }
@@ -187,6 +214,11 @@ void rp_pipeline_free(struct rp_pipeline *p)
 {
 	free(p->gnuplot);
 	rp_content_free(&p->content);
+	for (size_t i = 0; i < p->n_clients; i++) {
+		free(p->clients[i].case_key);
+		free(p->clients[i].name);
+	}
+	free(p->clients);
 	rp_findings_free(&p->fnd);
 	rp_search_free(&p->search);
 	free(p->cost);

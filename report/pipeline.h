@@ -42,6 +42,8 @@ struct rp_pipeline {
 	struct rp_charts charts;
 	struct rp_content content;
 	struct rp_pricing pricing;   /* the run's, settled */
+	struct rp_client_rate *clients; /* group cases' clients, by member name */
+	size_t n_clients, cap_clients;
 	char *gnuplot;               /* NULL: charts not rendered, gp_reason says why */
 	char baseline_note[256], gp_reason[256], price_note[4200];
 };

@@ -425,12 +425,85 @@ static int chart_search(const struct rp_search *s, const struct rp_chart_opts *o
 	return rc;
 }
 
+/* A group case's throughput and fairness against its number of clients (incast, fan-out, the
+ * clients axis): the total's median on the left axis, Jain's index on the right, one pair of
+ * lines per pair and protocol. No chart at all when the run has no group case. */
+static int chart_fairness(const struct rp_data *d, const struct rp_chart_opts *o,
+			  struct rp_charts *cs, struct ns_err *err)
+{
+	size_t n = 0, series = 0;
+	for (size_t i = 0; i < d->n_cases; i++)
+		n += d->cases[i].clients > 0;
+	if (!n)
+		return 0;
+	struct rp_chart *c = cg_chart_new(cs, o, "fairness", "Throughput and fairness vs clients",
+					  "The clients' total (median over repeats, left axis) and "
+					  "Jain's fairness index over the clients (right axis: 1 = "
+					  "equal shares) against the number of clients sending at once.");
+	struct rp_buf dat, gp, plot;
+	rp_buf_init(&dat);
+	rp_buf_init(&gp);
+	rp_buf_init(&plot);
+	char *done = calloc(d->n_cases, 1);
+	if (!done)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < d->n_cases; i++) {
+		const struct rp_case *a = &d->cases[i];
+		if (done[i] || a->clients <= 0)
+			continue;
+		char title[200];
+		snprintf(title, sizeof(title), "%.120s %s", rp_ep_label(&d->eps[a->ep]), a->protocol);
+		rp_buf_printf(&dat, "# %s: clients %s jain\n", title, d->unit.name);
+		for (long long last = 0;;) { /* this pair and protocol's cases by clients */
+			size_t best = d->n_cases;
+			for (size_t k = i; k < d->n_cases; k++) {
+				const struct rp_case *b = &d->cases[k];
+				if (!done[k] && b->clients > last && b->ep == a->ep &&
+				    !strcmp(b->protocol, a->protocol) &&
+				    (best == d->n_cases || b->clients < d->cases[best].clients))
+					best = k;
+			}
+			if (best == d->n_cases)
+				break;
+			const struct rp_case *b = &d->cases[best];
+			done[best] = 1;
+			last = b->clients;
+			rp_buf_printf(&dat, "%lld ", b->clients);
+			cg_dat_num(&dat, b->fig[RP_RCV_BPS].med / d->unit.div, " ");
+			cg_dat_num(&dat, b->fig[RP_JAIN].med, "\n");
+		}
+		rp_buf_puts(&dat, "\n\n");
+		rp_buf_printf(&plot, "%s'%%s.dat' index %zu using 1:2 with linespoints lw 2 title ",
+			      series ? ", \\\n     " : "plot ", series);
+		rp_gp_quote(&plot, title);
+		rp_buf_printf(&plot, ", \\\n     '%%s.dat' index %zu using 1:3 axes x1y2 with "
+			      "linespoints dt 2 lw 2 title ", series);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), ": Jain's index");
+		rp_gp_quote(&plot, title);
+		series++;
+	}
+	free(done);
+	cg_gp_header(&gp, o, c);
+	rp_buf_printf(&gp, "set xlabel 'clients'\nset ylabel '%s (total, receiver)'\n"
+		      "set y2label \"Jain's index\"\nset yrange [0:*]\nset y2range [0:1.05]\n"
+		      "set ytics nomirror\nset y2tics 0.25\nset xtics 1\n"
+		      "set offsets graph 0.05, graph 0.05, 0, 0\n", d->unit.name);
+	cg_gp_key_margin(&gp, 2 * series);
+	cg_add_plot(&gp, &plot, c->name);
+	rp_buf_puts(&gp, "\n");
+	int rc = cg_chart_finish(o, c, &dat, &gp, NULL, err);
+	rp_buf_free(&dat);
+	rp_buf_free(&gp);
+	rp_buf_free(&plot);
+	return rc;
+}
+
 int rp_charts_make(sqlite3 *db, const struct rp_data *d, const struct rp_cost_row *cost,
 		   size_t n_cost, const struct rp_chart_opts *o, struct rp_charts *out,
 		   struct ns_err *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (chart_streams(d, o, out, err) < 0 || chart_size(d, o, out, 1, err) < 0 ||
+	if (chart_fairness(d, o, out, err) < 0 || chart_streams(d, o, out, err) < 0 || chart_size(d, o, out, 1, err) < 0 ||
 	    chart_size(d, o, out, 0, err) < 0 || chart_dollar(d, cost, n_cost, o, out, err) < 0 ||
 	    rp_chart_series(db, d, o, out, err) < 0 || rp_chart_clients(db, d, o, out, err) < 0 ||
 	    chart_cpu(d, o, out, err) < 0)

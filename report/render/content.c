@@ -103,6 +103,23 @@ static void news(struct cb *b, const struct rp_report *r)
 	}
 }
 
+/* A run of group cases leads with what it varies: how the clients shared the path. */
+static void group(struct cb *b, const struct rp_report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->d->n_cases; i++)
+		n += r->d->cases[i].clients > 0;
+	if (!n)
+		return;
+	sec(b, RP_SEC_GROUP, "clients", "Clients and fairness");
+	para(b, RP_PARA_NOTE, NULL, 0, "Each group case's clients ran together, started on one "
+	     "clock, as one case: its figure is their total. Jain's index over the clients' rates "
+	     "is 1 when they shared equally and 1/n when one of n took everything; the slowest "
+	     "client's share is its rate over the total, and over its fair share (total / "
+	     "clients). Per client: the mean over the case's successful repeats, by the matrix's "
+	     "member names.");
+}
+
 static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 {
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
@@ -319,6 +336,7 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 		c->generated = NULL;
 	/* News first, then the best per dollar, then the rest by how often readers need it. */
 	news(&b, r);
+	group(&b, r);
 	cost(&b, r);
 	findings(&b, r);
 	if (r->latency && r->latency->n) {
@@ -351,7 +369,8 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	method(&b, r);
 	run_facts(&b, r);
 	for (size_t i = 0; i < c->n; i++)
-		if (rp_content_tables(r, &c->secs[i]) < 0)
+		if ((c->secs[i].kind == RP_SEC_GROUP ? rp_content_group_tables(r, &c->secs[i])
+						     : rp_content_tables(r, &c->secs[i])) < 0)
 			b.oom = 1;
 	if (b.oom || !c->headline || !c->generated) {
 		rp_content_free(c);

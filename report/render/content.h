@@ -17,6 +17,7 @@
 
 enum rp_sec_kind {
 	RP_SEC_NEWS,        /* what changed against the baseline */
+	RP_SEC_GROUP,       /* group cases: per client, fairness against the number of clients */
 	RP_SEC_COST,        /* best per dollar */
 	RP_SEC_FINDINGS,
 	RP_SEC_LATENCY,     /* request/response cases */
@@ -128,6 +129,10 @@ void rp_content_free(struct rp_content *c);
  * stays in s for rp_content_tables_free). */
 int rp_content_tables(const struct rp_report *r, struct rp_section *s);
 void rp_content_tables_free(struct rp_section *s);
+
+/* The tables of the group section (content_group.c): fairness by number of clients and
+ * each client's figures by its member name; -1 when out of memory. */
+int rp_content_group_tables(const struct rp_report *r, struct rp_section *s);
 
 /* The method's note above the equivalent probe commands, said by every writer. */
 #define RP_PROBE_NOTE "Each case can be reproduced by hand with netsweep probe against an " \

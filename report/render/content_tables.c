@@ -14,120 +14,7 @@
 #include "report/load/limits.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-
-struct tb {
-	struct rp_section *s;
-	struct rp_table *t;     /* the table being written */
-	struct rp_row *row;     /* its row being written */
-	int oom;
-};
-
-static char *dup_or_oom(struct tb *b, const char *s)
-{
-	char *d = strdup(s ? s : "–");
-	if (!d)
-		b->oom = 1;
-	return d;
-}
-
-static void table(struct tb *b, const char *id, const char *heading, const char *note,
-		  const char *const *cols, size_t n_cols)
-{
-	struct rp_section *s = b->s;
-	struct rp_table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof(*nt));
-	char **c = calloc(n_cols, sizeof(*c));
-	if (!nt || !c) {
-		if (nt)
-			s->tables = nt;
-		free(c);
-		b->oom = 1;
-		b->t = NULL;
-		return;
-	}
-	s->tables = nt;
-	b->t = &nt[s->n_tables++];
-	*b->t = (struct rp_table){.id = id, .heading = heading, .note = note, .cols = c,
-				  .n_cols = n_cols};
-	for (size_t k = 0; k < n_cols; k++)
-		c[k] = dup_or_oom(b, cols[k]);
-}
-
-/* A row of the current table; attr ("data-case-key") names a value machines read it by, attr2
- * a second one (NULL: none). */
-static void row2(struct tb *b, const char *cls, const char *attr, const char *attr_value,
-		 const char *attr2, const char *attr2_value)
-{
-	struct rp_table *t = b->t;
-	b->row = NULL;
-	if (!t)
-		return;
-	struct rp_row *nr = realloc(t->rows, (t->n_rows + 1) * sizeof(*nr));
-	struct rp_cell *cells = calloc(t->n_cols, sizeof(*cells));
-	if (!nr || !cells) {
-		if (nr)
-			t->rows = nr;
-		free(cells);
-		b->oom = 1;
-		return;
-	}
-	t->rows = nr;
-	b->row = &nr[t->n_rows++];
-	*b->row = (struct rp_row){.cells = cells, .cls = cls, .attr = {attr, attr2}};
-	if (attr)
-		b->row->attr_value[0] = dup_or_oom(b, attr_value ? attr_value : "");
-	if (attr2)
-		b->row->attr_value[1] = dup_or_oom(b, attr2_value ? attr2_value : "");
-}
-
-static void row(struct tb *b, const char *cls, const char *attr, const char *attr_value)
-{
-	row2(b, cls, attr, attr_value, NULL, NULL);
-}
-
-/* The next cell of the current row: text ("–" for NULL), flags, a number's value (NAN: none). */
-static struct rp_cell *cell_v(struct tb *b, const char *text, unsigned flags, double v)
-{
-	struct rp_row *r = b->row;
-	if (!r || r->n_cells == b->t->n_cols)
-		return NULL;
-	struct rp_cell *c = &r->cells[r->n_cells++];
-	*c = (struct rp_cell){.text = dup_or_oom(b, text), .flags = flags, .value = v};
-	return c;
-}
-
-static struct rp_cell *cell(struct tb *b, const char *text)
-{
-	return cell_v(b, text, 0, NAN);
-}
-
-/* A number shown as fmt has it; "–" when v is NAN. */
-static void cell_fmt(struct tb *b, const char *fmt, double v)
-{
-	char t[64];
-	snprintf(t, sizeof(t), fmt, v);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
-}
-
-static void cell_bps(struct tb *b, double v, struct rp_unit u)
-{
-	char t[32];
-	rp_fmt_in(t, sizeof(t), v, u);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
-}
-
-static void cell_range(struct tb *b, double lo, double hi, struct rp_unit u)
-{
-	char t[80];
-	rp_fmt_range(t, sizeof(t), lo, hi, u);
-	cell_v(b, t, RP_CELL_NUM, NAN);
-}
-
-static void cell_int(struct tb *b, int v)
-{
-	char t[24];
-	snprintf(t, sizeof(t), "%d", v);
-	cell_v(b, t, RP_CELL_NUM, NAN);
-}
+#include "report/render/content_tb.h"
 
 const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Sender (median)", RP_SND_BPS, NULL},
@@ -154,17 +41,6 @@ int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])
 	for (size_t i = 0; i < d->n_cases && !adv; i++)
 		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
 	return adv;
-}
-
-/* A line said under a cell's text (index.html: a note below it; report.md: after " — "). */
-static void cell_note(struct tb *b, struct rp_cell *c, const char *cls, const char *text)
-{
-	for (size_t k = 0; c && k < RP_CELL_NOTES; k++)
-		if (!c->note[k]) {
-			c->note[k] = dup_or_oom(b, text);
-			c->note_cls[k] = cls;
-			return;
-		}
 }
 
 /* One comparison row: [#,] case, baseline, now, change, p, verdict (a change in bold). */

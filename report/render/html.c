@@ -78,9 +78,23 @@ static void write_method(const struct rp_report *r, const struct rp_section *sec
 	hd_close(s, sec);
 }
 
-/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
+static const struct rp_chart *chart_named(const struct rp_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (!strcmp(r->charts->items[i].name, name))
+			return &r->charts->items[i];
+	return NULL;
+}
+
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers —
+ * but not one bar of a run of group cases, which opens on its clients instead. */
 static const struct rp_chart *lead_chart(const struct rp_report *r)
 {
+	size_t ranked = 0;
+	for (size_t i = 0; i < r->n_cost; i++)
+		ranked += r->cost[i].rank > 0;
+	if (ranked < 2 && chart_named(r, "fairness"))
+		return NULL;
 	for (size_t i = 0; i < r->charts->n; i++)
 		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
 		    r->charts->items[i].status == RP_CHART_OK)
@@ -123,13 +137,39 @@ static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct r
 	hd_text(cap, ".");
 }
 
+/* Every chart but those shown elsewhere (the lead, the group section's); those with nothing
+ * to draw in one line, not a panel each. */
 static void write_charts(const struct rp_report *r, const struct rp_section *sec,
 			 xmlNodePtr main)
 {
 	xmlNodePtr s = hd_open(main, sec);
-	for (size_t i = 0; i < r->charts->n; i++)
-		if (&r->charts->items[i] != lead_chart(r))
-			chart_figure(r, s, &r->charts->items[i]);
+	struct rp_buf nd;
+	rp_buf_init(&nd);
+	for (size_t i = 0; i < r->charts->n; i++) {
+		const struct rp_chart *c = &r->charts->items[i];
+		if (c == lead_chart(r) || !strcmp(c->name, "fairness"))
+			continue;
+		if (c->status == RP_CHART_NODATA)
+			rp_buf_printf(&nd, "%s%s (%s)", nd.len ? "; " : "Not drawn, nothing to draw: ",
+				      c->title, c->reason);
+		else
+			chart_figure(r, s, c);
+	}
+	if (nd.len) {
+		rp_buf_puts(&nd, ".");
+		hd_attr(hd_el_class(s, "p", "note", rp_buf_str(&nd)), "id", "charts-nodata");
+	}
+	rp_buf_free(&nd);
+	hd_close(s, sec);
+}
+
+/* The group section: its tables, then throughput and fairness against the clients. */
+static void write_group(const struct rp_report *r, const struct rp_section *sec, xmlNodePtr main)
+{
+	xmlNodePtr s = hd_open(main, sec);
+	hd_tables(s, sec);
+	if (chart_named(r, "fairness"))
+		chart_figure(r, s, chart_named(r, "fairness"));
 	hd_close(s, sec);
 }
 
@@ -152,6 +192,7 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 		if (lead_chart(r))
 			chart_figure(r, main, lead_chart(r));
 		break;
+	case RP_SEC_GROUP: write_group(r, sec, main); break;
 	case RP_SEC_COST: write_tables(sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
 	case RP_SEC_LATENCY: write_tables(sec, main); break;

@@ -174,28 +174,49 @@ static void method(const struct rp_report *r, struct rp_buf *b)
 	}
 }
 
+static void chart(const struct rp_chart *c, struct rp_buf *b)
+{
+	rp_buf_printf(b, "### %s\n\n", c->title);
+	if (c->status == RP_CHART_OK)
+		rp_buf_printf(b, "![%s](%s.svg)\n\n", c->title, c->name);
+	else if (c->status == RP_CHART_FAILED) {
+		rp_buf_puts(b, "Not rendered: ");
+		esc(b, c->reason);
+		rp_buf_puts(b, ".\n\n");
+	}
+	esc(b, c->caption);
+	rp_buf_printf(b, " Data: [%s.dat](%s.dat), script: [%s.gp](%s.gp).\n\n", c->name,
+		      c->name, c->name, c->name);
+}
+
+/* Every chart but the group section's; those with nothing to draw in one line. */
 static void charts(const struct rp_report *r, struct rp_buf *b)
 {
+	size_t nd = 0;
 	for (size_t i = 0; i < r->charts->n; i++) {
 		const struct rp_chart *c = &r->charts->items[i];
-		rp_buf_printf(b, "### %s\n\n", c->title);
-		if (c->status == RP_CHART_NODATA) {
-			rp_buf_puts(b, "Not drawn: ");
-			esc(b, c->reason);
-			rp_buf_puts(b, ".\n\n");
-			continue;
-		}
-		if (c->status == RP_CHART_OK)
-			rp_buf_printf(b, "![%s](%s.svg)\n\n", c->title, c->name);
-		else if (c->status == RP_CHART_FAILED) {
-			rp_buf_puts(b, "Not rendered: ");
-			esc(b, c->reason);
-			rp_buf_puts(b, ".\n\n");
-		}
-		esc(b, c->caption);
-		rp_buf_printf(b, " Data: [%s.dat](%s.dat), script: [%s.gp](%s.gp).\n\n", c->name,
-			      c->name, c->name, c->name);
+		if (strcmp(c->name, "fairness") && c->status != RP_CHART_NODATA)
+			chart(c, b);
 	}
+	for (size_t i = 0; i < r->charts->n; i++) {
+		const struct rp_chart *c = &r->charts->items[i];
+		if (c->status != RP_CHART_NODATA || !strcmp(c->name, "fairness"))
+			continue;
+		rp_buf_puts(b, nd++ ? "; " : "Not drawn, nothing to draw: ");
+		esc(b, c->title);
+		rp_buf_puts(b, " (");
+		esc(b, c->reason);
+		rp_buf_puts(b, ")");
+	}
+	if (nd)
+		rp_buf_puts(b, ".\n\n");
+}
+
+static void group_chart(const struct rp_report *r, struct rp_buf *b)
+{
+	for (size_t i = 0; i < r->charts->n; i++)
+		if (!strcmp(r->charts->items[i].name, "fairness"))
+			chart(&r->charts->items[i], b);
 }
 
 static void section(const struct rp_report *r, const struct rp_section *sec, struct rp_buf *b)
@@ -203,6 +224,7 @@ static void section(const struct rp_report *r, const struct rp_section *sec, str
 	md_open(sec, b);
 	switch (sec->kind) {
 	case RP_SEC_NEWS: case RP_SEC_COST: case RP_SEC_COMPARISON: case RP_SEC_RESULTS: break;
+	case RP_SEC_GROUP: break; /* its chart after its tables, below */
 	case RP_SEC_FINDINGS: findings(r, b); break;
 	case RP_SEC_LATENCY: case RP_SEC_LOADLAT: break;
 	case RP_SEC_AB: break;
@@ -215,6 +237,8 @@ static void section(const struct rp_report *r, const struct rp_section *sec, str
 	case RP_SEC_N: break;
 	}
 	md_tables(sec, b);
+	if (sec->kind == RP_SEC_GROUP)
+		group_chart(r, b);
 	md_close(sec, b);
 }
 

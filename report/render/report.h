@@ -19,6 +19,13 @@
 #include "report/load/search.h"
 #include "report/load/pricing.h"
 
+/* One client of a group case (v_group_clients): its case, its member name and its mean
+ * receive rate over the case's successful results, in case and client order. */
+struct rp_client_rate {
+	char *case_key, *name;
+	double bps;
+};
+
 struct rp_report {
 	const char *title;
 	const char *generated_at;        /* ISO-8601 UTC */
@@ -43,6 +50,8 @@ struct rp_report {
 	const struct rp_pricing *pricing; /* the model, rates and currency split ranked on */
 	const struct rp_latency *latency; /* request/response cases; NULL or n = 0: none */
 	const struct rp_loadlat *loadlat; /* cases with a latency probe; NULL or n = 0: none */
+	const struct rp_client_rate *clients; /* group cases' clients; n_clients = 0: none */
+	size_t n_clients;
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

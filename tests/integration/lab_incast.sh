@@ -63,6 +63,24 @@ if [ -s "$NETNS_TMP/rep/clients.svg" ] && grep -q "title 'client 8'" "$NETNS_TMP
 else
 	fail "lab incast: clients chart" "$(cat "$NETNS_TMP/rep.log")"
 fi
+# ... and opens on how the clients shared the link: right after "What changed" the group
+# section, a row per number of clients with Jain's index and the slowest share, each client
+# by its member name (c1..c8), throughput and fairness against the clients; the panels with
+# nothing to draw are one line, not empty figures
+h=$NETNS_TMP/rep/index.html
+x() { xmllint --html --xpath "$1" "$h" 2>/dev/null; }
+second=$(x 'string((//main/section)[2]/@id)')
+frows=$(x 'count(//table[@id="fairness-table"]/tbody/tr)')
+jain=$(x 'string(//table[@id="fairness-table"]/tbody/tr[last()]/td[4])')
+names=$(x '//table[@id="clients-table"]/tbody/tr[td[1]="8"]/td[2]/text()' | tr '\n' ' ')
+nodata=$(x 'count(//figure[@data-status="nodata"])')
+if [ "$second" = clients ] && [ "$frows" = 4 ] && [[ $jain =~ ^[01]\.[0-9]{3}$ ]] &&
+	[ "$names" = "c1 c2 c3 c4 c5 c6 c7 c8 " ] && [ -s "$NETNS_TMP/rep/fairness.svg" ] &&
+	[ "$nodata" = 0 ]; then
+	pass "lab incast: the report opens on the clients: fairness by clients, each client by name, its chart"
+else
+	fail "lab incast: the report opens on the clients" "second section '$second', $frows fairness rows, Jain '$jain', 8-client names '$names', $nodata empty panels"
+fi
 lab down >/dev/null 2>&1
 left=""
 ip netns list | grep -q "^$P-" && left="$left namespaces"
