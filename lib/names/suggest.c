@@ -8,26 +8,33 @@
 
 size_t suggest_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), row[SUGGEST_MAX_LEN + 1];
+	/* optimal string alignment: a swap of two neighbours is one edit, so that rnu is a typo
+	 * of run and tpc of tcp, not two edits in a three-letter name */
+	size_t la = strlen(a), lb = strlen(b), rows[3][SUGGEST_MAX_LEN + 1];
 	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN)
 		return SIZE_MAX;
+	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (up + 1 < best)
-				best = up + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
 		}
+		size_t *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
 	}
-	return row[lb];
+	return prev[lb];
 }
 
 const char *suggest_nearest(const char *word, const char *(*next)(const void *ctx, size_t i),

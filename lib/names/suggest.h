@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-/* Levenshtein distance of two strings of at most 64 bytes; SIZE_MAX for longer ones. */
+/* Edit distance of two strings of at most 64 bytes (optimal string alignment: insertions,
+ * deletions, substitutions and swaps of neighbours); SIZE_MAX for longer ones. */
 size_t suggest_distance(const char *a, const char *b);
 
 /* The candidate nearest to word within a third of its length and at most 3 edits (a typo,

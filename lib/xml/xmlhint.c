@@ -1,6 +1,7 @@
 /* xmlhint: misspelt names against an XSD (xmlhint.h). The XSD is read as plain XML: every
  * xs:element's name, the xs:attribute names of its own complexType (not those of elements
- * nested in it), and for attributes typed by a named xs:simpleType its xs:enumeration values. */
+ * nested in it), and for attributes typed by a named xs:simpleType, or by one of their own
+ * (<group kind>, <matrix order>), its xs:enumeration values. */
 #include "xmlhint.h"
 
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 
 struct xh_attr {
 	const char *elem, *name, *type; /* type: a named simpleType, or NULL */
+	xmlNodePtr own;                 /* the xs:restriction of a simpleType of its own, or NULL */
 };
 
 struct xh {
@@ -51,8 +53,15 @@ static void collect_attrs(struct xh *h, xmlNodePtr n, const char *elem)
 		if (c->type != XML_ELEMENT_NODE || is_xs(c, "element"))
 			continue;
 		const char *name;
-		if (is_xs(c, "attribute") && (name = prop(c, "name")) && h->n_attrs < XH_MAX)
-			h->attrs[h->n_attrs++] = (struct xh_attr){elem, name, local_name(prop(c, "type"))};
+		if (is_xs(c, "attribute") && (name = prop(c, "name")) && h->n_attrs < XH_MAX) {
+			xmlNodePtr own = NULL;
+			for (xmlNodePtr t = c->children; t && !own; t = t->next)
+				for (xmlNodePtr r = is_xs(t, "simpleType") ? t->children : NULL; r; r = r->next)
+					own = is_xs(r, "restriction") ? r : own;
+			h->attrs[h->n_attrs++] = (struct xh_attr){elem, name, local_name(prop(c, "type")),
+								 own};
+			continue; /* its own simpleType's enumerations are its, not a named type's */
+		}
 		collect_attrs(h, c, elem);
 	}
 }
@@ -148,10 +157,21 @@ static int walk(const struct xh *h, xmlNodePtr n, const char *path, const char *
 						   path, xmlGetLineNo(n), name, an, tail);
 			}
 			const char *type = NULL, *v = prop(n, an);
-			for (size_t i = 0; i < h->n_attrs && !type; i++)
-				if (!strcmp(h->attrs[i].elem, name) && !strcmp(h->attrs[i].name, an))
+			xmlNodePtr own = NULL;
+			for (size_t i = 0; i < h->n_attrs && !type && !own; i++)
+				if (!strcmp(h->attrs[i].elem, name) && !strcmp(h->attrs[i].name, an)) {
 					type = h->attrs[i].type;
-			if (!type || !v || !(k = pick(h, 2, type, scratch)) || among(v, scratch, k))
+					own = h->attrs[i].own;
+				}
+			k = 0;
+			for (xmlNodePtr e = own ? own->children : NULL; e && k < XH_MAX; e = e->next)
+				if (is_xs(e, "enumeration") && prop(e, "value"))
+					scratch[k++] = prop(e, "value");
+			if (own && k)
+				type = an; /* "'incst' is not a valid kind" */
+			else if (!type || !(k = pick(h, 2, type, scratch)))
+				continue;
+			if (!v || among(v, scratch, k))
 				continue;
 			hint(v, scratch, k, false, tail, sizeof(tail));
 			return ns_err_code(err, NS_E_INPUT, "%s:%ld: <%s %s=\"%s\">: '%s' is not a valid %s%s",

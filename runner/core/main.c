@@ -8,6 +8,7 @@
 #include "report/cmd_report.h"
 #include "report/site/cmd_site.h"
 #include "lib/err.h"
+#include "lib/names/suggest.h"
 #include "version.h"
 
 struct subcommand {
@@ -23,7 +24,7 @@ static const struct subcommand subcommands[] = {
 	{"probe", cmd_probe, "run one test against an agent"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
-	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
+	{"export", cmd_export, "runs as OpenMetrics/Prometheus text, NDJSON or iperf3's JSON"},
 	{"site", cmd_site, "a static site of every night: index, pair trends, Atom feed"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge runners' databases into one, prune old intervals"},
@@ -33,6 +34,12 @@ static const struct subcommand subcommands[] = {
 	{"nicstats", cmd_nicstats, "an interface's own counters (ethtool ioctl): drops, allowances"},
 	{"catalog", cmd_catalog, "catalog import: a catalog from AWS's price list and instance types"},
 };
+
+static const char *command_name(const void *ctx, size_t i)
+{
+	(void)ctx;
+	return i < sizeof(subcommands) / sizeof(subcommands[0]) ? subcommands[i].name : NULL;
+}
 
 static void usage(FILE *f)
 {
@@ -66,6 +73,11 @@ int main(int argc, char **argv)
 			}
 			return rc;
 		}
+	}
+	const char *near = suggest_nearest(name, command_name, NULL);
+	if (near) { /* a typo: the one line is enough */
+		fprintf(stderr, "netsweep: '%s' is not a command (did you mean '%s'?)\n", name, near);
+		return NS_EXIT_USAGE;
 	}
 	fprintf(stderr, "netsweep: '%s' is not a command\n\n", name);
 	usage(stderr);

@@ -10,6 +10,7 @@
 #include "bind.h"
 #include "matrix_longrun.h"
 #include "matrix_rr.h"
+#include "lib/names/suggest.h"
 #include "lib/units.h"
 #include "runner/proto/probe.h"
 
@@ -93,6 +94,30 @@ int mxval_parse_duration(const char *s, bool positive, double *d, struct ns_err 
 }
 
 /* Canonical texts: the DSCP as its number (u holds the TOS byte), an amount in bytes. */
+/* A protocol or direction by its name; a misspelt one's error says the nearest ("did you
+ * mean") as the matrix's names do, else the names there are. */
+static int enum_value(enum matrix_axis_id axis, const char *text, uint64_t *u, struct ns_err *err)
+{
+	static const char *const protos[] = {"tcp", "udp"};
+	static const char *const dirs[] = {"forward", "reverse", "bidir"};
+	static const uint64_t proto_v[] = {NS_PROTO_TCP, NS_PROTO_UDP};
+	static const uint64_t dir_v[] = {NS_DIR_FORWARD, NS_DIR_REVERSE, NS_DIR_BIDIR};
+	int proto = axis == MX_PROTOCOL;
+	const char *const *names = proto ? protos : dirs;
+	size_t n = proto ? 2 : 3;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(text, names[i])) {
+			*u = proto ? proto_v[i] : dir_v[i];
+			return 0;
+		}
+	const char *near = suggest_among(text, names, n);
+	if (near)
+		return ns_err_code(err, NS_E_INPUT, "'%s': no such %s (did you mean '%s'?)", text,
+				   proto ? "protocol" : "direction", near);
+	return ns_err_code(err, NS_E_INPUT, proto ? "'%s': protocol is tcp or udp"
+			   : "'%s': direction is forward, reverse or bidir", text);
+}
+
 static const char *dscp_text(uint64_t tos)
 {
 	static char buf[8];
@@ -123,24 +148,9 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			}
 		return ns_err_code(err, NS_E_INPUT, "'%s' is not a pair of this matrix", text);
 	case MX_PROTOCOL:
-		if (strcmp(text, "tcp") == 0)
-			u = NS_PROTO_TCP;
-		else if (strcmp(text, "udp") == 0)
-			u = NS_PROTO_UDP;
-		else
-			return ns_err_code(err, NS_E_INPUT, "'%s': protocol is tcp or udp", text);
-		out->u = u;
-		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_DIRECTION:
-		if (strcmp(text, "forward") == 0)
-			u = NS_DIR_FORWARD;
-		else if (strcmp(text, "reverse") == 0)
-			u = NS_DIR_REVERSE;
-		else if (strcmp(text, "bidir") == 0)
-			u = NS_DIR_BIDIR;
-		else
-			return ns_err_code(err, NS_E_INPUT,
-					   "'%s': direction is forward, reverse or bidir", text);
+		if (enum_value(axis, text, &u, err) < 0)
+			return -1;
 		out->u = u;
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_STREAMS:

@@ -112,4 +112,29 @@ if [ "$r1$r2" = 22 ] && grep -q "typo.xml:2: <matrix> has no attribute 'repeat' 
 else
 	fail "matrix typos" "exits $r1$r2: $(cat "$TMP/t1" "$TMP/t2")"
 fi
+# a misspelt enumerated value — an attribute's own (<matrix order>, <group kind>) or a
+# protocol or direction on an axis — is named with the value meant, not libxml2's facet text
+cat >"$TMP/enum.xml" <<'X'
+<matrix name="e" order="shufled">
+  <pairs>
+    <group name="g" kind="incst" agent="127.0.0.1:5301"><member name="a"/></group>
+  </pairs>
+  <axes><axis name="protocol"><value>tpc</value></axis></axes>
+</matrix>
+X
+e1=$("$NS" run "$TMP/enum.xml" --dry-run 2>&1)
+sed -i 's/shufled/shuffled/' "$TMP/enum.xml"
+e2=$("$NS" run "$TMP/enum.xml" --dry-run 2>&1)
+sed -i 's/incst/incast/' "$TMP/enum.xml"
+e3=$("$NS" run "$TMP/enum.xml" --dry-run 2>&1)
+if [[ $e1 == *"enum.xml:1: <matrix order=\"shufled\">: 'shufled' is not a valid order (did you mean 'shuffled'?)"* ]] &&
+	[[ $e2 == *"enum.xml:3: <group kind=\"incst\">: 'incst' is not a valid kind (did you mean 'incast'?)"* ]] &&
+	[[ $e3 == *"'tpc': no such protocol (did you mean 'tcp'?)"* ]] && [[ $e1$e2 != *facet* ]]; then
+	pass "matrix: a misspelt order, group kind and protocol, each with the value meant"
+else
+	fail "matrix: misspelt enumerated values" "$e1 / $e2 / $e3"
+fi
+out=$("$NS" rnu 2>&1)
+[ $? = 2 ] && [ "$out" = "netsweep: 'rnu' is not a command (did you mean 'run'?)" ] &&
+	pass "a misspelt command: did you mean (rnu: run)" || fail "a misspelt command: did you mean" "$out"
 finish
