@@ -19,6 +19,12 @@ static void test_nearest(void **state)
 	static const char *const names[] = {"streams", "threads", "rate", "mss", "duration"};
 	assert_int_equal(suggest_distance("kitten", "sitting"), 3);
 	assert_int_equal(suggest_distance("", "abc"), 3);
+	/* a swap of neighbours is one edit: rnu for run, tpc for tcp */
+	assert_int_equal(suggest_distance("rnu", "run"), 1);
+	assert_int_equal(suggest_distance("tpc", "tcp"), 1);
+	assert_int_equal(suggest_distance("ab", "ba"), 1);
+	static const char *const cmds[] = {"run", "report", "runs"};
+	assert_string_equal(suggest_among("rnu", cmds, 3), "run");
 	assert_string_equal(suggest_among("strems", names, 5), "streams");
 	assert_string_equal(suggest_among("duratoin", names, 5), "duration");
 	assert_string_equal(suggest_among("streams", names, 5), "streams");
@@ -35,6 +41,9 @@ static const char XSD[] =
 	"<xs:element name='axis'><xs:complexType>"
 	"<xs:attribute name='name' type='axis-name'/></xs:complexType></xs:element>"
 	"</xs:sequence><xs:attribute name='repeats' type='xs:string'/>"
+	"<xs:attribute name='order'><xs:simpleType><xs:restriction base='xs:string'>"
+	"<xs:enumeration value='as-written'/><xs:enumeration value='shuffled'/></xs:restriction>"
+	"</xs:simpleType></xs:attribute>"
 	"</xs:complexType></xs:element></xs:schema>";
 
 static int check(const char *doc_text, char *msg)
@@ -65,6 +74,11 @@ static void test_xmlhint(void **state)
 	assert_string_equal(msg, "m.xml:3: unknown element <axs> (did you mean <axis>?)");
 	assert_int_equal(check("<matrix><axis name='bandwidth'/></matrix>", msg), -1);
 	assert_non_null(strstr(msg, "one of streams, rate"));
+	/* an attribute's own enumeration, as a named type's */
+	assert_int_equal(check("<matrix order='shufled'/>", msg), -1);
+	assert_string_equal(msg, "m.xml:1: <matrix order=\"shufled\">: 'shufled' is not a valid "
+			    "order (did you mean 'shuffled'?)");
+	assert_int_equal(check("<matrix order='shuffled'/>", msg), 0);
 	/* another vocabulary's attributes are the validator's business */
 	assert_int_equal(check("<matrix xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' "
 			       "xsi:noNamespaceSchemaLocation='x.xsd'/>", msg), 0);
