@@ -43,6 +43,18 @@ static void usage(FILE *f)
 static void print_catalog(const struct catalog *c, const char *region, const char *type,
 			  double bps, enum cost_basis basis, size_t *shown)
 {
+	/* nothing matches: no table at all, only the caller's error (not a header above it) */
+	*shown = 0;
+	for (size_t i = 0; i < c->n_instances && !*shown; i++) {
+		const struct catalog_instance *in = &c->instances[i];
+		if (!catalog_type_matches(c, in->type, type))
+			continue;
+		*shown = !region;
+		for (size_t j = 0; j < c->n_prices && !*shown; j++)
+			*shown = !strcmp(c->prices[j].type, in->type) && !strcmp(c->prices[j].region, region);
+	}
+	if (!*shown)
+		return;
 	/* The last column is padded only when more columns follow: no trailing blanks. */
 	int asof_w = bps > 0 ? 10 : 0;
 	printf("%-14s %5s %8s %-26s %7s %8s %-8s %-15s %-12s %-3s %9s %-*s", "type", "vCPU", "GiB",

@@ -18,7 +18,7 @@
 #include "store_merge.h"
 #include "store_prune.h"
 
-static void usage(FILE *f)
+static void usage_merge(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep db merge OUT IN...\n"
@@ -27,8 +27,12 @@ static void usage(FILE *f)
 		"covers several runners. A run keeps its identity (runs.uuid): a run OUT holds already\n"
 		"is kept as it is, so merging an input again adds nothing. Inputs from an older\n"
 		"netsweep are migrated on a copy; a database from a newer one is refused. OUT changes\n"
-		"only once every input went in: a failure leaves it as it was (or absent).\n"
-		"\n"
+		"only once every input went in: a failure leaves it as it was (or absent).\n");
+}
+
+static void usage_prune(FILE *f)
+{
+	fprintf(f,
 		"usage: netsweep db prune --keep-nights N [--db FILE] [--matrix NAME] [--dry-run]\n"
 		"                         [--vacuum]\n"
 		"\n"
@@ -42,6 +46,14 @@ static void usage(FILE *f)
 		"  --matrix NAME    prune this matrix's runs only\n"
 		"  --dry-run        count what would go; change nothing\n"
 		"  --vacuum         then give the freed space back to the file system (VACUUM)\n");
+}
+
+/* `db --help`: both; `db merge --help` and `db prune --help` their own only. */
+static void usage(FILE *f)
+{
+	usage_merge(f);
+	fputc('\n', f);
+	usage_prune(f);
 }
 
 static int cmd_prune(int argc, char **argv)
@@ -79,7 +91,7 @@ static int cmd_prune(int argc, char **argv)
 		case 'm': matrix = optarg; break;
 		case 'n': dry = 1; break;
 		case 'V': vacuum = 1; break;
-		case 'h': usage(stdout); return NS_EXIT_OK;
+		case 'h': usage_prune(stdout); return NS_EXIT_OK;
 		default:
 			cli_option_error_hint(c, argv, longopts, &err);
 			fprintf(stderr, "netsweep db prune: %s\n", err.msg);
@@ -144,7 +156,7 @@ static int cmd_merge(int argc, char **argv)
 	if (merge_args(argc, argv, &err) < 0) {
 		fprintf(stderr, "netsweep db merge: %s\n", err.msg);
 		if (argc < 3)
-			usage(stderr);
+			usage_merge(stderr);
 		return NS_EXIT_USAGE;
 	}
 	int rc = NS_EXIT_FAIL;
@@ -175,7 +187,7 @@ int cmd_db(int argc, char **argv)
 		return cmd_prune(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0) {
 		if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-			usage(stdout);
+			usage_merge(stdout);
 			return NS_EXIT_OK;
 		}
 		return cmd_merge(argc - 1, argv + 1);

@@ -162,4 +162,10 @@ if [ "$rc" = 2 ] && grep -q "no case left (the pairs' instance types: Standard_D
 else
 	fail "run --only instance-type=Standard" "exit $rc $(cat "$T/n.log")"
 fi
+# no match: the error alone, no table header above it
+out=$("$NETSWEEP" cost --type nosuchtype 2>"$T/nm.err")
+rc=$?
+[ "$rc" = 1 ] && [ -z "$out" ] && grep -q 'nothing in the catalog matches type nosuchtype' "$T/nm.err" &&
+	pass "cost: no match prints the error and no empty table" ||
+	fail "cost: no match prints the error and no empty table" "exit $rc, stdout '$out'"
 finish

@@ -80,4 +80,8 @@ gone=$(comm -23 "$tmp/first.lst" "$tmp/second.lst")
 [ -z "$gone" ] && pass "every file of the first build is still there" || fail "every file of the first build is still there" "$gone"
 nl=$(xp "$site/index.html" 'count(//table[@id="nights-table"]//a[starts-with(@href, "nights/")])')
 [ "$nl" = 6 ] && pass "the index links all 6 nights" || fail "the index links all 6 nights" "$nl"
+out=$("$NETSWEEP" db prune --help)
+[ "$(head -1 <<<"$out")" = "usage: netsweep db prune --keep-nights N [--db FILE] [--matrix NAME] [--dry-run]" ] &&
+	! grep -q merge <<<"$out" && pass "db prune --help prints prune's usage only" ||
+	fail "db prune --help prints prune's usage only" "$(head -2 <<<"$out")"
 finish
