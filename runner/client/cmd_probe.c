@@ -435,8 +435,8 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 
 static const struct option longopts[] = {
 	PROBE_LONGOPTS_SHARED,
+	{"bitrate", required_argument, NULL, 'b'}, /* iperf3's name first: -b/--bitrate in errors */
 	{"rate", required_argument, NULL, 'b'},
-	{"bitrate", required_argument, NULL, 'b'},
 	{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
 	{"time", required_argument, NULL, 't'},
 	{"interval", required_argument, NULL, 'i'},

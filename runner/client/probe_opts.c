@@ -148,12 +148,21 @@ int probe_opts_parse(int argc, char **argv, const char *optstring,
 		if (rc > 0)
 			rc = probe_opts_apply(c, optarg, p, err);
 		if (rc != 0) {
+			/* the option as typed: --NAME, or -X with its long name (-b/--bitrate) */
 			const struct option *o = longopts;
 			while (o->name && o->val != c)
 				o++;
+			const char *typed = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+			if (optarg && typed == optarg && optind > 1)
+				typed = argv[optind - 2]; /* "--rate 100X": the option before its value */
 			if (rc > 0)
 				ns_err_set(err, "internal: option %d", c);
-			ns_err_prefix(err, "--%s", o->name ? o->name : "?");
+			if (!strncmp(typed, "--", 2))
+				ns_err_prefix(err, "%.*s", (int)strcspn(typed, "="), typed);
+			else if (c > 0 && c < 128 && o->name)
+				ns_err_prefix(err, "-%c/--%s", c, o->name);
+			else
+				ns_err_prefix(err, "--%s", o->name ? o->name : "?");
 			return -1;
 		}
 	}

@@ -116,10 +116,13 @@ int lab_shape_for(const char *type, const struct catalog_instance *ci, uint64_t 
 		} else {
 			sustained = ci->network_gbps * 1e9;
 		}
+	} else if (ci && ci->network_label[0]) {
+		return ns_err_code(err, NS_E_INPUT, "%s: the catalog's network figure '%s' has no "
+				   "rate in it: give one with --rate %s=RATE", type,
+				   ci->network_label, type);
 	} else if (ci) {
-		return ns_err_code(err, NS_E_INPUT, "%s: the catalog gives no network figure for "
-				   "'%s': give one with --rate %s=RATE", type,
-				   ci->network_label[0] ? ci->network_label : "(none)", type);
+		return ns_err_code(err, NS_E_INPUT, "%s: the catalog lists no network figure for "
+				   "it: give one with --rate %s=RATE", type, type);
 	} else {
 		return ns_err_code(err, NS_E_INPUT, "%s: not in the catalog: give its rate with "
 				   "--rate %s=RATE", type, type);

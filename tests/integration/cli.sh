@@ -20,10 +20,17 @@ for opt in "-P 0" "--threads 999" "-w 5X" "--connect-timeout 0x" "-A $(printf '%
 	# shellcheck disable=SC2086
 	s=$("$NETSWEEP" search 127.0.0.1 -u $opt 2>&1 >/dev/null; echo "rc=$?")
 	if [ "${p#netsweep probe: }" != "${s#netsweep search: }" ] || [[ "$p" != *rc=2 ]] ||
-		[ "${p#netsweep probe: --}" = "$p" ]; then
+		[[ $p != "netsweep probe: -"* ]]; then
 		same=0
 		fail "probe and search word a bad shared option alike" "$opt: probe '$p', search '$s'"
 	fi
 done
 [ "$same" = 1 ] && pass "probe and search word a bad shared option alike: ${s%%$'\n'*}"
+# a bad value names the option as typed, and a short one with its long name
+for typed in "-b 100X:-b/--bitrate: '100X'" "--rate 100X:--rate: '100X'" "--bitrate=100X:--bitrate: '100X'"; do
+	# shellcheck disable=SC2086
+	m=$("$NETSWEEP" probe 127.0.0.1 ${typed%%:*} 2>&1)
+	[[ $m == "netsweep probe: ${typed#*:}"* ]] && pass "probe ${typed%%:*}: the message names ${typed#*:}" ||
+		fail "probe ${typed%%:*}: the message names the option" "$m"
+done
 finish

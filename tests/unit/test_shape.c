@@ -90,6 +90,15 @@ static void fixed_rate_type(void **state)
 	/* from 16 Mbit/s up the 200 kB of GSO packets again */
 	assert_int_equal(lab_shape_for("m4.10xlarge", &ci, 20000000, 1, 10, &s, &err), 0);
 	assert_int_equal(s.burst_bytes, 200000);
+	/* no figure: the words say which (a label without a rate, or none), never '(none)' */
+	struct catalog_instance moderate = {.type = "m4.large", .network_label = "Moderate"};
+	assert_int_equal(lab_shape_for("m4.large", &moderate, 0, 0.01, 10, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "network figure 'Moderate' has no rate in it: give one "
+				"with --rate m4.large=RATE"));
+	struct catalog_instance bare = {.type = "x1"};
+	assert_int_equal(lab_shape_for("x1", &bare, 0, 0.01, 10, &s, &err), -1);
+	assert_null(strstr(err.msg, "(none)"));
+	assert_non_null(strstr(err.msg, "lists no network figure for it: give one with --rate x1=RATE"));
 }
 
 static void up_to_type(void **state)
