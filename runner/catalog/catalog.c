@@ -4,6 +4,7 @@
 #include "catalog.h"
 #include "lib/names/suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -497,4 +498,39 @@ err:
 	catalog_free(&work);
 	xmlFreeDoc(doc);
 	return -1;
+}
+
+size_t catalog_shipped_with(const char *type, const char *region,
+			    void (*fn)(void *ctx, const char *name, const char *path), void *ctx)
+{
+	const char *def = catalog_default_path();
+	const char *slash = strrchr(def, '/');
+	char dir[4096], path[4096 + 256];
+	size_t found = 0;
+	if (!slash || (size_t)(slash - def) >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - def), def);
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		size_t n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 4, ".xml") || n > 255)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!strcmp(path, def))
+			continue;
+		struct catalog c;
+		struct ns_err err = {0};
+		catalog_init(&c);
+		if (catalog_load(&c, path, &err) == 0 &&
+		    (region ? catalog_price(&c, type, region) != NULL : catalog_type_known(&c, type))) {
+			fn(ctx, de->d_name, path);
+			found++;
+		}
+		catalog_free(&c);
+	}
+	closedir(dp);
+	return found;
 }

@@ -95,6 +95,12 @@ bool catalog_type_matches(const struct catalog *c, const char *type, const char 
 /* Whether any type of the catalog answers to want. */
 bool catalog_type_known(const struct catalog *c, const char *want);
 
+/* The shipped catalogs beside the default one (the .xml files of data/catalog/: other providers, spot)
+ * that know type — that price it in region, with a region — to fn with the file's name and
+ * path, in directory order; how many did. Files that do not load are skipped. */
+size_t catalog_shipped_with(const char *type, const char *region,
+			    void (*fn)(void *ctx, const char *name, const char *path), void *ctx);
+
 /* The known instance type nearest to type by edit distance (for "did you mean"), NULL when
  * none is within a few edits. */
 const char *catalog_nearest_type(const struct catalog *c, const char *type);

@@ -1,6 +1,5 @@
 /* netsweep cost: the instance catalog with its prices (optionally what a throughput costs on
  * each), and `netsweep cost wire`: the wire-rate table of a link speed. */
-#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
@@ -231,34 +230,15 @@ static int cmd_wire(int argc, char **argv)
 
 /* Nothing matched type in the default catalog: the other catalogs shipped beside it (Azure,
  * GCP, Scaleway, Hetzner, AWS spot) that know it, named with the --catalog that adds them. */
+static void say_shipped(void *ctx, const char *name, const char *path)
+{
+	fprintf(stderr, "netsweep cost: the shipped catalog %s has type %s: add --catalog %s\n",
+		name, (const char *)ctx, path);
+}
+
 static void hint_shipped(const char *type)
 {
-	const char *def = catalog_default_path();
-	const char *slash = strrchr(def, '/');
-	char dir[4096], path[4096 + 256];
-	if (!slash || (size_t)(slash - def) >= sizeof(dir))
-		return;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - def), def);
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		size_t n = strlen(de->d_name);
-		if (n < 5 || strcmp(de->d_name + n - 4, ".xml") || n > 255)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!strcmp(path, def))
-			continue;
-		struct catalog c;
-		struct ns_err err = {0};
-		catalog_init(&c);
-		if (catalog_load(&c, path, &err) == 0 && catalog_type_known(&c, type))
-			fprintf(stderr, "netsweep cost: the shipped catalog %s has type %s: "
-				"add --catalog %s\n", de->d_name, type, path);
-		catalog_free(&c);
-	}
-	closedir(dp);
+	catalog_shipped_with(type, NULL, say_shipped, (void *)type);
 }
 
 int cmd_cost(int argc, char **argv)

@@ -20,6 +20,15 @@ int pricecheck_load(struct catalog *cat, const char *const *files, size_t n_file
 	return 0;
 }
 
+/* The first shipped catalog that prices it, as `netsweep cost` names it. */
+static void first_shipped(void *ctx, const char *name, const char *path)
+{
+	char *out = ctx;
+	if (!*out)
+		snprintf(out, NS_ERR_MAX / 2, " (the shipped catalog %s prices it: add --catalog %s)",
+			 name, path);
+}
+
 int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
 		     void (*warn)(void *ctx, const char *msg), void *ctx, struct ns_err *err)
 {
@@ -38,17 +47,20 @@ int pricecheck_pairs(const struct matrix *m, const struct catalog *cat,
 		char msg[NS_ERR_MAX], hint[MX_NAME_MAX + 32] = "";
 		const char *near = catalog_instance(cat, p->instance_type)
 					   ? NULL : catalog_nearest_type(cat, p->instance_type);
+		char shipped[NS_ERR_MAX / 2] = "";
 		if (near)
 			snprintf(hint, sizeof(hint), " (did you mean %s?)", near);
+		else if (p->region[0])
+			catalog_shipped_with(p->instance_type, p->region, first_shipped, shipped);
 		if (!p->region[0])
 			snprintf(msg, sizeof(msg), "%s:%d: pair %s: no region, so no price for %s%s: "
 				 "its cost will be missing from the report", m->path, p->line, p->name,
 				 p->instance_type, hint);
 		else
 			snprintf(msg, sizeof(msg), "%s:%d: pair %s: the catalog has no %s%sprice for %s "
-				 "in %s%s: its cost will be missing from the report", m->path, p->line,
+				 "in %s%s: its cost will be missing from the report%s", m->path, p->line,
 				 p->name, m->pricing ? m->pricing : "", m->pricing ? " " : "",
-				 p->instance_type, p->region, hint);
+				 p->instance_type, p->region, hint, shipped);
 		if (m->strict)
 			return ns_err_code(err, NS_E_INPUT, "%s (strict=\"true\"; add the price with "
 					   "--catalog FILE)", msg);

@@ -168,4 +168,15 @@ rc=$?
 [ "$rc" = 1 ] && [ -z "$out" ] && grep -q 'nothing in the catalog matches type nosuchtype' "$T/nm.err" &&
 	pass "cost: no match prints the error and no empty table" ||
 	fail "cost: no match prints the error and no empty table" "exit $rc, stdout '$out'"
+# run warns of an unpriced type naming the shipped catalog that prices it, as cost does
+cat >"$T/az.xml" <<'X'
+<matrix name="az">
+  <pairs><pair name="p" agent="127.0.0.1:5301" instance-type="Standard_D2s_v5" region="eastus"/></pairs>
+  <axes><axis name="duration"><value>1</value></axis></axes>
+</matrix>
+X
+out=$(NETSWEEP_CATALOG= "$NETSWEEP" run "$T/az.xml" --dry-run 2>&1 >/dev/null)
+[[ $out == *"no price for Standard_D2s_v5 in eastus"*"(the shipped catalog azure.xml prices it: add --catalog "*"/catalog/azure.xml)"* ]] &&
+	pass "run: an unpriced type's warning names the shipped catalog that prices it" ||
+	fail "run: an unpriced type's warning names the shipped catalog that prices it" "$out"
 finish
