@@ -129,16 +129,32 @@ static void print_json_error(const char *msg)
 	free(t);
 }
 
-static void print_figures(const char *who, const struct probe_figures *f, enum ns_proto proto)
+/* A byte count in the units of the rates beside it: with -f as iperf3 writes it (MBytes),
+ * else netsweep's (MiB). */
+static void fmt_bytes(double b, char *buf, size_t cap)
+{
+	if (out_unit)
+		iperf3_format_bytes(b, buf, cap);
+	else
+		units_format_bytes(b, buf, cap);
+}
+
+/* One end's figures; totals: with its transfer and rate (without them when the stream
+ * table above has them in its [SUM] line: one summary, not two). */
+static void print_figures(const char *who, const struct probe_figures *f, enum ns_proto proto,
+			  bool totals)
 {
 	char rate[40], bytes[32];
 	if (out_unit)
 		iperf3_format_rate(f->bits_per_second, out_unit, rate, sizeof(rate));
 	else
 		units_format_rate(f->bits_per_second, rate, sizeof(rate));
-	units_format_bytes((double)f->bytes, bytes, sizeof(bytes));
-	printf("  %-9s %12s %15s %12.0f pkt/s  cpu %5.1f%%", who, bytes, rate,
-	       f->packets_per_second, f->cpu_percent);
+	fmt_bytes((double)f->bytes, bytes, sizeof(bytes));
+	if (totals)
+		printf("  %-9s %12s %15s %12.0f pkt/s  cpu %5.1f%%", who, bytes, rate,
+		       f->packets_per_second, f->cpu_percent);
+	else
+		printf("  %-9s %.0f pkt/s  cpu %.1f%%", who, f->packets_per_second, f->cpu_percent);
 	if (proto == NS_PROTO_TCP && !strcmp(who, "sender"))
 		printf("  retr %llu  rtt %.3f ms", (unsigned long long)f->retransmits, f->rtt_ms);
 	if (proto == NS_PROTO_UDP && !strcmp(who, "receiver"))
@@ -160,7 +176,7 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 		iperf3_format_rate(v->bits_per_second, out_unit, rate, sizeof(rate));
 	else
 		units_format_rate(v->bits_per_second, rate, sizeof(rate));
-	units_format_bytes((double)v->bytes, bytes, sizeof(bytes));
+	fmt_bytes((double)v->bytes, bytes, sizeof(bytes));
 	/* with -P, iperf3's habit: a line per stream ([  5], its id + 5), then the [SUM] */
 	if (p->streams < 2 && v->stream >= 0)
 		return;
@@ -168,9 +184,11 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 		printf(v->stream < 0 ? "[SUM]" : "[%3u]", (unsigned)(v->stream + 5) % 1000u);
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
-	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
-		printf("  retr %llu  cwnd %llu", (unsigned long long)v->retransmits,
-		       (unsigned long long)v->cwnd_bytes);
+	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD) {
+		char cwnd[32];
+		fmt_bytes((double)v->cwnd_bytes, cwnd, sizeof(cwnd));
+		printf("  retr %llu  cwnd %s", (unsigned long long)v->retransmits, cwnd);
+	}
 	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
 		printf("  %llu datagrams sent", (unsigned long long)v->packets);
 	else if (p->proto == NS_PROTO_UDP)
@@ -184,8 +202,9 @@ static void print_header(const struct probe_params *p)
 {
 	char amount[32];
 	units_format_bytes((double)probe_params_amount(p), amount, sizeof(amount));
-	printf("netsweep probe: %s %s, %s port %u, %u stream(s), ", ns_proto_name(p->proto),
-	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams);
+	printf("netsweep probe: %s %s, %s port %u, %u stream%s, ", ns_proto_name(p->proto),
+	       ns_dir_name(p->dir), p->host, (unsigned)p->port, (unsigned)p->streams,
+	       p->streams == 1 ? "" : "s");
 	if (probe_params_amount(p))
 		printf("%s\n", amount);
 	else
@@ -255,11 +274,16 @@ static void print_text(const struct probe_result *r)
 		print_latency(&r->latency);
 	if (r->lul.present)
 		print_lul(&r->lul);
+	/* with -P the stream table is the summary's transfer and rates, its [SUM] the totals;
+	 * the lines below add what it has no column for */
+	bool table = p->streams > 1;
+	if (table)
+		iperf3_print_streams(stdout, r, out_unit);
 	for (uint32_t d = 0; d < r->n_dirs; d++) {
 		const struct probe_direction *pd = &r->dirs[d];
 		printf("%s summary:\n", ns_dir_name(pd->dir));
-		print_figures("sender", &pd->sender, p->proto);
-		print_figures("receiver", &pd->receiver, p->proto);
+		print_figures("sender", &pd->sender, p->proto, !table);
+		print_figures("receiver", &pd->receiver, p->proto, !table);
 		const struct probe_limit *l = &pd->limit;
 		if (l->limited_by[0])
 			printf("  limited by %s%s (busiest thread: sender %.0f %%, receiver %.0f %% "
@@ -286,8 +310,6 @@ static void print_text(const struct probe_result *r)
 		       (unsigned long long)r->zerocopy_sends,
 		       (unsigned long long)r->zerocopy_completions,
 		       (unsigned long long)r->zerocopy_copied);
-	if (p->streams > 1)
-		iperf3_print_streams(stdout, r, out_unit);
 	print_nic("client", &r->nic_client);
 	print_nic("agent", &r->nic_agent);
 	if (r->shaped_by_provider)

@@ -125,6 +125,21 @@ if grep -qE '^\[[0-9]+\] \[  5\] .*Mbits/sec.* sender$' "$out" && grep -qE '^\[[
 else
 	fail "-P 2 -f m: per-stream lines and [SUM]" "$(cat "$out")"
 fi
+# one summary in the units asked: the stream table's [SUM] has the totals, the summary lines
+# only what it has no column for; no MiB beside MBytes; "2 streams" (TCP and UDP alike)
+one_summary() { # LOG: exactly one total per end, all in -f m's units
+	[ "$(grep -cE '\[SUM\] +0\.00-.* (sender|receiver)$' "$1")" = 2 ] && ! grep -q 'MiB' "$1" &&
+		grep -qE '^(\[[0-9]+\] )?netsweep probe: (tcp|udp) forward, .* 2 streams, ' "$1" &&
+		grep -qE '^(\[[0-9]+\] )?  sender +[0-9]+ pkt/s' "$1"
+}
+timeout 30 "$NS" probe -c "127.0.0.1:$APORT" -t 1 -P 2 -u -b 20M -f m >"$TMP/udp2.log" 2>&1
+timeout 30 "$NS" probe -c "127.0.0.1:$APORT" -t 1 -b 20M >"$TMP/one.log" 2>&1
+if one_summary "$out" && one_summary "$TMP/udp2.log" &&
+	grep -q '^netsweep probe: tcp forward, .* 1 stream, ' "$TMP/one.log"; then
+	pass "-P 2 -f m: one summary in Mbits/sec and MBytes, TCP and UDP alike; '1 stream', '2 streams'"
+else
+	fail "-P 2 -f m: one summary in the units asked" "$(cat "$out" "$TMP/udp2.log" "$TMP/one.log")"
+fi
 if grep -q "CPU Utilization: local" "$out" && grep -q "^\[$year\] netsweep [0-9]" "$out"; then
 	pass "-V: version and CPU utilization"
 else
