@@ -27,7 +27,7 @@ $(XDP_RAW_TX): tests/lib/xdp_raw_tx.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libxdp libbpf)
 $(BUILD)/bpf/%.o: runner/engine/bpf/%.c runner/engine/bpf/udp4.h runner/engine/bpf/flow_state.h
 	@mkdir -p $(dir $@)
-	$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<
+	$(call say,BPF,$<)$(BPF_CC) $(BPF_CFLAGS) -g -c -o $@ $<
 else
 LIB_SRC += runner/engine/engine_xdp_none.c
 $(info netsweep: libxdp/libbpf (pkg-config) or $(BPF_CC) missing: the AF_XDP engine is not built)

@@ -36,6 +36,18 @@ if ! git clone -q --no-checkout "$ROOT" "$SRC" 2>"$T/clone.err" ||
    ! git -C "$SRC" checkout -q "$commit" 2>>"$T/clone.err"; then
 	fail "clean clone of $commit" "$(head -2 "$T/clone.err")"; finish; exit
 fi
+# make demo's build, as its recipe makes it (the binary, QUIET=1): a short line per step, no
+# compiler command, nothing of the tests' own programs
+demo_make=$(make -C "$SRC" -n --no-print-directory demo 2>/dev/null | grep -m1 -- '-C\|QUIET\|netsweep$' )
+if demo_env make -C "$SRC" -j2 --no-print-directory QUIET=1 build/netsweep >"$T/demo-build.log" 2>&1 &&
+	[ -x "$SRC/build/netsweep" ] && [ ! -e "$SRC/build/tests" ] &&
+	! grep -Eq '^(cc|gcc|clang|ar) ' "$T/demo-build.log" &&
+	[ "$(grep -cE '^  (CC|AR|LD|EMBED|BPF) ' "$T/demo-build.log")" -ge 100 ] &&
+	[[ $demo_make == *"QUIET=1"*"build/netsweep"* ]]; then
+	pass "make demo builds the binary only, a line per step ($(wc -l <"$T/demo-build.log") lines)"
+else
+	fail "make demo builds the binary only, a line per step" "'$demo_make'; $(head -3 "$T/demo-build.log"); $(ls "$SRC/build")"
+fi
 if demo_env make -C "$SRC" -j2 all >"$T/build.log" 2>&1; then
 	pass "a clean clone of ${commit:0:12} builds"
 else
