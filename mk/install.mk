@@ -19,7 +19,7 @@ install: all
 	install -m 0644 packaging/systemd/netsweep-nightly.service \
 		packaging/systemd/netsweep-nightly.timer packaging/systemd/netsweep-agent.service \
 		$(NS_SHARE)/examples/
-	install -m 0755 packaging/systemd/netsweep-nightly.sh $(NS_SHARE)/examples/
+	install -m 0755 packaging/netsweep-nightly.sh $(NS_SHARE)/
 	gzip -9n <packaging/netsweep.1 >$(DESTDIR)$(PREFIX)/share/man/man1/netsweep.1.gz
 
 deb:
@@ -38,3 +38,4 @@ deb:
 	fakeroot dpkg-deb --root-owner-group --build $(DEB_DIR)/root \
 		$(BUILD)/netsweep_$(NS_VERSION)_$$(dpkg --print-architecture).deb
 ITESTS += tests/integration/install_deb.sh
+ITESTS += tests/integration/nightly.sh

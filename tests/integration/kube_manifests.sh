@@ -75,11 +75,10 @@ ClusterRoleBinding:netsweep-runner-nodes:netsweep-runner" ]; then pass "RBAC: bo
 pod='.spec.jobTemplate.spec.template.spec'
 got=$(jp "$K8S/runner-cronjob.yaml" "{$pod.serviceAccountName} {$pod.volumes[*].persistentVolumeClaim.claimName} {$pod.volumes[*].configMap.name} {$pod.volumes[*].secret.secretName} {.spec.concurrencyPolicy}")
 if [ "$got" = "netsweep-runner netsweep-data netsweep-matrix netsweep-psk Forbid" ]; then pass "the CronJob uses the service account, PVC, ConfigMap and Secret defined here, one run at a time"; else fail "CronJob references" "$got"; fi
-cmd=$(jp "$K8S/runner-cronjob.yaml" "{$pod.containers[0].args[0]}")
-if [[ "$cmd" == *"netsweep run /etc/netsweep/matrix/matrix.xml --db /var/lib/netsweep/nightly.db"* ]] &&
-	[[ "$cmd" == *"netsweep report --db /var/lib/netsweep/nightly.db --output /var/lib/netsweep/report"* ]] &&
-	[[ "$cmd" == *"netsweep site --db /var/lib/netsweep/nightly.db -o /var/lib/netsweep/site"* ]]; then
-	pass "the CronJob runs the matrix into the volume's database, then the report and the site beside it"
+cmd=$(jp "$K8S/runner-cronjob.yaml" "{$pod.containers[0].command[*]} {$pod.containers[0].env[?(@.name==\"NETSWEEP_MATRIX\")].value} {$pod.containers[0].env[?(@.name==\"NETSWEEP_STATE\")].value}")
+# the one nightly recipe (tests/integration/nightly.sh runs it): run, report with the gate, site
+if [ "$cmd" = "/bin/sh /usr/share/netsweep/netsweep-nightly.sh /etc/netsweep/matrix/matrix.xml /var/lib/netsweep" ]; then
+	pass "the CronJob runs the nightly recipe: the matrix into the volume's database, then the report and the site beside it"
 else
 	fail "the CronJob's command" "$cmd"
 fi
