@@ -114,6 +114,29 @@ xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const 
 	return t;
 }
 
+void hd_stack_on_phones(xmlNodePtr t)
+{
+	xmlNodePtr head = NULL, body = NULL;
+	for (xmlNodePtr c = t->children; c; c = c->next) {
+		if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "thead"))
+			head = c->children; /* its one tr */
+		if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "tbody"))
+			body = c;
+	}
+	if (!head || !body)
+		return;
+	for (xmlNodePtr tr = body->children; tr; tr = tr->next) {
+		xmlNodePtr th = head->children;
+		for (xmlNodePtr td = tr->children; td && th; td = td->next, th = th->next) {
+			xmlChar *name = xmlNodeGetContent(th);
+			xmlSetProp(td, BAD_CAST "data-label", name ? name : BAD_CAST "");
+			xmlFree(name);
+		}
+	}
+	if (t->parent)
+		xmlSetProp(t->parent, BAD_CAST "data-stack", BAD_CAST "narrow");
+}
+
 static void table_cell(xmlNodePtr tr, const struct rp_cell *c)
 {
 	xmlNodePtr td;
@@ -149,7 +172,8 @@ void hd_tables(xmlNodePtr s, const struct rp_section *sec)
 			hd_el(s, "h3", t->heading);
 		if (t->note)
 			hd_el_class(s, "p", "note", t->note);
-		xmlNodePtr tb = hd_el(hd_scroll_table(s, t->id, cols), "tbody", NULL);
+		xmlNodePtr table = hd_scroll_table(s, t->id, cols);
+		xmlNodePtr tb = hd_el(table, "tbody", NULL);
 		for (size_t k = 0; k < t->n_rows; k++) {
 			const struct rp_row *rw = &t->rows[k];
 			xmlNodePtr tr = hd_el(tb, "tr", NULL);
@@ -161,6 +185,9 @@ void hd_tables(xmlNodePtr s, const struct rp_section *sec)
 			for (size_t j = 0; j < rw->n_cells && j < nc; j++)
 				table_cell(tr, &rw->cells[j]);
 		}
+		/* the per-dollar ranking: what a reader on a phone came for */
+		if (t->id && !strcmp(t->id, "cost-table"))
+			hd_stack_on_phones(table);
 		if (t->after)
 			hd_el_class(s, "p", "note", t->after);
 		xmlNodePtr ul = t->n_items ? hd_el_class(s, "ul", "findings", NULL) : NULL;

@@ -26,6 +26,11 @@ void hd_td_fmt(xmlNodePtr tr, const char *fmt, double v);
 /* A table inside <div class="scroll" data-scroll="x">: it scrolls sideways in its own box,
  * never the page. id may be NULL. Returns the table. */
 xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const *cols);
+/* Table t (hd_scroll_table's) stacked on a phone: each cell gets its column's name
+ * (data-label) and its box data-stack, so that the page's CSS shows a row as a card of
+ * "column: value" lines below 700 px — every figure, the per-dollar one too, without
+ * scrolling sideways. Call it once the rows are in. */
+void hd_stack_on_phones(xmlNodePtr t);
 /* The section's tables of the content model (content.h), each in a scrolling box, after an
  * h3 and a note when the table has them: numbers in class num with data-value, a row's class
  * and data- attribute, a cell's title and its notes (below it, each a span of its class). */

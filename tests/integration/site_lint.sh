@@ -77,6 +77,11 @@ else
 			ov=$(sed -n 's/^overlap //p' <<<"$m")
 			[ "$ov" = none ] && pass "$page at $w px: no chart text overlaps another" ||
 				fail "$page at $w px: no chart text overlaps another" "${ov:-no measurement}"
+			[ "$w" = 400 ] || continue
+			read -r pr pw <<<"$(sed -n 's/^perdollar //p' <<<"$m")"
+			[ "$pr" != none ] && [ -n "$pw" ] && [ "$pr" -le "$pw" ] &&
+				pass "$page at 400 px: the per-dollar figure on screen (ends at $pr px)" ||
+				fail "$page at 400 px: the per-dollar figure on screen" "ends at ${pr:-?} of ${pw:-?} px"
 		done
 	done
 fi
@@ -98,6 +103,12 @@ if [ -n "$CHROMIUM" ]; then
 	last=$(ls -d "$site3"/nights/*/ | tail -1)
 	for page in "$site3/index.html" "$site3/pairs/m4.xlarge/index.html" "${last}index.html"; do
 		m=$(measure_width "$page" 400 900 "$tmp/shot3.png")
+		if [ "$page" = "${last}index.html" ]; then
+			read -r pr pw <<<"$(sed -n 's/^perdollar //p' <<<"$m")"
+			[ "$pr" != none ] && [ -n "$pw" ] && [ "$pr" -le "$pw" ] &&
+				pass "a night's report at 400 px: the ranking's per-dollar figure on screen ($pr px)" ||
+				fail "a night's report at 400 px: the per-dollar figure on screen" "ends at ${pr:-?} of ${pw:-?} px"
+		fi
 		ov=$(sed -n 's/^overlap //p' <<<"$m")
 		[ "$ov" = none ] && pass "three nights: ${page#"$site3"/} at 400 px: no chart text overlaps" ||
 			fail "three nights: ${page#"$site3"/} at 400 px: no chart text overlaps" "${ov:-no measurement}"
