@@ -31,6 +31,13 @@ xmlNodePtr hd_scroll_table(xmlNodePtr parent, const char *id, const char *const 
  * "column: value" lines below 700 px — every figure, the per-dollar one too, without
  * scrolling sideways. Call it once the rows are in. */
 void hd_stack_on_phones(xmlNodePtr t);
+/* Its CSS, for the inside of a page's @media (max-width:700px) { ... }. */
+#define HD_STACK_CSS \
+	"[data-stack] table,[data-stack] tbody,[data-stack] tr,[data-stack] td{display:block}" \
+	"[data-stack] thead{display:none}[data-stack] tr{border:1px solid #d0d5dd;margin:0 0 6px}" \
+	"[data-stack] td{border:0;padding:1px 6px;text-align:left;white-space:normal}" \
+	"[data-stack] td::before{content:attr(data-label) \": \";font-weight:600}" \
+	".scroll[data-stack]::before{display:none}"
 /* The section's tables of the content model (content.h), each in a scrolling box, after an
  * h3 and a note when the table has them: numbers in class num with data-value, a row's class
  * and data- attribute, a cell's title and its notes (below it, each a span of its class). */

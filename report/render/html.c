@@ -45,12 +45,7 @@ static const char *css =
 	"figure{padding:2px;margin:.6em 0}"
 	".scroll[data-scroll]::before{content:'\\2194  scrolls sideways';display:block;"
 	"font-size:.75em;color:#555}"
-	/* a ranking on a phone: each row a card of "column: value" lines (hd_stack_on_phones) */
-	"[data-stack] table,[data-stack] tbody,[data-stack] tr,[data-stack] td{display:block}"
-	"[data-stack] thead{display:none}[data-stack] tr{border:1px solid #d0d5dd;margin:0 0 6px}"
-	"[data-stack] td{border:0;padding:1px 6px;text-align:left;white-space:normal}"
-	"[data-stack] td::before{content:attr(data-label) \": \";font-weight:600}"
-	".scroll[data-stack]::before{display:none}}";
+	HD_STACK_CSS "}";
 
 static void write_summary(const struct rp_section *sec, xmlNodePtr main)
 {
