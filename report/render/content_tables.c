@@ -84,10 +84,14 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		const struct rp_cost_change *c = &n->cost[k];
 		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
 		char t[64];
-		int moved = c->base_rank != c->cur_rank || (!isnan(c->change_pct) &&
-			    fabs(c->change_pct) > r->cmp->min_change_pct);
-		row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
-			: "regression", "data-pair", e->name);
+		/* green for a better rank or figure, red for a worse one; when they disagree (a
+		 * rank up while the figure fell) neither — a rank that improved is never red */
+		double min = r->cmp->min_change_pct, chg = c->change_pct;
+		int up = c->base_rank && c->cur_rank && c->cur_rank < c->base_rank;
+		int down = c->base_rank && c->cur_rank && c->cur_rank > c->base_rank;
+		int rise = !isnan(chg) && chg > min, fall = !isnan(chg) && chg < -min;
+		row(b, (up && !fall) || (rise && !down) ? "improvement"
+		       : (down && !rise) || (fall && !up) ? "regression" : NULL, "data-pair", e->name);
 		cell(b, rp_ep_label(e));
 		cell_fmt(b, "%.0f", c->base_mpd);
 		cell_fmt(b, "%.0f", c->cur_mpd);

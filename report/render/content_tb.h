@@ -5,6 +5,7 @@
 #ifndef RP_CONTENT_TB_H
 #define RP_CONTENT_TB_H
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +99,18 @@ static inline struct rp_cell *cell(struct tb *b, const char *text)
 	return cell_v(b, text, 0, NAN);
 }
 
-/* A number shown as fmt has it; "–" when v is NAN. */
+/* A number shown as fmt has it; "–" when v is NAN; a negative that rounds to zero without
+ * its sign ("-0.0 %" is "+0.0 %", or "0.0"). */
 static inline void cell_fmt(struct tb *b, const char *fmt, double v)
 {
 	char t[64];
 	snprintf(t, sizeof(t), fmt, v);
+	if (t[0] == '-' && t[1 + strspn(t + 1, "0.")] != '.' && !isdigit((unsigned char)t[1 + strspn(t + 1, "0.")])) {
+		if (strchr(fmt, '+'))
+			t[0] = '+';
+		else
+			memmove(t, t + 1, strlen(t));
+	}
 	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 }
 

@@ -34,6 +34,15 @@ if [ "$keys" = "m4.xlarge-s1 m4.xlarge-s8 " ] || [ "$keys" = "m4.xlarge-s8 m4.xl
 else
 	fail "what changed: exactly the two m4.xlarge cases" "$keys"
 fi
+# The pairs whose rank improved (m4.2xlarge 2 to 1, m4.large 3 to 2, their figures the same)
+# are green, never red; m4.xlarge, down 40 % and to rank 3, is red; no change reads "-0.0 %".
+cls=$(xp "$html" "//table[@id='cost-change-table']/tbody/tr/@class" | tr -d ' ' | tr '\n' ' ')
+chg=$(xp "$html" "//table[@id='cost-change-table']/tbody/tr/td[4]/text()" | tr '\n' ' ')
+if [ "$cls" = 'class="improvement" class="improvement" class="regression" ' ] && [[ $chg != *"-0.0"* ]]; then
+	pass "per dollar then and now: an improved rank green, the fall red, no -0.0 % ($chg)"
+else
+	fail "per dollar then and now: row colours" "classes $cls; changes $chg"
+fi
 # Per dollar, from the database: the best case's median over the sender's price.
 row="//table[@id='cost-change-table']/tbody/tr[@data-pair='m4.xlarge']"
 want=$(sqlite3 "$tmp/n.db" "SELECT group_concat(v, ' ') FROM (SELECT round(max(g) / 0.366) AS v FROM
