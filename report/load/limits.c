@@ -85,10 +85,15 @@ bool rp_limits_finding(const struct rp_data *d, size_t i, struct rp_buf *b)
 		rp_case_label(d, c, b);
 		rp_buf_printf(b, ": one receiver thread at %.0f %% CPU: the figure is the receiving "
 			      "tool's core, add threads.", c->limit_rcv_thread_cpu);
-	} else if (by(c, "receiver_cpu")) {
+	} else if (by(c, "receiver_cpu") && c->protocol && !strcmp(c->protocol, "udp")) {
 		rp_case_label(d, c, b);
 		rp_buf_puts(b, ": the receiver's own socket buffers dropped what was lost: the "
 			       "figure is the receiver's, raise -w.");
+	} else if (by(c, "receiver_cpu")) {
+		/* TCP has no drops of its own to blame: its receiver waited for a CPU */
+		rp_case_label(d, c, b);
+		rp_buf_puts(b, ": the receiving end waited for a CPU (its thread queued behind "
+			       "others): the figure is the receiving host's, not the path's.");
 	} else {
 		if (!(c->limit_steal_pct >= RP_LIMIT_STEAL_PCT))
 			return false;

@@ -113,6 +113,44 @@ static void limited_cases_are_marked_and_not_gated(void **state)
 	sqlite3_close(db);
 }
 
+/* A receiver limited by its CPU without a busy thread: for UDP its own socket buffers
+ * dropped what was lost; a TCP case has no such drops — it waited for a CPU, and never gets
+ * the UDP buffer advice. */
+static void receiver_limit_words_follow_the_protocol(void **state)
+{
+	(void)state;
+	struct rp_data d;
+	struct rp_findings f;
+	sqlite3 *db = load("INSERT INTO cases(id, run_id, endpoint_id, case_key, ordinal, protocol,"
+			   "  streams, rate_bps, direction, duration_s, params) VALUES"
+			   "  (13, 1, 1, 'tcpq', 4, 'tcp', 1, 0, 'forward', 10, '{}'),"
+			   "  (14, 1, 1, 'udpq', 5, 'udp', 1, 9e8, 'forward', 10, '{}');"
+			   "INSERT INTO results(id, case_id, repeat, started_at, finished_at, status,"
+			   "  fwd_rcv_bps) VALUES (104, 13, 0, 't', 't', 'ok', 3e9),"
+			   "  (105, 14, 0, 't', 't', 'ok', 6e8);"
+			   "INSERT INTO result_limits VALUES"
+			   "  (104, 'fwd', 0, 3.3e9, 9, 0, NULL, 'receiver_cpu', 30, 40, 0, 0, 0, 0),"
+			   "  (105, 'fwd', 9e8, 9e8, 33, 0, NULL, 'receiver_cpu', 30, 40, 0, 0, 0, 0);",
+			   &d, &f);
+	struct rp_buf b;
+	rp_buf_init(&b);
+	for (size_t i = 0; i < d.n_cases; i++) {
+		rp_buf_reset(&b);
+		if (d.cases[i].id == 13) {
+			assert_true(rp_limits_finding(&d, i, &b));
+			assert_non_null(strstr(rp_buf_str(&b), "waited for a CPU"));
+			assert_null(strstr(rp_buf_str(&b), "socket buffers"));
+		} else if (d.cases[i].id == 14) {
+			assert_true(rp_limits_finding(&d, i, &b));
+			assert_non_null(strstr(rp_buf_str(&b), "socket buffers dropped"));
+		}
+	}
+	rp_buf_free(&b);
+	rp_findings_free(&f);
+	rp_data_free(&d);
+	sqlite3_close(db);
+}
+
 /* Results stored before version 16 have no result_limits rows: nothing is marked. */
 static void results_without_limits_say_nothing(void **state)
 {
@@ -132,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(limited_cases_are_marked_and_not_gated),
 		cmocka_unit_test(results_without_limits_say_nothing),
+		cmocka_unit_test(receiver_limit_words_follow_the_protocol),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
