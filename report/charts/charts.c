@@ -179,6 +179,9 @@ out:
 	return series;
 }
 
+/* Medians more than this far apart: a log y axis. */
+#define CHART_LOG_SPREAD 20.0
+
 static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
 			 struct rp_charts *cs, struct ns_err *err)
 {
@@ -193,10 +196,22 @@ static int chart_streams(const struct rp_data *d, const struct rp_chart_opts *o,
 	size_t more;
 	size_t n = write_groups(d, 0, &dat, &plot, "1:2:3:4", &more);
 	cg_gp_header(&gp, o, c);
-	/* Stream counts double from one case to the next: a log-2 axis spaces them evenly. */
-	rp_buf_printf(&gp, "set xlabel 'parallel streams'\nset ylabel '%s (receiver)'\n"
-		      "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, 0, 0\n",
-		      d->unit.name);
+	/* Stream counts double from one case to the next: a log-2 axis spaces them evenly. Lines
+	 * far apart (TCP at tens of Gbit/s, UDP paced at 500 Mbit/s) share a log axis, or the
+	 * slow ones lie flat on zero. */
+	double lo = NAN, hi = NAN;
+	for (size_t i = 0; i < d->n_cases; i++) {
+		double v = d->cases[i].fig[RP_RCV_BPS].med;
+		if (v > 0 && !d->cases[i].rr) {
+			lo = isnan(lo) || v < lo ? v : lo;
+			hi = isnan(hi) || v > hi ? v : hi;
+		}
+	}
+	int spread = !isnan(lo) && hi / lo > CHART_LOG_SPREAD;
+	rp_buf_printf(&gp, "set xlabel 'parallel streams'\nset ylabel '%s (receiver%s)'\n"
+		      "set logscale x 2\n%s\nset offsets graph 0.05, graph 0.05, 0, 0\n",
+		      d->unit.name, spread ? ", log scale" : "",
+		      spread ? "set logscale y 10\nset yrange [*:*]" : "set yrange [0:*]");
 	cg_gp_key_margin(&gp, n);
 	cg_add_plot(&gp, &plot, c->name);
 	rp_buf_puts(&gp, "\n");

@@ -75,5 +75,19 @@ for r in n b; do
 		[ -s "$tmp/shot-$r-$w.png" ] || fail "$r at $w px: screenshot" "none written"
 	done
 done
+# TCP at Gbit/s and UDP paced 100 times slower on the streams chart: a log y axis, so the
+# slow lines are not flat on zero; the same rates within 20x keep a linear axis from 0
+bash "$fx" nights "$tmp/mix.db" 1 9 >/dev/null &&
+	sqlite3 "$tmp/mix.db" "UPDATE cases SET protocol = 'udp' WHERE endpoint_id IN
+		(SELECT id FROM endpoints WHERE name = 'm4.large');
+		UPDATE results SET fwd_rcv_bps = fwd_rcv_bps / 100, fwd_snd_bps = fwd_snd_bps / 100
+		WHERE case_id IN (SELECT id FROM cases WHERE protocol = 'udp')" &&
+	NETSWEEP_GNUPLOT=none "$NETSWEEP" report --db "$tmp/mix.db" -o "$tmp/mix" >/dev/null 2>&1
+if grep -q '^set logscale y' "$tmp/mix/streams.gp" && ! grep -q '^set logscale y' "$tmp/n/streams.gp" &&
+	grep -q '^set yrange \[0:\*\]' "$tmp/n/streams.gp"; then
+	pass "streams chart: TCP and UDP 100x apart on a log axis, close lines on a linear one from 0"
+else
+	fail "streams chart: a log axis for lines far apart" "$(grep -h 'logscale\|yrange' "$tmp/mix/streams.gp" "$tmp/n/streams.gp")"
+fi
 [ -n "${KEEP:-}" ] && cp -r "$tmp" /tmp/i13/layout
 finish
