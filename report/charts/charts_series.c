@@ -16,7 +16,8 @@
  * of blocks written (0 when the case has fewer than 2 intervals per repeat). */
 static size_t series_panel(const struct rp_series *s, const struct rp_data *d,
 			   const char *name, const char *title, size_t first_block,
-			   const char *line_of, struct rp_buf *dat, struct rp_buf *gp)
+			   const char *line_of, char *const *names, size_t n_names,
+			   struct rp_buf *dat, struct rp_buf *gp)
 {
 	size_t longest = 0, run = 0, blocks = 0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -38,10 +39,15 @@ static size_t series_panel(const struct rp_series *s, const struct rp_data *d,
 				      d->unit.name);
 			rp_buf_printf(gp, "%s'%s.dat' index %zu using 1:2 with linespoints ",
 				      blocks ? ", \\\n     " : "plot ", name, first_block + blocks);
-			if (strcmp(line_of, "client"))
+			int k = s->repeat[i];
+			if (strcmp(line_of, "client")) {
 				rp_buf_puts(gp, "notitle");
-			else
-				rp_buf_printf(gp, "title 'client %d'", s->repeat[i] + 1);
+			} else if (k >= 0 && (size_t)k < n_names && names[k]) {
+				rp_buf_puts(gp, "title "); /* the matrix's member name */
+				rp_gp_quote(gp, names[k]);
+			} else {
+				rp_buf_printf(gp, "title 'client %d'", k + 1);
+			}
 			blocks++;
 		}
 		rp_buf_printf(dat, "%.6g %.6g\n", s->t_end[i], s->bps[i] / d->unit.div);
@@ -90,7 +96,8 @@ int rp_chart_series(sqlite3 *db, const struct rp_data *d, const struct rp_chart_
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[pick[k]], &lab);
 		n_samples += s.n;
-		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "repeat", &dat, &gp);
+		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "repeat", NULL, 0,
+				       &dat, &gp);
 		rp_series_free(&s);
 	}
 	rp_buf_puts(&gp, "unset multiplot\n");
@@ -145,11 +152,20 @@ int rp_chart_clients(sqlite3 *db, const struct rp_data *d, const struct rp_chart
 	int rc = -1;
 	for (size_t k = 0; k < np; k++) {
 		struct rp_series s = {0};
+		char **names;
+		size_t n_names;
 		if (rp_group_series_load(db, d->cases[pick[k]].group_result_id, &s, err) < 0)
 			goto out;
+		if (rp_group_names_load(db, d->cases[pick[k]].group_result_id, &names, &n_names,
+					err) < 0) {
+			rp_series_free(&s);
+			goto out;
+		}
 		rp_buf_reset(&lab);
 		rp_case_label(d, &d->cases[pick[k]], &lab);
-		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "client", &dat, &gp);
+		blocks += series_panel(&s, d, c->name, rp_buf_str(&lab), blocks, "client", names,
+				       n_names, &dat, &gp);
+		rp_names_free(names, n_names);
 		rp_series_free(&s);
 	}
 	rp_buf_puts(&gp, "unset multiplot\n");

@@ -698,6 +698,51 @@ int rp_group_series_load(sqlite3 *db, long long result_id, struct rp_series *s,
 			   "ORDER BY client, t_start", result_id, s, err);
 }
 
+int rp_group_names_load(sqlite3 *db, long long result_id, char ***names, size_t *n,
+			struct ns_err *err)
+{
+	*names = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT client, name FROM group_clients WHERE result_id = ?1 AND "
+		       "client BETWEEN 0 AND 4095 ORDER BY client", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, result_id);
+	int rc = 0;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		size_t k = (size_t)sqlite3_column_int(st, 0);
+		if (k >= *n) {
+			char **nv = realloc(*names, (k + 1) * sizeof(*nv));
+			if (!nv) {
+				rc = -1;
+				break;
+			}
+			memset(nv + *n, 0, (k + 1 - *n) * sizeof(*nv));
+			*names = nv;
+			*n = k + 1;
+		}
+		const unsigned char *t = sqlite3_column_text(st, 1);
+		free((*names)[k]);
+		if (t && !((*names)[k] = strdup((const char *)t)))
+			rc = -1;
+	}
+	sqlite3_finalize(st);
+	if (rc < 0) {
+		rp_names_free(*names, *n);
+		*names = NULL;
+		*n = 0;
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void rp_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 void rp_series_free(struct rp_series *s)
 {
 	free(s->repeat);

@@ -176,5 +176,10 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct n
 int rp_group_series_load(sqlite3 *db, long long result_id, struct rp_series *s,
 			 struct ns_err *err);
 void rp_series_free(struct rp_series *s);
+/* A group result's clients' names (the matrix's members), *names[i] the client in place i
+ * (NULL where there is none); free with rp_names_free. NS_E_NOMEM, NS_E_INPUT. */
+int rp_group_names_load(sqlite3 *db, long long result_id, char ***names, size_t *n,
+			struct ns_err *err);
+void rp_names_free(char **names, size_t n);
 
 #endif

@@ -55,9 +55,9 @@ if [ "$(q "select count(*) from v_group_fairness where jain is not null and star
 else
 	fail "lab incast: fairness stored" "$(q 'select clients, jain, start_spread_ms from v_group_fairness')"
 fi
-# the report charts each client of the 2-, 4- and 8-client cases, one line a client
+# the report charts each client of the 2-, 4- and 8-client cases, one line a client, named as the matrix names it (c1..c8)
 "$NETNS_NETSWEEP" report --db "$DB" -o "$NETNS_TMP/rep" >"$NETNS_TMP/rep.log" 2>&1
-if [ -s "$NETNS_TMP/rep/clients.svg" ] && grep -q "title 'client 8'" "$NETNS_TMP/rep/clients.gp" &&
+if [ -s "$NETNS_TMP/rep/clients.svg" ] && grep -q "title 'c8'" "$NETNS_TMP/rep/clients.gp" &&
 	[ "$(grep -c "x 8 clients" "$NETNS_TMP/rep/clients.gp")" -ge 1 ]; then
 	pass "lab incast: the report charts each client's rate over time (clients.svg)"
 else
