@@ -186,7 +186,7 @@ void hd_tables(xmlNodePtr s, const struct rp_section *sec)
 				table_cell(tr, &rw->cells[j]);
 		}
 		/* the per-dollar ranking: what a reader on a phone came for */
-		if (t->id && !strcmp(t->id, "cost-table"))
+		if (t->id && (!strcmp(t->id, "cost-table") || !strcmp(t->id, "cost-change-table")))
 			hd_stack_on_phones(table);
 		if (t->after)
 			hd_el_class(s, "p", "note", t->after);
