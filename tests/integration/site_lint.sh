@@ -2,10 +2,12 @@
 # The site and a night's report as a newcomer's first build has them — one night, run in the
 # lab — checked by the tools a reader's browser and a publisher would use: the Nu HTML
 # Checker (vnu-jar's vnu.jar on Debian's java) finds no error on the index, a pair page and
-# the night's report; Lighthouse 12 (with Debian's chromium, the pages served on loopback)
-# scores accessibility and best practices at 100 on each; in headless Chromium at 400 and
-# 1280 px no two texts of a chart overlap and the one night is one labelled place on the
-# axis, not a year of dates; and every page, chart and card says the run was emulated.
+# the night's report, nor on those of a site of three unlabelled nights minutes apart;
+# Lighthouse 12 (with Debian's chromium, the pages served on loopback) scores accessibility
+# and best practices at 100 on each; in headless Chromium at 400 and 1280 px no two texts of
+# a chart overlap, the per-dollar figure is on screen at 400 px, the one night is one
+# labelled place on the axis (not a year of dates) and the three nights three; and every
+# page, chart and card of the lab night says the run was emulated.
 # `mk/deps.sh test` installs vnu-jar and lighthouse (npm, pinned) when run as root.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/check.sh"
@@ -55,18 +57,6 @@ grep -q 'Emulated lab run' "${night}index.html" || emu="$emu night-report"
 [ -z "$emu" ] && pass "a lab night's pages, charts and cards say emulated" ||
 	fail "a lab night's pages, charts and cards say emulated" "missing in:$emu"
 
-# The Nu HTML Checker: no error.
-VNU_JAR=${VNU_JAR:-$(npm root -g 2>/dev/null)/vnu-jar/build/dist/vnu.jar}
-if [ ! -f "$VNU_JAR" ] || ! command -v java >/dev/null; then
-	skip "Nu HTML Checker" "no vnu.jar or java (mk/deps.sh test as root installs vnu-jar; default-jre-headless)"
-else
-	if java -jar "$VNU_JAR" --errors-only "${pages[@]}" >"$tmp/vnu.out" 2>&1; then
-		pass "Nu HTML Checker: no error on the index, a pair page and the night's report"
-	else
-		fail "Nu HTML Checker: no error" "$(head -5 "$tmp/vnu.out")"
-	fi
-fi
-
 # Chromium: no overlapping chart text at a phone's and a desktop's width.
 if [ -z "$CHROMIUM" ]; then
 	skip "charts in a browser" "chromium is not installed"
@@ -99,8 +89,9 @@ tics=$(sed -n 's/^set xtics (\(.*\))$/\1/p' "$site3/per_dollar.gp")
 [ "$tics" = "'11-01 01:01' 0, '11-01 01:02' 1, '11-01 01:03' 2" ] &&
 	pass "three nights minutes apart: each labelled by its date and time ($tics)" ||
 	fail "three nights minutes apart: each labelled by its date and time" "xtics: $tics"
+last=$(ls -d "$site3"/nights/*/ | tail -1)
+pages+=("$site3/index.html" "$site3/pairs/m4.xlarge/index.html" "${last}index.html")
 if [ -n "$CHROMIUM" ]; then
-	last=$(ls -d "$site3"/nights/*/ | tail -1)
 	for page in "$site3/index.html" "$site3/pairs/m4.xlarge/index.html" "${last}index.html"; do
 		m=$(measure_width "$page" 400 900 "$tmp/shot3.png")
 		if [ "$page" = "${last}index.html" ]; then
@@ -115,6 +106,18 @@ if [ -n "$CHROMIUM" ]; then
 	done
 fi
 
+# The Nu HTML Checker: no error.
+VNU_JAR=${VNU_JAR:-$(npm root -g 2>/dev/null)/vnu-jar/build/dist/vnu.jar}
+if [ ! -f "$VNU_JAR" ] || ! command -v java >/dev/null; then
+	skip "Nu HTML Checker" "no vnu.jar or java (mk/deps.sh test as root installs vnu-jar; default-jre-headless)"
+else
+	if java -jar "$VNU_JAR" --errors-only "${pages[@]}" >"$tmp/vnu.out" 2>&1; then
+		pass "Nu HTML Checker: no error on the index, a pair page and a night's report of both sites"
+	else
+		fail "Nu HTML Checker: no error" "$(head -5 "$tmp/vnu.out")"
+	fi
+fi
+
 # Lighthouse: accessibility and best practices at 100, the pages served on loopback (it
 # refuses file:// addresses).
 LIGHTHOUSE=${LIGHTHOUSE:-$(command -v lighthouse || true)}
@@ -126,10 +129,10 @@ fi
 port=
 for _ in 1 2 3 4 5; do
 	p=$((20000 + RANDOM % 20000))
-	python3 -m http.server "$p" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
+	python3 -m http.server "$p" --bind 127.0.0.1 --directory "$tmp" >/dev/null 2>&1 &
 	http_pid=$!
 	for _ in $(seq 50); do
-		curl -sf -o /dev/null "http://127.0.0.1:$p/index.html" 2>/dev/null && { port=$p; break; }
+		curl -sf -o /dev/null "http://127.0.0.1:$p/site/index.html" 2>/dev/null && { port=$p; break; }
 		kill -0 "$http_pid" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -139,7 +142,7 @@ for _ in 1 2 3 4 5; do
 done
 [ -n "$port" ] || { fail "Lighthouse: a loopback server for the site" "python3 -m http.server did not start"; finish; exit; }
 for page in "${pages[@]}"; do
-	rel=${page#"$site"/}
+	rel=${page#"$tmp"/}
 	j=$tmp/lh-$(tr / _ <<<"$rel").json
 	CHROME_PATH=$CHROMIUM timeout 300 "$LIGHTHOUSE" "http://127.0.0.1:$port/$rel" --quiet \
 		--only-categories=accessibility,best-practices --output=json --output-path="$j" \
