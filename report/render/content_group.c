@@ -35,7 +35,7 @@ int rp_content_group_tables(const struct rp_report *r, struct rp_section *s)
 	static const char *const fcols[] = {"Clients", "Case", "Total (median)", "Jain's index",
 					    "Slowest client's share", "Slowest / fair share",
 					    "Repeats ok"};
-	table(&b, "fairness-table", "By number of clients", NULL, fcols, 7);
+	tb_table(&b, "fairness-table", "By number of clients", NULL, fcols, 7);
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		if (c->clients <= 0)
@@ -44,18 +44,18 @@ int rp_content_group_tables(const struct rp_report *r, struct rp_section *s)
 		client_rates(r, c, &sum, &min);
 		rp_buf_reset(&lab);
 		rp_case_label(d, c, &lab);
-		row(&b, c->n_starved ? "regression" : NULL, "data-case-key", c->case_key);
-		cell_int(&b, (int)c->clients);
-		cell(&b, rp_buf_str(&lab));
-		cell_bps(&b, c->fig[RP_RCV_BPS].med, d->unit);
-		cell_fmt(&b, "%.3f", c->fig[RP_JAIN].med);
-		cell_fmt(&b, "%.1f %%", sum > 0 ? 100 * min / sum : NAN);
-		cell_fmt(&b, "%.2f", c->fig[RP_MIN_FAIR].med);
-		cell_int(&b, c->n_ok);
+		tb_row(&b, c->n_starved ? "regression" : NULL, "data-case-key", c->case_key);
+		tb_cell_int(&b, (int)c->clients);
+		tb_cell(&b, rp_buf_str(&lab));
+		tb_cell_bps(&b, c->fig[RP_RCV_BPS].med, d->unit);
+		tb_cell_fmt(&b, "%.3f", c->fig[RP_JAIN].med);
+		tb_cell_fmt(&b, "%.1f %%", sum > 0 ? 100 * min / sum : NAN);
+		tb_cell_fmt(&b, "%.2f", c->fig[RP_MIN_FAIR].med);
+		tb_cell_int(&b, c->n_ok);
 	}
 	static const char *const ccols[] = {"Clients", "Client", "Receiver (mean)", "Share",
 					    "Of fair share"};
-	table(&b, "clients-table", "Each client", NULL, ccols, 5);
+	tb_table(&b, "clients-table", "Each client", NULL, ccols, 5);
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		double sum, min;
@@ -66,12 +66,12 @@ int rp_content_group_tables(const struct rp_report *r, struct rp_section *s)
 			const struct rp_client_rate *x = &r->clients[k];
 			if (strcmp(x->case_key, c->case_key))
 				continue;
-			row(&b, NULL, "data-case-key", c->case_key);
-			cell_int(&b, (int)c->clients);
-			cell(&b, x->name);
-			cell_bps(&b, x->bps, d->unit);
-			cell_fmt(&b, "%.1f %%", sum > 0 ? 100 * x->bps / sum : NAN);
-			cell_fmt(&b, "%.2f", sum > 0 ? x->bps * (double)n / sum : NAN);
+			tb_row(&b, NULL, "data-case-key", c->case_key);
+			tb_cell_int(&b, (int)c->clients);
+			tb_cell(&b, x->name);
+			tb_cell_bps(&b, x->bps, d->unit);
+			tb_cell_fmt(&b, "%.1f %%", sum > 0 ? 100 * x->bps / sum : NAN);
+			tb_cell_fmt(&b, "%.2f", sum > 0 ? x->bps * (double)n / sum : NAN);
 		}
 	}
 	b.oom |= lab.oom;

@@ -1,7 +1,9 @@
 /* content_tb: how the content model's tables are written, cell by cell (content.h) — a
  * table, its rows, its cells as text, figures or ranges — for report/render's files that
  * build tables (content_tables.c, content_group.c) and for them only. static inline: each
- * file has its own copy, and neither calls the other. */
+ * file has its own copy, and neither calls the other. (Branch i39-currency moves the same
+ * helpers, with these tb_ names, into content_cells.{c,h}: at their merge this header goes and
+ * content_group.c includes content_cells.h; tb_cell_fmt's "-0.0" rule goes along.) */
 #ifndef RP_CONTENT_TB_H
 #define RP_CONTENT_TB_H
 
@@ -21,7 +23,7 @@ struct tb {
 	int oom;
 };
 
-static inline char *dup_or_oom(struct tb *b, const char *s)
+static inline char *tb_dup(struct tb *b, const char *s)
 {
 	char *d = strdup(s ? s : "–");
 	if (!d)
@@ -29,7 +31,7 @@ static inline char *dup_or_oom(struct tb *b, const char *s)
 	return d;
 }
 
-static inline void table(struct tb *b, const char *id, const char *heading, const char *note,
+static inline void tb_table(struct tb *b, const char *id, const char *heading, const char *note,
 		  const char *const *cols, size_t n_cols)
 {
 	struct rp_section *s = b->s;
@@ -48,12 +50,12 @@ static inline void table(struct tb *b, const char *id, const char *heading, cons
 	*b->t = (struct rp_table){.id = id, .heading = heading, .note = note, .cols = c,
 				  .n_cols = n_cols};
 	for (size_t k = 0; k < n_cols; k++)
-		c[k] = dup_or_oom(b, cols[k]);
+		c[k] = tb_dup(b, cols[k]);
 }
 
 /* A row of the current table; attr ("data-case-key") names a value machines read it by, attr2
  * a second one (NULL: none). */
-static inline void row2(struct tb *b, const char *cls, const char *attr, const char *attr_value,
+static inline void tb_row2(struct tb *b, const char *cls, const char *attr, const char *attr_value,
 		 const char *attr2, const char *attr2_value)
 {
 	struct rp_table *t = b->t;
@@ -73,35 +75,35 @@ static inline void row2(struct tb *b, const char *cls, const char *attr, const c
 	b->row = &nr[t->n_rows++];
 	*b->row = (struct rp_row){.cells = cells, .cls = cls, .attr = {attr, attr2}};
 	if (attr)
-		b->row->attr_value[0] = dup_or_oom(b, attr_value ? attr_value : "");
+		b->row->attr_value[0] = tb_dup(b, attr_value ? attr_value : "");
 	if (attr2)
-		b->row->attr_value[1] = dup_or_oom(b, attr2_value ? attr2_value : "");
+		b->row->attr_value[1] = tb_dup(b, attr2_value ? attr2_value : "");
 }
 
-static inline void row(struct tb *b, const char *cls, const char *attr, const char *attr_value)
+static inline void tb_row(struct tb *b, const char *cls, const char *attr, const char *attr_value)
 {
-	row2(b, cls, attr, attr_value, NULL, NULL);
+	tb_row2(b, cls, attr, attr_value, NULL, NULL);
 }
 
 /* The next cell of the current row: text ("–" for NULL), flags, a number's value (NAN: none). */
-static inline struct rp_cell *cell_v(struct tb *b, const char *text, unsigned flags, double v)
+static inline struct rp_cell *tb_cell_v(struct tb *b, const char *text, unsigned flags, double v)
 {
 	struct rp_row *r = b->row;
 	if (!r || r->n_cells == b->t->n_cols)
 		return NULL;
 	struct rp_cell *c = &r->cells[r->n_cells++];
-	*c = (struct rp_cell){.text = dup_or_oom(b, text), .flags = flags, .value = v};
+	*c = (struct rp_cell){.text = tb_dup(b, text), .flags = flags, .value = v};
 	return c;
 }
 
-static inline struct rp_cell *cell(struct tb *b, const char *text)
+static inline struct rp_cell *tb_cell(struct tb *b, const char *text)
 {
-	return cell_v(b, text, 0, NAN);
+	return tb_cell_v(b, text, 0, NAN);
 }
 
 /* A number shown as fmt has it; "–" when v is NAN; a negative that rounds to zero without
  * its sign ("-0.0 %" is "+0.0 %", or "0.0"). */
-static inline void cell_fmt(struct tb *b, const char *fmt, double v)
+static inline void tb_cell_fmt(struct tb *b, const char *fmt, double v)
 {
 	char t[64];
 	snprintf(t, sizeof(t), fmt, v);
@@ -111,36 +113,36 @@ static inline void cell_fmt(struct tb *b, const char *fmt, double v)
 		else
 			memmove(t, t + 1, strlen(t));
 	}
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+	tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 }
 
-static inline void cell_bps(struct tb *b, double v, struct rp_unit u)
+static inline void tb_cell_bps(struct tb *b, double v, struct rp_unit u)
 {
 	char t[32];
 	rp_fmt_in(t, sizeof(t), v, u);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+	tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 }
 
-static inline void cell_range(struct tb *b, double lo, double hi, struct rp_unit u)
+static inline void tb_cell_range(struct tb *b, double lo, double hi, struct rp_unit u)
 {
 	char t[80];
 	rp_fmt_range(t, sizeof(t), lo, hi, u);
-	cell_v(b, t, RP_CELL_NUM, NAN);
+	tb_cell_v(b, t, RP_CELL_NUM, NAN);
 }
 
-static inline void cell_int(struct tb *b, int v)
+static inline void tb_cell_int(struct tb *b, int v)
 {
 	char t[24];
 	snprintf(t, sizeof(t), "%d", v);
-	cell_v(b, t, RP_CELL_NUM, NAN);
+	tb_cell_v(b, t, RP_CELL_NUM, NAN);
 }
 
 /* A line said under a cell's text (index.html: a note below it; report.md: after " — "). */
-static inline void cell_note(struct tb *b, struct rp_cell *c, const char *cls, const char *text)
+static inline void tb_cell_note(struct tb *b, struct rp_cell *c, const char *cls, const char *text)
 {
 	for (size_t k = 0; c && k < RP_CELL_NOTES; k++)
 		if (!c->note[k]) {
-			c->note[k] = dup_or_oom(b, text);
+			c->note[k] = tb_dup(b, text);
 			c->note_cls[k] = cls;
 			return;
 		}
