@@ -14,8 +14,8 @@
 #include "engine.h"
 #include "budget.h"
 #include "pace.h"
-#include "udpseq.h"
-#include "zerocopy.h"
+#include "runner/engine/base/udpseq.h"
+#include "runner/engine/base/zerocopy.h"
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
 #define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */

@@ -1,6 +1,6 @@
 /* engine_xdp_none: the XDP engine in a build without libxdp, libbpf or clang: every use says
  * why it is missing and how to get it, before any test starts. */
-#include "engine_int.h"
+#include "runner/engine/engine_int.h"
 
 #include <stdio.h>
 

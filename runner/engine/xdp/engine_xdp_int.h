@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine_int.h"
+#include "runner/engine/engine_int.h"
 
 struct bpf_object;
 struct xsk_socket;

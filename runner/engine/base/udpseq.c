@@ -1,4 +1,4 @@
-#include "udpseq.h"
+#include "runner/engine/base/udpseq.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* engine_base: what the engine core (engine.c) and the per-protocol ops (engine_tcp.c,
  * engine_udp.c) share — the clock, per-socket pacing, thread buffers. Calls neither. */
-#include "engine_int.h"
+#include "runner/engine/engine_int.h"
 
 #include <errno.h>
 #include <stdint.h>
