@@ -4,7 +4,7 @@
 #include <sqlite3.h>
 
 #include "lib/sql/store_schema.h"
-#include "store_int.h"
+#include "runner/store/store_int.h"
 
 /* The runs to prune, as a subquery on ?1 (matrix or NULL) and ?2 (how many to keep). */
 #define PRUNED_RUNS \

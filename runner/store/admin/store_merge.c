@@ -17,8 +17,8 @@
 #include "lib/atomicfile.h"
 #include "lib/err.h"
 #include "lib/sql/store_schema.h"
-#include "store.h"
-#include "store_sql.h"
+#include "runner/store/store.h"
+#include "runner/store/store_sql.h"
 
 /* A table below runs: the columns pointing to renumbered rows (fk, mapped by fk_map), and for
  * tables that are themselves pointed to, the map to fill and the natural key that finds a

@@ -1,7 +1,7 @@
 /* netsweep db merge OUT IN...: the runs of each input database added to OUT (the merge
- * itself: runner/store/store_merge.h). Exit 0 when every input went in, 2 for a bad argument
+ * itself: runner/store/admin/store_merge.h). Exit 0 when every input went in, 2 for a bad argument
  * or input (OUT left as it was), 1 when the merge failed.
- * netsweep db prune --keep-nights N: retention (runner/store/store_prune.h). Exit 0 pruned (or
+ * netsweep db prune --keep-nights N: retention (runner/store/admin/store_prune.h). Exit 0 pruned (or
  * counted, --dry-run), 2 for a bad argument or database, 1 when the pruning failed. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,5 @@
 /* store_merge: several runners' databases (regions, teams) in one, so that one report covers
- * them all (`netsweep db merge`, runner/store/cmd_db.c). A run keeps its identity by
+ * them all (`netsweep db merge`, runner/store/admin/cmd_db.c). A run keeps its identity by
  * runs.uuid: a run OUT already holds is left as it is, so merging the same input again adds
  * nothing. Inputs at an older schema version are migrated on a private copy (never in
  * place); a newer one is refused. The inputs go into a staging database beside OUT first,

@@ -5,7 +5,7 @@
 
 #include "lib/sql/sqlrow.h"
 #include "lib/sql/store_read.h"
-#include "store_sql.h"
+#include "runner/store/store_sql.h"
 
 static const char RUNS_SQL[] =
 	"SELECT r.id, r.matrix_name, coalesce(r.label, ''), r.started_at, r.status,"

@@ -8,7 +8,7 @@
 #define NS_STORE_PRUNE_H
 
 #include "lib/err.h"
-#include "store.h"
+#include "runner/store/store.h"
 
 struct store_prune_stats {
 	long long runs, kept;         /* finished runs pruned, and kept whole */

@@ -1,6 +1,6 @@
 /* store_runs: the runs a database holds, one row each — id, matrix, label, start, status,
  * results ok and failed, and the cost (the instances' billed time at the run's prices, and
- * the measured seconds' cost) — for `netsweep runs` (runner/store/cmd_runs.c). The database
+ * the measured seconds' cost) — for `netsweep runs` (runner/store/admin/cmd_runs.c). The database
  * is read as `report` reads it (lib/sql/store_read.h): never written, an older one migrated
  * on a copy in memory, so a read-only file, folder or medium lists as well as any. */
 #ifndef NS_STORE_RUNS_H

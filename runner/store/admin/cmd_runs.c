@@ -1,4 +1,4 @@
-/* netsweep runs: the runs a database holds (runner/store/store_runs.h), one line each — id,
+/* netsweep runs: the runs a database holds (runner/store/admin/store_runs.h), one line each — id,
  * matrix, label, start, status, cases ok/failed, and the cost (billed time of the instances,
  * measured time beside it) — or a JSON array of them (schemas/runs-json.md). */
 #include <getopt.h>
