@@ -40,6 +40,7 @@ include mk/matrix.mk
 include mk/group.mk
 include mk/store.mk
 include mk/sweep.mk
+include mk/pairs.mk
 include mk/host.mk
 include mk/catalog.mk
 include mk/lab.mk

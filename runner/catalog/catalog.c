@@ -17,7 +17,7 @@
 #include <libxml/tree.h>
 #include <pthread.h>
 
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/names/itype.h"
 #include "lib/xml/xsdcheck.h"
 

@@ -14,7 +14,7 @@
 #include "catalog.h"
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/sql/jsonr.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */

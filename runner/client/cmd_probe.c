@@ -14,7 +14,7 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
-#include "lib/logout.h"
+#include "lib/sys/logout.h"
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"

@@ -21,7 +21,7 @@
 #include "runner/proto/proto.h"
 #include "runner/store/lease.h"
 #include "hooks.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "retry.h"
 #include "run_int.h"
 #include "runner/matrix/bind.h"

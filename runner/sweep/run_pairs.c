@@ -12,7 +12,7 @@
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
 #include "runner/store/store_catalog.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "run_int.h"
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */

@@ -1,4 +1,4 @@
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 
 #include <signal.h>
 #include <stdio.h>

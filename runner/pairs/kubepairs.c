@@ -1,12 +1,12 @@
 /* kubepairs: see kubepairs.h. The JSON is read with lib/sql/jsonr; kubectl runs through
- * hooks_exec's argv runner (no shell: the runner's image has none). */
-#include "kubepairs.h"
+ * lib/sys/proc.s argv runner (no shell: the runner's image has none). */
+#include "runner/pairs/kubepairs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
+#include "lib/sys/proc.h"
 #include "lib/sql/jsonr.h"
 
 extern char **environ;
@@ -317,9 +317,9 @@ out:
 /* kubectl ARGS... into *json (malloc'd). */
 static int kubectl(char *const argv[], char **json, struct ns_err *err)
 {
-	struct hook_exec x;
-	hook_run_argv(argv, environ, KUBEPAIRS_TIMEOUT_S, KUBEPAIRS_MAX_JSON, &x);
-	if (x.status != HOOK_OK || x.error[0]) {
+	struct proc_exec x;
+	proc_run_argv(argv, environ, KUBEPAIRS_TIMEOUT_S, KUBEPAIRS_MAX_JSON, &x);
+	if (x.status != PROC_OK || x.error[0]) {
 		size_t len = strlen(x.errout);
 		while (len && (x.errout[len - 1] == '\n' || x.errout[len - 1] == '\r'))
 			x.errout[--len] = '\0';
@@ -327,7 +327,7 @@ static int kubectl(char *const argv[], char **json, struct ns_err *err)
 		ns_err_code(err, NS_E_FAIL, "%s %s %s: %s%s%s", argv[0], argv[1], argv[2],
 			    x.exit_code == 127 ? "not found (NETSWEEP_KUBECTL names it)" : x.error,
 			    x.errout[0] ? ": " : "", last ? last + 1 : x.errout);
-		hook_exec_free(&x);
+		proc_exec_free(&x);
 		return -1;
 	}
 	*json = x.out;

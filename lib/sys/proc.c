@@ -1,9 +1,6 @@
-/* hooks_exec: one hook command as a child process (see hook_run in hooks.h). The command gets
- * a process group of its own so that a Ctrl-C meant for the runner does not cut a teardown
- * short, and so that its time limit ends everything it started in the foreground. The runner
- * stops reading when the command itself exits: an agent it leaves running in the background
- * may hold the pipes open for hours. */
-#include "hooks.h"
+/* proc: see proc.h. The runner stops reading when the command itself exits: an agent it leaves
+ * running in the background may hold the pipes open for hours. */
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +14,7 @@
 #include <unistd.h>
 
 /* After the time limit: SIGTERM, then this long before SIGKILL. */
-#define HOOK_KILL_GRACE_S 5.0
+#define PROC_KILL_GRACE_S 5.0
 
 struct capture {
 	int fd;
@@ -53,11 +50,13 @@ static bool drain(struct capture *c)
 	}
 }
 
-static void child(char *const argv[], char *const envp[], int out, int err)
+static void child(const char *dir, char *const argv[], char *const envp[], int out, int err)
 {
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDONLY);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(126);
+	if (dir && chdir(dir) != 0)
 		_exit(126);
 	for (int fd = 3; fd < 1024; fd++) /* the runner's database and sockets are not the hook's */
 		close(fd);
@@ -65,19 +64,25 @@ static void child(char *const argv[], char *const envp[], int out, int err)
 	_exit(127);
 }
 
-void hook_run(const char *command, char *const envp[], double timeout_s, struct hook_exec *x)
+void proc_run(const char *command, char *const envp[], double timeout_s, struct proc_exec *x)
 {
 	char *const argv[] = {"/bin/sh", "-c", (char *)command, NULL};
-	hook_run_argv(argv, envp, timeout_s, HOOK_OUTPUT_MAX, x);
+	proc_run_argv(argv, envp, timeout_s, PROC_OUTPUT_MAX, x);
 }
 
-void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, size_t max_out,
-		   struct hook_exec *x)
+void proc_run_argv(char *const argv[], char *const envp[], double timeout_s, size_t max_out,
+		   struct proc_exec *x)
 {
-	struct capture cap[2] = {{.fd = -1, .max = max_out}, {.fd = -1, .max = HOOK_OUTPUT_MAX}};
+	proc_run_in(NULL, argv, envp, timeout_s, max_out, x);
+}
+
+void proc_run_in(const char *dir, char *const argv[], char *const envp[], double timeout_s,
+		 size_t max_out, struct proc_exec *x)
+{
+	struct capture cap[2] = {{.fd = -1, .max = max_out}, {.fd = -1, .max = PROC_OUTPUT_MAX}};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 	memset(x, 0, sizeof(*x));
-	x->status = HOOK_FAILED;
+	x->status = PROC_FAILED;
 	x->exit_code = -1;
 	cap[0].buf = malloc(cap[0].max + 1);
 	cap[1].buf = malloc(cap[1].max + 1);
@@ -91,7 +96,7 @@ void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, siz
 		goto out;
 	}
 	if (pid == 0)
-		child(argv, envp, po[1], pe[1]);
+		child(dir, argv, envp, po[1], pe[1]);
 	setpgid(pid, pid); /* also here: no race with the first kill below */
 	close(po[1]);
 	close(pe[1]);
@@ -121,10 +126,10 @@ void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, siz
 		if (w == pid)
 			break;
 		double t = now_s();
-		if (x->status != HOOK_TIMEOUT && t > deadline) {
-			x->status = HOOK_TIMEOUT;
+		if (x->status != PROC_TIMEOUT && t > deadline) {
+			x->status = PROC_TIMEOUT;
 			kill(-pid, SIGTERM);
-			kill_at = t + HOOK_KILL_GRACE_S;
+			kill_at = t + PROC_KILL_GRACE_S;
 		} else if (kill_at > 0 && t > kill_at) {
 			kill(-pid, SIGKILL);
 			kill_at = 0;
@@ -133,11 +138,11 @@ void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, siz
 	for (int i = 0; i < 2; i++) /* what the command wrote just before it ended */
 		if (open_fd[i])
 			drain(&cap[i]);
-	if (x->status == HOOK_TIMEOUT) {
+	if (x->status == PROC_TIMEOUT) {
 		snprintf(x->error, sizeof(x->error), "time limit of %g s reached: stopped", timeout_s);
 	} else if (WIFEXITED(wstatus)) {
 		x->exit_code = WEXITSTATUS(wstatus);
-		x->status = x->exit_code == 0 ? HOOK_OK : HOOK_FAILED;
+		x->status = x->exit_code == 0 ? PROC_OK : PROC_FAILED;
 		if (x->exit_code)
 			snprintf(x->error, sizeof(x->error), "exit status %d", x->exit_code);
 	} else if (WIFSIGNALED(wstatus)) {
@@ -160,12 +165,25 @@ out:
 		close(pe[0]);
 	x->out = cap[0].buf ? cap[0].buf : strdup("");
 	x->errout = cap[1].buf ? cap[1].buf : strdup("");
-	if ((cap[0].truncated || cap[1].truncated) && x->status == HOOK_OK)
+	if ((cap[0].truncated || cap[1].truncated) && x->status == PROC_OK)
 		snprintf(x->error, sizeof(x->error), "output cut at %zu bytes",
 			 cap[0].truncated ? cap[0].max : cap[1].max);
 }
 
-void hook_exec_free(struct hook_exec *x)
+const char *proc_why(const struct proc_exec *x, char *buf, size_t n)
+{
+	const char *e = x->errout ? x->errout : "";
+	while (*e == '\n' || *e == ' ')
+		e++;
+	size_t len = strcspn(e, "\n");
+	if (len)
+		snprintf(buf, n, "%.*s", (int)len, e);
+	else
+		snprintf(buf, n, "%s", x->error[0] ? x->error : "failed");
+	return buf;
+}
+
+void proc_exec_free(struct proc_exec *x)
 {
 	free(x->out);
 	free(x->errout);

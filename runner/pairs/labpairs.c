@@ -1,4 +1,4 @@
-#include "labpairs.h"
+#include "runner/pairs/labpairs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
