@@ -1,6 +1,6 @@
 # runner/agent: the daemon (`netsweep agent`), its sessions, tests and delegated runs.
 LIB_SRC += runner/agent/cmd_agent.c runner/agent/cmd_key.c runner/agent/conn.c runner/agent/agent.c \
-	runner/agent/gate.c runner/agent/caps.c runner/agent/agent_test.c runner/agent/agent_delegate.c
+	runner/agent/gate.c runner/agent/caps.c runner/agent/agent_session.c runner/agent/agent_delegate.c
 UNIT_TESTS += test_agent_data test_agent_sessions
 ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.sh \
 	tests/integration/agent_auth.sh tests/integration/agent_delegate.sh \

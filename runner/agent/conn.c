@@ -1,4 +1,4 @@
-/* conn: what the agent's daemon (agent.c) and its test runners (agent_test.c,
+/* conn: what the agent's daemon (agent.c) and its test runners (agent_session.c,
  * agent_delegate.c) share about one client connection — log lines, refusals, releasing the test
  * slot, and address helpers. Below both; calls neither. */
 #include "conn.h"

@@ -1,5 +1,5 @@
 /* conn: the agent's state and one client connection, shared by the daemon (agent.c: listening,
- * sessions, the --max-tests bound) and what it runs for a client (agent_test.c, agent_delegate.c); the helpers
+ * sessions, the --max-tests bound) and what it runs for a client (agent_session.c, agent_delegate.c); the helpers
  * are in conn.c. Internal to runner/agent: the runner and the CLI use agent.h. */
 #ifndef NS_AGENT_CONN_H
 #define NS_AGENT_CONN_H

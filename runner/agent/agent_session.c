@@ -1,4 +1,4 @@
-/* agent_test: one test on the agent — the data connections (only from the client's address,
+/* agent_session: one test on the agent — the data connections (only from the client's address,
  * only with the cookie), the engines and their snapshots, and the results sent back
  * (schemas/control-protocol.md). Runs on the session thread; every wait watches the control
  * connection and the agent's stop pipe. */
