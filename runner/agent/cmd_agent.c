@@ -93,6 +93,13 @@ static int parse_listen(const char *s, struct agent_opts *o, struct ns_err *err)
 	return 0;
 }
 
+/* The agent's log lines: stderr, which --logfile reopened on the file. */
+static void log_line(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
+
 int cmd_agent(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -211,6 +218,7 @@ int cmd_agent(int argc, char **argv)
 		setvbuf(stderr, NULL, _IOLBF, 0);
 	}
 
+	o.log = log_line;
 	struct agent *a = agent_create(&o, &err);
 	if (!a) {
 		fprintf(stderr, "netsweep agent: %s\n", err.msg);

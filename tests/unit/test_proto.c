@@ -582,6 +582,13 @@ static int connect_local(uint16_t port)
 	return fd;
 }
 
+/* the agent's log lines, to stderr as `netsweep agent` writes them */
+static void log_to_stderr(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
+
 /* A peer's words reach the agent's log and the probe's terminal with every byte outside
  * printable ASCII made '?': a congestion name with a newline once forged a log line. */
 static void network_text_is_made_printable(void **state)
@@ -602,6 +609,7 @@ static void network_text_is_made_printable(void **state)
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
+	o.log = log_to_stderr; /* the log the test reads back */
 	struct agent *a = agent_create(&o, NULL);
 	assert_non_null(a);
 	pthread_t tid;

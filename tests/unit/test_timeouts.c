@@ -27,6 +27,13 @@
 
 /* ---- sockets ---- */
 
+/* the agents' log lines, to stderr as `netsweep agent` writes them */
+static void log_to_stderr(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
+
 static int listen_on(int type, int backlog, uint16_t *port)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -519,6 +526,7 @@ static int agents_start(void **state)
 		o.port = 0;
 		o.idle_timeout_s = 0.5;
 		o.quiet = i < N;
+		o.log = log_to_stderr;
 		if (!(fc[i].a = agent_create(&o, &err)))
 			return -1;
 		fc[i].port = agent_port(fc[i].a);
