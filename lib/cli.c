@@ -62,3 +62,9 @@ int cli_number(const char *opt, const char *s, double lo, double hi, double *out
 	*out = v;
 	return 0;
 }
+
+const char *cli_db_default(void)
+{
+	const char *env = getenv("NETSWEEP_DB");
+	return env && *env ? env : "netsweep.db";
+}

@@ -21,8 +21,7 @@
 
 void rp_report_cfg_init(struct rp_report_cfg *cfg)
 {
-	const char *env = getenv("NETSWEEP_DB");
-	*cfg = (struct rp_report_cfg){.db = env && *env ? env : "netsweep.db", .run = "latest",
+	*cfg = (struct rp_report_cfg){.db = "netsweep.db", .run = "latest",
 				      .outdir = "netsweep-report", .fail_pct = -1, .trend = -1,
 				      .alpha = 0.05, .min_change = 5, .gnuplot_timeout = 20};
 }

@@ -53,6 +53,7 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 		{NULL, 0, NULL, 0},
 	};
 	rp_site_cfg_init(o);
+	o->db = cli_db_default();
 	int c;
 	optind = 1;
 	opterr = 0;

@@ -16,8 +16,7 @@
 
 void rp_site_cfg_init(struct rp_site_cfg *cfg)
 {
-	const char *env = getenv("NETSWEEP_DB");
-	*cfg = (struct rp_site_cfg){.db = env && *env ? env : "netsweep.db",
+	*cfg = (struct rp_site_cfg){.db = "netsweep.db",
 				    .outdir = "netsweep-site", .gnuplot_timeout = 20};
 }
 

@@ -235,7 +235,7 @@ struct run_cmd {
 static void run_cmd_init(struct run_cmd *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->db = getenv("NETSWEEP_DB");
+	c->db = cli_db_default();
 	c->psk = getenv("NETSWEEP_PSK_FILE");
 	c->o.jobs = 1;
 	c->o.out = stdout;

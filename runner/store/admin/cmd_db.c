@@ -55,8 +55,7 @@ static int cmd_prune(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *env = getenv("NETSWEEP_DB");
-	const char *db = env && *env ? env : "netsweep.db", *matrix = NULL;
+	const char *db = cli_db_default(), *matrix = NULL;
 	long long keep = -1;
 	int dry = 0, vacuum = 0, c;
 	struct ns_err err = {0};

@@ -119,7 +119,7 @@ int cmd_runs(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	bool json = false;
-	const char *db = getenv("NETSWEEP_DB"), *matrix = NULL;
+	const char *db = cli_db_default(), *matrix = NULL;
 	struct ns_err err = {0};
 	int c;
 	optind = 1;
