@@ -11,7 +11,7 @@
 #include "report/analyze/advertised.h"
 #include "report/charts/latency_chart.h"
 #include "report/load/itypes.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/load/reprice.h"
 #include "report/load/rundb.h"
 #include "report/render/csv.h"

@@ -10,7 +10,7 @@
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
 #include "report/analyze/news.h"
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "lib/cli.h"

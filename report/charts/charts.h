@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 
 enum rp_chart_status {
 	RP_CHART_OK,          /* NAME.svg rendered */

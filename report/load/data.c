@@ -10,8 +10,8 @@
 
 #include "lib/cost.h"
 #include "lib/sql/sqlrow.h"
-#include "report/load/lab.h"
-#include "report/load/phases.h"
+#include "report/load/lab_runs.h"
+#include "report/load/phase_rows.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "report/load/rundb.h"

@@ -1,6 +1,6 @@
 /* latency_rows: the run's request/response results as v_latency holds them — one row per case
  * with its repeats' medians and each repeat's p99, and each pair's histograms merged for the
- * percentile chart. The analysis (price, baseline test, A/B) fills the rest: analyze/latency.h. */
+ * percentile chart. The analysis (price, baseline test, A/B) fills the rest: analyze/latency_analysis.h. */
 #ifndef RP_LATENCY_ROWS_H
 #define RP_LATENCY_ROWS_H
 

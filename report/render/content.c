@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lib/cli.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
 

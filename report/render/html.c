@@ -14,7 +14,7 @@
 #include "report/model/describe.h"
 #include "report/render/hdoc.h"
 #include "report/analyze/advertised.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/model/fmt.h"
 #include "report/load/limits.h"
 #include "lib/cli.h"

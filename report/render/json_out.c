@@ -10,7 +10,7 @@
 #include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "lib/jsonw.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)

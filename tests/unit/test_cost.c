@@ -1,7 +1,7 @@
 /* lib/cost: the m4 post's last column from its bandwidths and the catalog's Tokyo prices, the
  * pair vs sender basis, missing prices that stay missing, and the store's cost views holding
  * the same formula as the C functions, row by row, on a store made by the migration ladder;
- * and v_cost_ranking holding the report's ranking (report/analyze/cost.h) row by row, in every
+ * and v_cost_ranking holding the report's ranking (report/analyze/cost_rank.h) row by row, in every
  * pricing model and currency, converted or ranked apart. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +19,7 @@
 
 #include "lib/cost.h"
 #include "lib/sql/store_schema.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 #include "report/load/pricing.h"
 #include "runner/catalog/catalog.h"

@@ -1,4 +1,4 @@
-/* phases (report): the burst and sustained phases the runner found in a case's results
+/* phase_rows: the burst and sustained phases the runner found in a case's results
  * (result_phases, store version 7) — the sustained rate is the figure to buy on when a case
  * was shaped on credits; and the finding that says so. */
 #ifndef RP_PHASES_H

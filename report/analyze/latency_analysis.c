@@ -1,5 +1,5 @@
 /* latency: see latency.h. */
-#include "report/analyze/latency.h"
+#include "report/analyze/latency_analysis.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/model/fmt.h"
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 #include "report/load/pricing.h"
 
 static void test_m4_rank(void **state)

@@ -1,4 +1,4 @@
-/* lab: whether a run's pairs were emulated by `netsweep lab` (table endpoint_emulation, store
+/* lab_runs: whether a run's pairs were emulated by `netsweep lab` (table endpoint_emulation, store
  * version 4) and the headline words that say so — also when a lab run is compared with a run
  * on real instances, which the report then must not leave unsaid. */
 #ifndef RP_LAB_H

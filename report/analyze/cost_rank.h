@@ -1,4 +1,4 @@
-/* cost: throughput per hourly dollar. One row per endpoint pair of a run: its best case (the
+/* cost_rank: throughput per hourly dollar. One row per endpoint pair of a run: its best case (the
  * highest median receiver goodput), Mbit/s per $/hour, $ per Gbit/s-hour, and a rank by
  * Mbit/s per $/hour. Endpoints without a known price are kept, marked missing, unranked. */
 #ifndef RP_COST_H

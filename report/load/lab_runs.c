@@ -1,4 +1,4 @@
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 
 #include <stdlib.h>
 #include <string.h>

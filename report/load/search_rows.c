@@ -1,5 +1,5 @@
 /* search: see search.h. Reads only the v_search_goals view. */
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 
 #include <math.h>
 #include <stdio.h>

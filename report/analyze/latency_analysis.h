@@ -1,4 +1,4 @@
-/* latency: the analysis of the run's request/response results (load/latency_rows.h reads
+/* latency_analysis: the analysis of the run's request/response results (load/latency_rows.h reads
  * them): the p99 against the baseline's by Welch's t-test on log p99 over repeats, cost per
  * million transactions where a price is known, and the A/B on latency. Its chart is
  * charts/latency_chart.h's, its tables render/content_tables.c's. */

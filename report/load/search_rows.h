@@ -1,4 +1,4 @@
-/* search: the report's view of rate searches (v_search_goals): per pair, stream count and
+/* search_rows: the report's view of rate searches (v_search_goals): per pair, stream count and
  * payload size, the answer of each loss goal (NDR, PDR) beside the maximum receive rate and
  * the wire rate of the declared link, and the sentences for the goals a search could not meet.
  * Its chart is charts/search_chart.h's, its table render/content_tables.c's. */

@@ -1,4 +1,4 @@
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* cost: see cost.h. */
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 
 #include "lib/cost.h"
 
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 
 #include <math.h>
 #include <stdio.h>
