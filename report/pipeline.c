@@ -98,26 +98,64 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 	return 0;
 }
 
+/* The report's files, one writer each, in the order they are written: a new format is one
+ * entry (and its adapter) here. */
+struct rp_writer {
+	const char *file;
+	int (*write)(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		     struct ns_err *err);
+};
+
+static int w_html(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		  struct ns_err *err)
+{
+	return rp_html_write(r, &p->content, path, err);
+}
+
+static int w_markdown(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		      struct ns_err *err)
+{
+	return rp_markdown_write(r, &p->content, path, err);
+}
+
+static int w_results_csv(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+			 struct ns_err *err)
+{
+	(void)r;
+	return rp_csv_write(p->db, p->d.run.id, rp_lab_scale(&p->d) != NULL, path, err);
+}
+
+static int w_ranking_csv(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+			 struct ns_err *err)
+{
+	(void)p;
+	return rp_csv_ranking(r, path, err);
+}
+
+static int w_json(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		  struct ns_err *err)
+{
+	(void)p;
+	return rp_json_write(r, path, err);
+}
+
+static const struct rp_writer writers[] = {
+	{"index.html", w_html},         {"report.md", w_markdown}, {"results.csv", w_results_csv},
+	{"ranking.csv", w_ranking_csv}, {"report.json", w_json},
+};
+
 static int write_files(const struct rp_report_cfg *cfg, struct rp_pipeline *p,
 		       const struct rp_report *r, struct ns_err *err)
 {
 	char path[4096];
 	if (rp_content_build(r, &p->content, err) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/index.html", cfg->outdir);
-	if (rp_html_write(r, &p->content, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/report.md", cfg->outdir);
-	if (rp_markdown_write(r, &p->content, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/results.csv", cfg->outdir);
-	if (rp_csv_write(p->db, p->d.run.id, rp_lab_scale(&p->d) != NULL, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/ranking.csv", cfg->outdir);
-	if (rp_csv_ranking(r, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/report.json", cfg->outdir);
-	return rp_json_write(r, path, err);
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", cfg->outdir, writers[i].file);
+		if (writers[i].write(p, r, path, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct ns_err *err)
