@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/names/suggest.h"
+#include "lib/settings.h"
 
 int cli_option_error(int c, char **argv, struct ns_err *err)
 {
@@ -65,6 +66,6 @@ int cli_number(const char *opt, const char *s, double lo, double hi, double *out
 
 const char *cli_db_default(void)
 {
-	const char *env = getenv("NETSWEEP_DB");
-	return env && *env ? env : "netsweep.db";
+	const char *db = settings_get()->db;
+	return db ? db : "netsweep.db";
 }

@@ -20,13 +20,14 @@
 #include "report/charts/charts_gp.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
+#include "lib/settings.h"
 
 #define MAX_SERIES 12
 
 char *rp_gnuplot_find(char *reason, size_t n)
 {
-	const char *env = getenv("NETSWEEP_GNUPLOT");
-	if (env && *env) {
+	const char *env = settings_get()->gnuplot;
+	if (env) {
 		if (strcmp(env, "none") == 0) {
 			snprintf(reason, n, "disabled by NETSWEEP_GNUPLOT=none");
 			return NULL;
@@ -37,7 +38,7 @@ char *rp_gnuplot_find(char *reason, size_t n)
 		}
 		return strdup(env);
 	}
-	const char *path = getenv("PATH");
+	const char *path = settings_get()->path;
 	struct rp_buf b;
 	rp_buf_init(&b);
 	for (const char *p = path ? path : ""; *p;) {

@@ -20,6 +20,7 @@
 #include "lib/sys/datadir.h"
 #include "lib/names/itype.h"
 #include "lib/xml/xsdcheck.h"
+#include "lib/settings.h"
 
 
 #define CATALOG_MAX_ENTRIES 100000 /* bounds memory if a file is absurdly large */
@@ -34,8 +35,8 @@ static void find_default(void)
 
 const char *catalog_default_path(void)
 {
-	const char *env = getenv("NETSWEEP_CATALOG");
-	if (env && *env)
+	const char *env = settings_get()->catalog;
+	if (env)
 		return env;
 	pthread_once(&default_once, find_default); /* computed once, never changed after */
 	return default_path;

@@ -9,6 +9,7 @@
 #include "report/site/cmd_site.h"
 #include "lib/err.h"
 #include "version.h"
+#include "lib/settings.h"
 
 struct subcommand {
 	const char *name;
@@ -57,6 +58,9 @@ int main(int argc, char **argv)
 		printf("netsweep %s\n", NETSWEEP_VERSION);
 		return NS_EXIT_OK;
 	}
+	struct ns_settings env;
+	settings_from_env(&env); /* the one reading of the environment: the library reads these */
+	settings_set(&env);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) == 0) {
 			int rc = subcommands[i].fn(argc - 1, argv + 1);

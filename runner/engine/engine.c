@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "engine_int.h"
 #include "sysstat.h"
+#include "lib/settings.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -310,7 +311,7 @@ static uint64_t stagger_ns(const struct engine *e, const struct e_thread *t,
 }
 
 /* engine.h: real time for the threads whose work falls due at set times. */
-static _Atomic int realtime_on = -1; /* -1: not decided, from the environment */
+static _Atomic int realtime_on = -1; /* -1: not decided, from the settings */
 
 void engine_set_realtime(bool on)
 {
@@ -336,8 +337,7 @@ static void rt_enter(struct e_thread *t)
 {
 	int on = atomic_load(&realtime_on);
 	if (on < 0) {
-		const char *v = getenv("NETSWEEP_REALTIME");
-		on = !(v && !strcmp(v, "0"));
+		on = !settings_get()->realtime_off;
 	}
 	t->sched = ENGINE_SCHED_NORMAL;
 	if (!on || !t->e->cfg.rate_bps || t->e->cfg.rr)
@@ -488,7 +488,7 @@ static void *thread_main(void *arg)
  * the start — a test hook that stands for a sender kept off the CPU (tests/integration). */
 static void stall_hook(struct engine *e)
 {
-	const char *v = getenv("NETSWEEP_TEST_SEND_STALL");
+	const char *v = settings_get()->test_send_stall;
 	unsigned at, len;
 	if (e->cfg.role != ENGINE_SEND || !v || sscanf(v, "%u:%u", &at, &len) != 2 || !len ||
 	    len > 10000)

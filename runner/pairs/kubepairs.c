@@ -8,6 +8,7 @@
 
 #include "lib/sys/proc.h"
 #include "lib/sql/jsonr.h"
+#include "lib/settings.h"
 
 extern char **environ;
 
@@ -339,8 +340,8 @@ int kubepairs_load(struct matrix *m, struct ns_err *err)
 {
 	if (!m->kube.pending)
 		return 0;
-	const char *prog = getenv("NETSWEEP_KUBECTL");
-	char *bin = (char *)(prog && prog[0] ? prog : "kubectl");
+	const char *prog = settings_get()->kubectl;
+	char *bin = (char *)(prog ? prog : "kubectl");
 	char sel[sizeof(m->kube.selector)], ns[sizeof(m->kube.ns)];
 	snprintf(sel, sizeof(sel), "%s", m->kube.selector);
 	snprintf(ns, sizeof(ns), "%s", m->kube.ns);
@@ -352,7 +353,7 @@ int kubepairs_load(struct matrix *m, struct ns_err *err)
 	size_t n = 0;
 	int rc = -1;
 	if (kubectl(pods_argv, &pods, err) < 0 || kubectl(nodes_argv, &nodes, err) < 0 ||
-	    kubepairs_parse(&m->kube, pods, nodes, getenv("NETSWEEP_NODE_NAME"), &found, &n,
+	    kubepairs_parse(&m->kube, pods, nodes, settings_get()->node_name, &found, &n,
 			    err) < 0) {
 		ns_err_prefix(err, "%s:%d: kubernetes", m->path, m->kube.line);
 		goto out;

@@ -20,6 +20,7 @@
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
 #include "runner/session/session.h"
+#include "lib/settings.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -493,7 +494,7 @@ static void embedded_agent_answers_and_stops(void **state)
 	(void)state;
 	struct agent_opts o;
 	struct ns_err err = {0};
-	setenv("NETSWEEP_IMDS", "0", 1); /* the agent's hostinfo must not query 169.254.169.254 */
+	settings_set(&(struct ns_settings){.imds_off = true}); /* the agent's hostinfo must not query 169.254.169.254 */
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
@@ -605,7 +606,7 @@ static void network_text_is_made_printable(void **state)
 	int saved = dup(2);
 	assert_true(saved >= 0 && dup2(log_fd, 2) == 2);
 	struct agent_opts o;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
@@ -658,7 +659,7 @@ static void agent_survives_mutated_requests(void **state)
 {
 	(void)state;
 	struct agent_opts o;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;

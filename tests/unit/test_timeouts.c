@@ -24,6 +24,7 @@
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
 #include "runner/proto/result_wire.h"
+#include "lib/settings.h"
 
 /* ---- sockets ---- */
 
@@ -501,7 +502,7 @@ static int agents_start(void **state)
 	(void)state;
 	enum { N = N_AGENT };
 	struct fake_client *fc = scene.fc;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	for (int i = 0; i < 2; i++) {
 		struct fake *f = &scene.del[i];
 		memset(f, 0, sizeof(*f));

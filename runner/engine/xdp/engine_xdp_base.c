@@ -1,5 +1,6 @@
 /* engine_xdp_base: see engine_xdp_int.h. */
 #include "engine_xdp_int.h"
+#include "lib/settings.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -210,9 +211,8 @@ int xdp_prog_attach(struct xdp_prog *x, const char *obj, size_t obj_len, const c
 	/* flags 0: native where the driver has it, generic where it has none */
 	LIBBPF_OPTS(bpf_link_create_opts, native);
 	LIBBPF_OPTS(bpf_link_create_opts, generic, .flags = XDP_FLAGS_SKB_MODE);
-	const char *hook = getenv("NETSWEEP_TEST_XDP_GENERIC");
 	int fd = -1;
-	if (!hook || strcmp(hook, "1"))
+	if (!settings_get()->test_xdp_generic)
 		fd = bpf_link_create(bpf_program__fd(prog), p->ifindex, BPF_XDP, &native);
 	if (fd < 0)
 		fd = bpf_link_create(bpf_program__fd(prog), p->ifindex, BPF_XDP, &generic);
