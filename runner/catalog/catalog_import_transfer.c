@@ -78,7 +78,7 @@ const char CI_AWS_XFER_GET_PRODUCTS_SQL[] =
 
 /* Azure Retail Prices, serviceName "Bandwidth": internet egress from the "Standard Data
  * Transfer Out" meters routed over Microsoft's network (productName "Rtn Preference: MGN"),
- * tiers from tierMinimumUnits; the "Intra Continent Data Transfer Out" meter is staged with
+ * tiers from tierMinimumUnits, and a free same zone for their regions; the "Intra Continent Data Transfer Out" meter is staged with
  * peer '~continent' and made one rule per peer region of the same continent once every
  * input is read (CI_XFER_FINISH_SQL). */
 const char CI_AZURE_XFER_SQL[] =
@@ -100,11 +100,18 @@ const char CI_AZURE_XFER_SQL[] =
 	"  ELSE '~continent' END, 'sender', currency, coalesce(?2, eff), ?3, lo, price FROM bw"
 	" WHERE (meter = 'Standard Data Transfer Out' AND product = 'Rtn Preference: MGN')"
 	" OR meter = 'Intra Continent Data Transfer Out'" XFER_UPSERT
+	"INSERT INTO xfer (provider, region, relation, peer, billed, currency, as_of, source, lo,"
+	" per_gb) SELECT DISTINCT 'azure', region, 'same-zone', '', 'both', currency,"
+	" coalesce(?2, eff), 'Azure bandwidth pricing page as summarised by lucidity.cloud: transfers"
+	" within the same Availability Zone are free (not a meter); added by netsweep catalog import',"
+	" 0, 0 FROM bw WHERE meter = 'Standard Data Transfer Out' AND product = 'Rtn Preference: MGN'"
+	" ON CONFLICT (provider, region, relation, peer, lo) DO NOTHING;"
 	"DROP TABLE bw;";
 
 /* Google Cloud Billing Catalog, resourceFamily "Network": the InterzoneEgress SKUs (usage
- * unit GiBy, converted to per GB), charged at the source. Inter-region and internet SKUs are
- * priced by destination continent and left out. */
+ * unit GiBy, converted to per GB), charged at the source, and the pricing page's free same
+ * zone for their regions. Inter-region and internet SKUs are priced by destination continent
+ * and left out. */
 const char CI_GCP_XFER_SQL[] =
 	"INSERT INTO xfer (provider, region, relation, peer, billed, currency, as_of, source, lo,"
 	" per_gb) SELECT 'gcp', r.value, 'cross-zone', '', 'sender',"
@@ -118,7 +125,13 @@ const char CI_GCP_XFER_SQL[] =
 	" WHERE json_extract(s.value, '$.category.resourceFamily') = 'Network'"
 	" AND json_extract(s.value, '$.category.resourceGroup') = 'InterzoneEgress'"
 	" AND json_extract(s.value, '$.pricingInfo[0].pricingExpression.usageUnit') = 'GiBy'"
-	" AND json_extract(t.value, '$.unitPrice.currencyCode') GLOB '[A-Z][A-Z][A-Z]'" XFER_UPSERT;
+	" AND json_extract(t.value, '$.unitPrice.currencyCode') GLOB '[A-Z][A-Z][A-Z]'" XFER_UPSERT
+	"INSERT INTO xfer (provider, region, relation, peer, billed, currency, as_of, source, lo,"
+	" per_gb) SELECT DISTINCT 'gcp', region, 'same-zone', '', 'both', currency, as_of,"
+	" 'Google Cloud VPC pricing page: data transfer to the same zone over internal IPv4/IPv6"
+	" in the same VPC has no charge (not a SKU); added by netsweep catalog import', 0, 0"
+	" FROM xfer WHERE provider = 'gcp' AND relation = 'cross-zone'"
+	" ON CONFLICT (provider, region, relation, peer, lo) DO NOTHING;";
 
 /* Hetzner's network zones (Cloud: fsn1, nbg1, hel1 eu-central; ash us-east; hil us-west; sin
  * ap-southeast): traffic inside one is internal and free. */

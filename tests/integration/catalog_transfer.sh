@@ -68,9 +68,11 @@ if imp $R "$FX/azure/retail-prices-page1.json" "$FX/azure/retail-prices-bandwidt
 	[ "$(x $R "$(rule $R westeurope cross-region northeurope)/tier/@per-gb")" = 0.02 ] &&
 	[ "$(x $R "count($(rule $R eastus cross-region westeurope))")" = 0 ] &&
 	[ "$(x $R "count(//transfer[@relation='cross-region' and not(@peer-region)])")" = 0 ] &&
-	[ "$(x $R "count(//transfer[@relation='cross-zone' or @relation='same-zone'])")" = 0 ] &&
+	[ "$(x $R "count(//transfer[@relation='cross-zone'])")" = 0 ] &&
+	[ "$(x $R "$(rule $R eastus same-zone)/tier/@per-gb")" = 0 ] &&
+	x $R "$(rule $R eastus same-zone)/@source" | grep -q "not a meter" &&
 	[ "$(x $R "count(//instance[@type='Standard_D2s_v3']/price)")" -ge 1 ]; then
-	pass "azure: internet tiers from tierMinimumUnits (100 GB free), intra-continent 0.02 per peer of the same continent only, no rule between continents or zones"
+	pass "azure: internet tiers from tierMinimumUnits (100 GB free), intra-continent 0.02 per peer of the same continent only, same zone free (its own source), no rule between continents or zones"
 else
 	fail "azure: internet tiers from tierMinimumUnits (100 GB free), intra-continent 0.02 per peer of the same continent only, no rule between continents or zones" "$(cat "$T/log"; cat "$T/$R")"
 fi
@@ -82,8 +84,10 @@ if imp $R "$FX/gcp/skus-compute-engine.json" "$FX/gcp/skus-network.json" && vali
 	[ "$(x $R "$(rule $R us-central1 cross-zone)/@billed")" = sender ] &&
 	[ "$(x $R "$(rule $R europe-west1 cross-zone)/tier/@per-gb")" = 0.009313226 ] &&
 	[ "$(x $R "count(//transfer[@relation='internet'])")" = 0 ] &&
+	[ "$(x $R "$(rule $R us-central1 same-zone)/tier/@per-gb")" = 0 ] &&
+	x $R "$(rule $R us-central1 same-zone)/@source" | grep -q "not a SKU" &&
 	[ "$(x $R "count(//instance)")" -ge 3 ]; then
-	pass "gcp: inter-zone 0.01/GiB = 0.009313226/GB billed at the source; internet SKUs (priced by destination) left out"
+	pass "gcp: inter-zone 0.01/GiB = 0.009313226/GB billed at the source, same zone free (its own source); internet SKUs (priced by destination) left out"
 else
 	fail "gcp: inter-zone 0.01/GiB = 0.009313226/GB billed at the source; internet SKUs (priced by destination) left out" "$(cat "$T/log"; cat "$T/$R")"
 fi
