@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "runner/core/cmds.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
