@@ -11,7 +11,7 @@
 #include <libxml/xmlsave.h>
 #include <sqlite3.h>
 
-#include "catalog.h"
+#include "lib/catalog/catalog.h"
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
 #include "lib/sys/datadir.h"

@@ -13,7 +13,7 @@
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
-#include "catalog.h"
+#include "lib/catalog/catalog.h"
 #include "lib/cost.h"
 #include "runner/host/wire.h"
 

@@ -16,7 +16,7 @@
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
 #include "runner/agent/agent.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/matrix/expand.h"
 #include "runner/pairs/kubepairs.h"
 #include "runner/pairs/labpairs.h"

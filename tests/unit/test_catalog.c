@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "lib/settings.h"
 
 #define AWS NETSWEEP_DATADIR "/catalog/aws.xml"

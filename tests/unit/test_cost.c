@@ -22,7 +22,7 @@
 #include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 #include "report/load/pricing.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/host/wire.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
