@@ -58,6 +58,7 @@ struct agent {
 	unsigned long log_dropped;
 	struct session *sessions;  /* every session thread not yet joined (agent.c's loop only) */
 	unsigned n_sessions;
+	double started;            /* proto_now() when it began to listen (STATUS's uptime) */
 	struct {
 		int fd;
 		double until;

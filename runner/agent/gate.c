@@ -447,8 +447,8 @@ int gate_step(struct gate *g, const struct pollfd *pfd, int n)
 		if (now >= p->deadline) {
 			static const char *const awaited[] = {
 				[P_HELLO] = "HELLO", [P_AUTH] = "AUTH_RESPONSE",
-				[P_REQUEST] = "a request (TEST_REQUEST, HOSTINFO_REQUEST or "
-					      "DELEGATE_REQUEST)"};
+				[P_REQUEST] = "a request (TEST_REQUEST, HOSTINFO_REQUEST, "
+					      "STATUS_REQUEST or DELEGATE_REQUEST)"};
 			char from[PROTO_ADDR_NAME_LEN], agent[PROTO_ADDR_NAME_LEN];
 			proto_sa_name((struct sockaddr *)&p->peer, p->peer_len, true, from,
 				      sizeof(from));
