@@ -81,6 +81,8 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 		ns_err_prefix(err, "--allow");
 		goto err;
 	}
+	if (a->o.trust && a->o.trust[0] && gate_parse_trust(a, a->o.trust, err) < 0)
+		goto err;
 	/* as many descriptors as allowed: the handshakes in flight and 2 x 1024 data streams */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {

@@ -100,8 +100,12 @@ enum proto_errcode {
 	PROTO_E_AUTH = 6,         /* authentication failed */
 	PROTO_E_ABORT = 7,        /* the test was aborted */
 	PROTO_E_REFUSED = 8,      /* delegation refused (--no-delegate, or a chained request) */
-	PROTO_E_FULL = 9          /* the agent runs as many tests as --max-tests allows; the
-				     text names the bound: try again later (version 20) */
+	PROTO_E_FULL = 9,         /* the agent runs as many tests as --max-tests allows; the
+				     text names the bound: try again later (version 20); or
+				     (version 24) the client's address or network holds its
+				     whole share of the connections in their handshake */
+	PROTO_E_ADDRESS = 10      /* refused for its address: not in --allow, or a keyless
+				     agent reached from outside loopback (version 24) */
 };
 
 const char *proto_type_name(uint16_t type);
