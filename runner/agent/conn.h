@@ -36,8 +36,6 @@
 #define AGENT_TRUST_DEFAULT 512    /* --trust CIDR without :N: the share of each address in it */
 #define AGENT_MAX_TRUST 16         /* --trust blocks */
 #define AGENT_LOG_PER_S 5          /* refused-connection log lines per second, at most */
-#define AGENT_HELD_SHARE 0.95      /* a sender below this share of its rate, held by the
-				    * --max-rate bucket, is said to be (timer slack is less) */
 
 struct gate;
 
@@ -56,8 +54,8 @@ struct agent {
 	unsigned trust_n[AGENT_MAX_TRUST];       /* ... and its share of the handshakes */
 	unsigned n_trust;
 	struct gate *gate;         /* connections in their handshake (gate.c) */
-	struct budget *budget;     /* --max-rate: what every test's senders draw from, one after
-				    * another (NULL: no cap) */
+	struct budget *budget;     /* --max-rate: every running test's senders draw from it, each
+				    * its fair share (budget.h; NULL: no cap) */
 	double log_window;         /* rate limit of refused-connection log lines */
 	unsigned log_lines;
 	unsigned long log_dropped;
