@@ -10,4 +10,4 @@ ITESTS += tests/integration/agent_probe.sh tests/integration/agent_connect_rtt.s
 	tests/integration/agent_incast_netns.sh
 LONG_TESTS += tests/integration/agent_fair_slots.sh
 BENCHES += tests/bench/agent_handshake.sh
-ITESTS += tests/integration/probe_options.sh tests/integration/probe_family.sh
+ITESTS += tests/integration/probe_options.sh tests/integration/probe_family.sh tests/integration/agent_health.sh tests/integration/agent_refusals.sh tests/integration/agent_cap_shares.sh

@@ -16,7 +16,7 @@ LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c
 ITESTS += tests/integration/export_metrics.sh
 # report/site/: `netsweep site`, the static results site over every night.
 LIB_SRC += report/site/site.c report/site/site_night.c report/site/site_pages.c report/site/site_charts.c report/site/site_feed.c report/site/cmd_site.c
-ITESTS += tests/integration/site.sh
+ITESTS += tests/integration/site.sh tests/integration/hostile_text.sh
 # The year-of-nights store generator (tests/bench/year.sh, tests/integration/db_prune.sh).
 YEAR_STORE := $(BUILD)/tests/year_store
 EXTRA_TARGETS += $(YEAR_STORE)

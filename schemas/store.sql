@@ -208,7 +208,7 @@ CREATE TABLE IF NOT EXISTS result_limits (
 	cause            TEXT,                     -- sender_cpu, pacer_late, sndbuf_full, steal,
 	                                           -- unknown; NULL when not sender_limited
 	limited_by       TEXT,                     -- network, sender_cpu, receiver_cpu, steal,
-	                                           -- pacing, window; NULL = nothing stood out
+	                                           -- pacing, window, max_rate; NULL = nothing stood out
 	snd_thread_cpu   REAL NOT NULL,            -- busiest sender engine thread, % of one CPU
 	rcv_thread_cpu   REAL NOT NULL,            -- busiest receiver engine thread
 	snd_steal_pct    REAL NOT NULL,            -- CPU steal of the sender's host over the test

@@ -16,25 +16,37 @@
 
 #include "lib/atomicfile.h"
 #include "lib/sys/proc.h"
+#include "lib/textesc.h"
 
-/* A label inside a .dat file: double-quoted, with quotes and control characters removed. */
+/* A label inside a .dat file: double-quoted, quotes and backslashes removed, a control
+ * character or a byte that is not UTF-8 shown as U+FFFD. */
 void cg_dat_label(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "\"", 1);
-	for (; s && *s; s++)
-		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
-			rp_buf_add(b, s, 1);
+	for (size_t take; s && *s; s += take) {
+		/* a control character or a byte that is not UTF-8 (lib/textesc.h) is U+FFFD here:
+		 * its escape's backslash has no place in the quoted label */
+		char esc[8];
+		take = textesc_step(s, esc, 0);
+		if (esc[0])
+			rp_buf_puts(b, "\xef\xbf\xbd");
+		else if (*s != '"' && *s != '\\')
+			rp_buf_add(b, s, take);
+	}
 	rp_buf_add(b, "\"", 1);
 }
 
-/* A "# label" comment line in a .dat file: characters below 0x20 (a newline in an instance
- * type or a matrix value) are dropped, so the label cannot start a data line. */
+/* A "# label" comment line in a .dat file: control characters (a newline in an instance type
+ * or a matrix value) shown as lib/textesc.h's escapes, so the label cannot start a data line. */
 void cg_dat_comment(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "# ", 2);
-	for (; s && *s; s++)
-		if ((unsigned char)*s >= 0x20)
-			rp_buf_add(b, s, 1);
+	char *esc = textesc_dup(s ? s : ""); /* lib/textesc.h: no newline, valid UTF-8 */
+	if (!esc)
+		b->oom = 1;
+	else
+		rp_buf_puts(b, esc);
+	free(esc);
 	rp_buf_add(b, "\n", 1);
 }
 
@@ -65,13 +77,13 @@ void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct
 		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
 		      CG_FONT_PX, c->name);
 	if (o->lab_scale) {
-		/* single-quoted: the scale as stored, without quotes or control characters; short
-		 * enough to fit over the plot at CG_WIDTH */
-		rp_buf_puts(gp, "set title 'Emulated: netsweep lab at scale ");
-		for (const char *p = o->lab_scale; *p && p - o->lab_scale < 16; p++)
-			if (*p != '\'' && (unsigned char)*p >= 0x20)
-				rp_buf_add(gp, p, 1);
-		rp_buf_puts(gp, "'\n");
+		/* the scale as stored, quoted by rp_gp_quote (control characters and a character
+		 * the 16 bytes cut in half as escapes); short enough to fit over the plot */
+		char t[64];
+		snprintf(t, sizeof(t), "Emulated: netsweep lab at scale %.16s", o->lab_scale);
+		rp_buf_puts(gp, "set title ");
+		rp_gp_quote(gp, t);
+		rp_buf_puts(gp, "\n");
 	}
 	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
 	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",

@@ -84,7 +84,19 @@ void rp_md_escape(struct rp_buf *b, const char *s)
 {
 	if (!s)
 		return;
-	for (; *s; s++) {
+	for (size_t take; *s; s += take) {
+		/* control characters and bytes that are not UTF-8 as lib/textesc.h shows them */
+		char esc[8];
+		take = textesc_step(s, esc, TEXTESC_KEEP_SPACE);
+		if (esc[0]) {
+			rp_buf_puts(b, "\\");
+			rp_buf_puts(b, esc);
+			continue;
+		}
+		if (take > 1) {
+			rp_buf_add(b, s, take);
+			continue;
+		}
 		unsigned char c = (unsigned char)*s;
 		switch (c) {
 		case '<': rp_buf_puts(b, "&lt;"); break;
@@ -99,8 +111,6 @@ void rp_md_escape(struct rp_buf *b, const char *s)
 			rp_buf_add(b, s, 1);
 			break;
 		default:
-			if (c < 0x20)
-				break; /* other control characters carry nothing a reader needs */
 			rp_buf_add(b, s, 1);
 		}
 	}
@@ -148,12 +158,17 @@ void rp_csv_field(struct rp_buf *b, const char *raw)
 void rp_gp_quote(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "'", 1);
-	for (; s && *s; s++) {
-		if ((unsigned char)*s < 0x20)
-			continue;
+	for (size_t take; s && *s; s += take) {
+		/* control characters and bytes that are not UTF-8 shown as escapes (lib/textesc.h):
+		 * gnuplot copies the text into the SVG, which must stay UTF-8 XML */
+		char esc[8];
+		take = textesc_step(s, esc, 0);
 		if (*s == '\'')
 			rp_buf_add(b, "'", 1);
-		rp_buf_add(b, s, 1);
+		if (esc[0])
+			rp_buf_puts(b, esc);
+		else
+			rp_buf_add(b, s, take);
 	}
 	rp_buf_add(b, "'", 1);
 }

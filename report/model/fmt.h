@@ -24,12 +24,14 @@ const char *rp_buf_str(const struct rp_buf *b);
 
 /* Markdown inline text: HTML-significant characters become entities (Markdown renderers pass
  * raw HTML through), Markdown punctuation and table pipes are backslash-escaped, newlines
- * become spaces. NULL appends nothing. */
+ * become spaces, other control characters and bytes that are not UTF-8 lib/textesc.h's escapes
+ * (their backslash escaped). NULL appends nothing. */
 void rp_md_escape(struct rp_buf *b, const char *s);
 /* RFC 4180 field: quoted when it holds a comma, quote, CR or LF (quotes doubled). Fields that
  * start with = + - @ get a leading apostrophe inside quotes so spreadsheets do not run them. */
 void rp_csv_field(struct rp_buf *b, const char *s);
-/* gnuplot single-quoted string literal: ' doubled, control characters dropped. */
+/* gnuplot single-quoted string literal: ' doubled, control characters and bytes that are not
+ * UTF-8 shown as lib/textesc.h's escapes. */
 void rp_gp_quote(struct rp_buf *b, const char *s);
 
 /* "436 Mbit/s", "23.5 Gbit/s", "980 kbit/s"; three significant digits. */

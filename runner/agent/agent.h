@@ -18,6 +18,9 @@ struct agent_opts {
 	double idle_timeout_s;      /* a silent client is dropped after this long (default 10) */
 	const char *psk_file;       /* pre-shared key; NULL = none: loopback clients only */
 	const char *allow;          /* "CIDR,..." clients and delegation targets; NULL = any */
+	const char *trust;          /* "CIDR[:N],..." networks whose addresses may each hold N
+				       connections in their handshake (AGENT_TRUST_DEFAULT), not
+				       AGENT_PENDING_PER_ADDR; NULL = none */
 	int quiet;                  /* no log lines */
 	/* where log lines go (each whole, timestamped, printable, no newline): the command that
 	 * starts the agent decides (netsweep agent: stderr or --logfile); NULL = nowhere */

@@ -522,9 +522,10 @@ static int compute(struct client *c, struct ns_err *err)
 					 "sender %s, receiver %s", me_sender ? mine_mode : their_mode,
 					 me_sender ? their_mode : mine_mode);
 		}
-		if (as && !me_sender && as->held_by_cap)
-			client_warn(res, "the agent's --max-rate, shared by its tests one after "
-				    "another, held its sending below the asked rate");
+		if ((as && !me_sender && as->held_by_cap) ||
+		    (me_sender && session_end_held_by_cap(me, c->p->rate_bps)))
+			client_warn(res, "the agent's --max-rate, shared by the tests it runs at "
+				    "once, held its sending below the asked rate");
 		if (as && !me_sender && as->zc_active) {
 			res->zerocopy_active = true;
 			res->zerocopy_sends += as->zc_sends;

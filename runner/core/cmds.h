@@ -6,6 +6,7 @@
 int cmd_agent(int argc, char **argv);    /* runner/agent/cmd_agent.c */
 int cmd_key(int argc, char **argv);      /* runner/agent/cmd_key.c: a new pre-shared key */
 int cmd_probe(int argc, char **argv);    /* runner/client/cmd_probe.c */
+int cmd_health(int argc, char **argv);   /* runner/client/cmd_health.c: the agent's health check */
 int cmd_search(int argc, char **argv);   /* runner/search/cmd_search.c */
 int cmd_run(int argc, char **argv);      /* runner/sweep/cmd_run.c */
 int cmd_runs(int argc, char **argv);     /* runner/store/admin/cmd_runs.c: the runs a database holds */

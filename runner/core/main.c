@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
 	{"key", cmd_key, "write a new pre-shared key file for agents and their clients"},
 	{"probe", cmd_probe, "run one test against an agent"},
+	{"health", cmd_health, "check that an agent answers (control only: no test, no data)"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},

@@ -190,11 +190,13 @@ static uint32_t draw_budget(struct e_thread *t, struct e_stream *s, uint64_t now
 	struct engine *e = t->e;
 	struct budget *b = e->cfg.budget;
 	uint64_t step = e->cfg.proto == NS_PROTO_TCP ? s->allow : e->unit;
-	if (e->cfg.proto == NS_PROTO_TCP && step > (uint64_t)b->burst)
-		step = s->allow = (uint64_t)b->burst;
-	*granted = budget_take(b, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step, step);
+	uint64_t burst = e->cfg.proto == NS_PROTO_TCP ? budget_burst(b, &e->share) : 0;
+	if (e->cfg.proto == NS_PROTO_TCP && step > burst)
+		step = s->allow = burst;
+	*granted = budget_take(b, &e->share, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step,
+			       step);
 	if (!*granted) {
-		uint64_t w = budget_wait_ns(b, now, step);
+		uint64_t w = budget_wait_ns(b, &e->share, now, step);
 		if (w < *wait)
 			*wait = w;
 		return 0;
@@ -238,7 +240,7 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		uint64_t bytes = 0;
 		int rc = e->ops->send(t, s, units, now, &bytes);
 		if (e->cfg.budget && granted > bytes)
-			budget_refund(e->cfg.budget, granted - bytes);
+			budget_refund(e->cfg.budget, &e->share, granted - bytes);
 		pace_sent(&s->pace, bytes);
 		if (s->left != UINT64_MAX)
 			s->left = bytes < s->left ? s->left - bytes : 0;
@@ -480,7 +482,9 @@ static void *thread_main(void *arg)
 	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
 	if (!atomic_load_explicit(&t->end_ns, memory_order_relaxed)) /* a sender set it already */
 		atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
-	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
+	if (atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release) == 1 &&
+	    t->e->share.joined) /* the last thread: the others' shares grow */
+		budget_leave(t->e->cfg.budget, &t->e->share, engine_now_ns());
 	return NULL;
 }
 
@@ -506,6 +510,8 @@ int engine_start(struct engine *e, struct ns_err *err)
 			return -1;
 	e->started = true;
 	e->t0_ns = engine_now_ns();
+	if (e->cfg.budget && e->cfg.role == ENGINE_SEND)
+		budget_join(e->cfg.budget, &e->share, e->cfg.rate_bps, e->t0_ns);
 	e->t0_real_ns = engine_real_ns();
 	stall_hook(e);
 	if (e->cfg.role == ENGINE_SEND && e->cfg.send_duration_s > 0)
@@ -640,6 +646,11 @@ uint32_t engine_nstreams(const struct engine *e)
 	return e->n;
 }
 
+uint64_t engine_budget_held(const struct engine *e)
+{
+	return e->cfg.budget ? budget_share_held(&e->share) : 0;
+}
+
 bool engine_gso_active(const struct engine *e)
 {
 	return atomic_load(&e->gso_active);
@@ -724,6 +735,8 @@ void engine_destroy(struct engine *e)
 		engine_stop(e);
 		engine_join(e);
 	}
+	if (e->share.joined) /* threads that were never created */
+		budget_leave(e->cfg.budget, &e->share, engine_now_ns());
 	if (e->streams) {
 		for (uint32_t i = 0; i < e->n; i++) {
 			if (e->streams[i].fd >= 0)

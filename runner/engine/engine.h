@@ -142,6 +142,9 @@ uint32_t engine_nstreams(const struct engine *e);
  * they have returned. Another engine or program in the process does not count. */
 uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
+/* Sender with cfg.budget: how many times its share of the cap (budget.h) was short of what its
+ * pacer allowed; 0 without a budget. */
+uint64_t engine_budget_held(const struct engine *e);
 /* -Z: whether MSG_ZEROCOPY was in use on every stream, the sends made with it, the completions
  * the kernel reported for them and how many of those it copied after all, and why the first
  * stream that fell back to copying did (an errno: SO_ZEROCOPY refused, ENOBUFS when the

@@ -160,6 +160,8 @@ struct engine {
 	char mode[64];         /* engine_mode(); set by setup and thread_init */
 	_Atomic bool zc_active;
 	_Atomic int zc_errno;  /* why the first stream fell back to copying, 0 = none did */
+	struct budget_share share; /* sender with cfg.budget: its part of the cap, from start
+				      until its last thread ends (budget.h) */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;

@@ -38,6 +38,8 @@ static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_DELEGATE_LATENCY] = "DELEGATE_LATENCY",
 	[PROTO_DELEGATE_LAT_HISTOGRAM] = "DELEGATE_LAT_HISTOGRAM",
 	[PROTO_DELEGATE_LAT_INTERVALS] = "DELEGATE_LAT_INTERVALS",
+	[PROTO_STATUS_REQUEST] = "STATUS_REQUEST",
+	[PROTO_STATUS] = "STATUS",
 };
 
 const char *proto_type_name(uint16_t type)
@@ -510,4 +512,27 @@ int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t 
 		return ns_err_set(err, "HOSTINFO_REQUEST peer is too long");
 	memcpy(peer, t, strlen(t) + 1);
 	return 0;
+}
+
+void proto_enc_status(struct proto_buf *b, const struct proto_status *s)
+{
+	proto_put_u32(b, s->tests);
+	proto_put_u32(b, s->max_tests);
+	proto_put_u64(b, s->max_rate_bps);
+	proto_put_u32(b, s->sessions);
+	proto_put_u8(b, s->delegate);
+	proto_put_f64(b, s->uptime_s);
+}
+
+int proto_dec_status(const uint8_t *p, size_t len, struct proto_status *s, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	s->tests = proto_get_u32(&r);
+	s->max_tests = proto_get_u32(&r);
+	s->max_rate_bps = proto_get_u64(&r);
+	s->sessions = proto_get_u32(&r);
+	s->delegate = proto_get_u8(&r);
+	s->uptime_s = proto_get_f64(&r);
+	return proto_rd_end(&r, "STATUS", err);
 }

@@ -140,6 +140,7 @@ const char *limit_words(const char *by)
 		{"network", "the network"}, {"sender_cpu", "the sender's CPU"},
 		{"receiver_cpu", "the receiver's CPU"}, {"steal", "CPU stolen by the hypervisor"},
 		{"pacing", "the pacing rate asked"}, {"window", "the TCP window"},
+		{"max_rate", "the agent's --max-rate"},
 	};
 	for (size_t i = 0; by && i < sizeof(w) / sizeof(w[0]); i++)
 		if (!strcmp(by, w[i].key))

@@ -223,11 +223,25 @@ void session_limit(const struct session_end *me, const struct proto_dir_summary 
 		 engine_sched_name(me_sender ? as->sched : me->diag.sched));
 	l->sender_tx_busy = me_sender ? me->diag.tx_busy : as->tx_busy;
 	limit_judge(l, d, me->proto);
-	if (l->sender_limited && !me_sender && as->held_by_cap) {
-		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */
+	bool held = me_sender ? session_end_held_by_cap(me, asked_bps) : as->held_by_cap;
+	if (l->sender_limited && held) {
+		/* the agent's --max-rate, shared by the tests running at once, held it: the cap's
+		 * figure, not the host's (a delegated run's end draws from its agent's cap too) */
 		snprintf(l->cause, sizeof(l->cause), "agent_max_rate");
-		snprintf(l->limited_by, sizeof(l->limited_by), "pacing");
+		snprintf(l->limited_by, sizeof(l->limited_by), "max_rate");
 	}
+}
+
+bool session_end_held_by_cap(const struct session_end *s, uint64_t asked_bps)
+{
+	if (!s->budget || s->role != ENGINE_SEND || !s->eng || !asked_bps ||
+	    !engine_budget_held(s->eng))
+		return false;
+	uint64_t sent = 0;
+	for (uint32_t k = 0; k < s->n; k++)
+		sent += s->cur[k].bytes - s->omit[k].bytes;
+	double asked = (double)asked_bps / 8.0 * (s->t_end - s->t_omit);
+	return (double)sent < SESSION_HELD_SHARE * asked;
 }
 
 bool session_end_watch(struct session_end *s, double now)

@@ -72,7 +72,11 @@ static void test_gnuplot_quote(void **state)
 {
 	(void)state;
 	expect(rp_gp_quote, "it's", "'it''s'");
-	expect(rp_gp_quote, "a\nb'; system('rm')", "'ab''; system(''rm'')'");
+	/* a newline shown as \n (lib/textesc.h): in single quotes gnuplot reads it literally */
+	expect(rp_gp_quote, "a\nb'; system('rm')", "'a\\nb''; system(''rm'')'");
+	expect(rp_gp_quote, "esc\x1b bad\xff \xc3\xa9", "'esc\\x1b bad\\xff \xc3\xa9'");
+	/* Markdown: the escape's backslash escaped, so it renders as \x1b */
+	expect(rp_md_escape, "a\x1b[31m\xff\xc3\xa9", "a\\\\x1b\\[31m\\\\xff\xc3\xa9");
 }
 
 static void test_units(void **state)

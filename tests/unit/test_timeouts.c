@@ -569,8 +569,8 @@ static void agent_waits_name_the_client(void **state)
 		 "after 2 s waiting for HELLO from %s (agent 127.0.0.1:%u)", mute_name,
 		 (unsigned)fc[N].port);
 	snprintf(want_hello, sizeof(want_hello), "netsweep agent: 127.0.0.1: dropped: timed out "
-		 "after 2 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST or "
-		 "DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
+		 "after 2 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST, "
+		 "STATUS_REQUEST or DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
 	bool got_mute = log_has(log, want_mute), got_hello = log_has(log, want_hello);
 	close(scene.mute);
 	close(scene.hello);
