@@ -11,6 +11,7 @@ BENCHES += tests/bench/report_scale.sh
 LIB_SRC += report/load/provider.c report/load/pricing.c report/analyze/advertised.c report/load/itypes.c report/load/limits.c
 UNIT_TESTS += test_provider test_limits
 ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.sh
+ITESTS += tests/integration/report_currency.sh
 ITESTS += tests/integration/report_lab_exports.sh
 LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c
 ITESTS += tests/integration/export_metrics.sh

@@ -201,9 +201,15 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	}
 	if (!n->n_cost)
 		return;
-	static const char *const cols[] = {"Pair", "Baseline Mbit/s per $/hour", "Now", "Change",
-					   "Rank then", "Rank now", "Ranked case"};
-	table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
+	/* in more than one currency, each figure names its own */
+	int usd = 1;
+	for (size_t k = 0; k < n->n_cost; k++)
+		usd &= !strcmp(rp_money_code(r->cost[n->cost[k].cur].currency), "USD");
+	const char *cols[] = {"Pair", usd ? "Baseline Mbit/s per $/hour" :
+			      "Baseline Mbit/s per hour's price", "Now", "Change", "Rank then",
+			      "Rank now", "Ranked case"};
+	table(b, "cost-change-table", usd ? "Per dollar, then and now" :
+	      "Per unit of each currency, then and now", NULL, cols, 7);
 	for (size_t k = 0; k < n->n_cost; k++) {
 		const struct rp_cost_change *c = &n->cost[k];
 		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
@@ -213,8 +219,11 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
 			: "regression", "data-pair", e->name);
 		cell(b, rp_ep_label(e));
-		cell_fmt(b, "%.0f", c->base_mpd);
-		cell_fmt(b, "%.0f", c->cur_mpd);
+		char per[48];
+		snprintf(per, sizeof(per), "%%.0f per %s/hour",
+			 rp_money(r->cost[c->cur].currency));
+		cell_fmt(b, usd ? "%.0f" : per, c->base_mpd);
+		cell_fmt(b, usd ? "%.0f" : per, c->cur_mpd);
 		cell_fmt(b, "%+.1f %%", c->change_pct);
 		snprintf(t, sizeof(t), "%d", c->base_rank);
 		cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
@@ -233,17 +242,28 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	}
 }
 
-static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+/* The ranking's table of one currency (cur; NULL = USD): its price columns headed in it. */
+static void cost_table(struct tb *b, const struct rp_report *r, const char *cur, size_t k,
+		       size_t n_cur, int spot, int fair)
 {
-	const struct rp_data *d = r->d;
-	int spot = r->pricing && r->pricing->have_spot;
-	/* prices in another currency are per that currency's hour: the Currency column says */
-	/* a group case ranked (incast, fan-out): how fairly its clients shared, beside its total */
-	int fair = 0;
-	for (size_t i = 0; i < r->n_cost && !fair; i++)
-		fair = r->cost[i].best_case >= 0 && d->cases[r->cost[i].best_case].fig[RP_JAIN].n > 0;
-	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", "$/hour",
-				"Mbit/s", "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
+	static const char *const ids[] = {"cost-table", "cost-table-2", "cost-table-3",
+					  "cost-table-4", "cost-table-5", "cost-table-6",
+					  "cost-table-7", "cost-table-8"};
+	static const struct { const char *code, *heading; } names[] = {
+		{"USD", "Priced in US dollars"}, {"EUR", "Priced in euros"},
+		{"GBP", "Priced in pounds sterling"}, {"JPY", "Priced in yen"},
+	};
+	const char *heading = "Priced in another currency (the Currency column names it)";
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].code, rp_money_code(cur)))
+			heading = names[i].heading;
+	const char *m = rp_money(cur);
+	char per_hour[32], per_money[48], per_gbps[48];
+	snprintf(per_hour, sizeof(per_hour), "%s/hour", m);
+	rp_fmt_per_money(per_money, sizeof(per_money), cur);
+	snprintf(per_gbps, sizeof(per_gbps), "%s per Gbit/s-hour", m);
+	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", per_hour,
+				"Mbit/s", per_money, per_gbps, "Ranked case",
 				"Price as of", "Provider", "Currency", "Pricing"};
 	size_t n_cols = 13;
 	if (spot) {
@@ -252,51 +272,96 @@ static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	}
 	if (fair)
 		cols[n_cols++] = "Fairness (Jain's index)";
-	table(b, "cost-table", NULL, NULL, cols, n_cols);
-	for (size_t i = 0; i < r->n_cost; i++) {
-		const struct rp_cost_row *c = &r->cost[i];
-		const struct rp_endpoint *e = &d->eps[c->ep];
-		int priced = !isnan(c->usd_per_hour);
-		row(b, priced ? NULL : "missing", NULL, NULL);
-		if (c->rank)
-			cell_int(b, c->rank);
+	(void)r;
+	table(b, k < sizeof(ids) / sizeof(ids[0]) ? ids[k] : NULL, n_cur > 1 ? heading : NULL,
+	      k == 0 && n_cur > 1 ? "Each currency is ranked on its own: a figure per dollar is "
+	      "never compared with one per euro." : NULL, cols, n_cols);
+}
+
+static void cost_row(struct tb *b, const struct rp_report *r, const struct rp_cost_row *c,
+		     int spot, int fair, struct rp_buf *lab)
+{
+	const struct rp_data *d = r->d;
+	const struct rp_endpoint *e = &d->eps[c->ep];
+	int priced = !isnan(c->usd_per_hour);
+	row(b, priced ? NULL : "missing", NULL, NULL);
+	if (c->rank)
+		cell_int(b, c->rank);
+	else
+		cell_v(b, "–", RP_CELL_NUM, NAN);
+	cell(b, rp_ep_label(e));
+	cell(b, e->region);
+	cell(b, e->price_basis);
+	if (priced)
+		cell_fmt(b, "%.4g", c->usd_per_hour);
+	else
+		cell(b, "missing");
+	/* shaped on credits: ranked on the rate after the burst; sender-limited: the
+	 * sender's figure, not the pair's */
+	cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
+		 : c->sustained ? "%.0f sustained"
+		 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
+	cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
+	cell_fmt(b, "%.4g", c->usd_per_gbps_hour);
+	rp_buf_reset(lab);
+	if (c->best_case >= 0)
+		rp_case_label(d, &d->cases[c->best_case], lab);
+	cell(b, c->best_case >= 0 ? rp_buf_str(lab) : "no successful case");
+	cell(b, e->price_as_of);
+	cell(b, e->provider);
+	char cur[64];
+	if (priced && e->fx_rate > 0 && e->fx_currency)
+		snprintf(cur, sizeof(cur), "USD (%s at %g)", e->fx_currency, e->fx_rate);
+	else
+		snprintf(cur, sizeof(cur), "%s", !priced ? "–" : rp_money_code(c->currency));
+	cell(b, cur);
+	struct rp_cell *pc = cell(b, e->pricing ? e->pricing : "on-demand");
+	if (pc)
+		pc->title = e->price_window;
+	if (spot) {
+		cell_fmt(b, "%.0f", c->od_mbps_per_hour);
+		cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
+	}
+	if (fair) {
+		const struct rp_stat *j = c->best_case >= 0 ? &d->cases[c->best_case].fig[RP_JAIN]
+							    : NULL;
+		if (j && j->n > 0)
+			cell_fmt(b, "%.3f", j->med);
 		else
 			cell_v(b, "–", RP_CELL_NUM, NAN);
-		cell(b, rp_ep_label(e));
-		cell(b, e->region);
-		cell(b, e->price_basis);
-		if (priced)
-			cell_fmt(b, "%.4g", c->usd_per_hour);
-		else
-			cell(b, "missing");
-		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
-		 * sender's figure, not the pair's */
-		cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
-			 : c->sustained ? "%.0f sustained"
-			 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
-		cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
-		cell_fmt(b, "%.4g", c->usd_per_gbps_hour);
-		rp_buf_reset(lab);
-		if (c->best_case >= 0)
-			rp_case_label(d, &d->cases[c->best_case], lab);
-		cell(b, c->best_case >= 0 ? rp_buf_str(lab) : "no successful case");
-		cell(b, e->price_as_of);
-		cell(b, e->provider);
-		cell(b, !priced ? "–" : c->currency ? c->currency : "USD");
-		struct rp_cell *pc = cell(b, e->pricing ? e->pricing : "on-demand");
-		if (pc)
-			pc->title = e->price_window;
-		if (spot) {
-			cell_fmt(b, "%.0f", c->od_mbps_per_hour);
-			cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
-		}
-		if (fair) {
-			const struct rp_stat *j = c->best_case >= 0 ? &d->cases[c->best_case].fig[RP_JAIN]
-								    : NULL;
-			if (j && j->n > 0)
-				cell_fmt(b, "%.3f", j->med);
-			else
-				cell_v(b, "–", RP_CELL_NUM, NAN);
+	}
+}
+
+/* The ranking: a table per currency (never one "$/hour" column over two currencies), the
+ * pairs without a price in the last. */
+static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
+{
+	const struct rp_data *d = r->d;
+	int spot = r->pricing && r->pricing->have_spot;
+	/* a group case ranked (incast, fan-out): how fairly its clients shared, beside its total */
+	int fair = 0;
+	for (size_t i = 0; i < r->n_cost && !fair; i++)
+		fair = r->cost[i].best_case >= 0 && d->cases[r->cost[i].best_case].fig[RP_JAIN].n > 0;
+	const char *curs[16];
+	size_t n_cur = 0;
+	for (size_t i = 0; i < r->n_cost; i++) {
+		if (isnan(r->cost[i].usd_per_hour))
+			continue;
+		size_t k = 0;
+		while (k < n_cur && !rp_money_same(curs[k], r->cost[i].currency))
+			k++;
+		if (k == n_cur && n_cur < sizeof(curs) / sizeof(curs[0]))
+			curs[n_cur++] = rp_money_code(r->cost[i].currency);
+	}
+	if (!n_cur)
+		curs[n_cur++] = "USD";
+	for (size_t k = 0; k < n_cur; k++) {
+		cost_table(b, r, curs[k], k, n_cur, spot, fair);
+		for (size_t i = 0; i < r->n_cost; i++) {
+			const struct rp_cost_row *c = &r->cost[i];
+			int priced = !isnan(c->usd_per_hour);
+			if (priced ? rp_money_same(curs[k], c->currency) : k + 1 == n_cur)
+				cost_row(b, r, c, spot, fair, lab);
 		}
 	}
 }
