@@ -111,6 +111,9 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
+	/* 26: v_burst_window, a ranked "up to" type's burst window and whether its ranked case
+	 * ran inside it (from the schema file) */
+	"DROP VIEW IF EXISTS v_burst_window;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

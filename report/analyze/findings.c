@@ -59,7 +59,7 @@ const char *rp_finding_kind_name(enum rp_finding_kind k)
 {
 	static const char *const names[RP_FIND_NKINDS] = {
 		[RP_FIND_CHANGE] = "change", [RP_FIND_COST_CHANGE] = "cost-change",
-		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost",
+		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost", [RP_FIND_BURST] = "burst",
 		[RP_FIND_ADVERTISED] = "advertised",
 		[RP_FIND_FAILURE] = "failure", [RP_FIND_SATURATION] = "saturation",
 		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling", [RP_FIND_SHARING] = "sharing",

@@ -78,14 +78,12 @@ static void write_method(const struct rp_report *r, const struct rp_section *sec
 	hd_close(s, sec);
 }
 
-/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
-static const struct rp_chart *lead_chart(const struct rp_report *r)
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers;
+ * so do the other currencies' (per_eur, ...), each its own chart. */
+static int lead_chart(const struct rp_chart *c)
 {
-	for (size_t i = 0; i < r->charts->n; i++)
-		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
-		    r->charts->items[i].status == RP_CHART_OK)
-			return &r->charts->items[i];
-	return NULL;
+	return c->status == RP_CHART_OK && (!strcmp(c->name, "per_dollar") ||
+		(!strncmp(c->name, "per_", 4) && strlen(c->name) == 7));
 }
 
 static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct rp_chart *c)
@@ -128,7 +126,7 @@ static void write_charts(const struct rp_report *r, const struct rp_section *sec
 {
 	xmlNodePtr s = hd_open(main, sec);
 	for (size_t i = 0; i < r->charts->n; i++)
-		if (&r->charts->items[i] != lead_chart(r))
+		if (!lead_chart(&r->charts->items[i]))
 			chart_figure(r, s, &r->charts->items[i]);
 	hd_close(s, sec);
 }
@@ -149,8 +147,9 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 	case RP_SEC_NEWS:
 		write_tables(sec, main);
 		/* the page's lead chart right after the news, above the ranking it illustrates */
-		if (lead_chart(r))
-			chart_figure(r, main, lead_chart(r));
+		for (size_t i = 0; i < r->charts->n; i++)
+			if (lead_chart(&r->charts->items[i]))
+				chart_figure(r, main, &r->charts->items[i]);
 		break;
 	case RP_SEC_COST: write_tables(sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;

@@ -108,6 +108,12 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
 				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
 		jsonw_kv_bool(w, "sender_limited", c->sender_limited);
+		/* an "up to" type: its burst window (measured, or the documented range) and
+		 * whether the ranked case ran inside it on credit (report/analyze/burst.h) */
+		jsonw_kv_bool(w, "inside_burst", c->inside_burst);
+		jsonw_kv_str(w, "burst_window_from", !c->burst_window ? NULL
+			     : c->window_measured ? "measured" : "documented");
+		jsonw_kv_double(w, "burst_window_s", c->window_s);
 		if (e->lab_scale)
 			jsonw_kv_double(w, "lab_scale", e->emu_scale);
 		jsonw_obj_close(w);

@@ -96,7 +96,7 @@ int site_night_from_report(const struct rp_night_ref *ref, const char *slug,
 			.currency = isnan(c->usd_per_hour) ? NULL
 				  : strdup(rp_money_code(c->currency)),
 			.fx_currency = e->fx_rate > 0 ? dup_or_null(e->fx_currency) : NULL,
-			.fx_usd = e->fx_rate > 0 ? e->fx_rate : NAN};
+			.fx_usd = e->fx_rate > 0 ? e->fx_rate : NAN, .inside_burst = c->inside_burst};
 		if (!sp->name || (!isnan(c->usd_per_hour) && !sp->currency))
 			goto nomem;
 	}
@@ -164,6 +164,8 @@ int site_night_write(const struct site_night *n, const char *path, struct ns_err
 		set_text(e, "currency", p->currency);
 		set_text(e, "quoted_currency", p->fx_currency);
 		set_num(e, "fx_usd", p->fx_usd);
+		if (p->inside_burst)
+			set_num(e, "inside_burst", 1);
 	}
 	return hd_save(doc, path, 0, err);
 }
@@ -255,7 +257,8 @@ int site_night_read(const char *path, struct site_night *out, struct ns_err *err
 				.mpd = get_num(c, "mbps_per_usd_hour"), .rank = isnan(v) ? 0 : (int)v,
 				.currency = get_text(c, "currency"),
 				.fx_currency = get_text(c, "quoted_currency"),
-				.fx_usd = get_num(c, "fx_usd")};
+				.fx_usd = get_num(c, "fx_usd"),
+				.inside_burst = get_num(c, "inside_burst") == 1};
 			if (!p->name && !(p->name = strdup("?")))
 				goto nomem;
 		}

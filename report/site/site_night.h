@@ -20,6 +20,7 @@ struct site_pair {
 	char *fx_currency;               /* converted from it at fx_usd US dollars each; NULL = */
 	double fx_usd;                   /* not converted */
 	int rank;                        /* 0 = unranked; ranked among its currency's pairs */
+	int inside_burst;                /* an "up to" type ranked inside its burst window */
 };
 
 struct site_reg {

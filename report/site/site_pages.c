@@ -288,6 +288,18 @@ static void td_price(const struct site_ctx *s, xmlNodePtr tr, const struct site_
 	hd_td_num(tr, b, p->usd_per_hour);
 }
 
+/* A pair's Mbit/s, and beside it when an "up to" type was ranked on burst credit. */
+static void td_mbps(xmlNodePtr tr, const struct site_pair *p)
+{
+	char b[96];
+	if (!p->inside_burst || isnan(p->mbps)) {
+		td_num(tr, "%.0f", p->mbps);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.0f (inside its burst window)", p->mbps);
+	hd_td_num(tr, b, p->mbps);
+}
+
 static void td_mpd(const struct site_ctx *s, xmlNodePtr tr, const struct site_pair *p)
 {
 	char b[64];
@@ -324,9 +336,10 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		if (lp->fx_currency && lp->fx_usd > 0)
 			snprintf(conv, sizeof(conv), " (its %.3s price converted at the run's "
 				 "rate, %g US dollars each)", lp->fx_currency, lp->fx_usd);
-		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s at %s/hour, %.0f Mbit/s per "
-			 "%s/hour, rank %s%s.", p->name, ln->title, lp->mbps, price, lp->mpd,
-			 rp_money(lp->currency), rank, conv);
+		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s%s at %s/hour, %.0f Mbit/s per "
+			 "%s/hour, rank %s%s.", p->name, ln->title, lp->mbps, lp->inside_burst ?
+			 " (inside its burst window: credit's, not what it sustains)" : "", price,
+			 lp->mpd, rp_money(lp->currency), rank, conv);
 	}
 	snprintf(page, sizeof(page), "pairs/%s/index.html", p->slug);
 	htmlDocPtr doc;
@@ -361,7 +374,7 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		night_href(&s->nights[i], "../../", href, sizeof(href));
 		link_to(hd_el(tr, "td", NULL), href, s->nights[i].title);
-		td_num(tr, "%.0f", sp->mbps);
+		td_mbps(tr, sp);
 		td_price(s, tr, sp);
 		td_mpd(s, tr, sp);
 		td_rank(s, tr, &s->nights[i], sp);
@@ -415,7 +428,7 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 		snprintf(href, sizeof(href), "pairs/%s/index.html", p->slug);
 		link_to(hd_el(tr, "td", NULL), href, p->name);
 		hd_el(tr, "td", lp->itype ? lp->itype : "–");
-		td_num(tr, "%.0f", lp->mbps);
+		td_mbps(tr, lp);
 		td_price(s, tr, lp);
 		td_mpd(s, tr, lp);
 		td_rank(s, tr, &s->nights[p->latest], lp);
