@@ -573,6 +573,9 @@ WHERE ep.usd_per_hour IS NOT NULL
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 -- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
+-- Version 26: a pair of an "up to" type (run_instance_types.network_up_to with a baseline)
+-- with a sustained rate measured in one of its cases ranks on such a case only, never on a
+-- shorter case inside its burst window (report/analyze/cost.h says the same).
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -597,12 +600,22 @@ eligible AS (
 			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
 			'') <> t.value)
 ),
+bought AS ( -- version 26: an "up to" type with a sustained rate measured is bought on it:
+	-- its cases without one (inside the burst window, on credit) are not ranked
+	SELECT e.* FROM eligible e
+	WHERE e.sustained
+	   OR NOT EXISTS (SELECT 1 FROM eligible x WHERE x.endpoint_id = e.endpoint_id AND x.sustained)
+	   OR NOT EXISTS (SELECT 1 FROM endpoints en JOIN run_instance_types t
+	                  ON t.run_id = en.run_id AND t.instance_type = en.instance_type
+	                  WHERE en.id = e.endpoint_id AND t.network_up_to = 1
+	                  AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+),
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
 	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
-	FROM eligible e
+	FROM bought e
 ),
 priced AS (
 	SELECT p.*, e.name AS endpoint, e.instance_type, e.region, e.price_basis, pr.pricing,
