@@ -6,7 +6,7 @@
 #   the ranking headed in its own money), report.json (every key holding "usd" is null on a
 #   EUR row), ranking.csv (the usd_per_hour column empty on a EUR row), findings and headline,
 #   the site's index, pair pages, night pages, Atom feed, night.xml and the Open Graph cards'
-#   gnuplot sources (their titles, axes and data);
+#   gnuplot sources (their titles, axes and data), netsweep export's ranks (label currency);
 # - separate rankings: each currency ranks from 1 ("1 of 1 in EUR"), the findings name the
 #   best per dollar and the best per euro;
 # - no chart axis shared by two currencies: every gnuplot script's data holds one currency's
@@ -123,6 +123,17 @@ if [ "$ranks" = "aws:1/1 hetzner:1/1" ] && [ "$site_ranks" = "1 of 1 in USD 1 of
 	pass "each currency ranks on its own ($ranks; site: $site_ranks), found and headlined per dollar and per euro"
 else
 	fail "each currency ranks on its own" "json $ranks site $site_ranks; $(jq -c .findings "$rep/report.json")"
+fi
+
+# netsweep export: each rank says which currency's ranking it is; the per-dollar figure is the
+# dollar pair's alone
+om=$("$NETSWEEP" export --db "$tmp/n.db" --last 1 2>&1)
+if grep -q '^netsweep_cost_rank{.*pair="aws".*currency="USD"} 1 ' <<<"$om" &&
+	grep -q '^netsweep_cost_rank{.*pair="hetzner".*currency="EUR"} 1 ' <<<"$om" &&
+	! grep -q '^netsweep_goodput_bytes_per_second_per_usd_hour{.*pair="hetzner"' <<<"$om"; then
+	pass "export: each pair's rank names its currency, no per-dollar figure for the EUR pair"
+else
+	fail "export: each pair's rank names its currency" "$(grep 'cost_rank{\|per_usd_hour{' <<<"$om")"
 fi
 
 # Charts: one currency per chart, its axis in that currency
