@@ -123,7 +123,8 @@ static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, si
 				      rp_money_code(best->currency));
 		rp_buf_printf(b, ": %.0f Mbit/s per %s/hour (%s at %s/hour%s).",
 			      best->mbps_per_usd_hour, m, t, price, best->sustained ?
-			      ", its sustained rate" : "");
+			      ", its sustained rate" : best->inside_burst ? ", inside its burst "
+			      "window: on credit, not what it sustains" : "");
 		if (be->fx_rate > 0 && be->fx_currency)
 			rp_buf_printf(b, " Its %s price is converted at %g US dollars each.",
 				      be->fx_currency, be->fx_rate);
@@ -547,6 +548,8 @@ void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t
 			      cost[i].mbps_per_usd_hour, rp_money(cost[i].currency));
 		if (e->fx_rate > 0 && e->fx_currency)
 			rp_buf_printf(b, " (%s at %g US dollars each)", e->fx_currency, e->fx_rate);
+		if (cost[i].inside_burst)
+			rp_buf_puts(b, " (inside its burst window: on credit)");
 		said++;
 	}
 	if (said)

@@ -72,7 +72,8 @@ static void cost_row(struct tb *b, const struct rp_report *r, const struct rp_co
 		/* an "up to" type ranked on credit (report/analyze/burst.h): said beside it */
 		rp_buf_reset(lab);
 		rp_burst_note(d, c, lab);
-		tb_cell_note(b, &b->row->cells[b->row->n_cells - 1], "warn", rp_buf_str(lab));
+		tb_cell_note(b, &b->row->cells[b->row->n_cells - 1], "note burst",
+			     rp_buf_str(lab));
 	}
 	tb_cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
 	tb_cell_fmt(b, "%.4g", c->usd_per_gbps_hour);

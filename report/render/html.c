@@ -33,6 +33,8 @@ static const char *css =
 	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
 	"tr.missing td{color:#8a5a00}tr.significant td{font-weight:600}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
 	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
+	"span.burst{display:inline-block;white-space:normal;min-width:9em;color:#8a5a00;"
+	"font-weight:600;text-align:left}"
 	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
 	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
 	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
