@@ -573,9 +573,7 @@ WHERE ep.usd_per_hour IS NOT NULL
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 -- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
--- Version 26: a pair of an "up to" type (run_instance_types.network_up_to with a baseline)
--- with a sustained rate measured in one of its cases ranks on such a case only, never on a
--- shorter case inside its burst window (report/analyze/cost.h says the same).
+-- Version 26: an "up to" type with a sustained rate measured ranks on such cases only.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -600,8 +598,7 @@ eligible AS (
 			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
 			'') <> t.value)
 ),
-bought AS ( -- version 26: an "up to" type with a sustained rate measured is bought on it:
-	-- its cases without one (inside the burst window, on credit) are not ranked
+bought AS ( -- version 26: its cases without one ran on credit, inside the burst window
 	SELECT e.* FROM eligible e
 	WHERE e.sustained
 	   OR NOT EXISTS (SELECT 1 FROM eligible x WHERE x.endpoint_id = e.endpoint_id AND x.sustained)
@@ -641,37 +638,26 @@ SELECT p.run_id, p.endpoint_id, p.endpoint, p.instance_type, p.region, p.price_b
        p.pricing, p.term, p.currency, p.per_hour, p.mbps_per_hour
 FROM priced p;
 
--- A per-dollar figure bought on burst credit (version 26; report/analyze/burst.h says the same
--- for the page): one row per ranked pair (v_cost_ranking) whose type is an "up to" type
--- (run_instance_types.network_up_to with a baseline). Its burst window is measured when a
--- case of the pair stepped down (result_phases: the mean burst length of its shaped results),
--- else it is the providers' documented range (AWS: network credits last typically 5 to 60
--- minutes; the catalog states no window). inside_burst = 1: the ranked case was not ranked on
--- a sustained rate, ran shorter than the window (the documented upper end when not measured)
--- and above the type's baseline by more than 5 %: its figure is credit's.
+-- A ranked "up to" type on burst credit (version 26; schemas/views.md; report/analyze/burst.h
+-- for the page): its window measured (result_phases) or documented (AWS: 5 to 60 minutes).
 CREATE VIEW IF NOT EXISTS v_burst_window AS
 WITH measured AS (
-	SELECT c.endpoint_id, avg(p.burst_s) AS burst_s
-	FROM result_phases p JOIN results r ON r.id = p.result_id JOIN cases c ON c.id = r.case_id
-	WHERE r.status = 'ok' AND p.direction = 'fwd' GROUP BY c.endpoint_id
-)
-SELECT k.run_id, k.endpoint_id, k.endpoint, k.instance_type, k.case_id, k.case_key, k.mbps,
-       k.sustained, c.duration_s + c.omit_s AS case_s,
-       t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000
-         AS baseline_mbps,
-       t.network_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS burst_mbps,
-       CASE WHEN m.burst_s IS NOT NULL THEN 'measured' ELSE 'documented' END AS window_from,
-       m.burst_s AS window_s, coalesce(m.burst_s, 300) AS window_min_s,
-       coalesce(m.burst_s, 3600) AS window_max_s,
-       (NOT k.sustained AND c.duration_s + c.omit_s < coalesce(m.burst_s, 3600)
-        AND k.mbps > t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1)
-                     * 1000 * 1.05) AS inside_burst
-FROM v_cost_ranking k
-JOIN cases c ON c.id = k.case_id
-JOIN run_instance_types t ON t.run_id = k.run_id AND t.instance_type = k.instance_type
-LEFT JOIN endpoint_emulation em ON em.endpoint_id = k.endpoint_id
-LEFT JOIN measured m ON m.endpoint_id = k.endpoint_id
-WHERE t.network_up_to = 1 AND t.baseline_gbps > 0 AND t.network_gbps > 0;
+	SELECT c.endpoint_id, avg(p.burst_s) AS burst_s FROM result_phases p JOIN results r ON
+	r.id = p.result_id JOIN cases c ON c.id = r.case_id WHERE r.status = 'ok' AND p.direction =
+	'fwd' GROUP BY c.endpoint_id
+), typed AS (SELECT k.*, c.duration_s + c.omit_s AS case_s, m.burst_s,
+	       t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS base,
+	       t.network_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS peak
+	FROM v_cost_ranking k JOIN cases c ON c.id = k.case_id
+	JOIN run_instance_types t ON t.run_id = k.run_id AND t.instance_type = k.instance_type
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = k.endpoint_id
+	LEFT JOIN measured m ON m.endpoint_id = k.endpoint_id
+	WHERE t.network_up_to = 1 AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, sustained, case_s,
+       base AS baseline_mbps, peak AS burst_mbps, CASE WHEN burst_s IS NOT NULL THEN 'measured'
+       ELSE 'documented' END AS window_from, burst_s AS window_s, coalesce(burst_s, 300)
+       AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
+       coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:
