@@ -130,10 +130,11 @@ static void cost(struct cb *b, const struct rp_report *r)
 		para(b, RP_PARA_LEAD, "rank-rule", 0, "Ranked on: best — each pair's highest-median "
 		     "case.");
 	para(b, RP_PARA_NOTE, NULL, 0, "Per endpoint pair: the ranked case's median receiver "
-	     "goodput per hourly dollar of the pair (both instances) or of the sender alone, as "
+	     "goodput per hourly %s of the pair (both instances) or of the sender alone, as "
 	     "the matrix declared (price basis). Prices are the ones recorded with the run. "
 	     "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
-	     "rule (the matrix's rank-by attribute, or report --rank-by).");
+	     "rule (the matrix's rank-by attribute, or report --rank-by).",
+	     r->pricing && r->pricing->per_currency ? "price, in its own currency," : "dollar");
 	if (r->pricing)
 		para(b, RP_PARA_LEAD, "pricing-note", 0, "%s", r->pricing->note);
 	run_cost_sentence(b, r->d);
