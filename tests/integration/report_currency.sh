@@ -8,7 +8,7 @@
 #   the site's index, pair pages, night pages, Atom feed, night.xml and the Open Graph cards'
 #   gnuplot sources (their titles, axes and data), netsweep export's ranks (label currency);
 # - separate rankings: each currency ranks from 1 ("1 of 1 in EUR"), the findings name the
-#   best per dollar and the best per euro;
+#   best per dollar and the best per euro, and the run's cost is told per currency;
 # - no chart axis shared by two currencies: every gnuplot script's data holds one currency's
 #   pairs, its axis names that currency;
 # - with the catalog's exchange rate (<fx currency="EUR" usd-per-unit="1.08">, run_fx) one
@@ -119,7 +119,8 @@ site_ranks=$(xp "$site/index.html" 'string(//table[@id="pairs-table"])' | grep -
 if [ "$ranks" = "aws:1/1 hetzner:1/1" ] && [ "$site_ranks" = "1 of 1 in USD 1 of 1 in EUR " ] &&
 	jq -r '.findings[].text' "$rep/report.json" | grep -q "^m5.large gives the most throughput per dollar of the pairs priced in USD" &&
 	jq -r '.findings[].text' "$rep/report.json" | grep -q "^cx22 gives the most throughput per euro of the pairs priced in EUR (each currency ranks on its own): $eur_mpd Mbit/s per €/hour (.* at €0.012/hour)" &&
-	grep -q "per euro: cx22, $eur_mpd Mbit/s per €/hour" "$site/feed.xml"; then
+	grep -q "per euro: cx22, $eur_mpd Mbit/s per €/hour" "$site/feed.xml" &&
+	grep -q "^The pairs priced in EUR cost €0\.[0-9]* of instance time, in their own currency\.$" "$rep/report.md"; then
 	pass "each currency ranks on its own ($ranks; site: $site_ranks), found and headlined per dollar and per euro"
 else
 	fail "each currency ranks on its own" "json $ranks site $site_ranks; $(jq -c .findings "$rep/report.json")"
