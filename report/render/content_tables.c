@@ -301,13 +301,17 @@ static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
  * against the baseline's, the cost of a million transactions; then A/B on latency. */
 static void latency(struct tb *b, const struct rp_report *r)
 {
-	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
-					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
-					   "Client CPU", "Agent CPU (load)"};
 	const struct rp_latency *l = r->latency;
 	char t[160];
 	if (!l || !l->n)
 		return;
+	/* a pair priced in another currency: each price names its money, none under "$" */
+	int usd = 1;
+	for (size_t i = 0; i < l->n; i++)
+		usd &= isnan(l->cases[i].usd_per_mtx) || rp_money_same(l->cases[i].currency, "USD");
+	const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
+				    "p99.9 µs", "Lost", "p99 vs baseline", usd ? "$ per million"
+				    : "Price per million", "Client CPU", "Agent CPU (load)"};
 	tb_table(b, "latency-table", NULL, NULL, cols, 11);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_lat_case *c = &l->cases[i];
@@ -339,7 +343,12 @@ static void latency(struct tb *b, const struct rp_report *r)
 		} else {
 			tb_cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
-		tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		if (usd || isnan(c->usd_per_mtx)) {
+			tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		} else {
+			rp_fmt_money(t, sizeof(t), "%.4g", c->usd_per_mtx, c->currency);
+			tb_cell_v(b, t, RP_CELL_NUM, c->usd_per_mtx);
+		}
 		snprintf(t, sizeof(t), "%d", c->client_cpu);
 		tb_cell(b, c->client_cpu >= 0 ? t : "–");
 		if (c->agent_cpu >= 0)

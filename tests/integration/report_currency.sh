@@ -3,7 +3,8 @@
 # pair (m5.large, us-east-1) beside a EUR-priced Hetzner pair (cx22, fsn1), priced from the
 # shipped catalogs, then a report and a site:
 # - no "$" next to a EUR figure in any output: the report's HTML and Markdown (each table of
-#   the ranking headed in its own money), report.json (every key holding "usd" is null on a
+#   the ranking headed in its own money, the latency table's price per million transactions
+#   in each pair's), report.json (every key holding "usd" is null on a
 #   EUR row), ranking.csv (the usd_per_hour column empty on a EUR row), findings and headline,
 #   the site's index, pair pages, night pages, Atom feed, night.xml and the Open Graph cards'
 #   gnuplot sources (their titles, axes and data), netsweep export's ranks (label currency);
@@ -35,7 +36,11 @@ cat >"$tmp/m.xml" <<EOF
     <pair name="aws" instance-type="m5.large" region="us-east-1" agent="127.0.0.1:$port"/>
     <pair name="hetzner" instance-type="cx22" region="fsn1" agent="127.0.0.1:$port"/>
   </pairs>
-  <axes><axis name="rate"><value>20M</value></axis><axis name="duration"><value>1s</value></axis></axes>
+  <axes><axis name="rate"><value>20M</value></axis><axis name="duration"><value>1s</value></axis>
+    <axis name="rr"><value>none</value><value>tcp</value></axis></axes>
+  <rules><exclude><when axis="rr" value="tcp"/><when axis="rate" value="20M"/></exclude>
+    <include><set axis="pair" value="aws"/><set axis="rr" value="tcp"/><set axis="rate" value="0"/></include>
+    <include><set axis="pair" value="hetzner"/><set axis="rr" value="tcp"/><set axis="rate" value="0"/></include></rules>
 </matrix>
 EOF
 # the Hetzner catalog with an exchange rate of its own (the converted nights)
@@ -101,6 +106,8 @@ for f in "$rep/index.html" "$site/index.html" "$site/pairs/hetzner/index.html" "
 	[ "$n" = 0 ] || html_bad="$html_bad ${f#"$tmp"/}:$n"
 done
 [ -z "$md_bad$html_bad" ] && grep -q '^| Rank | Instance type | Region | Price basis | €/hour | Mbit/s | Mbit/s per €/hour | € per Gbit/s-hour |' "$rep/report.md" &&
+	grep -q '^| Pair | Case | Transactions/s | .* | Price per million |' "$rep/report.md" &&
+	grep -Eq '^\| hetzner \| tcp.*\| €[0-9.e-]+ \| [0-9]+ \|' "$rep/report.md" &&
 	pass "every table holding the EUR pair is headed in euros, never \"\$/hour\"" ||
 	fail "every table holding the EUR pair is headed in euros" "md: $md_bad html: $html_bad"
 
