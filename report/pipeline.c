@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "report/analyze/advertised.h"
+#include "report/analyze/burst.h"
 #include "report/charts/latency_chart.h"
 #include "report/load/itypes.h"
 #include "report/load/lab_runs.h"
@@ -179,6 +180,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_history_build(p->db, d, cfg->trend >= 0 ? (size_t)cfg->trend : 10, cfg->alpha,
 			     cfg->min_change, &p->hist, err) < 0)
 		return -1;
+	rp_burst_mark(d, p->cost, p->n_cost);
 	p->gnuplot = rp_gnuplot_find(p->gp_reason, sizeof(p->gp_reason));
 	struct rp_chart_opts co = {
 		.outdir = cfg->outdir, .gnuplot = p->gnuplot, .timeout_s = cfg->gnuplot_timeout,
@@ -195,7 +197,8 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0)
 		return -1;
 	if (rp_history_findings(d, &p->hist, &p->fnd) < 0 || rp_ab_findings(d, &p->ab, &p->fnd) < 0 ||
-	    rp_advertised_findings(d, &p->fnd) < 0)
+	    rp_advertised_findings(d, &p->fnd) < 0 ||
+	    rp_burst_findings(d, p->cost, p->n_cost, &p->fnd) < 0)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	rp_findings_sort(&p->fnd);
 

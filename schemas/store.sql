@@ -573,6 +573,7 @@ WHERE ep.usd_per_hour IS NOT NULL
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 -- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
+-- Version 26: an "up to" type with a sustained rate measured ranks on such cases only.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -597,12 +598,21 @@ eligible AS (
 			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
 			'') <> t.value)
 ),
+bought AS ( -- version 26: its cases without one ran on credit, inside the burst window
+	SELECT e.* FROM eligible e
+	WHERE e.sustained
+	   OR NOT EXISTS (SELECT 1 FROM eligible x WHERE x.endpoint_id = e.endpoint_id AND x.sustained)
+	   OR NOT EXISTS (SELECT 1 FROM endpoints en JOIN run_instance_types t
+	                  ON t.run_id = en.run_id AND t.instance_type = en.instance_type
+	                  WHERE en.id = e.endpoint_id AND t.network_up_to = 1
+	                  AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+),
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
 	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
-	FROM eligible e
+	FROM bought e
 ),
 priced AS (
 	SELECT p.*, e.name AS endpoint, e.instance_type, e.region, e.price_basis, pr.pricing,
@@ -627,6 +637,27 @@ SELECT p.run_id, p.endpoint_id, p.endpoint, p.instance_type, p.region, p.price_b
        -- version 22: the price ranked on, in its currency
        p.pricing, p.term, p.currency, p.per_hour, p.mbps_per_hour
 FROM priced p;
+
+-- A ranked "up to" type on burst credit (version 26; schemas/views.md; report/analyze/burst.h
+-- for the page): its window measured (result_phases) or documented (AWS: 5 to 60 minutes).
+CREATE VIEW IF NOT EXISTS v_burst_window AS
+WITH measured AS (
+	SELECT c.endpoint_id, avg(p.burst_s) AS burst_s FROM result_phases p JOIN results r ON
+	r.id = p.result_id JOIN cases c ON c.id = r.case_id WHERE r.status = 'ok' AND p.direction =
+	'fwd' GROUP BY c.endpoint_id
+), typed AS (SELECT k.*, c.duration_s + c.omit_s AS case_s, m.burst_s,
+	       t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS base,
+	       t.network_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS peak
+	FROM v_cost_ranking k JOIN cases c ON c.id = k.case_id
+	JOIN run_instance_types t ON t.run_id = k.run_id AND t.instance_type = k.instance_type
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = k.endpoint_id
+	LEFT JOIN measured m ON m.endpoint_id = k.endpoint_id
+	WHERE t.network_up_to = 1 AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, sustained, case_s,
+       base AS baseline_mbps, peak AS burst_mbps, CASE WHEN burst_s IS NOT NULL THEN 'measured'
+       ELSE 'documented' END AS window_from, burst_s AS window_s, coalesce(burst_s, 300)
+       AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
+       coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:

@@ -111,6 +111,10 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
+	/* 26: v_burst_window, a ranked "up to" type's burst window and whether its ranked case
+	 * ran inside it, and v_cost_ranking, which ranks such a type on a measured sustained
+	 * rate when it has one (both from the schema file) */
+	"DROP VIEW IF EXISTS v_burst_window; DROP VIEW IF EXISTS v_cost_ranking;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

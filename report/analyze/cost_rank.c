@@ -88,11 +88,22 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 		r->ep = i;
 		r->best_case = -1;
 		r->mbps = NAN;
+		/* an "up to" type with a sustained rate measured is bought on it: its cases
+		 * without one ran inside the burst window, on credit (v_cost_ranking's rule) */
+		const struct rp_endpoint *e = &d->eps[i];
+		bool sustained_only = false;
+		for (size_t c = 0; c < d->n_cases && e->adv_up_to && e->adv_baseline_gbps > 0 &&
+		     e->adv_gbps > 0; c++) {
+			const struct rp_case *k = &d->cases[c];
+			sustained_only |= k->ep == i && k->n_shaped > 0 &&
+					  !isnan(rp_phases_rank_bps(k)) && rp_rank_matches(rule, k);
+		}
 		for (size_t c = 0; c < d->n_cases; c++) {
 			const struct rp_case *k = &d->cases[c];
 			/* shaped on credits: the rate after the burst is what the money buys */
 			double m = rp_phases_rank_bps(k) / 1e6;
 			if (k->ep == i && !isnan(m) && rp_rank_matches(rule, k) &&
+			    (!sustained_only || k->n_shaped > 0) &&
 			    (r->best_case < 0 || m > r->mbps)) {
 				r->best_case = (long)c;
 				r->mbps = m;

@@ -24,6 +24,11 @@ struct rp_cost_row {
 	double mbps_per_usd_hour;  /* NAN when price or throughput missing */
 	double usd_per_gbps_hour;
 	int rank;                  /* 1 = best; 0 = unranked (no price or no result) */
+	/* report/analyze/burst.h: the pair's type is an "up to" type (burst_window), its window
+	 * in seconds (NAN: not measured, the documented range), and whether the ranked case
+	 * ran inside it on credit */
+	bool burst_window, window_measured, inside_burst;
+	double window_s;
 };
 
 /* The ranking rule, one definition for the page, report.json, ranking.csv and the store's

@@ -24,7 +24,10 @@ static void price(const struct rp_data *d, struct rp_lat_case *c)
 	for (size_t i = 0; i < d->n_eps; i++)
 		if (d->eps[i].name && !strcmp(d->eps[i].name, c->endpoint) &&
 		    !isnan(cost_usd_per_million(c->tps, d->eps[i].usd_per_hour)))
+		{
 			c->usd_per_mtx = cost_usd_per_million(c->tps, d->eps[i].usd_per_hour);
+			c->currency = d->eps[i].currency;
+		}
 }
 
 static void against(struct rp_lat_case *c, const struct rp_latency *base, double alpha,

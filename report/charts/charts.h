@@ -19,7 +19,7 @@ enum rp_chart_status {
 	RP_CHART_FAILED       /* gnuplot failed or timed out; reason says which */
 };
 
-#define RP_MAX_CHARTS 12
+#define RP_MAX_CHARTS 16
 
 struct rp_chart {
 	char name[32];        /* file stem: NAME.gp, NAME.dat, NAME.svg */

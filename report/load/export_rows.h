@@ -12,7 +12,7 @@
 
 enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
        RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
-       RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_COLS };
+       RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_RANK_CUR, RP_X_COLS };
 
 /* One case: its labels as text and its figures (NAN = none). */
 struct rp_xcase {

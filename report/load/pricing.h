@@ -59,7 +59,4 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p);
  * both instances; the sender alone): lib/cost's formula, NAN for a missing or invalid price. */
 double rp_ep_hourly(const struct rp_endpoint *e, double unit);
 
-/* The money of a price: "$" for USD, "€" for EUR, else the code and a space. */
-const char *rp_money(const char *currency);
-
 #endif

@@ -250,3 +250,69 @@ void rp_fmt_range(char *out, size_t n, double lo, double hi, struct rp_unit u)
 	else
 		snprintf(out, n, "%s–%s", x, y);
 }
+
+static const struct {
+	const char *code, *sym, *word;
+} money[] = {
+	{"USD", "$", "dollar"}, {"EUR", "€", "euro"}, {"GBP", "£", "pound"}, {"JPY", "¥", "yen"},
+};
+
+const char *rp_money_code(const char *currency)
+{
+	return currency ? currency : "USD";
+}
+
+int rp_money_same(const char *a, const char *b)
+{
+	return strcmp(rp_money_code(a), rp_money_code(b)) == 0;
+}
+
+int rp_money_code_ok(const char *currency)
+{
+	const char *c = rp_money_code(currency);
+	return strlen(c) == 3 && strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 3;
+}
+
+/* The row of a currency in money[], or -1. */
+static int money_row(const char *currency)
+{
+	const char *c = rp_money_code(currency);
+	for (size_t i = 0; i < sizeof(money) / sizeof(money[0]); i++)
+		if (!strcmp(c, money[i].code))
+			return (int)i;
+	return -1;
+}
+
+const char *rp_money(const char *currency)
+{
+	int i = money_row(currency);
+	/* the database is input: only a code goes into a page, a format or a gnuplot string */
+	return i >= 0 ? money[i].sym : rp_money_code_ok(currency) ? currency : "¤";
+}
+
+const char *rp_money_word(const char *currency)
+{
+	int i = money_row(currency);
+	return i >= 0 ? money[i].word : rp_money_code_ok(currency) ? currency : "unit of its currency";
+}
+
+void rp_fmt_money(char *out, size_t n, const char *num_fmt, double v, const char *currency)
+{
+	if (!isfinite(v)) {
+		snprintf(out, n, "–");
+		return;
+	}
+	char num[64];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(num, sizeof(num), num_fmt, v);
+#pragma GCC diagnostic pop
+	const char *sym = rp_money(currency);
+	/* a symbol sticks to the figure, a code stands apart from it */
+	snprintf(out, n, "%s%s%s", sym, strlen(sym) == 3 && rp_money_code_ok(sym) ? " " : "", num);
+}
+
+void rp_fmt_per_money(char *out, size_t n, const char *currency)
+{
+	snprintf(out, n, "Mbit/s per %s/hour", rp_money(currency));
+}

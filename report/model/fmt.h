@@ -54,4 +54,24 @@ void rp_fmt_pps(char *out, size_t n, double pps);
 /* Bits/s as the CLI writes them in options: 800000000 -> "800M", 0 -> "0". */
 void rp_fmt_rate_opt(char *out, size_t n, long long bps);
 
+/* Money: the one way the report and the site write a price or a figure per price, so that
+ * no figure in another currency ever reads as dollars. currency is a three-letter code; NULL
+ * reads as USD (prices from before the store kept currencies were US dollars).
+ * The symbol of a currency: "$" USD, "€" EUR, "£" GBP, "¥" JPY, else its code ("CHF"), "¤"
+ * when that is not three upper-case letters. */
+const char *rp_money(const char *currency);
+/* The currency's code: "USD" for NULL, else currency itself. */
+const char *rp_money_code(const char *currency);
+/* Whether two prices are in the same currency (NULL = USD). */
+int rp_money_same(const char *a, const char *b);
+/* What one unit is called in a sentence: "dollar", "euro", "pound", "yen", else the code. */
+const char *rp_money_word(const char *currency);
+/* An amount: "$0.192", "€0.012", "CHF 0.5" — printf format num_fmt for the number ("%.4g");
+ * "–" when v is not finite. */
+void rp_fmt_money(char *out, size_t n, const char *num_fmt, double v, const char *currency);
+/* The unit of a throughput per price: "Mbit/s per $/hour", "Mbit/s per €/hour". */
+void rp_fmt_per_money(char *out, size_t n, const char *currency);
+/* Only a three-letter upper-case code is a currency's code (the database is input). */
+int rp_money_code_ok(const char *currency);
+
 #endif

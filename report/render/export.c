@@ -203,13 +203,15 @@ static void write_text(FILE *out, const struct rp_xset *s, const struct rp_expor
 		fputc('\n', out);
 	}
 	family(out, o, "netsweep_cost_rank", NULL,
-	       "Rank of the pair per dollar in its run (1 = most), on its ranked case.");
+	       "Rank of the pair per unit of its currency in its run (1 = most), on its ranked "
+	       "case; each currency ranks on its own.");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rp_xcase *x = &s->c[i];
 		if (!isfinite(x->num[RP_X_RANK]))
 			continue;
 		fputs("netsweep_cost_rank{", out);
 		case_labels(out, x);
+		label(out, "currency", x->text[RP_X_RANK_CUR], false);
 		fprintf(out, "} %.0f", x->num[RP_X_RANK]);
 		stamp(out, o, x->num[RP_X_TS]);
 		fputc('\n', out);

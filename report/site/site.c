@@ -149,6 +149,7 @@ int rp_site_build(const struct rp_site_cfg *cfg, struct rp_site_stats *st, struc
 	site_title(cfg, &s);
 	char *gnuplot = rp_gnuplot_find(reason, sizeof(reason));
 	s.gnuplot = gnuplot;
+	s.mixed = site_nights_mixed(s.nights, s.n);
 	rc = site_series_build(&s, err);
 	if (rc == 0)
 		rc = site_pages_write(&s, err);
