@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS cases (
 	endpoint_id      INTEGER NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
 	case_key         TEXT NOT NULL,
 	ordinal          INTEGER NOT NULL,         -- position in the expanded (unshuffled) list
-	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp')),
+	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp', 'quic')),
 	streams          INTEGER NOT NULL CHECK (streams >= 1),
 	threads          INTEGER NOT NULL DEFAULT 0,   -- 0 = automatic
 	length           INTEGER NOT NULL DEFAULT 0,   -- 0 = protocol default

@@ -116,7 +116,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
 	proto_addr_name(c->ctl, false, agent, sizeof(agent));
 	return ns_err_timeout(err, after_s, "%s %s %s (agent %s)", stream,
-			      c->p->proto == NS_PROTO_UDP ? "from" : "to be accepted by", where,
+			      NS_PROTO_DGRAM(c->p->proto) ? "from" : "to be accepted by", where,
 			      agent);
 }
 
@@ -720,7 +720,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
-		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+		if (c.ends[i].role == ENGINE_RECV && NS_PROTO_DGRAM(p->proto))
 			client_drain(c.ends[i].fds, c.ends[i].n);
 	if (c.lat.n && c.lp.proto == NS_PROTO_UDP)
 		client_drain(c.lat.fds, 1);
@@ -729,6 +729,10 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	if (sync) /* a group's tests start together: wait for the others */
 		sync->ready(sync->arg);
 	client_wait_until(p->start_at); /* and a group's client agents at its common start */
+	if (p->proto == NS_PROTO_QUIC && !c.ready.has_cert) {
+		ns_err_code(&e, NS_E_PROTOCOL, "the agent's READY gave no QUIC certificate fingerprint");
+		goto fail;
+	}
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
 	res->started_unix = probe_wall_now();
@@ -739,6 +743,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			se->quic.server = false; /* the agent's certificate is checked by its hash */
+			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN);
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;

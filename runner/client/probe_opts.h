@@ -17,13 +17,14 @@ enum probe_opt {
 	PROBE_OPT_CPORT, PROBE_OPT_DSCP, PROBE_OPT_DONT_FRAGMENT, PROBE_OPT_PSK, PROBE_OPT_UNTIL,
 	PROBE_OPT_STEADY, PROBE_OPT_RR, PROBE_OPT_REQUEST, PROBE_OPT_RESPONSE, PROBE_OPT_RR_RATE,
 	PROBE_OPT_LAT_PROBE, PROBE_OPT_LAT_RATE, PROBE_OPT_LAT_SIZE, PROBE_OPT_LAT_IDLE,
-	PROBE_OPT_END
+	PROBE_OPT_QUIC, PROBE_OPT_END
 };
 
 /* The long options both commands take, as struct option entries. */
 #define PROBE_LONGOPTS_SHARED \
 	{"port", required_argument, NULL, 'p'}, \
 	{"udp", no_argument, NULL, PROBE_OPT_UDP}, \
+	{"quic", no_argument, NULL, PROBE_OPT_QUIC}, \
 	{"length", required_argument, NULL, 'l'}, \
 	{"streams", required_argument, NULL, 'P'}, \
 	{"parallel", required_argument, NULL, 'P'}, \

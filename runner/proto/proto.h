@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 23              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 24              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -39,11 +39,13 @@
 					 22: a direction summary's tx_busy, a delegated
 					 result's limit sender_tx_busy;
 					 23: TEST_REQUEST's start_at (a group's common
-					 start), a delegated result's started_unix */
+					 start), a delegated result's started_unix;
+					 24: READY's QUIC certificate fingerprint */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
 #define PROTO_COOKIE_LEN 16
+#define PROTO_CERT_SHA256_LEN 32
 #define PROTO_DATA_HELLO_LEN (PROTO_COOKIE_LEN + 4) /* cookie + u32 stream index */
 #define PROTO_MAX_DATA_STREAMS (2 * NS_MAX_STREAMS) /* bidir: both directions */
 #define PROTO_MAX_UDP_PORTS (PROTO_MAX_DATA_STREAMS + 1) /* and a UDP latency probe's */
@@ -162,6 +164,10 @@ struct proto_ready {
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	uint32_t n_udp;          /* UDP: one agent port per data stream */
 	uint16_t udp_ports[PROTO_MAX_UDP_PORTS];
+	/* QUIC (version 24): SHA-256 of the certificate the agent's QUIC server presents, made
+	 * for this test; the client refuses any other */
+	bool has_cert;
+	uint8_t cert_sha256[PROTO_CERT_SHA256_LEN];
 };
 void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r);
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *r, struct ns_err *err);

@@ -459,7 +459,7 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 	sqlite3_bind_int64(st, 2, c->endpoint_id);
 	sqlrow_bind_text(st, 3, c->case_key);
 	sqlite3_bind_int64(st, 4, c->ordinal);
-	sqlrow_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	sqlrow_bind_text(st, 5, ns_proto_name(p->proto));
 	sqlite3_bind_int64(st, 6, p->streams);
 	sqlite3_bind_int64(st, 7, p->threads);
 	sqlite3_bind_int64(st, 8, p->length);
@@ -528,7 +528,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 {
 	if (!res || res->n_dirs == 0)
 		return;
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	const struct probe_direction *f = &res->dirs[0];
 	const struct probe_figures *snd = &f->sender, *rcv = &f->receiver;
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)snd->bytes);
@@ -569,7 +569,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 static int put_samples(struct store *s, int64_t result_id, const struct probe_result *res,
 		       struct ns_err *err)
 {
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	for (uint32_t d = 0; d < res->n_dirs && d < 2; d++) {
 		const struct probe_direction *dir = &res->dirs[d];
 		for (uint32_t i = 0; i < dir->n_intervals; i++) {
