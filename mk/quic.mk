@@ -9,7 +9,7 @@ ifeq ($(QUIC_OK),yes)
 LIB_SRC += runner/quic/quic_cert.c runner/quic/quic_engine.c
 override CFLAGS += $(shell pkg-config --cflags $(QUIC_PKGS))
 LDLIBS += $(shell pkg-config --libs $(QUIC_PKGS))
-#UNIT_TESTS += test_quic
+UNIT_TESTS += test_quic
 else
 LIB_SRC += runner/quic/quic_none.c
 $(info netsweep: ngtcp2/GnuTLS (pkg-config $(QUIC_PKGS)) missing: QUIC is not built)
