@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"      --psk-file FILE      the agents' pre-shared key (default $NETSWEEP_PSK_FILE)\n"
 		"  -p, --port PORT          agent control port (default %d)\n"
 		"  -u, --udp                UDP (default TCP)\n"
+		"      --quic               QUIC (ngtcp2): -P connections of one stream each; the agent's\n"
+		"                           certificate is made per test and checked by its hash\n"
 		"  -P, --streams N          parallel streams, 1..%d (default 1; also --parallel)\n"
 		"      --threads N          sending/receiving threads (default min(streams, CPUs))\n"
 		"  -l, --length BYTES       TCP write size (128K) or UDP payload (%d; %d..%d)\n"

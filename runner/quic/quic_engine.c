@@ -26,6 +26,7 @@
 
 #include "runner/engine/budget.h"
 #include "runner/engine/pace.h"
+#include "runner/engine/sysstat.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -37,7 +38,8 @@
 #define Q_MAX_GSO 64            /* packets per GSO send */
 #define Q_PKT_MAX 1500          /* largest packet ngtcp2 is asked to build */
 #define Q_CHUNK (256 * 1024)    /* the sender's bytes, offered to ngtcp2 per call */
-#define Q_WINDOW (64ull << 20)  /* the receiver's flow-control windows grow up to this */
+#define Q_WINDOW (64ull << 20)
+#define Q_CREDIT_NS 2000000ull  /* most pacing time a late wake-up makes up for */  /* the receiver's flow-control windows grow up to this */
 
 static const char q_priority[] =
 	"NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:"
@@ -61,6 +63,7 @@ struct qconn {
 	uint64_t end_at;       /* when the sender's end began (ns) */
 	uint64_t left;         /* sender: bytes still to send (cfg.send_bytes), UINT64_MAX none */
 	uint64_t start_ns;
+	uint64_t tx_due;       /* when ngtcp2's pacer let the next packet go, as last seen */
 	struct pace pace;
 	/* published for quic_snapshot */
 	_Atomic uint64_t bytes, packets, acked, lost, cwnd, rtt_ns, min_rtt_ns;
@@ -77,7 +80,7 @@ struct qthread {
 	uint8_t *tx, *rx;
 	struct mmsghdr msgs[Q_RX_BATCH];
 	struct iovec iovs[Q_RX_BATCH];
-	_Atomic uint64_t cpu_final_ns, end_ns;
+	_Atomic uint64_t cpu_final_ns, end_ns, runq_ns;
 	_Atomic bool cpu_final;
 };
 
@@ -460,7 +463,11 @@ static int q_write(struct qthread *t, struct qconn *c, uint64_t now)
 	}
 	if (npkts)
 		send_batch(t, c, len, seg, npkts);
-	ngtcp2_conn_update_pkt_tx_time(c->conn, now);
+	/* a thread that woke late keeps up to Q_CREDIT_NS of the time it lost: ngtcp2 spaces
+	 * the next quantum from the time given here */
+	uint64_t late = c->tx_due && now > c->tx_due ? now - c->tx_due : 0;
+	ngtcp2_conn_update_pkt_tx_time(c->conn, now - (late < Q_CREDIT_NS ? late : Q_CREDIT_NS));
+	c->tx_due = ngtcp2_conn_get_expiry(c->conn);
 	if (given) {
 		if (q->cfg.rate_bps)
 			pace_sent(&c->pace, given);
@@ -605,6 +612,9 @@ static void *q_thread(void *arg)
 				      (long)((next - now) % 1000000000ull)};
 		ppoll(pfd, np, &ts, NULL);
 	}
+	uint64_t runq = 0;
+	sysstat_thread_runq_ns(&runq);
+	atomic_store(&t->runq_ns, runq);
 	atomic_store(&t->cpu_final_ns, thread_cpu_ns());
 	atomic_store(&t->cpu_final, true);
 	if (!atomic_load(&t->end_ns))
@@ -833,9 +843,13 @@ static void q_diag(const void *impl, struct engine_diag *out)
 		uint64_t end = atomic_load(&t->end_ns);
 		if (!t->created || end <= q->t0_ns)
 			continue;
-		double pct = (double)atomic_load(&t->cpu_final_ns) / (double)(end - q->t0_ns) * 100.0;
+		double life = (double)(end - q->t0_ns);
+		double pct = (double)atomic_load(&t->cpu_final_ns) / life * 100.0;
 		if (pct > out->busiest_cpu_pct)
 			out->busiest_cpu_pct = pct;
+		pct = (double)atomic_load(&t->runq_ns) / life * 100.0;
+		if (pct > out->runq_pct)
+			out->runq_pct = pct;
 	}
 }
 
