@@ -581,7 +581,9 @@ WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rat
 ),
 eligible AS (
 	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key,
-	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained
+	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained,
+	       CASE WHEN EXISTS (SELECT 1 FROM cases q WHERE q.run_id = c.run_id
+	                         AND q.protocol = 'quic') THEN c.protocol END AS split
 	FROM cases c JOIN v_case_median m ON m.case_id = c.id
 	LEFT JOIN sustained s ON s.case_id = c.id
 	WHERE NOT EXISTS (
@@ -600,7 +602,9 @@ eligible AS (
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
-	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
+	-- version 26: a run with QUIC cases ranks each pair once per protocol (the report's
+	-- TCP and QUIC side by side)
+	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id, e.split
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
 	FROM eligible e
 ),

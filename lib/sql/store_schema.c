@@ -117,7 +117,8 @@ static const char *const migrations[] = {
 	"PRAGMA writable_schema = ON;"
 	"UPDATE sqlite_schema SET sql = replace(sql, 'protocol IN (''tcp'', ''udp'')', "
 	"'protocol IN (''tcp'', ''udp'', ''quic'')') WHERE type = 'table' AND name = 'cases';"
-	"PRAGMA writable_schema = RESET;",
+	"PRAGMA writable_schema = RESET;"
+	"DROP VIEW IF EXISTS v_cost_ranking;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

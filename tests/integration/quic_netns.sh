@@ -54,4 +54,40 @@ elif grep -qi "key\|auth" "$out" "$out.err"; then
 else
 	fail "${CHECKS[2]}" "refused for another reason: $(netns_probe_why "$out")"
 fi
+
+# a matrix: the same pair with protocol tcp and quic, reverse (the agent sends through its tbf)
+M=$NETNS_TMP/q4.xml DB=$NETNS_TMP/q4.db
+cat >"$M" <<X
+<matrix name="q4-quic" repeats="1" case-timeout="30s" cooldown="0s">
+  <pairs>
+    <pair name="lab" instance-type="m5.large" region="us-east-1" agent="$A:$PORT"/>
+  </pairs>
+  <axes>
+    <axis name="protocol"><value>tcp</value><value>quic</value></axis>
+    <axis name="direction"><value>reverse</value></axis>
+    <axis name="duration"><value>2s</value></axis>
+    <axis name="omit"><value>0.5s</value></axis>
+  </axes>
+</matrix>
+X
+timeout -k 5 180 ip netns exec q4-c $NETNS_NICE_CMD "$NS" run "$M" --db "$DB" --quiet >"$NETNS_TMP/run.log" 2>&1
+row=$(sqlite3 -separator ' ' "$DB" "SELECT r.status, CAST(r.fwd_rcv_bps / 1e6 AS INTEGER), r.fwd_snd_cpu > 0 AND r.fwd_rcv_cpu > 0,
+	round(r.fwd_snd_cpu / (r.fwd_rcv_bps / 1e9), 1), round(r.fwd_rcv_cpu / (r.fwd_rcv_bps / 1e9), 1), r.fwd_rtt_ms > 0
+	FROM results r JOIN cases c ON c.id = r.case_id WHERE c.protocol = 'quic'" 2>&1)
+read -r st mbps cpu_ok snd_pg rcv_pg rtt_ok <<<"$row"
+if [ "$st" = ok ] && [ "$cpu_ok" = 1 ] && [ "$rtt_ok" = 1 ] && [ "${mbps:-0}" -gt 0 ]; then
+	pass "${CHECKS[3]}: $mbps Mbit/s, CPU per Gbit/s: sender $snd_pg %, receiver $rcv_pg % of a core, RTT stored"
+else
+	fail "${CHECKS[3]}" "row '$row'; $(tail -3 "$NETNS_TMP/run.log")"
+fi
+"$NS" report --db "$DB" -o "$NETNS_TMP/rep" >"$NETNS_TMP/rep.log" 2>&1
+protos=$(jq -r '[.ranking.rows[] | select(.rank != null) | .case | split(" ")[1]] | sort | join(",")' "$NETNS_TMP/rep/report.json" 2>/dev/null)
+view=$(sqlite3 "$DB" "SELECT group_concat(p, ',') FROM (SELECT c.protocol AS p FROM v_cost_ranking v
+	JOIN cases c ON c.id = v.case_id ORDER BY p)" 2>&1)
+if [ "$protos" = quic,tcp ] && [ "$view" = quic,tcp ] &&
+	grep -q -- "--quic" "$NETNS_TMP/rep/report.md"; then
+	pass "${CHECKS[4]}: the pair ranked once per protocol per dollar, report and v_cost_ranking alike"
+else
+	fail "${CHECKS[4]}" "report ranks '$protos', the view '$view'; $(head -3 "$NETNS_TMP/rep.log")"
+fi
 finish
