@@ -15,4 +15,4 @@ LIB_SRC += runner/quic/quic_none.c
 $(info netsweep: ngtcp2/GnuTLS (pkg-config $(QUIC_PKGS)) missing: QUIC is not built)
 endif
 ITESTS += tests/integration/quic_netns.sh
-#BENCHES += tests/bench/quic.sh
+BENCHES += tests/bench/quic.sh
