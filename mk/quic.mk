@@ -6,7 +6,7 @@ QUIC_PKGS := libngtcp2 libngtcp2_crypto_gnutls gnutls
 QUIC_OK := $(shell pkg-config --exists $(QUIC_PKGS) 2>/dev/null && echo yes)
 LIB_SRC += runner/quic/quic_hex.c
 ifeq ($(QUIC_OK),yes)
-LIB_SRC += runner/quic/quic_cert.c runner/quic/quic_engine.c
+LIB_SRC += runner/quic/quic_cert.c runner/quic/quic_conn.c runner/quic/quic_engine.c
 override CFLAGS += $(shell pkg-config --cflags $(QUIC_PKGS))
 LDLIBS += $(shell pkg-config --libs $(QUIC_PKGS))
 UNIT_TESTS += test_quic

@@ -729,10 +729,6 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	if (sync) /* a group's tests start together: wait for the others */
 		sync->ready(sync->arg);
 	client_wait_until(p->start_at); /* and a group's client agents at its common start */
-	if (p->proto == NS_PROTO_QUIC && !c.ready.has_cert) {
-		ns_err_code(&e, NS_E_PROTOCOL, "the agent's READY gave no QUIC certificate fingerprint");
-		goto fail;
-	}
 	if (start_exchange(&c, &e) < 0)
 		goto fail;
 	res->started_unix = probe_wall_now();
@@ -743,8 +739,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
-			se->quic.server = false; /* the agent's certificate is checked by its hash */
-			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN);
+			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN); /* zeros: none */
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;

@@ -2,7 +2,6 @@
  * its connections' event loop: read every datagram that waits, let ngtcp2 handle its timers,
  * write what congestion control, flow control, the pacer and the budget allow as GSO
  * batches, sleep until the earliest timer or a readable socket. */
-#include "quic.h"
 #include "quic_int.h"
 
 #include <errno.h>
@@ -29,356 +28,6 @@
 #include "runner/engine/pace.h"
 #include "runner/engine/sysstat.h"
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-
-#define Q_POLL_NS 50000000ull   /* longest sleep before the stop flag is looked at */
-#define Q_RX_BATCH 32           /* datagrams per recvmmsg */
-#define Q_RX_LEN 65536
-#define Q_RX_ROUNDS 1           /* recvmmsg calls before the ACKs go out: a late ACK inflates
-				   the RTT, and ngtcp2 0.12's CUBIC caps cwnd near 2.89 x the
-				   delivery rate x min RTT */
-#define Q_MAX_GSO 64            /* packets per GSO send */
-#define Q_PKT_MAX 1500          /* largest packet ngtcp2 is asked to build */
-#define Q_CHUNK (256 * 1024)    /* the sender's bytes, offered to ngtcp2 per call */
-#define Q_WINDOW (64ull << 20)
-#define Q_CREDIT_NS 2000000ull  /* most pacing time a late wake-up makes up for */  /* the receiver's flow-control windows grow up to this */
-
-static const char q_priority[] =
-	"NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:"
-	"+CHACHA20-POLY1305:-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:%DISABLE_TLS13_COMPAT_MODE";
-
-struct qeng;
-
-struct qconn {
-	ngtcp2_crypto_conn_ref ref;
-	struct qeng *q;
-	uint32_t id;
-	int fd;
-	struct sockaddr_storage local, remote;
-	socklen_t llen, rlen;
-	ngtcp2_conn *conn;
-	gnutls_session_t tls;
-	gnutls_certificate_credentials_t cred; /* client: an empty one, the fingerprint checks */
-	int64_t sid;           /* sender: its unidirectional stream, -1 before the handshake */
-	bool blocked;          /* sender: flow control, until extend_max_stream_data */
-	bool ending, fin_sent, fin_acked, closed, cert_bad;
-	uint64_t end_at;       /* when the sender's end began (ns) */
-	uint64_t left;         /* sender: bytes still to send (cfg.send_bytes), UINT64_MAX none */
-	uint64_t start_ns;
-	uint64_t tx_due;       /* when ngtcp2's pacer let the next packet go, as last seen */
-	struct pace pace;
-	/* published for quic_snapshot */
-	_Atomic uint64_t bytes, packets, acked, lost, cwnd, rtt_ns, min_rtt_ns;
-	_Atomic bool finished;
-	_Atomic int error;
-} __attribute__((aligned(64)));
-
-struct qthread {
-	struct qeng *q;
-	pthread_t tid;
-	bool created;
-	uint32_t idx;
-	int cpu;
-	uint8_t *tx, *rx;
-	struct mmsghdr msgs[Q_RX_BATCH];
-	struct iovec iovs[Q_RX_BATCH];
-	_Atomic uint64_t cpu_final_ns, end_ns, runq_ns;
-	_Atomic bool cpu_final;
-};
-
-struct qeng {
-	struct engine_cfg cfg;
-	struct quic_side side;
-	struct qconn *c;
-	uint32_t n;
-	struct qthread *t;
-	uint32_t nt;
-	uint8_t *data;        /* the sender's payload, read-only */
-	_Atomic bool stop, gso_on;
-	_Atomic uint32_t running;
-	bool started, joined;
-	uint64_t t0_ns, deadline_ns;
-	char mode[32];
-};
-
-static void q_fail(struct qconn *c, int error)
-{
-	if (error && !atomic_load(&c->error))
-		atomic_store(&c->error, error);
-}
-
-/* Publishes the connection's figures and ends it for the thread: finished. */
-static void q_publish(struct qconn *c)
-{
-	if (!c->conn)
-		return;
-	ngtcp2_conn_stat st;
-	ngtcp2_conn_get_conn_stat(c->conn, &st);
-	atomic_store_explicit(&c->rtt_ns, st.smoothed_rtt, memory_order_relaxed);
-	atomic_store_explicit(&c->min_rtt_ns, st.min_rtt == UINT64_MAX ? 0 : st.min_rtt,
-			      memory_order_relaxed);
-	atomic_store_explicit(&c->cwnd, st.cwnd, memory_order_relaxed);
-	if (c->sid >= 0)
-		atomic_store_explicit(&c->lost, ngtcp2_conn_get_stream_loss_count(c->conn, c->sid),
-				      memory_order_relaxed);
-}
-
-/* ngtcp2's callbacks */
-
-static ngtcp2_conn *get_conn(ngtcp2_crypto_conn_ref *ref)
-{
-	return ((struct qconn *)ref->user_data)->conn;
-}
-
-static void cb_rand(uint8_t *dest, size_t len, const ngtcp2_rand_ctx *ctx)
-{
-	(void)ctx;
-	(void)gnutls_rnd(GNUTLS_RND_RANDOM, dest, len);
-}
-
-static int cb_new_cid(ngtcp2_conn *conn, ngtcp2_cid *cid, uint8_t *token, size_t cidlen,
-		      void *user)
-{
-	if (gnutls_rnd(GNUTLS_RND_RANDOM, cid->data, cidlen) != 0 ||
-	    gnutls_rnd(GNUTLS_RND_RANDOM, token, NGTCP2_STATELESS_RESET_TOKENLEN) != 0)
-		return NGTCP2_ERR_CALLBACK_FAILURE;
-	cid->datalen = cidlen;
-	return 0;
-}
-
-static int cb_recv_stream(ngtcp2_conn *conn, uint32_t flags, int64_t sid, uint64_t off,
-			  const uint8_t *data, size_t len, void *user, void *suser)
-{
-	struct qconn *c = user;
-	atomic_store_explicit(&c->bytes, atomic_load_explicit(&c->bytes, memory_order_relaxed) +
-				  len, memory_order_relaxed);
-	ngtcp2_conn_extend_max_stream_offset(conn, sid, len);
-	ngtcp2_conn_extend_max_offset(conn, len);
-	if (flags & NGTCP2_STREAM_DATA_FLAG_FIN)
-		c->fin_acked = true; /* receiver: the whole stream is here */
-	return 0;
-}
-
-static int cb_acked(ngtcp2_conn *conn, int64_t sid, uint64_t off, uint64_t len, void *user,
-		    void *suser)
-{
-	struct qconn *c = user;
-	if (off + len > atomic_load_explicit(&c->acked, memory_order_relaxed))
-		atomic_store_explicit(&c->acked, off + len, memory_order_relaxed);
-	return 0;
-}
-
-static int cb_stream_close(ngtcp2_conn *conn, uint32_t flags, int64_t sid, uint64_t app_err,
-			   void *user, void *suser)
-{
-	struct qconn *c = user;
-	if (sid == c->sid)
-		c->fin_acked = true; /* sender: everything up to the FIN was acknowledged */
-	return 0;
-}
-
-static int cb_extend_stream(ngtcp2_conn *conn, int64_t sid, uint64_t max, void *user,
-			    void *suser)
-{
-	((struct qconn *)user)->blocked = false;
-	return 0;
-}
-
-static int cb_verify(gnutls_session_t tls)
-{
-	ngtcp2_crypto_conn_ref *ref = gnutls_session_get_ptr(tls);
-	struct qconn *c = ref->user_data;
-	unsigned n = 0;
-	const gnutls_datum_t *peer = gnutls_certificate_get_peers(tls, &n);
-	if (n >= 1 && quic_cert_matches(peer[0].data, peer[0].size, c->q->side.peer_sha256))
-		return 0;
-	c->cert_bad = true;
-	return GNUTLS_E_CERTIFICATE_ERROR;
-}
-
-static const ngtcp2_callbacks q_callbacks = {
-	.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb,
-	.encrypt = ngtcp2_crypto_encrypt_cb,
-	.decrypt = ngtcp2_crypto_decrypt_cb,
-	.hp_mask = ngtcp2_crypto_hp_mask_cb,
-	.recv_stream_data = cb_recv_stream,
-	.acked_stream_data_offset = cb_acked,
-	.stream_close = cb_stream_close,
-	.rand = cb_rand,
-	.get_new_connection_id = cb_new_cid,
-	.update_key = ngtcp2_crypto_update_key_cb,
-	.extend_max_stream_data = cb_extend_stream,
-	.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb,
-	.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb,
-	.get_path_challenge_data = ngtcp2_crypto_get_path_challenge_data_cb,
-	.version_negotiation = ngtcp2_crypto_version_negotiation_cb,
-};
-
-static int tls_init(struct qconn *c, struct ns_err *err)
-{
-	bool server = c->q->side.server;
-	static const gnutls_datum_t alpn = {(unsigned char *)QUIC_ALPN, sizeof(QUIC_ALPN) - 1};
-	int rv = gnutls_init(&c->tls, (server ? GNUTLS_SERVER : GNUTLS_CLIENT) |
-				      GNUTLS_NO_END_OF_EARLY_DATA);
-	if (rv < 0)
-		return ns_err_set(err, "QUIC: gnutls_init: %s", gnutls_strerror(rv));
-	if ((server ? ngtcp2_crypto_gnutls_configure_server_session(c->tls)
-		    : ngtcp2_crypto_gnutls_configure_client_session(c->tls)) != 0)
-		return ns_err_set(err, "QUIC: configuring the TLS session failed");
-	if ((rv = gnutls_priority_set_direct(c->tls, q_priority, NULL)) < 0)
-		return ns_err_set(err, "QUIC: TLS priorities: %s", gnutls_strerror(rv));
-	gnutls_session_set_ptr(c->tls, &c->ref);
-	if (!server) {
-		if ((rv = gnutls_certificate_allocate_credentials(&c->cred)) < 0)
-			return ns_err_set(err, "QUIC: credentials: %s", gnutls_strerror(rv));
-		gnutls_session_set_verify_function(c->tls, cb_verify);
-		gnutls_server_name_set(c->tls, GNUTLS_NAME_DNS, "netsweep", 8);
-	}
-	rv = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE,
-				    server ? c->q->side.cert->cred : c->cred);
-	if (rv < 0)
-		return ns_err_set(err, "QUIC: credentials: %s", gnutls_strerror(rv));
-	gnutls_alpn_set_protocols(c->tls, &alpn, 1, GNUTLS_ALPN_MANDATORY);
-	return 0;
-}
-
-static void q_settings(struct qconn *c, ngtcp2_settings *s, ngtcp2_transport_params *p)
-{
-	ngtcp2_settings_default(s);
-	s->initial_ts = engine_now_ns();
-	s->handshake_timeout = QUIC_HANDSHAKE_NS;
-	s->max_window = Q_WINDOW;
-	s->max_stream_window = Q_WINDOW;
-	ngtcp2_transport_params_default(p);
-	p->initial_max_streams_uni = 1;
-	p->initial_max_stream_data_uni = 8 << 20;
-	p->initial_max_data = 16 << 20;
-	p->max_idle_timeout = 30 * NGTCP2_SECONDS;
-}
-
-static ngtcp2_path q_path(struct qconn *c)
-{
-	ngtcp2_path p = {
-		.local = {(ngtcp2_sockaddr *)&c->local, c->llen},
-		.remote = {(ngtcp2_sockaddr *)&c->remote, c->rlen},
-	};
-	return p;
-}
-
-static int client_new(struct qconn *c, struct ns_err *err)
-{
-	ngtcp2_cid dcid, scid;
-	ngtcp2_settings s;
-	ngtcp2_transport_params p;
-	dcid.datalen = NGTCP2_MIN_INITIAL_DCIDLEN;
-	scid.datalen = 16;
-	if (gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen) != 0 ||
-	    gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen) != 0)
-		return ns_err_set(err, "QUIC: no random connection IDs");
-	q_settings(c, &s, &p);
-	ngtcp2_path path = q_path(c);
-	ngtcp2_callbacks cb = q_callbacks;
-	cb.client_initial = ngtcp2_crypto_client_initial_cb;
-	cb.recv_retry = ngtcp2_crypto_recv_retry_cb;
-	int rv = ngtcp2_conn_client_new(&c->conn, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1,
-					&cb, &s, &p, NULL, c);
-	if (rv != 0)
-		return ns_err_set(err, "QUIC: ngtcp2_conn_client_new: %s", ngtcp2_strerror(rv));
-	ngtcp2_conn_set_tls_native_handle(c->conn, c->tls);
-	return 0;
-}
-
-/* The server's connection, from the client's first Initial packet (anything else is
- * dropped: 0 with no connection yet). */
-static int server_new(struct qconn *c, const uint8_t *pkt, size_t len)
-{
-	ngtcp2_pkt_hd hd;
-	if (ngtcp2_accept(&hd, pkt, len) != 0)
-		return 0;
-	ngtcp2_cid scid;
-	ngtcp2_settings s;
-	ngtcp2_transport_params p;
-	scid.datalen = 16;
-	q_settings(c, &s, &p);
-	p.original_dcid = hd.dcid;
-	p.stateless_reset_token_present = 1;
-	if (gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen) != 0 ||
-	    gnutls_rnd(GNUTLS_RND_RANDOM, p.stateless_reset_token,
-		       sizeof(p.stateless_reset_token)) != 0)
-		return -1;
-	ngtcp2_path path = q_path(c);
-	ngtcp2_callbacks cb = q_callbacks;
-	cb.recv_client_initial = ngtcp2_crypto_recv_client_initial_cb;
-	if (ngtcp2_conn_server_new(&c->conn, &hd.scid, &scid, &path, hd.version, &cb, &s, &p,
-				   NULL, c) != 0)
-		return -1;
-	ngtcp2_conn_set_tls_native_handle(c->conn, c->tls);
-	return 0;
-}
-
-static void send_batch(struct qthread *t, struct qconn *c, size_t len, size_t seg, uint32_t n)
-{
-	struct iovec iov = {t->tx, len};
-	union {
-		char buf[CMSG_SPACE(sizeof(uint16_t))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-	if (n > 1 && atomic_load_explicit(&c->q->gso_on, memory_order_relaxed)) {
-		memset(&u, 0, sizeof(u));
-		m.msg_control = u.buf;
-		m.msg_controllen = sizeof(u.buf);
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-		cm->cmsg_level = SOL_UDP;
-		cm->cmsg_type = UDP_SEGMENT;
-		cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-		uint16_t s16 = (uint16_t)seg;
-		memcpy(CMSG_DATA(cm), &s16, sizeof(s16));
-		if (sendmsg(c->fd, &m, 0) >= 0) {
-			atomic_fetch_add_explicit(&c->packets, n, memory_order_relaxed);
-			return;
-		}
-		if (errno != EIO && errno != EINVAL && errno != ENOPROTOOPT)
-			return; /* a full queue or ICMP: QUIC retransmits what is lost */
-		atomic_store(&c->q->gso_on, false); /* this kernel or device will not: one by one */
-		m.msg_control = NULL;
-		m.msg_controllen = 0;
-	}
-	for (size_t off = 0; off < len; off += seg) {
-		iov.iov_base = t->tx + off;
-		iov.iov_len = len - off < seg ? len - off : seg;
-		if (sendmsg(c->fd, &m, 0) >= 0)
-			atomic_fetch_add_explicit(&c->packets, 1, memory_order_relaxed);
-	}
-}
-
-static void q_close(struct qthread *t, struct qconn *c, int liberr)
-{
-	if (c->closed)
-		return;
-	c->closed = true;
-	if (c->conn && !ngtcp2_conn_is_in_closing_period(c->conn) &&
-	    !ngtcp2_conn_is_in_draining_period(c->conn)) {
-		ngtcp2_connection_close_error ce;
-		ngtcp2_connection_close_error_default(&ce);
-		if (liberr)
-			ngtcp2_connection_close_error_set_transport_error_liberr(&ce, liberr, NULL, 0);
-		ngtcp2_path_storage ps;
-		ngtcp2_path_storage_zero(&ps);
-		ngtcp2_pkt_info pi;
-		ngtcp2_ssize w = ngtcp2_conn_write_connection_close(c->conn, &ps.path, &pi, t->tx,
-								    Q_PKT_MAX, &ce, engine_now_ns());
-		if (w > 0)
-			send_batch(t, c, (size_t)w, (size_t)w, 1);
-	}
-	q_publish(c);
-	atomic_store_explicit(&c->finished, true, memory_order_release);
-}
-
-/* The most stream bytes this round may hand to ngtcp2: the amount left, the pacer, the
- * agent's budget. */
 static uint64_t q_allow(struct qconn *c, uint64_t now)
 {
 	struct qeng *q = c->q;
@@ -458,7 +107,7 @@ static int q_write(struct qthread *t, struct qconn *c, uint64_t now)
 		len += (size_t)w;
 		npkts++;
 		if ((size_t)w < seg || npkts >= max_pkts) {
-			send_batch(t, c, len, seg, npkts);
+			qc_send_batch(t, c, len, seg, npkts);
 			len = 0;
 			npkts = 0;
 			if (!q->cfg.rate_bps || (size_t)w < seg)
@@ -466,7 +115,7 @@ static int q_write(struct qthread *t, struct qconn *c, uint64_t now)
 		}
 	}
 	if (npkts)
-		send_batch(t, c, len, seg, npkts);
+		qc_send_batch(t, c, len, seg, npkts);
 	/* a thread that woke late keeps up to Q_CREDIT_NS of the time it lost: ngtcp2 spaces
 	 * the next quantum from the time given here */
 	uint64_t late = c->tx_due && now > c->tx_due ? now - c->tx_due : 0;
@@ -500,24 +149,24 @@ static bool q_read(struct qthread *t, struct qconn *c, uint64_t now)
 			    len >= q->cfg.not_data_len && !memcmp(pkt, q->cfg.not_data,
 								   q->cfg.not_data_len))
 				continue; /* a late echo of the control protocol's greeting */
-			if (!c->conn && (!q->side.server || server_new(c, pkt, len) < 0 || !c->conn))
+			if (!c->conn && (!q->side.server || qc_server_new(c, pkt, len) < 0 || !c->conn))
 				continue;
 			if (q->cfg.role == ENGINE_RECV)
 				atomic_fetch_add_explicit(&c->packets, 1, memory_order_relaxed);
-			ngtcp2_path path = q_path(c);
+			ngtcp2_path path = qc_path(c);
 			ngtcp2_pkt_info pi = {0};
 			int rv = ngtcp2_conn_read_pkt(c->conn, &path, &pi, pkt, len, now);
 			if (rv == 0)
 				continue;
 			if (rv == NGTCP2_ERR_DRAINING) { /* the peer closed */
-				q_close(t, c, 0);
+				qc_close(t, c, 0);
 				return false;
 			}
 			if (rv == NGTCP2_ERR_DISCARD_PKT || rv == NGTCP2_ERR_DROP_CONN)
 				continue;
-			q_fail(c, c->cert_bad ? EKEYREJECTED : rv == NGTCP2_ERR_CRYPTO ? EPROTO
+			qc_fail(c, c->cert_bad ? EKEYREJECTED : rv == NGTCP2_ERR_CRYPTO ? EPROTO
 										  : ECONNABORTED);
-			q_close(t, c, rv);
+			qc_close(t, c, rv);
 			return false;
 		}
 		if (n < Q_RX_BATCH)
@@ -535,15 +184,15 @@ static void q_step(struct qthread *t, struct qconn *c, uint64_t now, bool stop, 
 		return;
 	if (!c->conn) { /* the server before the client's first packet */
 		if (stop)
-			q_close(t, c, 0);
+			qc_close(t, c, 0);
 		return;
 	}
 	if (ngtcp2_conn_get_expiry(c->conn) <= now) {
 		int rv = ngtcp2_conn_handle_expiry(c->conn, now);
 		if (rv != 0) {
-			q_fail(c, rv == NGTCP2_ERR_IDLE_CLOSE || rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT
+			qc_fail(c, rv == NGTCP2_ERR_IDLE_CLOSE || rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT
 				  ? ETIMEDOUT : ECONNABORTED);
-			q_close(t, c, rv);
+			qc_close(t, c, rv);
 			return;
 		}
 	}
@@ -563,14 +212,14 @@ static void q_step(struct qthread *t, struct qconn *c, uint64_t now, bool stop, 
 	}
 	int rv = q_write(t, c, now);
 	if (rv != 0) {
-		q_fail(c, ECONNABORTED);
-		q_close(t, c, rv);
+		qc_fail(c, ECONNABORTED);
+		qc_close(t, c, rv);
 		return;
 	}
-	q_publish(c);
+	qc_publish(c);
 	if ((sender && c->ending && (c->fin_acked || c->sid < 0 || now - c->end_at > QUIC_END_NS)) ||
 	    (!sender && stop)) {
-		q_close(t, c, 0);
+		qc_close(t, c, 0);
 		return;
 	}
 	uint64_t exp = ngtcp2_conn_get_expiry(c->conn);
@@ -715,8 +364,6 @@ static void *q_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfd
 		c->q = q;
 		c->id = i;
 		c->sid = -1;
-		c->ref.get_conn = get_conn;
-		c->ref.user_data = c;
 		c->left = cfg->send_bytes ? cfg->send_bytes / nfds + (i < cfg->send_bytes % nfds)
 					  : UINT64_MAX;
 		c->llen = sizeof(c->local);
@@ -726,7 +373,7 @@ static void *q_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfd
 			ns_err_sys(err, "QUIC engine: connection %u: its socket is not connected", i);
 			goto fail;
 		}
-		if (tls_init(c, err) < 0 || (!side->server && client_new(c, err) < 0))
+		if (qc_tls_init(c, err) < 0 || (!side->server && qc_client_new(c, err) < 0))
 			goto fail;
 		uint64_t fq = cfg->fq_rate_bps / 8;
 		if (cfg->role == ENGINE_SEND && fq &&
