@@ -437,6 +437,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 
 static const struct option longopts[] = {
 	PROBE_LONGOPTS_SHARED,
+	{"quic", no_argument, NULL, PROBE_OPT_QUIC},
 	{"rate", required_argument, NULL, 'b'},
 	{"bitrate", required_argument, NULL, 'b'},
 	{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},

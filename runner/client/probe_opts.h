@@ -24,7 +24,6 @@ enum probe_opt {
 #define PROBE_LONGOPTS_SHARED \
 	{"port", required_argument, NULL, 'p'}, \
 	{"udp", no_argument, NULL, PROBE_OPT_UDP}, \
-	{"quic", no_argument, NULL, PROBE_OPT_QUIC}, \
 	{"length", required_argument, NULL, 'l'}, \
 	{"streams", required_argument, NULL, 'P'}, \
 	{"parallel", required_argument, NULL, 'P'}, \
