@@ -27,7 +27,8 @@
 #define Q_RX_ROUNDS 1           /* recvmmsg calls before the ACKs go out: a late ACK inflates
 				   the RTT, and ngtcp2 0.12's CUBIC caps cwnd near 2.89 x the
 				   delivery rate x min RTT */
-#define Q_MAX_GSO 64            /* packets per GSO send */
+#define Q_MAX_GSO 16            /* packets per GSO send: a longer burst is acknowledged later,
+				   which the CUBIC cap above turns into a smaller cwnd */
 #define Q_PKT_MAX 1500          /* largest packet ngtcp2 is asked to build */
 #define Q_CHUNK (256 * 1024)    /* the sender's bytes, offered to ngtcp2 per call */
 #define Q_WINDOW (64ull << 20)  /* the receiver's flow-control windows grow up to this */
