@@ -122,7 +122,8 @@ CREATE TABLE IF NOT EXISTS results (
 	fwd_snd_cpu      REAL,
 	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
 	fwd_rcv_cpu      REAL,
-	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER,
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 26 adds
+	                                           -- fwd_rtt_min_ms REAL: the least RTT seen
 	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
 	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
 	ret_snd_bps      REAL, ret_rcv_bps REAL, ret_snd_pps REAL, ret_rcv_pps REAL,
@@ -456,7 +457,8 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_rcv_bps AS goodput_bps, r.fwd_rcv_bps / 1e6 AS goodput_mbps,
        r.fwd_snd_bps, r.fwd_rcv_bps, r.fwd_snd_pps, r.fwd_rcv_pps,
        r.fwd_snd_bytes, r.fwd_rcv_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
-       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
+       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_rtt_min_ms,
+       r.fwd_cwnd_bytes,
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
        r.ret_retransmits, r.ret_lost_percent,

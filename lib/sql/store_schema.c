@@ -34,7 +34,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN fwd_socket_drops INTEGER;",
 	/* 8: the matrix's rank-by rule (table run_rank, from the schema file); v_cost_ranking
 	 * ranks each pair's ranked case, as the report does */
-	"DROP VIEW IF EXISTS v_cost_ranking;",
+	"DROP VIEW IF EXISTS v_cost_ranking;"
+	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;" /* TCP and QUIC: the least RTT */
+	"DROP VIEW IF EXISTS v_results;",
 	/* 9: whether the provider shaped a result; result_nics comes from the schema file */
 	"ALTER TABLE results ADD COLUMN shaped_by_provider INTEGER;",
 	/* 10: v_cost_ranking ranks a case shaped on credits on its sustained rate, as the report

@@ -601,6 +601,7 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 	o->retransmits = ti.tcpi_total_retrans;
 	o->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
 	o->rtt_ms = ti.tcpi_rtt / 1000.0;
+	o->rtt_min_ms = ti.tcpi_min_rtt / 1000.0;
 	/* older kernels return a shorter struct: the fields past len stay 0 */
 	o->segs = e->cfg.role == ENGINE_SEND ? ti.tcpi_segs_out : ti.tcpi_segs_in;
 	if (e->cfg.role == ENGINE_SEND)

@@ -119,6 +119,7 @@ struct engine_stream_snap {
 	uint64_t retransmits;   /* tcpi_total_retrans */
 	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
 	double rtt_ms;          /* tcpi_rtt */
+	double rtt_min_ms;      /* tcpi_min_rtt (QUIC: ngtcp2's min_rtt); 0 = unknown */
 	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
 	uint64_t acked;         /* sender: tcpi_bytes_acked, the bytes the peer has received
 	                           (0 = the kernel does not say) */

@@ -40,7 +40,8 @@
 					 result's limit sender_tx_busy;
 					 23: TEST_REQUEST's start_at (a group's common
 					 start), a delegated result's started_unix;
-					 24: READY's QUIC certificate fingerprint */
+					 24: READY's QUIC certificate fingerprint, a
+					 stream snapshot's rtt_min_ms */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -205,7 +206,7 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, str
 
 /* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
  * arithmetic in one place. A chunk holds streams [first, first + count). */
-#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 109 bytes */
+#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 117 bytes */
 #define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
 struct proto_stream_rec {
 	int32_t cpu;

@@ -466,6 +466,7 @@ static void q_snapshot(void *impl, struct engine_stream_snap *snaps)
 		o->retransmits = atomic_load_explicit(&c->lost, memory_order_relaxed);
 		o->cwnd_bytes = atomic_load_explicit(&c->cwnd, memory_order_relaxed);
 		o->rtt_ms = (double)atomic_load_explicit(&c->rtt_ns, memory_order_relaxed) / 1e6;
+		o->rtt_min_ms = (double)atomic_load_explicit(&c->min_rtt_ns, memory_order_relaxed) / 1e6;
 		o->segs = o->packets;
 		if (q->cfg.role == ENGINE_SEND)
 			o->acked = atomic_load_explicit(&c->acked, memory_order_relaxed);

@@ -467,6 +467,7 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		snd->packets = proto == NS_PROTO_UDP ? delta(a->packets, b->packets) : packets_delta(a, b);
 		snd->retransmits = delta(a->retransmits, b->retransmits);
 		snd->rtt_ms = b->rtt_ms;
+		snd->rtt_min_ms = b->rtt_min_ms;
 		snd->cwnd_bytes = b->cwnd_bytes;
 		/* TCP after an omit mark (the sender's baseline holds what it wrote by then):
 		 * what reached the receiver over the sender's measured time is what the peer
@@ -524,6 +525,9 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 			rtt += snd->rtt_ms;
 			n_rtt++;
 		}
+		if (snd->rtt_min_ms > 0 && (!(d->sender.rtt_min_ms > 0) ||
+					    snd->rtt_min_ms < d->sender.rtt_min_ms))
+			d->sender.rtt_min_ms = snd->rtt_min_ms;
 		d->receiver.bytes += rcv->bytes;
 		d->receiver.packets += rcv->packets;
 		d->receiver.lost += rcv->lost;

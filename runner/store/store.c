@@ -73,9 +73,9 @@ static const char *const sql_text[ST_COUNT] = {
 	" fwd_retransmits, fwd_rtt_ms, fwd_cwnd_bytes, fwd_lost, fwd_lost_percent,"
 	" fwd_out_of_order, fwd_duplicates, fwd_jitter_ms, fwd_kernel_drops,"
 	" ret_snd_bps, ret_rcv_bps, ret_snd_pps, ret_rcv_pps, ret_retransmits, ret_lost_percent,"
-	" probe_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
-	" ?33, ?34, ?35)",
+	" probe_json, fwd_rtt_min_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
+	" ?30, ?31, ?32, ?33, ?34, ?35, ?36)",
 	/* results ids can be reused (INTEGER PRIMARY KEY): samples a manual DELETE left behind
 	 * (sqlite3 shell, foreign keys off) must not collide with the new result's. */
 	[ST_SAMPLE_CLEAR] = "DELETE FROM samples WHERE result_id = ?1",
@@ -544,6 +544,8 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 	if (tcp) {
 		sqlite3_bind_int64(st, 20, (sqlite3_int64)snd->retransmits);
 		sqlite3_bind_double(st, 21, snd->rtt_ms);
+		if (snd->rtt_min_ms > 0)
+			sqlite3_bind_double(st, 36, snd->rtt_min_ms);
 		sqlite3_bind_int64(st, 22, snd->cwnd_bytes);
 	} else {
 		sqlite3_bind_int64(st, 23, (sqlite3_int64)rcv->lost);

@@ -2,7 +2,7 @@
 # QUIC through a bottleneck: a client and an agent in network namespaces (prefix q4) joined by
 # a veth, each egress through tbf at 200 mbit. A QUIC probe forward and reverse gets within
 # 10 % of the bottleneck unless the result says the tool set its figure (netns_rate_or_flag),
-# with both ends' CPU, the stack's RTT and loss in the result; a client without the agent's
+# with both ends' CPU, the stack's RTT (smoothed and least) and loss in the result; a client without the agent's
 # key is refused before any data moves; a matrix with protocol tcp and quic stores both
 # cases (CPU per Gbit of QUIC on both ends) and the report ranks them per dollar side by side.
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -35,9 +35,10 @@ one_way() { # NAME JSON ARGS...
 	shift 2
 	netns_probe c "$out" "$A" -p "$PORT" --quic -t 3 -O 1 "$@" ||
 		{ CHECK_MSG="probe failed: $(netns_probe_why "$out")"; return 1; }
-	CHECK_MSG="$(jq -r '.sum | "\(.receiver.bits_per_second / 1e6 | floor) Mbit/s, cpu \(.sender.cpu_percent | floor) / \(.receiver.cpu_percent | floor) %, rtt \(.sender.rtt_ms) ms, lost \(.sender.retransmits)"' "$out")"
+	CHECK_MSG="$(jq -r '.sum | "\(.receiver.bits_per_second / 1e6 | floor) Mbit/s, cpu \(.sender.cpu_percent | floor) / \(.receiver.cpu_percent | floor) %, rtt \(.sender.rtt_ms) ms (min \(.sender.rtt_min_ms)), lost \(.sender.retransmits)"' "$out")"
 	jq -e '.protocol == "quic" and .sum.sender.cpu_percent > 0 and .sum.receiver.cpu_percent > 0
-		and .sum.sender.rtt_ms > 0 and (.sum.sender.retransmits | type) == "number"
+		and .sum.sender.rtt_ms > 0 and .sum.sender.rtt_min_ms > 0
+		and .sum.sender.rtt_min_ms <= .sum.sender.rtt_ms and (.sum.sender.retransmits | type) == "number"
 		and (.engine_mode | test("quic"))' "$out" >/dev/null ||
 		{ CHECK_MSG="$CHECK_MSG; protocol, CPU, RTT or loss missing"; return 1; }
 	netns_rate_or_flag "$out" $((RATE * 1000000)) 10
@@ -72,7 +73,7 @@ cat >"$M" <<X
 X
 timeout -k 5 180 ip netns exec q4-c $NETNS_NICE_CMD "$NS" run "$M" --db "$DB" --quiet >"$NETNS_TMP/run.log" 2>&1
 row=$(sqlite3 -separator ' ' "$DB" "SELECT r.status, CAST(r.fwd_rcv_bps / 1e6 AS INTEGER), r.fwd_snd_cpu > 0 AND r.fwd_rcv_cpu > 0,
-	round(r.fwd_snd_cpu / (r.fwd_rcv_bps / 1e9), 1), round(r.fwd_rcv_cpu / (r.fwd_rcv_bps / 1e9), 1), r.fwd_rtt_ms > 0
+	round(r.fwd_snd_cpu / (r.fwd_rcv_bps / 1e9), 1), round(r.fwd_rcv_cpu / (r.fwd_rcv_bps / 1e9), 1), r.fwd_rtt_ms > 0 AND r.fwd_rtt_min_ms > 0
 	FROM results r JOIN cases c ON c.id = r.case_id WHERE c.protocol = 'quic'" 2>&1)
 read -r st mbps cpu_ok snd_pg rcv_pg rtt_ok <<<"$row"
 if [ "$st" = ok ] && [ "$cpu_ok" = 1 ] && [ "$rtt_ok" = 1 ] && [ "${mbps:-0}" -gt 0 ]; then

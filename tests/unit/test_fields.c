@@ -110,7 +110,7 @@ static void tables_are_well_formed(void **state)
 			}
 		}
 	}
-	assert_int_equal(PROTO_SNAP_WIRE_LEN, 109);
+	assert_int_equal(PROTO_SNAP_WIRE_LEN, 117);
 	assert_int_equal(PROTO_IVL_WIRE_LEN, 81);
 }
 
