@@ -143,6 +143,9 @@ static void print_figures(const char *who, const struct probe_figures *f, enum n
 	       f->packets_per_second, f->cpu_percent);
 	if (proto == NS_PROTO_TCP && !strcmp(who, "sender"))
 		printf("  retr %llu  rtt %.3f ms", (unsigned long long)f->retransmits, f->rtt_ms);
+	if (proto == NS_PROTO_QUIC && !strcmp(who, "sender"))
+		printf("  lost %llu  rtt %.3f ms (min %.3f)", (unsigned long long)f->retransmits,
+		       f->rtt_ms, f->rtt_min_ms);
 	if (proto == NS_PROTO_UDP && !strcmp(who, "receiver"))
 		printf("  lost %llu/%llu (%.3g%%)  ooo %llu  dup %llu  jitter %.3f ms  kernel drops %llu",
 		       (unsigned long long)f->lost, (unsigned long long)(f->lost + f->packets),
@@ -170,8 +173,8 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 		printf(v->stream < 0 ? "[SUM]" : "[%3u]", (unsigned)(v->stream + 5) % 1000u);
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
-	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
-		printf("  retr %llu  cwnd %llu", (unsigned long long)v->retransmits,
+	if (p->proto != NS_PROTO_UDP && dir == NS_DIR_FORWARD)
+		printf(p->proto == NS_PROTO_TCP ? "  retr %llu  cwnd %llu" : "  lost %llu  cwnd %llu", (unsigned long long)v->retransmits,
 		       (unsigned long long)v->cwnd_bytes);
 	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
 		printf("  %llu datagrams sent", (unsigned long long)v->packets);
