@@ -317,8 +317,8 @@ static void *q_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfd
 	const struct quic_side *side = cfg->transport_arg;
 	if (!side || (side->server && !side->cert) || nfds < 1 || nfds > NS_MAX_STREAMS ||
 	    (cfg->role != ENGINE_SEND && cfg->role != ENGINE_RECV)) {
-		ns_err_set(err, "QUIC engine: %u connections, expected 1..%d, with a %s", nfds,
-			   NS_MAX_STREAMS, side && side->server ? "certificate" : "side");
+		ns_err_set(err, "QUIC engine: %u connections (1..%d), a role, its side of the "
+			   "handshake and, for the server, a certificate needed", nfds, NS_MAX_STREAMS);
 		return NULL;
 	}
 	if (cfg->rr || cfg->kind != ENGINE_SOCKET) {
