@@ -558,6 +558,9 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	uint32_t n_cpus;
 	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
 		return -1; /* this host's */
+	char why[NS_ERR_MAX]; /* this host runs the QUIC end itself: say so before any agent */
+	if (!c->o.from_arg && p->proto == NS_PROTO_QUIC && !quic_available(why, sizeof(why)))
+		return ns_err_code(err, NS_E_UNSUPPORTED, "%s", why);
 	if (c->o.out.logfile || c->o.out.time_format || c->o.out.forceflush) {
 		FILE *f = logout_open(&c->o.out, err);
 		if (!f)
