@@ -31,6 +31,7 @@ EXTRA_TARGETS :=
 include mk/lib.mk
 include mk/core.mk
 include mk/engine.mk
+include mk/quic.mk
 include mk/proto.mk
 include mk/session.mk
 include mk/agent.mk

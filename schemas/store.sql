@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS cases (
 	endpoint_id      INTEGER NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
 	case_key         TEXT NOT NULL,
 	ordinal          INTEGER NOT NULL,         -- position in the expanded (unshuffled) list
-	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp')),
+	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp', 'quic')),
 	streams          INTEGER NOT NULL CHECK (streams >= 1),
 	threads          INTEGER NOT NULL DEFAULT 0,   -- 0 = automatic
 	length           INTEGER NOT NULL DEFAULT 0,   -- 0 = protocol default
@@ -122,7 +122,8 @@ CREATE TABLE IF NOT EXISTS results (
 	fwd_snd_cpu      REAL,
 	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
 	fwd_rcv_cpu      REAL,
-	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER,
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 26 adds
+	                                           -- fwd_rtt_min_ms REAL: the least RTT seen
 	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
 	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
 	ret_snd_bps      REAL, ret_rcv_bps REAL, ret_snd_pps REAL, ret_rcv_pps REAL,
@@ -456,7 +457,8 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_rcv_bps AS goodput_bps, r.fwd_rcv_bps / 1e6 AS goodput_mbps,
        r.fwd_snd_bps, r.fwd_rcv_bps, r.fwd_snd_pps, r.fwd_rcv_pps,
        r.fwd_snd_bytes, r.fwd_rcv_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
-       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
+       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_rtt_min_ms,
+       r.fwd_cwnd_bytes,
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
        r.ret_retransmits, r.ret_lost_percent,
@@ -582,7 +584,9 @@ WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rat
 ),
 eligible AS (
 	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key,
-	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained
+	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained,
+	       CASE WHEN EXISTS (SELECT 1 FROM cases q WHERE q.run_id = c.run_id
+	                         AND q.protocol = 'quic') THEN c.protocol END AS split
 	FROM cases c JOIN v_case_median m ON m.case_id = c.id
 	LEFT JOIN sustained s ON s.case_id = c.id
 	WHERE NOT EXISTS (
@@ -610,7 +614,9 @@ bought AS ( -- version 26: its cases without one ran on credit, inside the burst
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
-	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
+	-- version 27: a run with QUIC cases ranks each pair once per protocol (the report's
+	-- TCP and QUIC side by side)
+	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id, e.split
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
 	FROM bought e
 ),

@@ -115,6 +115,16 @@ static const char *const migrations[] = {
 	 * ran inside it, and v_cost_ranking, which ranks such a type on a measured sustained
 	 * rate when it has one (both from the schema file) */
 	"DROP VIEW IF EXISTS v_burst_window; DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 27: protocol 'quic' (runner/quic). SQLite alters no CHECK constraint: the table's
+	 * stored definition is rewritten in place, as its documentation allows for a change
+	 * that leaves every stored row valid, and the schema reloaded. And the least RTT of TCP
+	 * and QUIC results, shown by v_results. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql, 'protocol IN (''tcp'', ''udp'')', "
+	"'protocol IN (''tcp'', ''udp'', ''quic'')') WHERE type = 'table' AND name = 'cases';"
+	"PRAGMA writable_schema = RESET;"
+	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;"
+	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

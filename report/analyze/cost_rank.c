@@ -76,33 +76,49 @@ int rp_rank_matches(const struct rp_rank_rule *r, const struct rp_case *c)
 	return 1;
 }
 
+/* A run with QUIC cases ranks each pair once per protocol, so that TCP, UDP and QUIC stand
+ * side by side (the store's v_cost_ranking alike); other runs once per pair. */
+static const char *const rank_protos[] = {"tcp", "udp", "quic"};
+
+static bool has_quic(const struct rp_data *d)
+{
+	for (size_t c = 0; c < d->n_cases; c++)
+		if (d->cases[c].protocol && !strcmp(d->cases[c].protocol, "quic"))
+			return true;
+	return false;
+}
+
 int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 		  struct rp_cost_row **rows, size_t *n, struct ns_err *err)
 {
 	*n = 0;
-	*rows = calloc(d->n_eps ? d->n_eps : 1, sizeof(**rows));
+	size_t per = has_quic(d) ? 3 : 1;
+	*rows = calloc(d->n_eps ? d->n_eps * per : 1, sizeof(**rows));
 	if (!*rows)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
-	for (size_t i = 0; i < d->n_eps; i++) {
+	for (size_t i = 0; i < d->n_eps * per; i++) {
+		const char *proto = per > 1 ? rank_protos[i % per] : NULL;
 		struct rp_cost_row *r = &(*rows)[(*n)++];
-		r->ep = i;
+		r->ep = i / per;
 		r->best_case = -1;
 		r->mbps = NAN;
 		/* an "up to" type with a sustained rate measured is bought on it: its cases
 		 * without one ran inside the burst window, on credit (v_cost_ranking's rule) */
-		const struct rp_endpoint *e = &d->eps[i];
+		const struct rp_endpoint *e = &d->eps[r->ep];
 		bool sustained_only = false;
 		for (size_t c = 0; c < d->n_cases && e->adv_up_to && e->adv_baseline_gbps > 0 &&
 		     e->adv_gbps > 0; c++) {
 			const struct rp_case *k = &d->cases[c];
-			sustained_only |= k->ep == i && k->n_shaped > 0 &&
+			sustained_only |= k->ep == r->ep && k->n_shaped > 0 &&
 					  !isnan(rp_phases_rank_bps(k)) && rp_rank_matches(rule, k);
 		}
 		for (size_t c = 0; c < d->n_cases; c++) {
 			const struct rp_case *k = &d->cases[c];
 			/* shaped on credits: the rate after the burst is what the money buys */
 			double m = rp_phases_rank_bps(k) / 1e6;
-			if (k->ep == i && !isnan(m) && rp_rank_matches(rule, k) &&
+			if (proto && (!k->protocol || strcmp(k->protocol, proto)))
+				continue;
+			if (k->ep == r->ep && !isnan(m) && rp_rank_matches(rule, k) &&
 			    (!sustained_only || k->n_shaped > 0) &&
 			    (r->best_case < 0 || m > r->mbps)) {
 				r->best_case = (long)c;
@@ -111,14 +127,18 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 				r->sender_limited = k->n_sender_limited > 0;
 			}
 		}
-		r->usd_per_hour = d->eps[i].usd_per_hour;
-		r->currency = d->eps[i].currency;
+		if (proto && r->best_case < 0) { /* no case of that protocol: no row */
+			(*n)--;
+			continue;
+		}
+		r->usd_per_hour = d->eps[r->ep].usd_per_hour;
+		r->currency = d->eps[r->ep].currency;
 		/* the one cost formula (lib/cost.h); NAN where a price or a figure is missing */
 		double bps = r->mbps * 1e6;
 		r->mbps_per_usd_hour = cost_mbps_per_usd_hour(bps, r->usd_per_hour);
 		r->usd_per_gbps_hour = cost_usd_per_gbps_hour(bps, r->usd_per_hour);
-		r->spot_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[i].spot_per_hour);
-		r->od_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[i].od_per_hour);
+		r->spot_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[r->ep].spot_per_hour);
+		r->od_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[r->ep].od_per_hour);
 	}
 	rp_cost_rank(*rows, *n);
 	return 0;

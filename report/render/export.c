@@ -100,6 +100,8 @@ static const struct xmetric metrics[] = {
 	 RP_X_LOST, 0.01},
 	{"netsweep_tcp_retransmits", NULL, "Mean TCP retransmissions per repeat (TCP cases).", "tcp",
 	 RP_X_RETR, 1},
+	{"netsweep_quic_lost_packets", NULL,
+	 "Mean packets ngtcp2 declared lost per repeat (QUIC cases).", "quic", RP_X_RETR, 1},
 	{"netsweep_sender_cpu_ratio", "ratio",
 	 "Mean CPU of the sending engine threads, share of one CPU.", NULL, RP_X_SCPU, 0.01},
 	{"netsweep_receiver_cpu_ratio", "ratio",

@@ -38,6 +38,7 @@ struct atest {
 	struct probe_params lp;       /* a latency probe's test (p.lat_probe), answered on lat */
 	struct session_end lat;       /* its one stream, index n_load; n 0 = none */
 	uint8_t cookie[PROTO_COOKIE_LEN];
+	struct quic_cert *cert;       /* QUIC: the server's certificate for this test */
 	int dfd;                      /* TCP data listener */
 	int *udp;                     /* UDP sockets by stream index (fds of ends[]), -1 = TCP */
 	bool *got;                    /* stream k has its connection */
@@ -107,7 +108,7 @@ static int open_data(struct atest *t, struct proto_ready *r, struct ns_err *err)
 	}
 	r->n_udp = 0;
 	for (uint32_t k = 0; k < t->total; k++) {
-		if (stream_proto(t, k) != NS_PROTO_UDP)
+		if (!NS_PROTO_DGRAM(stream_proto(t, k)))
 			continue;
 		int fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (fd < 0)
@@ -259,7 +260,7 @@ static int test_timed_out(const struct atest *t, double after_s, const char *wha
 	}
 	while (first < t->total && t->got[first])
 		first++;
-	proto_missing_name(stream, sizeof(stream), stream_proto(t, first) == NS_PROTO_UDP
+	proto_missing_name(stream, sizeof(stream), NS_PROTO_DGRAM(stream_proto(t, first))
 				? "UDP greeting" : "data connection", first, t->total,
 				t->total - t->n_got);
 	proto_sa_name((const struct sockaddr *)&c->peer, c->peer_len, false, client, sizeof(client));
@@ -607,6 +608,14 @@ void agent_run_test(struct conn *c, uint32_t len)
 		goto fail;
 	}
 	memcpy(ready->cookie, t.cookie, sizeof(t.cookie));
+	if (t.p.proto == NS_PROTO_QUIC) { /* the QUIC server's certificate, this test's own */
+		code = PROTO_E_BAD_REQUEST;
+		if (quic_cert_new(&t.cert, &err) < 0)
+			goto fail;
+		code = PROTO_E_INTERNAL;
+		ready->has_cert = true;
+		quic_cert_sha256(t.cert, ready->cert_sha256);
+	}
 	if (open_data(&t, ready, &err) < 0)
 		goto fail;
 	struct proto_buf b;
@@ -639,13 +648,15 @@ void agent_run_test(struct conn *c, uint32_t len)
 			struct session_end *e = &t.ends[i];
 			if ((pass == 0) != (e->role == ENGINE_RECV))
 				continue;
-			if (e->role == ENGINE_RECV && t.p.proto == NS_PROTO_UDP) {
+			if (e->role == ENGINE_RECV && NS_PROTO_DGRAM(t.p.proto)) {
 				uint8_t junk[64]; /* late repeats of the greeting are not data */
 				for (uint32_t k = 0; k < e->n; k++)
 					while (recv(e->fds[k], junk, sizeof(junk), MSG_DONTWAIT) > 0)
 						;
 			}
 			e->cookie = t.cookie;
+			e->quic.server = true;
+			e->quic.cert = t.cert;
 			if (!strcmp(t.p.rr, "crr")) { /* the listener takes each transaction's connection */
 				e->crr_fd = t.dfd;
 				e->crr_addr = c->peer;
@@ -686,5 +697,6 @@ out:
 	niccount_free(&t.nic);
 	free(t.udp);
 	free(t.got);
+	quic_cert_free(t.cert);
 	free(ready);
 }

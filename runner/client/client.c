@@ -116,7 +116,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
 	proto_addr_name(c->ctl, false, agent, sizeof(agent));
 	return ns_err_timeout(err, after_s, "%s %s %s (agent %s)", stream,
-			      c->p->proto == NS_PROTO_UDP ? "from" : "to be accepted by", where,
+			      NS_PROTO_DGRAM(c->p->proto) ? "from" : "to be accepted by", where,
 			      agent);
 }
 
@@ -721,7 +721,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
-		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+		if (c.ends[i].role == ENGINE_RECV && NS_PROTO_DGRAM(p->proto))
 			client_drain(c.ends[i].fds, c.ends[i].n);
 	if (c.lat.n && c.lp.proto == NS_PROTO_UDP)
 		client_drain(c.lat.fds, 1);
@@ -740,6 +740,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN); /* zeros: none */
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;

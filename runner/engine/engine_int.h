@@ -140,6 +140,7 @@ struct engine_ops {
 
 struct engine {
 	struct engine_cfg cfg;
+	void *tp;              /* cfg.transport's engine: every public call goes to it */
 	int *cpus;
 	const struct engine_ops *ops;
 	struct e_stream *streams;
@@ -173,7 +174,6 @@ extern const struct engine_ops engine_xdp_send_ops, engine_xdp_rx_ops, engine_xd
 /* A request/response thread's whole run (engine_rr.c). */
 void engine_rr_run(struct e_thread *t);
 
-uint64_t engine_now_ns(void);
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */
 uint64_t engine_real_ns(void);
 /* Zero-filled, page-backed buffers for the threads; NULL on failure. */

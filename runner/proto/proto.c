@@ -347,6 +347,8 @@ void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r)
 	proto_put_u32(b, r->n_udp);
 	for (uint32_t i = 0; i < r->n_udp && i < PROTO_MAX_UDP_PORTS; i++)
 		proto_put_u16(b, r->udp_ports[i]);
+	proto_put_u8(b, r->has_cert);
+	proto_put_bytes(b, r->cert_sha256, PROTO_CERT_SHA256_LEN);
 }
 
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct ns_err *err)
@@ -361,6 +363,8 @@ int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct 
 				  PROTO_MAX_UDP_PORTS);
 	for (uint32_t i = 0; i < o->n_udp; i++)
 		o->udp_ports[i] = proto_get_u16(&r);
+	o->has_cert = proto_get_u8(&r) != 0;
+	proto_get_bytes(&r, o->cert_sha256, PROTO_CERT_SHA256_LEN);
 	return proto_rd_end(&r, "READY", err);
 }
 

@@ -41,11 +41,14 @@
 					 23: TEST_REQUEST's start_at (a group's common
 					 start), a delegated result's started_unix;
 					 24: STATUS_REQUEST and STATUS, the health check:
-					 control only, no test slot, no data */
+					 control only, no test slot, no data; READY's QUIC
+					 certificate fingerprint, a stream snapshot's
+					 rtt_min_ms */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
 #define PROTO_COOKIE_LEN 16
+#define PROTO_CERT_SHA256_LEN 32
 #define PROTO_DATA_HELLO_LEN (PROTO_COOKIE_LEN + 4) /* cookie + u32 stream index */
 #define PROTO_MAX_DATA_STREAMS (2 * NS_MAX_STREAMS) /* bidir: both directions */
 #define PROTO_MAX_UDP_PORTS (PROTO_MAX_DATA_STREAMS + 1) /* and a UDP latency probe's */
@@ -183,6 +186,10 @@ struct proto_ready {
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	uint32_t n_udp;          /* UDP: one agent port per data stream */
 	uint16_t udp_ports[PROTO_MAX_UDP_PORTS];
+	/* QUIC (version 24): SHA-256 of the certificate the agent's QUIC server presents, made
+	 * for this test; the client refuses any other */
+	bool has_cert;
+	uint8_t cert_sha256[PROTO_CERT_SHA256_LEN];
 };
 void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r);
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *r, struct ns_err *err);
@@ -220,7 +227,7 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, str
 
 /* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
  * arithmetic in one place. A chunk holds streams [first, first + count). */
-#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 109 bytes */
+#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 117 bytes */
 #define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
 struct proto_stream_rec {
 	int32_t cpu;

@@ -52,7 +52,7 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 	}
 	if (l->sender_limited) {
 		if (!strcmp(l->cause, "sndbuf_full"))
-			return proto == NS_PROTO_TCP ? "window" : "network";
+			return proto != NS_PROTO_UDP ? "window" : "network";
 		if (!strcmp(l->cause, "steal"))
 			return "steal";
 		/* sender_cpu, pacer_late (the host's CPU was not there when due), unknown */
@@ -74,7 +74,7 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 	if (l->receiver_runq_pct >= LIMIT_RUNQ_PCT)
 		return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 	if (l->sender_blocked_pct >= LIMIT_BLOCKED_PCT)
-		return proto == NS_PROTO_TCP ? "window" : "network";
+		return proto != NS_PROTO_UDP ? "window" : "network";
 	return "";
 }
 

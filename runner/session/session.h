@@ -13,6 +13,7 @@
 #include "runner/engine/engine.h"
 #include "runner/proto/probe.h"
 #include "runner/engine/sysstat.h"
+#include "runner/quic/quic.h"
 #include "latency.h"
 
 /* One end of one direction: the engine and its snapshots. */
@@ -45,6 +46,9 @@ struct session_end {
 	struct sockaddr_storage crr_addr;
 	socklen_t crr_addr_len;
 	int crr_fd;
+	/* QUIC: this end's side of the handshake (the agent's: server and its certificate, not
+	 * owned; the client's: the fingerprint READY gave) */
+	struct quic_side quic;
 	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test
 	                                 asked for xdp with ",socket"; "" = it did not fall back */
 };

@@ -3,6 +3,8 @@
 #include "runner/engine/engine_int.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -12,6 +14,30 @@ uint64_t engine_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int engine_thread_spawn(pthread_t *tid, int cpu, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	if (cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	int rc = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return rc;
+}
+
+uint64_t engine_thread_cpu_ns(pthread_t tid)
+{
+	struct timespec ts;
+	clockid_t cid;
+	if (pthread_getcpuclockid(tid, &cid) != 0 || clock_gettime(cid, &ts) != 0)
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
