@@ -38,6 +38,7 @@ include mk/client.mk
 include mk/search.mk
 include mk/matrix.mk
 include mk/group.mk
+include mk/mesh.mk
 include mk/store.mk
 include mk/sweep.mk
 include mk/host.mk

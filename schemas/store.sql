@@ -74,6 +74,19 @@ CREATE TABLE IF NOT EXISTS endpoint_emulation (
 	emulation        TEXT NOT NULL CHECK (json_valid(emulation))
 );
 
+-- A pair's two ends by name and zone (version 26): the pairs a matrix's <mesh> made, each
+-- from one of its hosts (client_name, whose agent sends) to another (agent_name), with the
+-- zones their zone= attributes name (NULL: not written). The heatmaps (v_mesh_cells) and
+-- v_pair_ends read it.
+CREATE TABLE IF NOT EXISTS endpoint_ends (
+	endpoint_id      INTEGER PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+	mesh             TEXT NOT NULL,
+	client_name      TEXT NOT NULL,
+	agent_name       TEXT NOT NULL,
+	client_zone      TEXT,
+	agent_zone       TEXT
+);
+
 -- One expanded case of a run's matrix. case_key is derived from the parameters only, so the
 -- same case has the same key across runs and nights (used for baselines and trends).
 CREATE TABLE IF NOT EXISTS cases (

@@ -25,6 +25,7 @@
 #include "retry.h"
 #include "run_int.h"
 #include "runner/matrix/bind.h"
+#include "runner/mesh/mesh_rounds.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -400,12 +401,28 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 
 /* The next slot whose pair is free: among free pairs, the one whose next slot comes first in
  * the schedule. NULL when nothing can start now. Called with R->lock held. */
+/* A mesh pair may start when its round is the first unfinished one and neither of its hosts
+ * is in a test. */
+static bool mesh_free(struct runner *R, size_t i)
+{
+	const struct pair_rt *p = &R->pairs[i];
+	if (p->round < 0)
+		return true;
+	for (int r = 0; r < p->round; r++)
+		if (R->round_left[r])
+			return false;
+	for (size_t j = 0; j < R->m->n_pairs; j++)
+		if (R->pairs[j].busy && mesh_shares_host(&R->m->pairs[i], &R->m->pairs[j]))
+			return false;
+	return true;
+}
+
 static struct pair_rt *pick(struct runner *R, size_t *pos)
 {
 	struct pair_rt *best = NULL;
 	for (size_t i = 0; i < R->m->n_pairs; i++) {
 		struct pair_rt *p = &R->pairs[i];
-		if (p->busy || p->next >= p->n_queue)
+		if (p->busy || p->next >= p->n_queue || !mesh_free(R, i))
 			continue;
 		if (!best || p->queue[p->next] < best->queue[best->next])
 			best = p;
@@ -448,6 +465,8 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_lock(&R->lock);
 		p->busy = false;
+		if (p->round >= 0)
+			R->round_left[p->round]--;
 		pthread_cond_broadcast(&R->cond);
 	}
 	pthread_cond_broadcast(&R->cond);
@@ -463,12 +482,24 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		if (!R->pairs[i].queue)
 			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
+	int *round = calloc(n_pairs ? n_pairs : 1, sizeof(int));
+	if (!round)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	R->n_rounds = mesh_rounds(R->m, round, err);
+	R->round_left = R->n_rounds > 0 ? calloc((size_t)R->n_rounds, sizeof(size_t)) : NULL;
+	for (size_t i = 0; i < n_pairs; i++)
+		R->pairs[i].round = R->n_rounds > 0 ? round[i] : -1;
+	free(round);
+	if (R->n_rounds < 0 || (R->n_rounds > 0 && !R->round_left))
+		return R->n_rounds < 0 ? -1 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t k = 0; k < R->n_slots; k++) {
 		const struct sweep_slot *s = &R->slots[k];
 		if (done[(size_t)s->case_idx * R->m->repeats + s->repeat])
 			continue;
 		struct pair_rt *p = &R->pairs[expand_value(R->m, &R->cases->v[s->case_idx], MX_PAIR)->u];
 		p->queue[p->n_queue++] = k;
+		if (p->round >= 0)
+			R->round_left[p->round]++;
 	}
 	unsigned jobs = R->o->jobs ? R->o->jobs : 1;
 	if (jobs > n_pairs)
@@ -648,6 +679,7 @@ out:
 		free(R.pairs[i].queue);
 	}
 	free(R.pairs);
+	free(R.round_left);
 	free(R.case_ids);
 	free(R.slots);
 	free(done);
