@@ -45,6 +45,7 @@ include mk/host.mk
 include mk/catalog.mk
 include mk/lab.mk
 include mk/report.mk
+include mk/placement.mk
 include mk/harness.mk
 include mk/fuzz.mk
 include mk/install.mk

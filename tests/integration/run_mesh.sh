@@ -103,6 +103,24 @@ if [ "$slow" = 1 ]; then pass "${CHECKS[5]}"
 elif [ "$flag" -gt 0 ]; then pass "${CHECKS[5]}: the tool set a figure, and the result says so"
 else fail "${CHECKS[5]}" "$(q "select endpoint, goodput_bps from v_results where endpoint in ('a--b', 'b--a')")"; fi
 
+# The report: the goodput heatmap has a figure in each of its 12 off-diagonal cells (a class
+# of the colour scale and the exact value beside), the asymmetry finding names a as the slow
+# sender, unless a's results say the tool set them.
+"$NETNS_NETSWEEP" report --db "$DB" --out "$NETNS_TMP/rep" >/dev/null 2>&1
+HTML=$NETNS_TMP/rep/index.html
+cells=$(sed -n '/<table id="heatmap-goodput">/,/<\/table>/p' "$HTML" 2>/dev/null |
+	grep -cE '<td class="num heat[0-4]" data-value="[0-9.e+]+">[0-9.]+ [kMG]?bit/s</td>')
+links=$(sed -n '/<table id="mesh-links">/,/<\/table>/p' "$HTML" 2>/dev/null | grep -c '^<tr>')
+CHECK_MSG="$cells cells with figures, $links rows in the links table"
+[ "$cells" = 12 ] && [ "$links" = 12 ] && grep -q 'id="slowest-link">The slowest link is a → ' "$HTML" &&
+	grep -q '^| a | – | [0-9.]* [kMG]*bit/s |' "$NETNS_TMP/rep/report.md" &&
+	pass "${CHECKS[6]}: $CHECK_MSG" || fail "${CHECKS[6]}" "$CHECK_MSG; $(grep -o 'id="slowest-link">[^<]*' "$HTML")"
+asym=$(grep -o '<p class="warn" id="asymmetry">[^<]*' "$HTML" | sed 's/.*">//')
+if echo "$asym" | grep -qE '^Asymmetric: a → [bcd] carries [0-9.]+ Mbit/s, [bcd] → a [0-9.]+ Mbit/s \([0-9.]+ times as much\)\.$'; then
+	pass "${CHECKS[7]}: $asym"
+elif [ "$flag" -gt 0 ]; then pass "${CHECKS[7]}: the tool set a figure of a's, and the result says so"
+else fail "${CHECKS[7]}" "'$asym'"; fi
+
 # Shuffled: the seed a run recorded, given back with --seed, gives the same order (a
 # loopback agent in the hub's own namespace).
 S=$NETNS_TMP/shuffle.xml
