@@ -850,10 +850,13 @@ GROUP BY run_id, client_zone, agent_zone;
 
 -- One night of a pair's case (version 26): the case's median goodput in that run
 -- (v_case_median), the instances at its ends and the UTC hour its first result started.
--- A night is a run; the same case across nights has the same case_key.
+-- A night is a run; the same case across nights has the same case_key. case_params is the
+-- case's parameters without its pair (cases.params less "pair" and "key"): the same for two
+-- pairs' same case, which the per-type views and the ranking compare.
 CREATE VIEW IF NOT EXISTS v_pair_nightly AS
 SELECT c.run_id, ru.matrix_name, ru.label, ru.started_at AS run_started_at, e.name AS endpoint,
-       e.instance_type, e.region, c.case_key, c.id AS case_id, m.median_bps, m.repeats_ok,
+       e.instance_type, e.region, c.case_key, json_remove(c.params, '$.pair', '$.key')
+         AS case_params, c.id AS case_id, m.median_bps, m.repeats_ok,
        json_extract(e.client_info, '$.hostname') AS client_instance,
        json_extract(e.agent_info, '$.hostname') AS agent_instance,
        CAST(strftime('%H', (SELECT min(r.started_at) FROM results r WHERE r.case_id = c.id))
@@ -873,7 +876,8 @@ WITH n AS (
 	                             ORDER BY median_bps, run_id) AS rn,
 	       count(*) OVER (PARTITION BY matrix_name, endpoint, case_key) AS k
 	FROM v_pair_nightly)
-SELECT matrix_name, endpoint, case_key, max(instance_type) AS instance_type, k AS nights,
+SELECT matrix_name, endpoint, case_key, max(case_params) AS case_params,
+       max(instance_type) AS instance_type, k AS nights,
        count(DISTINCT agent_instance) AS agent_instances,
        avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
        max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
@@ -892,17 +896,17 @@ GROUP BY matrix_name, endpoint, case_key;
 -- many pairs and distinct instances (either end) gave them.
 CREATE VIEW IF NOT EXISTS v_itype_variability AS
 WITH n AS (
-	SELECT *, row_number() OVER (PARTITION BY matrix_name, instance_type, case_key
+	SELECT *, row_number() OVER (PARTITION BY matrix_name, instance_type, case_params
 	                             ORDER BY median_bps, run_id, endpoint) AS rn,
-	       count(*) OVER (PARTITION BY matrix_name, instance_type, case_key) AS k
+	       count(*) OVER (PARTITION BY matrix_name, instance_type, case_params) AS k
 	FROM v_pair_nightly WHERE instance_type IS NOT NULL)
-SELECT matrix_name, instance_type, case_key, count(DISTINCT run_id) AS nights,
+SELECT matrix_name, instance_type, case_params, count(DISTINCT run_id) AS nights,
        count(DISTINCT endpoint) AS pairs, k AS samples,
        (SELECT count(*) FROM (SELECT client_instance AS i FROM n x WHERE x.matrix_name = n.matrix_name
-               AND x.instance_type = n.instance_type AND x.case_key = n.case_key
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
                AND client_instance IS NOT NULL
                UNION SELECT agent_instance FROM n x WHERE x.matrix_name = n.matrix_name
-               AND x.instance_type = n.instance_type AND x.case_key = n.case_key
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
                AND agent_instance IS NOT NULL)) AS instances,
        avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
        max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
@@ -912,14 +916,15 @@ SELECT matrix_name, instance_type, case_key, count(DISTINCT run_id) AS nights,
                              / (k - 1))) / avg(median_bps) END AS cv_percent,
        min(median_bps) AS worst_bps
 FROM n
-GROUP BY matrix_name, instance_type, case_key;
+GROUP BY matrix_name, instance_type, case_params;
 
 -- Pairs ranked by how steady they were (version 26), beside the per-dollar ranking: per
--- matrix and case, the pairs measured on at least two nights, the lowest coefficient of
--- variation first (rank 1 = the steadiest).
+-- matrix and case (its parameters without the pair), the pairs measured on at least two
+-- nights, the lowest coefficient of variation first (rank 1 = the steadiest).
 CREATE VIEW IF NOT EXISTS v_consistency_ranking AS
-SELECT matrix_name, case_key, endpoint, instance_type, nights, median_bps, p5_bps, p95_bps,
-       cv_percent, rank() OVER (PARTITION BY matrix_name, case_key ORDER BY cv_percent)
+SELECT matrix_name, case_params, case_key, endpoint, instance_type, nights, median_bps, p5_bps,
+       p95_bps, cv_percent,
+       rank() OVER (PARTITION BY matrix_name, case_params ORDER BY cv_percent)
          AS consistency_rank
 FROM v_pair_variability
 WHERE nights >= 2 AND cv_percent IS NOT NULL;

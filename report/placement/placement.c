@@ -19,11 +19,11 @@ static const char q_zones[] =
 static const char q_pairs[] =
 	"SELECT endpoint, case_key, instance_type, nights, agent_instances, median_bps, p5_bps,"
 	" p95_bps, cv_percent, worst_night, worst_bps,"
-	" rank() OVER (PARTITION BY case_key ORDER BY cv_percent) FROM v_pair_variability"
+	" rank() OVER (PARTITION BY case_params ORDER BY cv_percent) FROM v_pair_variability"
 	" WHERE matrix_name = ?1 AND nights >= 2 AND cv_percent IS NOT NULL"
-	" ORDER BY case_key, cv_percent, endpoint LIMIT ?2";
+	" ORDER BY case_params, cv_percent, endpoint LIMIT ?2";
 static const char q_types[] =
-	"SELECT instance_type, case_key, instance_type, nights, instances, median_bps, p5_bps,"
+	"SELECT instance_type, '', instance_type, nights, instances, median_bps, p5_bps,"
 	" p95_bps, cv_percent, NULL, worst_bps, 0 FROM v_itype_variability"
 	" WHERE matrix_name = ?1 AND nights >= 2 AND cv_percent IS NOT NULL"
 	" ORDER BY cv_percent DESC, instance_type LIMIT ?2";

@@ -343,11 +343,11 @@ static void var_table(struct pb *b, const struct rp_placement *p)
 		}
 	}
 	if (p->n_types) {
-		char *cols[] = {"Instance type", "Case", "Nights", "Instances", "Median", "p5–p95",
+		char *cols[] = {"Instance type", "Nights", "Instances", "Median", "p5–p95",
 				"Variation %"};
 		table(b, "itype-variability", "Instance types night to night", "Every nightly "
-		      "median of every pair of the type; instances are the distinct hosts at "
-		      "either end.", cols, 7);
+		      "median of every pair of the type, per case; instances are the distinct "
+		      "hosts at either end.", cols, 6);
 		for (size_t i = 0; i < p->n_types; i++) {
 			const struct rp_var_row *r = &p->types[i];
 			char lo[32], hi[32], range[72];
@@ -356,7 +356,6 @@ static void var_table(struct pb *b, const struct rp_placement *p)
 			snprintf(range, sizeof(range), "%s–%s", lo, hi);
 			row(b);
 			cell(b, r->name, 0, NAN, NULL);
-			cell(b, r->case_key, RP_CELL_CODE, NAN, NULL);
 			cell_num(b, "%.0f", (double)r->nights, NULL);
 			cell_num(b, "%.0f", (double)r->instances, NULL);
 			cell_bps(b, r->median_bps, NULL);
