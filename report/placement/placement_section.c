@@ -365,15 +365,21 @@ static void var_table(struct pb *b, const struct rp_placement *p)
 	}
 }
 
+/* A map of one link says nothing a results row does not. */
+static bool maps(const struct rp_placement *p)
+{
+	return p->n_cells >= 2 && p->n_hosts >= 2;
+}
+
 bool rp_placement_any(const struct rp_placement *p)
 {
-	return (p->n_cells && p->n_hosts >= 2) || p->n_pairs || p->n_types;
+	return maps(p) || p->n_pairs || p->n_types;
 }
 
 int rp_placement_section(const struct rp_placement *p, struct rp_section *s)
 {
 	struct pb b = {.s = s};
-	if (p->n_cells && p->n_hosts >= 2) {
+	if (maps(p)) {
 		findings(&b, p);
 		host_map(&b, p, FIG_BPS, "heatmap-goodput", "Host x host: goodput");
 		host_map(&b, p, FIG_P50, "heatmap-rtt-p50", "Host x host: round trip p50");

@@ -14,7 +14,7 @@
 
 struct rp_section;
 
-/* Whether the placement has anything to say (a heatmap of two hosts or more, or nights). */
+/* Whether the placement has anything to say (a heatmap of two links or more, or nights). */
 bool rp_placement_any(const struct rp_placement *p);
 
 /* Fills s (kind, id and title already set) with the sentences and tables; -1 when out of
