@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/jsonw.h"
 #include "report/model/fmt.h"
 #include "report/render/content.h"
 
@@ -391,4 +392,74 @@ int rp_placement_section(const struct rp_placement *p, struct rp_section *s)
 	steadiness(&b, p);
 	var_table(&b, p);
 	return b.oom ? -1 : 0;
+}
+
+static void var_json(struct jsonw *w, const struct rp_var_row *r, bool pair)
+{
+	jsonw_obj_open(w);
+	jsonw_kv_str(w, pair ? "pair" : "instance_type", r->name);
+	if (pair) {
+		jsonw_kv_str(w, "case_key", r->case_key);
+		jsonw_kv_str(w, "instance_type", r->instance_type);
+		jsonw_kv_int(w, "consistency_rank", r->rank);
+		jsonw_kv_str(w, "worst_night", r->worst_night);
+	} else {
+		jsonw_kv_int(w, "instances", r->instances);
+	}
+	jsonw_kv_int(w, "nights", r->nights);
+	jsonw_kv_double(w, "median_bps", r->median_bps);
+	jsonw_kv_double(w, "p5_bps", r->p5_bps);
+	jsonw_kv_double(w, "p95_bps", r->p95_bps);
+	jsonw_kv_double(w, "cv_percent", r->cv_pct);
+	jsonw_kv_double(w, "worst_bps", r->worst_bps);
+	jsonw_obj_close(w);
+}
+
+void rp_placement_json(struct jsonw *w, const struct rp_placement *p)
+{
+	if (!rp_placement_any(p)) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_open(w);
+	jsonw_key(w, "links");
+	jsonw_arr_open(w);
+	for (size_t i = 0; maps(p) && i < p->n_cells; i++) {
+		const struct rp_mesh_cell *c = &p->cells[i];
+		jsonw_obj_open(w);
+		jsonw_kv_str(w, "pair", c->endpoint);
+		jsonw_kv_str(w, "from", c->from);
+		jsonw_kv_str(w, "to", c->to);
+		jsonw_kv_str(w, "from_zone", c->from_zone);
+		jsonw_kv_str(w, "to_zone", c->to_zone);
+		jsonw_kv_int(w, "results_ok", c->results_ok);
+		jsonw_kv_double(w, "goodput_bps", c->bps);
+		jsonw_kv_double(w, "rtt_p50_us", c->p50_us);
+		jsonw_kv_double(w, "rtt_p99_us", c->p99_us);
+		jsonw_kv_double(w, "loss_percent", c->loss_pct);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_kv_str(w, "slowest", maps(p) && p->slowest ? p->slowest->endpoint : NULL);
+	jsonw_key(w, "asymmetric");
+	jsonw_arr_open(w);
+	for (size_t i = 0; maps(p) && i < p->n_asym; i++) {
+		jsonw_obj_open(w);
+		jsonw_kv_str(w, "slow", p->asym[i].slow->endpoint);
+		jsonw_kv_str(w, "fast", p->asym[i].fast->endpoint);
+		jsonw_kv_double(w, "ratio", p->asym[i].ratio);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_key(w, "pairs");
+	jsonw_arr_open(w);
+	for (size_t i = 0; i < p->n_pairs; i++)
+		var_json(w, &p->pairs[i], true);
+	jsonw_arr_close(w);
+	jsonw_key(w, "instance_types");
+	jsonw_arr_open(w);
+	for (size_t i = 0; i < p->n_types; i++)
+		var_json(w, &p->types[i], false);
+	jsonw_arr_close(w);
+	jsonw_obj_close(w);
 }

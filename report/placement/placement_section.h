@@ -17,6 +17,11 @@ struct rp_section;
 /* Whether the placement has anything to say (a heatmap of two links or more, or nights). */
 bool rp_placement_any(const struct rp_placement *p);
 
+/* report.json's "placement": the links, the slowest, the asymmetric ones, the pairs' and
+ * types' steadiness; null when rp_placement_any is false. */
+struct jsonw;
+void rp_placement_json(struct jsonw *w, const struct rp_placement *p);
+
 /* Fills s (kind, id and title already set) with the sentences and tables; -1 when out of
  * memory (what was built stays in s for the content's free). */
 int rp_placement_section(const struct rp_placement *p, struct rp_section *s);

@@ -114,6 +114,8 @@ links=$(sed -n '/<table id="mesh-links">/,/<\/table>/p' "$HTML" 2>/dev/null | gr
 CHECK_MSG="$cells cells with figures, $links rows in the links table"
 [ "$cells" = 12 ] && [ "$links" = 12 ] && grep -q 'id="slowest-link">The slowest link is a → ' "$HTML" &&
 	grep -q '^| a | – | [0-9.]* [kMG]*bit/s |' "$NETNS_TMP/rep/report.md" &&
+	jq -e '(.placement.links | length) == 12 and (.placement.slowest | type) == "string"' \
+		"$NETNS_TMP/rep/report.json" >/dev/null &&
 	pass "${CHECKS[6]}: $CHECK_MSG" || fail "${CHECKS[6]}" "$CHECK_MSG; $(grep -o 'id="slowest-link">[^<]*' "$HTML")"
 asym=$(grep -o '<p class="warn" id="asymmetry">[^<]*' "$HTML" | sed 's/.*">//')
 if echo "$asym" | grep -qE '^Asymmetric: a → [bcd] carries [0-9.]+ Mbit/s, [bcd] → a [0-9.]+ Mbit/s \([0-9.]+ times as much\)\.$'; then
