@@ -2,8 +2,10 @@
 #include "report/site/site_band.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/model/fmt.h"
 
@@ -55,8 +57,12 @@ int site_band_pair(const struct site_ctx *s, const struct site_series *p,
 	struct rp_buf gp;
 	rp_buf_init(&gp);
 	cg_gp_header(&gp, &o, c);
-	rp_buf_puts(&gp, "set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\n"
-		    "set format x '%m-%d'\nset yrange [0:*]\nset ylabel 'Mbit/s'\n");
+	/* nights of one day (a lab's) are told apart by their time */
+	const char *first = s->nights[0].started, *last = s->nights[s->n - 1].started;
+	bool one_day = first && last && !strncmp(first, last, 10);
+	rp_buf_printf(&gp, "set xdata time\nset timefmt '%%Y-%%m-%%dT%%H:%%M:%%SZ'\n"
+		      "set format x '%s'\nset yrange [0:*]\nset ylabel 'Mbit/s'\n",
+		      one_day ? "%H:%M:%S" : "%m-%d");
 	rp_buf_printf(&gp, "p5 = %.6g\np95 = %.6g\nmed = %.6g\n", p5, p95, med);
 	/* the band and the line span the nights, drawn at each night's time of series.dat */
 	rp_buf_puts(&gp, "plot 'series.dat' using 1:(p5):(p95) with filledcurves "
