@@ -167,7 +167,8 @@ static void host_map(struct pb *b, const struct rp_placement *p, enum fig f, con
 		cols[i + 1] = p->hosts[i];
 	table(b, id, heading, f == FIG_BPS ? "Median goodput from the row's host to the "
 	      "column's; darker is faster." : f == FIG_LOSS ? "Lost datagrams, % (UDP cases); "
-	      "darker is less." : "Round trip, µs; darker is quicker.", cols, p->n_hosts + 1);
+	      "darker is less." : "Round trip, µs; darker is quicker (steps on a log scale).",
+	      cols, p->n_hosts + 1);
 	free(cols);
 	for (size_t i = 0; i < p->n_hosts; i++) {
 		row(b);
@@ -175,7 +176,10 @@ static void host_map(struct pb *b, const struct rp_placement *p, enum fig f, con
 		for (size_t j = 0; j < p->n_hosts; j++) {
 			const struct rp_mesh_cell *c = rp_placement_cell(p, p->hosts[i], p->hosts[j]);
 			double v = c ? fig_of(c, f) : NAN;
-			const char *cls = heat(v, lo, hi, f != FIG_BPS);
+			/* round trips on a log scale: one slow tail must not flatten the rest */
+			const char *cls = f == FIG_P50 || f == FIG_P99
+						  ? heat(log(v), log(lo), log(hi), true)
+						  : heat(v, lo, hi, f != FIG_BPS);
 			if (f == FIG_BPS)
 				cell_bps(b, v, cls);
 			else
@@ -205,8 +209,8 @@ static void zone_map(struct pb *b, const struct rp_placement *p)
 	for (size_t i = 0; i < p->n_zones; i++)
 		cols[i + 1] = p->zones[i];
 	table(b, "heatmap-zones", "Zone x zone: goodput", "The mean of the pairs' median goodput "
-	      "from the row's zone to the column's (the slowest pair's after it); round trip p50 "
-	      "and p99 in µs below.", cols, p->n_zones + 1);
+	      "from the row's zone to the column's, the slowest pair's after it, then their round "
+	      "trip p50 / p99 in µs.", cols, p->n_zones + 1);
 	free(cols);
 	for (size_t i = 0; i < p->n_zones; i++) {
 		row(b);
