@@ -116,3 +116,38 @@ bool mesh_shares_host(const struct matrix_pair *a, const struct matrix_pair *b)
 	       same_end(a->agent_host, a->agent_port, b->client_host, b->client_port) ||
 	       same_end(a->agent_host, a->agent_port, b->agent_host, b->agent_port);
 }
+
+double mesh_estimate(const struct matrix *m, const int *round, int n_rounds,
+		     const double *per_pair, unsigned jobs)
+{
+	double total = 0;
+	for (int r = 0; r < n_rounds; r++) {
+		double sum = 0, longest = 0;
+		size_t host_pairs = 0;
+		for (size_t i = 0; i < m->n_pairs; i++) {
+			if (round[i] != r)
+				continue;
+			const struct matrix_pair *p = &m->pairs[i];
+			double t = per_pair[i];
+			bool back = false; /* B->A of an A->B seen already: one host pair */
+			for (size_t j = 0; j < m->n_pairs; j++)
+				if (round[j] == r && !strcmp(m->pairs[j].client_name, p->agent_name) &&
+				    !strcmp(m->pairs[j].agent_name, p->client_name)) {
+					if (j < i)
+						back = true;
+					else
+						t += per_pair[j];
+				}
+			if (back)
+				continue;
+			host_pairs++;
+			sum += t;
+			if (t > longest)
+				longest = t;
+		}
+		size_t at_once = jobs < 1 ? 1 : jobs < host_pairs ? jobs : host_pairs;
+		double spread = at_once ? sum / (double)at_once : 0;
+		total += spread > longest ? spread : longest;
+	}
+	return total;
+}

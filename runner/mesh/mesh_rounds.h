@@ -18,6 +18,12 @@
  * number of rounds (0 when the matrix has no mesh), -1 on error (out of memory). */
 int mesh_rounds(const struct matrix *m, int *round, struct ns_err *err);
 
+/* Seconds the mesh pairs take in their rounds, one after the other: in each round, its host
+ * pairs (A->B and B->A one after the other) up to jobs at once, never less than the longest.
+ * per_pair: each pair's seconds; round from mesh_rounds. */
+double mesh_estimate(const struct matrix *m, const int *round, int n_rounds,
+		     const double *per_pair, unsigned jobs);
+
 /* Whether two pairs have a host in common (a client or an agent at the same address). */
 bool mesh_shares_host(const struct matrix_pair *a, const struct matrix_pair *b);
 

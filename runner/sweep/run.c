@@ -542,14 +542,26 @@ double run_estimate(const struct matrix *m, const struct sweep_cases *cases, uns
 		if (per_pair)
 			per_pair[expand_value(m, &cases->v[i], MX_PAIR)->u] += t;
 	}
-	for (size_t i = 0; per_pair && i < m->n_pairs; i++)
-		if (per_pair[i] > worst)
+	/* a mesh's pairs run in rounds (mesh_rounds.h): those seconds apart, the rest spread */
+	int *round = per_pair && jobs > 1 ? calloc(m->n_pairs ? m->n_pairs : 1, sizeof(int)) : NULL;
+	struct ns_err e;
+	int n_rounds = round ? mesh_rounds(m, round, &e) : 0;
+	double mesh_s = n_rounds > 0 ? mesh_estimate(m, round, n_rounds, per_pair, jobs) : 0;
+	size_t others = m->n_pairs;
+	for (size_t i = 0; per_pair && i < m->n_pairs; i++) {
+		if (n_rounds > 0 && round[i] >= 0) {
+			total -= per_pair[i];
+			others--;
+		} else if (per_pair[i] > worst) {
 			worst = per_pair[i];
+		}
+	}
+	free(round);
 	free(per_pair);
 	if (jobs <= 1)
 		return total;
-	double spread = total / (jobs < m->n_pairs ? jobs : m->n_pairs);
-	return spread > worst ? spread : worst;
+	double spread = others ? total / (jobs < others ? jobs : others) : 0;
+	return (spread > worst ? spread : worst) + mesh_s;
 }
 
 static const char *order_name(enum matrix_order o)

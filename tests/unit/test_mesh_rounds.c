@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +76,25 @@ static void four_hosts_three_rounds(void **state)
 	matrix_free(&m);
 }
 
+/* 4 hosts, 10 s a pair: 3 rounds of 2 host pairs of 20 s; --jobs 1 runs a round's two one
+ * after the other (40 s), --jobs 2 or more side by side (20 s). */
+static void estimate(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err e;
+	int round[12];
+	double per_pair[12];
+	assert_int_equal(load(&m, 4, 2, "all", &e), 0);
+	for (size_t i = 0; i < 12; i++)
+		per_pair[i] = 10;
+	int n = mesh_rounds(&m, round, &e);
+	assert_true(fabs(mesh_estimate(&m, round, n, per_pair, 1) - 120) < 1e-9);
+	assert_true(fabs(mesh_estimate(&m, round, n, per_pair, 2) - 60) < 1e-9);
+	assert_true(fabs(mesh_estimate(&m, round, n, per_pair, 8) - 60) < 1e-9);
+	matrix_free(&m);
+}
+
 static void sizes(void **state)
 {
 	(void)state;
@@ -130,6 +150,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(four_hosts_three_rounds),
 		cmocka_unit_test(sizes),
+		cmocka_unit_test(estimate),
 		cmocka_unit_test(per_zone),
 		cmocka_unit_test(errors),
 	};
