@@ -91,7 +91,10 @@ check "${CHECKS[3]} ($n_rounds)" [ "$n_rounds" -ge 1 ] && [ "$n_rounds" -le 4 ]
 ends=$(q "select group_concat(e.name || ':' || n.client_zone || '>' || n.agent_zone, ' ')
 	from endpoints e join endpoint_ends n on n.endpoint_id = e.id where e.name in ('a--c', 'b--a')
 	order by e.name")
-check "${CHECKS[4]} ($ends)" [ "$ends" = "a--c:z1>z2 b--a:z1>z1" ]
+# db merge carries the ends with their pairs
+"$NETNS_NETSWEEP" db merge "$NETNS_TMP/merged.db" "$DB" >/dev/null 2>&1
+merged=$(sqlite3 "$NETNS_TMP/merged.db" "select count(*) from v_mesh_cells where client_zone is not null" 2>&1)
+check "${CHECKS[4]} ($ends; $merged cells after db merge)" [ "$ends" = "a--c:z1>z2 b--a:z1>z1" ] && [ "$merged" = 12 ]
 
 # a sends through 40 mbit, receives through 150: a--b below b--a, unless the result says
 # the tool set its figures.
