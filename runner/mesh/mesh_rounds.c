@@ -1,6 +1,7 @@
 /* mesh_rounds: see mesh_rounds.h. */
 #include "mesh_rounds.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +151,31 @@ double mesh_estimate(const struct matrix *m, const int *round, int n_rounds,
 		total += spread > longest ? spread : longest;
 	}
 	return total;
+}
+
+int mesh_rounds_reorder(const struct matrix *m, int *round, int n_rounds, const size_t *first)
+{
+	int *order = malloc((size_t)(n_rounds > 0 ? n_rounds : 1) * sizeof(int));
+	int *to = malloc((size_t)(n_rounds > 0 ? n_rounds : 1) * sizeof(int));
+	if (!order || !to) {
+		free(order);
+		free(to);
+		return -1;
+	}
+	for (int r = 0; r < n_rounds; r++)
+		order[r] = r;
+	for (int a = 1; a < n_rounds; a++) /* insertion sort by first position: a few rounds */
+		for (int b = a; b > 0 && first[order[b]] < first[order[b - 1]]; b--) {
+			int t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	for (int r = 0; r < n_rounds; r++)
+		to[order[r]] = r;
+	for (size_t i = 0; i < m->n_pairs; i++)
+		if (round[i] >= 0)
+			round[i] = to[round[i]];
+	free(order);
+	free(to);
+	return 0;
 }

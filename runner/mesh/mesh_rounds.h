@@ -18,6 +18,12 @@
  * number of rounds (0 when the matrix has no mesh), -1 on error (out of memory). */
 int mesh_rounds(const struct matrix *m, int *round, struct ns_err *err);
 
+/* Shuffled runs: the rounds renumbered in the order their first slots come in the schedule
+ * (first[r]: round r's first schedule position, SIZE_MAX when it has none), so that the
+ * seed orders the rounds too and no host pair is always the night's first. round[i] of each
+ * of m's pairs is rewritten; -1 when out of memory (round unchanged). */
+int mesh_rounds_reorder(const struct matrix *m, int *round, int n_rounds, const size_t *first);
+
 /* Seconds the mesh pairs take in their rounds, one after the other: in each round, its host
  * pairs (A->B and B->A one after the other) up to jobs at once, never less than the longest.
  * per_pair: each pair's seconds; round from mesh_rounds. */

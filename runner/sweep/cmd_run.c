@@ -126,6 +126,9 @@ static void mesh_dry_run(const struct matrix *m, unsigned jobs)
 				printf(" %s", m->pairs[i].name);
 		printf("\n");
 	}
+	if (n > 1 && m->order == MX_ORDER_SHUFFLED)
+		printf("mesh rounds: order=\"shuffled\" runs them in the order its seed gives the "
+		       "cases, not as listed\n");
 	free(round);
 }
 

@@ -487,9 +487,25 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	R->n_rounds = mesh_rounds(R->m, round, err);
 	R->round_left = R->n_rounds > 0 ? calloc((size_t)R->n_rounds, sizeof(size_t)) : NULL;
+	if (R->n_rounds > 0 && R->round_left && R->m->order == MX_ORDER_SHUFFLED) {
+		/* the seed orders the rounds as it orders the slots */
+		size_t *first = R->round_left;
+		for (int r = 0; r < R->n_rounds; r++)
+			first[r] = SIZE_MAX;
+		for (size_t k = R->n_slots; k-- > 0;) {
+			int r = round[expand_value(R->m, &R->cases->v[R->slots[k].case_idx], MX_PAIR)->u];
+			if (r >= 0)
+				first[r] = k;
+		}
+		if (mesh_rounds_reorder(R->m, round, R->n_rounds, first) < 0)
+			R->n_rounds = -1;
+		memset(first, 0, (size_t)(R->n_rounds > 0 ? R->n_rounds : 0) * sizeof(size_t));
+	}
 	for (size_t i = 0; i < n_pairs; i++)
 		R->pairs[i].round = R->n_rounds > 0 ? round[i] : -1;
 	free(round);
+	if (R->n_rounds < 0 && !err->msg[0])
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
 	if (R->n_rounds < 0 || (R->n_rounds > 0 && !R->round_left))
 		return R->n_rounds < 0 ? -1 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t k = 0; k < R->n_slots; k++) {

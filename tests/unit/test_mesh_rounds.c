@@ -95,6 +95,23 @@ static void estimate(void **state)
 	matrix_free(&m);
 }
 
+/* A shuffled run orders the rounds by their first slots: round 1 first, then 2, then 0. */
+static void reorder(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct ns_err e;
+	int round[12], before[12];
+	assert_int_equal(load(&m, 4, 2, "all", &e), 0);
+	assert_int_equal(mesh_rounds(&m, round, &e), 3);
+	memcpy(before, round, sizeof(round));
+	size_t first[3] = {5, 1, 3};
+	assert_int_equal(mesh_rounds_reorder(&m, round, 3, first), 0);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(round[i], before[i] == 1 ? 0 : before[i] == 2 ? 1 : 2);
+	matrix_free(&m);
+}
+
 static void sizes(void **state)
 {
 	(void)state;
@@ -151,6 +168,7 @@ int main(void)
 		cmocka_unit_test(four_hosts_three_rounds),
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(estimate),
+		cmocka_unit_test(reorder),
 		cmocka_unit_test(per_zone),
 		cmocka_unit_test(errors),
 	};
