@@ -16,17 +16,24 @@ static const char q_zones[] =
 	"SELECT client_zone, agent_zone, pairs, goodput_bps, min_goodput_bps, rtt_p50_us,"
 	" rtt_p99_us, loss_percent FROM v_mesh_zone_cells WHERE run_id = ?1"
 	" ORDER BY client_zone, agent_zone";
+/* Ranked among all the pairs; the least steady kept when there are more than the limit. */
 static const char q_pairs[] =
-	"SELECT endpoint, case_key, instance_type, nights, agent_instances, median_bps, p5_bps,"
-	" p95_bps, cv_percent, worst_night, worst_bps,"
-	" rank() OVER (PARTITION BY case_params ORDER BY cv_percent) FROM v_pair_variability"
-	" WHERE matrix_name = ?1 AND nights >= 2 AND cv_percent IS NOT NULL"
-	" ORDER BY case_params, cv_percent, endpoint LIMIT ?2";
+	"SELECT * FROM (SELECT endpoint, case_key, instance_type, nights, agent_instances,"
+	" median_bps, p5_bps, p95_bps, cv_percent, worst_night, worst_bps,"
+	" rank() OVER (PARTITION BY case_params ORDER BY cv_percent) AS r, case_params"
+	" FROM v_pair_variability WHERE matrix_name = ?1 AND nights >= 2"
+	" AND cv_percent IS NOT NULL ORDER BY cv_percent DESC LIMIT ?2)"
+	" ORDER BY case_params, r, endpoint";
 static const char q_types[] =
 	"SELECT instance_type, '', instance_type, nights, instances, median_bps, p5_bps,"
 	" p95_bps, cv_percent, NULL, worst_bps, 0 FROM v_itype_variability"
 	" WHERE matrix_name = ?1 AND nights >= 2 AND cv_percent IS NOT NULL"
 	" ORDER BY cv_percent DESC, instance_type LIMIT ?2";
+
+static const char q_hours[] =
+	"SELECT hour_utc, nights, mean_bps, worst_bps FROM v_pair_hourly"
+	" WHERE matrix_name = ?1 AND endpoint = ?2 AND case_key = ?3 AND hour_utc IS NOT NULL"
+	" ORDER BY hour_utc";
 
 static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct ns_err *err)
 {
@@ -203,13 +210,52 @@ static int judge(struct rp_placement *p)
 	return 0;
 }
 
+/* The least steady pair's case by hour of day, when it ran in two hours or more. */
+static int load_hours(sqlite3 *db, const char *matrix, struct rp_placement *p,
+		      struct ns_err *err)
+{
+	for (size_t i = 0; i < p->n_pairs; i++)
+		if (!p->least || p->pairs[i].cv_pct > p->least->cv_pct)
+			p->least = &p->pairs[i];
+	if (!p->least)
+		return 0;
+	sqlite3_stmt *st;
+	if (prep(db, q_hours, &st, err) < 0)
+		return -1;
+	sqlrow_bind_text(st, 1, matrix);
+	sqlrow_bind_text(st, 2, p->least->name);
+	sqlrow_bind_text(st, 3, p->least->case_key);
+	int oom = 0;
+	while (!oom && sqlite3_step(st) == SQLITE_ROW) {
+		struct rp_hour_row *h = grow((void **)&p->hours, &p->n_hours, sizeof(*h));
+		if (!h) {
+			oom = 1;
+			break;
+		}
+		h->hour = sqlite3_column_int(st, 0);
+		h->nights = sqlite3_column_int64(st, 1);
+		h->mean_bps = sqlrow_num(st, 2);
+		h->worst_bps = sqlrow_num(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (oom)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	if (p->n_hours < 2) {
+		free(p->hours);
+		p->hours = NULL;
+		p->n_hours = 0;
+	}
+	return 0;
+}
+
 int rp_placement_load(sqlite3 *db, long long run_id, const char *matrix_name,
 		      struct rp_placement *p, struct ns_err *err)
 {
 	memset(p, 0, sizeof(*p));
 	if (load_cells(db, run_id, p, err) < 0 || load_zones(db, run_id, p, err) < 0 ||
 	    (matrix_name && (load_var(db, q_pairs, matrix_name, &p->pairs, &p->n_pairs, err) < 0 ||
-			     load_var(db, q_types, matrix_name, &p->types, &p->n_types, err) < 0)))
+			     load_var(db, q_types, matrix_name, &p->types, &p->n_types, err) < 0 ||
+			     load_hours(db, matrix_name, p, err) < 0)))
 		goto err;
 	if (judge(p) < 0) {
 		ns_err_code(err, NS_E_NOMEM, "out of memory");
@@ -250,6 +296,7 @@ void rp_placement_free(struct rp_placement *p)
 	free(p->hosts);
 	free(p->zones);
 	free(p->asym);
+	free(p->hours);
 	free_var(p->pairs, p->n_pairs);
 	free_var(p->types, p->n_types);
 	memset(p, 0, sizeof(*p));

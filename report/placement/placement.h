@@ -43,6 +43,13 @@ struct rp_asym {
 	double ratio;
 };
 
+/* The least steady pair's case by UTC hour of day (v_pair_hourly). */
+struct rp_hour_row {
+	int hour;
+	long long nights;
+	double mean_bps, worst_bps;
+};
+
 struct rp_placement {
 	struct rp_mesh_cell *cells;
 	size_t n_cells;
@@ -59,6 +66,9 @@ struct rp_placement {
 	size_t n_pairs;
 	struct rp_var_row *types;          /* least steady first */
 	size_t n_types;
+	const struct rp_var_row *least;    /* the least steady pair, NULL without nights */
+	struct rp_hour_row *hours;         /* its case by hour; only when in two hours or more */
+	size_t n_hours;
 };
 
 /* Reads run_id's heatmaps (its pairs with names at both ends: a mesh's, or zones known) and

@@ -300,11 +300,9 @@ static void steadiness(struct pb *b, const struct rp_placement *p)
 		     p->types[0].nights == 1 ? "" : "s");
 		free(t);
 	}
-	const struct rp_var_row *worst = NULL, *best = NULL;
+	const struct rp_var_row *worst = p->least, *best = NULL;
 	for (size_t i = 0; i < p->n_pairs; i++) {
 		const struct rp_var_row *r = &p->pairs[i];
-		if (!worst || r->cv_pct > worst->cv_pct)
-			worst = r;
 		if (!best || r->cv_pct < best->cv_pct)
 			best = r;
 	}
@@ -318,6 +316,26 @@ static void steadiness(struct pb *b, const struct rp_placement *p)
 		     "night %s at %s); the steadiest: %s, %.0f %%.", worst->name, worst->cv_pct, lo,
 		     hi, worst->nights, worst->worst_night ? worst->worst_night : "?", w, best->name,
 		     best->cv_pct);
+	}
+}
+
+/* The least steady pair's case by UTC hour of day. */
+static void hours_table(struct pb *b, const struct rp_placement *p)
+{
+	if (!p->n_hours)
+		return;
+	char *cols[] = {"Hour (UTC)", "Nights", "Median (mean of the nights)", "Worst night"};
+	table(b, "by-hour", "The least steady pair by hour of day", "Its nights by the UTC hour "
+	      "the case started: the mean of their medians and the lowest.", cols, 4);
+	for (size_t i = 0; i < p->n_hours; i++) {
+		const struct rp_hour_row *h = &p->hours[i];
+		char t[16];
+		snprintf(t, sizeof(t), "%02d:00", h->hour);
+		row(b);
+		cell(b, t, 0, NAN, NULL);
+		cell_num(b, "%.0f", (double)h->nights, NULL);
+		cell_bps(b, h->mean_bps, NULL);
+		cell_bps(b, h->worst_bps, NULL);
 	}
 }
 
@@ -395,6 +413,7 @@ int rp_placement_section(const struct rp_placement *p, struct rp_section *s)
 	}
 	steadiness(&b, p);
 	var_table(&b, p);
+	hours_table(&b, p);
 	return b.oom ? -1 : 0;
 }
 

@@ -146,6 +146,13 @@ static void nights(void **state)
 	assert_non_null(strstr(s.paras[0].text, "c5n.large varied 50 % night to night, m5.large 1 %"));
 	assert_non_null(strstr(s.paras[1].text, "The least steady pair: y varied 50 %"));
 	assert_non_null(table_of(&s, "consistency"));
+	/* y by hour: two nights at 02:00 (50, 150: mean 100), one at 03:00 (100) */
+	const struct rp_table *h = table_of(&s, "by-hour");
+	assert_non_null(h);
+	assert_int_equal(h->n_rows, 2);
+	assert_string_equal(h->rows[0].cells[0].text, "02:00");
+	assert_true(fabs(h->rows[0].cells[2].value - 100e6) < 1);
+	assert_true(fabs(h->rows[0].cells[3].value - 50e6) < 1);
 	free_section(&s);
 	rp_placement_free(&p);
 	/* the hour of day: the third night started an hour later */
