@@ -13,6 +13,7 @@
 
 struct pb {
 	struct rp_section *s;
+	struct rp_unit u;       /* the page's throughput unit */
 	struct rp_table *t;
 	int oom;
 };
@@ -104,7 +105,7 @@ static void cell(struct pb *b, const char *text, unsigned flags, double v, const
 static void cell_bps(struct pb *b, double v, const char *cls)
 {
 	char t[32];
-	rp_fmt_bps(t, sizeof(t), v);
+	rp_fmt_in(t, sizeof(t), v, b->u);
 	cell(b, isnan(v) ? NULL : t, RP_CELL_NUM, v, cls);
 }
 
@@ -222,8 +223,8 @@ static void zone_map(struct pb *b, const struct rp_placement *p)
 				cell(b, NULL, RP_CELL_NUM, NAN, NULL);
 				continue;
 			}
-			rp_fmt_bps(mean, sizeof(mean), z->bps);
-			rp_fmt_bps(low, sizeof(low), z->min_bps);
+			rp_fmt_in(mean, sizeof(mean), z->bps, b->u);
+			rp_fmt_in(low, sizeof(low), z->min_bps, b->u);
 			int o = snprintf(t, sizeof(t), "%s (slowest %s)", mean, low);
 			if (!isnan(z->p50_us) && o > 0 && (size_t)o < sizeof(t))
 				snprintf(t + o, sizeof(t) - (size_t)o, "; RTT %.0f / %.0f µs", z->p50_us,
@@ -259,7 +260,7 @@ static void findings(struct pb *b, const struct rp_placement *p)
 	const struct rp_mesh_cell *s = p->slowest;
 	char x[32], y[32];
 	if (s && p->n_hosts >= 2) {
-		rp_fmt_bps(x, sizeof(x), s->bps);
+		rp_fmt_in(x, sizeof(x), s->bps, b->u);
 		if (s->from_zone && s->to_zone)
 			para(b, RP_PARA_LEAD, "slowest-link", "The slowest link is %s → %s: %s (zone "
 			     "%s to %s).", s->from, s->to, x, s->from_zone, s->to_zone);
@@ -269,8 +270,8 @@ static void findings(struct pb *b, const struct rp_placement *p)
 	}
 	for (size_t i = 0; i < p->n_asym && i < 5; i++) {
 		const struct rp_asym *a = &p->asym[i];
-		rp_fmt_bps(x, sizeof(x), a->slow->bps);
-		rp_fmt_bps(y, sizeof(y), a->fast->bps);
+		rp_fmt_in(x, sizeof(x), a->slow->bps, b->u);
+		rp_fmt_in(y, sizeof(y), a->fast->bps, b->u);
 		para(b, RP_PARA_WARN, i == 0 ? "asymmetry" : NULL, "Asymmetric: %s → %s carries %s, "
 		     "%s → %s %s (%.1f times as much).", a->slow->from, a->slow->to, x,
 		     a->fast->from, a->fast->to, y, a->ratio);
@@ -307,14 +308,13 @@ static void steadiness(struct pb *b, const struct rp_placement *p)
 			best = r;
 	}
 	if (worst) {
-		char lo[32], hi[32], w[32];
-		rp_fmt_bps(lo, sizeof(lo), worst->p5_bps);
-		rp_fmt_bps(hi, sizeof(hi), worst->p95_bps);
-		rp_fmt_bps(w, sizeof(w), worst->worst_bps);
+		char range[80], w[32];
+		rp_fmt_range(range, sizeof(range), worst->p5_bps, worst->p95_bps, b->u);
+		rp_fmt_in(w, sizeof(w), worst->worst_bps, b->u);
 		para(b, RP_PARA_LEAD, "least-steady", "The least steady pair: %s varied %.0f %% "
-		     "night to night (p5–p95 of its nightly medians %s–%s over %lld nights; worst "
-		     "night %s at %s); the steadiest: %s, %.0f %%.", worst->name, worst->cv_pct, lo,
-		     hi, worst->nights, worst->worst_night ? worst->worst_night : "?", w, best->name,
+		     "night to night (p5–p95 of its nightly medians %s over %lld nights; worst "
+		     "night %s at %s); the steadiest: %s, %.0f %%.", worst->name, worst->cv_pct,
+		     range, worst->nights, worst->worst_night ? worst->worst_night : "?", w, best->name,
 		     best->cv_pct);
 	}
 }
@@ -349,10 +349,8 @@ static void var_table(struct pb *b, const struct rp_placement *p)
 		      "first; beside the per-dollar ranking.", cols, 9);
 		for (size_t i = 0; i < p->n_pairs; i++) {
 			const struct rp_var_row *r = &p->pairs[i];
-			char lo[32], hi[32], range[72];
-			rp_fmt_bps(lo, sizeof(lo), r->p5_bps);
-			rp_fmt_bps(hi, sizeof(hi), r->p95_bps);
-			snprintf(range, sizeof(range), "%s–%s", lo, hi);
+			char range[80];
+			rp_fmt_range(range, sizeof(range), r->p5_bps, r->p95_bps, b->u);
 			row(b);
 			cell_num(b, "%.0f", (double)r->rank, NULL);
 			cell(b, r->name, 0, NAN, NULL);
@@ -373,10 +371,8 @@ static void var_table(struct pb *b, const struct rp_placement *p)
 		      "hosts at either end.", cols, 6);
 		for (size_t i = 0; i < p->n_types; i++) {
 			const struct rp_var_row *r = &p->types[i];
-			char lo[32], hi[32], range[72];
-			rp_fmt_bps(lo, sizeof(lo), r->p5_bps);
-			rp_fmt_bps(hi, sizeof(hi), r->p95_bps);
-			snprintf(range, sizeof(range), "%s–%s", lo, hi);
+			char range[80];
+			rp_fmt_range(range, sizeof(range), r->p5_bps, r->p95_bps, b->u);
 			row(b);
 			cell(b, r->name, 0, NAN, NULL);
 			cell_num(b, "%.0f", (double)r->nights, NULL);
@@ -399,9 +395,9 @@ bool rp_placement_any(const struct rp_placement *p)
 	return maps(p) || p->n_pairs || p->n_types;
 }
 
-int rp_placement_section(const struct rp_placement *p, struct rp_section *s)
+int rp_placement_section(const struct rp_placement *p, struct rp_unit u, struct rp_section *s)
 {
-	struct pb b = {.s = s};
+	struct pb b = {.s = s, .u = u};
 	if (maps(p)) {
 		findings(&b, p);
 		host_map(&b, p, FIG_BPS, "heatmap-goodput", "Host x host: goodput");

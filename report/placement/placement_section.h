@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "report/model/fmt.h"
 #include "report/placement/placement.h"
 
 struct rp_section;
@@ -22,8 +23,9 @@ bool rp_placement_any(const struct rp_placement *p);
 struct jsonw;
 void rp_placement_json(struct jsonw *w, const struct rp_placement *p);
 
-/* Fills s (kind, id and title already set) with the sentences and tables; -1 when out of
- * memory (what was built stays in s for the content's free). */
-int rp_placement_section(const struct rp_placement *p, struct rp_section *s);
+/* Fills s (kind, id and title already set) with the sentences and tables, every throughput
+ * in the page's unit u; -1 when out of memory (what was built stays in s for the content's
+ * free). */
+int rp_placement_section(const struct rp_placement *p, struct rp_unit u, struct rp_section *s);
 
 #endif

@@ -101,7 +101,7 @@ static void mesh_links(void **state)
 	assert_true(rp_placement_any(&p));
 
 	struct rp_section s = {.kind = RP_SEC_PLACEMENT, .id = "placement"};
-	assert_int_equal(rp_placement_section(&p, &s), 0);
+	assert_int_equal(rp_placement_section(&p, rp_unit_for(100e6), &s), 0);
 	assert_string_equal(s.paras[0].id, "slowest-link");
 	assert_non_null(strstr(s.paras[0].text, "a → b: 40"));
 	assert_non_null(strstr(s.paras[1].text, "Asymmetric: a → b carries 40"));
@@ -141,8 +141,10 @@ static void nights(void **state)
 	assert_int_equal(p.n_types, 2);
 	assert_string_equal(p.types[0].name, "c5n.large"); /* least steady first */
 	struct rp_section s = {.kind = RP_SEC_PLACEMENT, .id = "placement"};
-	assert_int_equal(rp_placement_section(&p, &s), 0);
+	/* a page in Gbit/s says every figure in Gbit/s */
+	assert_int_equal(rp_placement_section(&p, rp_unit_for(20e9), &s), 0);
 	assert_string_equal(s.paras[0].id, "variability");
+	assert_non_null(strstr(s.paras[1].text, "0.05 Gbit/s"));
 	assert_non_null(strstr(s.paras[0].text, "c5n.large varied 50 % night to night, m5.large 1 %"));
 	assert_non_null(strstr(s.paras[1].text, "The least steady pair: y varied 50 %"));
 	assert_non_null(table_of(&s, "consistency"));
