@@ -18,10 +18,13 @@ CHECKS=("mesh: dry run says 3 rounds"
 	"mesh: the shaped direction is the slower one"
 	"mesh: heatmap with figures in its cells"
 	"mesh: the asymmetry finding"
-	"shuffled: the recorded seed replays the order")
+	"shuffled: the recorded seed replays the order"
+	"lab: lab up --matrix emulates a mesh's links; the run fills the heatmap")
 netns_need_netsweep "${CHECKS[@]}"
-export NETSWEEP_IMDS=0
+export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab
 PORT=5301
+lab() { $NETNS_NICE_CMD "$NETNS_NETSWEEP" lab "$1" --prefix m4lab "${@:2}"; }
+trap 'lab down >/dev/null 2>&1; netns_cleanup' EXIT
 H=(a b c d)
 setup() {
 	local i=1 h
@@ -125,6 +128,34 @@ if echo "$asym" | grep -qE '^Asymmetric: a → [bcd] carries [0-9.]+ Mbit/s, [bc
 	pass "${CHECKS[7]}: $asym"
 elif [ "$flag" -gt 0 ]; then pass "${CHECKS[7]}: the tool set a figure of a's, and the result says so"
 else fail "${CHECKS[7]}" "'$asym'"; fi
+
+# The lab: lab up --matrix gives each of a three-host mesh's six links its own emulated pair
+# (shaped by the sender's instance type at 1/100), run --lab runs them in their rounds and
+# the heatmap has them by host and zone.
+L=$NETNS_TMP/labmesh.xml
+cat >"$L" <<X
+<matrix name="labmesh" case-timeout="20s">
+  <pairs>
+    <mesh name="lab">
+      <host name="a" agent="192.0.2.1" zone="z1" instance-type="c5n.large" region="us-east-1"/>
+      <host name="b" agent="192.0.2.2" zone="z1" instance-type="c5n.large" region="us-east-1"/>
+      <host name="c" agent="192.0.2.3" zone="z2" instance-type="m5.large" region="us-east-1"/>
+    </mesh>
+  </pairs>
+  <axes><axis name="duration"><value>0.5</value></axis><axis name="omit"><value>0</value></axis></axes>
+</matrix>
+X
+if lab up --matrix "$L" --scale 1/100 >"$NETNS_TMP/lab.json" 2>"$NETNS_TMP/lab.err"; then
+	timeout -k 5 120 $NETNS_NICE_CMD "$NETNS_NETSWEEP" run "$L" --lab "$NETNS_TMP/lab.json" \
+		--db "$NETNS_TMP/lab.db" --jobs 2 --quiet >"$NETNS_TMP/labrun.log" 2>&1
+	lab_cells=$(sqlite3 "$NETNS_TMP/lab.db" "select count(*) from v_mesh_cells c join v_results v
+		on v.endpoint_id = c.endpoint_id where v.status = 'ok' and v.emulated = 1
+		and c.client_zone is not null" 2>&1)
+	check "${CHECKS[9]} ($lab_cells of 6 links)" [ "$lab_cells" = 6 ]
+	lab down >/dev/null 2>&1
+else
+	fail "${CHECKS[9]}" "lab up: $(tail -n 2 "$NETNS_TMP/lab.err")"
+fi
 
 # Shuffled: the seed a run recorded, given back with --seed, gives the same order (a
 # loopback agent in the hub's own namespace).
