@@ -125,6 +125,10 @@ static const char *const migrations[] = {
 	"PRAGMA writable_schema = RESET;"
 	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;"
 	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_results;",
+	/* 28: a mesh pair's two hosts and their zones (table endpoint_ends from the schema file,
+	 * with the views v_pair_ends, v_mesh_cells, v_pair_nightly, v_pair_variability,
+	 * v_itype_variability, v_consistency_ranking) */
+	"-- endpoint_ends",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -116,6 +116,12 @@ struct matrix_pair {
 	size_t n_binds;
 	char psk_file[256];                /* key file proven to its agents ("" = none; pair_key.h) */
 	uint8_t zone_rel;                  /* enum matrix_zone: its ends' zones (ANY = unknown) */
+	/* A pair a <mesh> made (matrix_mesh.h): the mesh's name and its two hosts' names and
+	 * zone= ("" = not a mesh pair, zone not written). The runner keeps a mesh's hosts out of
+	 * two tests at once and runs its pairs in rounds (runner/mesh/mesh_rounds.h). */
+	char mesh[MX_NAME_MAX];
+	char client_name[MX_NAME_MAX], agent_name[MX_NAME_MAX];
+	char client_zone[MX_NAME_MAX], agent_zone[MX_NAME_MAX];
 	int line;
 };
 

@@ -68,6 +68,13 @@ struct store_endpoint {
 	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
 	const char *emulation;             /* a lab pair's emulation JSON; NULL = real instances */
 	const char *zone;                  /* "same", "cross" or NULL (not known) */
+	const struct store_ends *ends;     /* a mesh pair's two hosts; NULL = none */
+};
+
+/* A pair's two ends by name and zone (a <mesh>'s pairs): table endpoint_ends. NULL strings
+ * are stored as NULL. */
+struct store_ends {
+	const char *mesh, *client_name, *agent_name, *client_zone, *agent_zone;
 };
 
 /* Inserts the endpoint, or on a resumed run refreshes its host information. */

@@ -201,6 +201,13 @@ record:;
 		else if (jsonr_get_once(hooks_setup_output(R->hooks, i), "$.emulation",
 					emulated, sizeof(emulated), NULL) != 1 || emulated[0] != '{')
 			emulated[0] = '\0';
+		struct store_ends ends = {
+			.mesh = mp->mesh,
+			.client_name = mp->client_name,
+			.agent_name = mp->agent_name,
+			.client_zone = mp->client_zone[0] ? mp->client_zone : NULL,
+			.agent_zone = mp->agent_zone[0] ? mp->agent_zone : NULL,
+		};
 		struct store_endpoint ep = {
 			.name = mp->name,
 			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
@@ -216,6 +223,7 @@ record:;
 			.zone = mp->zone_rel == MX_ZONE_SAME    ? "same"
 				: mp->zone_rel == MX_ZONE_CROSS ? "cross"
 								: NULL,
+			.ends = mp->mesh[0] ? &ends : NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;
