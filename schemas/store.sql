@@ -664,6 +664,21 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
 
+-- CPU per bit and CPU placement (version 26, issue 41): one row per result, its goodput,
+-- both ends' CPU seconds per 10^9 bytes each moved in each direction (fwd: the requested
+-- one, ret: a bidir test's return; the client is the forward sender; NULL for results from
+-- before version 26), where each end's engine threads ran (cpu_placement "auto": the default
+-- placement, "given": -A/--agent-affinity, "none": unpinned; client_cpus/agent_cpus one CPU
+-- per thread in thread order, "" unpinned, bidir "fwd/ret") and the TCP receiver's path
+-- (copy, skip, mmap, mmap_fallback; NULL for UDP and request/response).
+CREATE VIEW IF NOT EXISTS v_cpu_per_bit AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.streams, r.status, r.fwd_rcv_bps, x.fwd_snd_cpu_s_per_gb,
+       x.fwd_rcv_cpu_s_per_gb, r.ret_rcv_bps, x.ret_snd_cpu_s_per_gb, x.ret_rcv_cpu_s_per_gb,
+       x.cpu_placement, x.client_cpus, x.agent_cpus, x.rx_path
+FROM results x
+JOIN v_results r ON r.result_id = x.id;
+
 -- Latency under load beside throughput (version 19): one row per result with a latency
 -- probe, its goodput, the probe's idle and loaded figures and what the load added (NULL
 -- when either phase had no answered transaction).

@@ -111,6 +111,18 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
+	/* 26: CPU per bit and CPU placement (issue 41): both ends' CPU seconds per GB of each
+	 * direction, where the result's engine threads ran and how its TCP receiver took the
+	 * bytes; v_cpu_per_bit (store.sql) reads them */
+	"ALTER TABLE results ADD COLUMN fwd_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN fwd_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_placement TEXT;"
+	"ALTER TABLE results ADD COLUMN client_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
+	"DROP VIEW IF EXISTS v_cpu_per_bit;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -506,6 +506,7 @@ static int compute(struct client *c, struct ns_err *err)
 			pd->receiver.kernel_drops = me_sender ? (as ? as->kernel_drops : 0) : my_drops;
 		for (uint32_t i = 0; i < me->n && me->eng; i++)
 			pd->streams[i].cpu = engine_stream_cpu(me->eng, i);
+		placement_note(res, d, me, as, dur);
 		if (me->eng && me_sender && engine_gso_active(me->eng))
 			res->gso_active = true;
 		if (me->eng && me_sender && c->p->zerocopy)
@@ -649,8 +650,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		ns_err_set(&e, "no agent host given");
 		goto fail;
 	}
-	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0 ||
-	    longrun_init(&c.lr, p, &e) < 0)
+	if (sockopt_fd_room(p, &e) < 0 || longrun_init(&c.lr, p, &e) < 0)
 		goto fail;
 	if (p->lat_probe[0]) { /* the idle window: the probe alone, before the load */
 		probe_lat_params(p, &c.lp);
@@ -679,11 +679,14 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	c.ctl = connect_ctl(&c, p->host, p->port, conn_deadline, &e);
 	if (c.ctl < 0 || hello(&c, conn_deadline, &e) < 0)
 		goto fail;
+	placement_resolve(&res->params, c.ctl, res->cpu_placement, sizeof(res->cpu_placement));
+	if (session_cpus(c.p, false, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0)
+		goto fail;
 
 	struct proto_buf b;
 	uint32_t len;
 	proto_buf_init(&b);
-	proto_enc_params(&b, p);
+	proto_enc_params(&b, c.p);
 	int rc = proto_send_buf(c.ctl, PROTO_TEST_REQUEST, &b, conn_deadline, &e);
 	proto_buf_free(&b);
 	double setup_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s + 5);

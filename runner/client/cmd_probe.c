@@ -62,7 +62,14 @@ static void usage(FILE *f)
 		"  -O, --omit SECS          warm-up excluded from the results\n"
 		"  -R, --reverse            the agent sends\n"
 		"      --bidir              both directions at once\n"
-		"  -A, --affinity CPULIST   pin threads on both ends (e.g. 0-3,8)\n"
+		"  -A, --affinity CPULIST   pin the engine threads of both ends (e.g. 0-3,8; thread\n"
+		"                           i on the i-th CPU), none: unpinned; default: a loopback\n"
+		"                           test splits the CPUs between the ends, a request/\n"
+		"                           response test pins each end to one CPU\n"
+		"      --agent-affinity L   the agent's threads instead: a CPU list, none or auto\n"
+		"      --skip-rx-copy       TCP receiver: drop the bytes in the kernel (MSG_TRUNC)\n"
+		"      --rx-zerocopy        TCP receiver: map them (TCP_ZEROCOPY_RECEIVE; copies\n"
+		"                           what cannot be mapped, the result says how much)\n"
 		"  -w, --window BYTES       socket buffers (SO_SNDBUF/SO_RCVBUF)\n"
 		"  -M, --mss BYTES          TCP maximum segment size (also --set-mss)\n"
 		"  -N, --no-delay           TCP_NODELAY\n"
@@ -276,6 +283,16 @@ static void print_text(const struct probe_result *r)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
 	if (r->engine_mode[0] && strcmp(r->engine_mode, "socket"))
 		printf("engine: %s\n", r->engine_mode);
+	if (r->cpu_placement[0])
+		printf("CPU placement: %s (client threads on CPUs %s, agent threads on %s)\n",
+		       r->cpu_placement, r->client_cpus[0] ? r->client_cpus : "any",
+		       r->agent_cpus[0] ? r->agent_cpus : "any");
+	for (uint32_t d = 0; !p->rr[0] && d < r->n_dirs && d < 2; d++)
+		printf("CPU per GB%s: sender %.3f s, receiver %.3f s%s%s\n",
+		       r->n_dirs > 1 ? (d ? " (reverse)" : " (forward)") : "",
+		       r->dirs[d].sender.cpu_s_per_gb, r->dirs[d].receiver.cpu_s_per_gb,
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? "; receive path " : "",
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? r->rx_path : "");
 	if (p->tos && r->tos_applied >= 0) {
 		char name[16];
 		dscp_name((uint32_t)r->tos_applied >> 2, name, sizeof(name));
@@ -550,7 +567,7 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	}
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus;
-	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
+	if (!c->o.from_arg && session_cpus(p, false, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
 		return -1; /* this host's */
 	if (c->o.out.logfile || c->o.out.time_format || c->o.out.forceflush) {
 		FILE *f = logout_open(&c->o.out, err);

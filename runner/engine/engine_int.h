@@ -160,6 +160,9 @@ struct engine {
 	char mode[64];         /* engine_mode(); set by setup and thread_init */
 	_Atomic bool zc_active;
 	_Atomic int zc_errno;  /* why the first stream fell back to copying, 0 = none did */
+	_Atomic int rx_errno;  /* TCP receiver, ENGINE_RX_MMAP: why the first stream could not
+	                          map (it copies), 0 = none */
+	_Atomic uint64_t rx_mapped; /* ... bytes mapped, over its streams */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;

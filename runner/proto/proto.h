@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 23              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 24              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -39,7 +39,11 @@
 					 22: a direction summary's tx_busy, a delegated
 					 result's limit sender_tx_busy;
 					 23: TEST_REQUEST's start_at (a group's common
-					 start), a delegated result's started_unix */
+					 start), a delegated result's started_unix;
+					 24: TEST_REQUEST's agent_affinity and rx_copy,
+					 a direction summary's cpus, rx_path, rx_mapped,
+					 a result's cpu_placement, client_cpus,
+					 agent_cpus, rx_path, figures' cpu_s_per_gb */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -192,6 +196,9 @@ struct proto_results {
 		                          (a request/response answerer's, beside client_cpu) */
 		uint8_t sched;         /* enum engine_sched of its end (engine_diag) */
 		uint64_t tx_busy;      /* sender, AF_XDP: its device-busy back-offs (engine_diag) */
+		char cpus[80];         /* engine_thread_cpus of its end ("" unpinned) */
+		char rx_path[16];      /* receiver: engine_rx_path ("" sender, UDP) */
+		uint64_t rx_mapped;    /* ... bytes TCP receive zero-copy mapped */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);
