@@ -40,7 +40,12 @@ void placement_resolve(struct probe_params *p, int ctl, char *how, size_t how_le
 	}
 	int cpus[UNITS_MAX_CPUS];
 	size_t n = allowed_cpus(cpus, UNITS_MAX_CPUS);
-	if (n >= 2 && ctl >= 0 && engine_sock_is_local(ctl)) {
+	bool local = ctl >= 0 && engine_sock_is_local(ctl);
+	if (n >= 1 && local && p->rr[0]) { /* one CPU for both: no cross-CPU wake-up a turn */
+		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
+		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "%s", p->affinity);
+		snprintf(how, how_len, "auto");
+	} else if (n >= 2 && local) {
 		size_t half = n / 2;
 		units_format_cpulist(cpus, half, p->affinity, sizeof(p->affinity));
 		units_format_cpulist(cpus + half, n - half, p->agent_affinity,
