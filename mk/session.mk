@@ -2,6 +2,6 @@
 # options, the engine under the interval clock, the exchange of figures.
 LIB_SRC += runner/session/sockopt.c runner/session/session.c runner/session/latency.c runner/session/shaping.c \
 	runner/session/amount.c runner/session/limit.c runner/session/placement.c
-UNIT_TESTS += test_limit
+UNIT_TESTS += test_limit test_placement
 ITESTS += tests/integration/sender_limited.sh
 ITESTS += tests/integration/shaping_tbf.sh
