@@ -45,12 +45,6 @@ void placement_resolve(struct probe_params *p, int ctl, char *how, size_t how_le
 		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
 		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "%s", p->affinity);
 		snprintf(how, how_len, "auto");
-	} else if (n >= 2 && local) {
-		size_t half = n / 2;
-		units_format_cpulist(cpus, half, p->affinity, sizeof(p->affinity));
-		units_format_cpulist(cpus + half, n - half, p->agent_affinity,
-				     sizeof(p->agent_affinity));
-		snprintf(how, how_len, "auto");
 	} else if (n >= 1 && p->rr[0]) {
 		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
 		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "auto");

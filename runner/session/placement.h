@@ -4,15 +4,15 @@
  *   -A LIST (params.affinity): the client's threads, thread i on LIST[i % n]; the agent's
  *     too unless --agent-affinity (params.agent_affinity) names its own, "none" or "auto".
  *   -A none: nobody is pinned (the scheduler's choice, recorded as such).
- *   no -A: the default, "auto": a loopback throughput test (the agent is this host) splits
- *     the CPUs this process may use, the client's threads on the first half, the agent's on
- *     the second (on 2 CPUs: client 0, agent 1), so that the two ends never share a core; a
- *     loopback request/response test puts both ends on one CPU (the last this process may
+ *   no -A: the default. A throughput test stays unpinned (recorded "none"): on a busy 2-CPU
+ *     host (load 12-16) TCP -P 2 on loopback with the client's threads on CPU 0 and the
+ *     agent's on CPU 1 moved 0.8-3.4 Gbit/s, unpinned 28-41, as a pinned thread waits
+ *     behind others on its CPU while the other is free. "auto": a loopback
+ *     request/response test puts both ends on one CPU (the last this process may
  *     use: a turn then needs no cross-CPU wake-up — on a busy 2-CPU host 37,000 against
  *     2,000-3,000 transactions/s on two CPUs); a request/response test elsewhere pins its
  *     requesters to one CPU of the client and the answerers to one CPU the agent picks
- *     ("auto": the last it may use); a throughput test over a network stays unpinned
- *     (recorded "none"). */
+ *     ("auto": the last it may use). */
 #ifndef NS_PLACEMENT_H
 #define NS_PLACEMENT_H
 
