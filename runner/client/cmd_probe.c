@@ -18,6 +18,7 @@
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
+#include "client_rpm.h"
 #include "iperf3_text.h"
 #include "probe_opts.h"
 #include "runner/proto/dscp.h"
@@ -35,7 +36,7 @@
 
 enum {
 	OPT_FROM = PROBE_OPT_END, OPT_JSON_FORMAT, OPT_JSON_STREAM, OPT_LOGFILE, OPT_TIMESTAMPS,
-	OPT_FORCEFLUSH, OPT_NO_REALTIME
+	OPT_FORCEFLUSH, OPT_NO_REALTIME, OPT_RPM
 };
 
 /* -f's unit for the text output (0 = netsweep's own adaptive units): the command's state. */
@@ -108,6 +109,11 @@ static void usage(FILE *f)
 		"      --latency-rate N[/s] its transactions/s (default %g)\n"
 		"      --latency-size BYTES its request and response size (default the least)\n"
 		"      --latency-idle S     its idle window before the load (default %g)\n"
+		"      --responsiveness     the responsiveness test (RPM, the IETF IPPM draft; also\n"
+		"                           --rpm): TCP connections added until the goodput\n"
+		"                           saturates, then round trips per minute from probes on\n"
+		"                           connections of their own and on the loaded ones\n"
+		"                           (schemas/responsiveness.md)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
@@ -420,7 +426,7 @@ static void print_verbose_end(const struct probe_result *r, const struct iperf3_
 /* What probe's own options say; the test options go into probe_params. */
 struct cli {
 	const char *from_arg, *psk, *target;
-	bool time_given, iperf3_json, json_stream, verbose;
+	bool time_given, iperf3_json, json_stream, verbose, rpm;
 	struct logout_opts out;
 };
 
@@ -429,6 +435,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	struct cli *o = ctx;
 	switch (c) {
 	case OPT_FROM: o->from_arg = arg; return 0;
+	case OPT_RPM: o->rpm = true; return 0;
 	case PROBE_OPT_PSK: o->psk = arg; return 0;
 	case 'J': case PROBE_OPT_JSON: return 0; /* taken before parsing */
 	case 't': o->time_given = true; break;
@@ -466,6 +473,8 @@ static const struct option longopts[] = {
 	{"gso", no_argument, NULL, PROBE_OPT_GSO},
 	{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
 	{"from", required_argument, NULL, OPT_FROM},
+	{"responsiveness", no_argument, NULL, OPT_RPM},
+	{"rpm", no_argument, NULL, OPT_RPM},
 	{"bind", required_argument, NULL, 'B'},
 	{"cport", required_argument, NULL, PROBE_OPT_CPORT},
 	{"version4", no_argument, NULL, '4'},
@@ -579,6 +588,39 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	return 0;
 }
 
+/* --responsiveness: the responsiveness test (client_rpm.h) and its result, JSON
+ * (schemas/responsiveness.md) or text. */
+static int probe_cmd_rpm(const struct probe_params *p, bool json)
+{
+	struct rpm_result r;
+	struct ns_err err = {0};
+	int rc = client_rpm_run(p, &r, &err);
+	if (json) {
+		char *text = client_rpm_json(&r, true);
+		printf("%s\n", text ? text : "{\"version\": 1, \"status\": \"error\"}");
+		free(text);
+	} else if (rc == 0) {
+		printf("Responsiveness: %.0f RPM under working conditions (idle %.0f RPM)\n", r.rpm,
+		       r.rpm_idle);
+		printf("  foreign probes (TCP_RR on connections of their own): trimmed mean %.3f ms of "
+		       "%llu; idle %.3f ms of %llu\n", r.foreign_tm_ms,
+		       (unsigned long long)r.foreign_n, r.idle_tm_ms, (unsigned long long)r.idle_n);
+		printf("  self (smoothed RTT of the loaded connections): trimmed mean %.3f ms of %llu\n",
+		       r.self_tm_ms, (unsigned long long)r.self_n);
+		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r.connections,
+		       r.sat.saturated ? "goodput saturated" : "not saturated at the most",
+		       r.goodput_bps / 1e6);
+		if (r.loaded.warnings[0])
+			printf("warning: %s\n", r.loaded.warnings);
+	}
+	if (rc < 0)
+		fprintf(stderr, "netsweep probe: %s\n", err.msg);
+	client_rpm_free(&r);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = -1;
+	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
+}
+
 /* Runs the test and prints its result as asked: the exit code. */
 static int probe_cmd_run(struct probe_cmd *c)
 {
@@ -587,6 +629,8 @@ static int probe_cmd_run(struct probe_cmd *c)
 	bool json = c->json;
 	struct ns_err err = {0};
 	signal(SIGPIPE, SIG_IGN); /* a lost peer is an error of its call, not the end of us */
+	if (o->rpm)
+		return probe_cmd_rpm(p, json);
 	struct probe_result res;
 	struct probe_run_view view = {.p = p, .stream = o->json_stream};
 	probe_view_start(&view, o->verbose && !json);
