@@ -23,6 +23,7 @@
 #define RPM_MNP 16          /* most load-generating connections */
 #define RPM_MPS 100.0       /* foreign probes per second */
 #define RPM_ID_S 1.0        /* interval of the saturation search, seconds */
+#define RPM_SELF_INTERVAL_S 0.1 /* the loaded connections' RTT is read this often */
 
 /* The goodput series of the saturation search: one figure per interval, each with one more
  * load-generating connection than the one before. */

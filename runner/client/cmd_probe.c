@@ -592,30 +592,35 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
  * (schemas/responsiveness.md) or text. */
 static int probe_cmd_rpm(const struct probe_params *p, bool json)
 {
-	struct rpm_result r;
+	struct probe_result res;
 	struct ns_err err = {0};
-	int rc = client_rpm_run(p, &r, &err);
+	int rc = client_rpm_run(p, &res, &err);
+	const struct probe_rpm *r = &res.rpm;
 	if (json) {
-		char *text = client_rpm_json(&r, true);
-		printf("%s\n", text ? text : "{\"version\": 1, \"status\": \"error\"}");
+		char *text = probe_result_json(&res, true);
+		if (text)
+			printf("%s\n", text);
+		else
+			print_json_error("out of memory writing the result");
 		free(text);
 	} else if (rc == 0) {
-		printf("Responsiveness: %.0f RPM under working conditions (idle %.0f RPM)\n", r.rpm,
-		       r.rpm_idle);
+		printf("Responsiveness: %.0f RPM under working conditions (idle %.0f RPM)\n", r->rpm,
+		       r->rpm_idle);
 		printf("  foreign probes (TCP_RR on connections of their own): trimmed mean %.3f ms of "
-		       "%llu; idle %.3f ms of %llu\n", r.foreign_tm_ms,
-		       (unsigned long long)r.foreign_n, r.idle_tm_ms, (unsigned long long)r.idle_n);
+		       "%llu; idle %.3f ms of %llu\n", r->foreign_tm_ms,
+		       (unsigned long long)r->foreign_probes, r->idle_tm_ms,
+		       (unsigned long long)r->idle_probes);
 		printf("  self (smoothed RTT of the loaded connections): trimmed mean %.3f ms of %llu\n",
-		       r.self_tm_ms, (unsigned long long)r.self_n);
-		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r.connections,
-		       r.sat.saturated ? "goodput saturated" : "not saturated at the most",
-		       r.goodput_bps / 1e6);
-		if (r.loaded.warnings[0])
-			printf("warning: %s\n", r.loaded.warnings);
+		       r->self_tm_ms, (unsigned long long)r->self_samples);
+		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r->connections,
+		       r->saturated ? "goodput saturated" : "not saturated at the most",
+		       r->goodput_bps / 1e6);
+		if (res.warnings[0])
+			printf("warning: %s\n", res.warnings);
 	}
 	if (rc < 0)
 		fprintf(stderr, "netsweep probe: %s\n", err.msg);
-	client_rpm_free(&r);
+	probe_result_free(&res);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		rc = -1;
 	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;

@@ -233,6 +233,21 @@ enum field_type {
 	X(FT_F64, added_p99_us, "added_p99_us", F_JSON) \
 	X(FT_F64, added_p999_us, "added_p999_us", F_JSON)
 
+/* struct probe_rpm: "responsiveness" (JSON only: the client runs the test; its "search"
+ * array and "method" object are written beside these). */
+#define PROBE_RPM_FIELDS(X) \
+	X(FT_F64, rpm, "rpm", F_JSON) \
+	X(FT_F64, rpm_idle, "rpm_idle", F_JSON) \
+	X(FT_F64, foreign_tm_ms, "foreign_tm_ms", F_JSON) \
+	X(FT_U64, foreign_probes, "foreign_probes", F_JSON) \
+	X(FT_F64, self_tm_ms, "self_tm_ms", F_JSON) \
+	X(FT_U64, self_samples, "self_samples", F_JSON) \
+	X(FT_F64, idle_tm_ms, "idle_tm_ms", F_JSON) \
+	X(FT_U64, idle_probes, "idle_probes", F_JSON) \
+	X(FT_U32, connections, "connections", F_JSON) \
+	X(FT_BOOL, saturated, "saturated", F_JSON) \
+	X(FT_F64, goodput_bps, "goodput_bps", F_JSON)
+
 /* struct engine_stream_snap: one counter snapshot of a stream in RESULT_STREAMS (two per
  * stream: end of omit, end of test). */
 #define ENGINE_SNAP_FIELDS(X) \
@@ -301,7 +316,7 @@ struct field_table {
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
 	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency,
-	fields_limit, fields_lul;
+	fields_limit, fields_lul, fields_rpm;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

@@ -290,6 +290,22 @@ struct probe_lul {
 	uint32_t n_intervals;
 };
 
+/* JSON "responsiveness": present only for a responsiveness test (runner/client/client_rpm.h,
+ * schemas/responsiveness.md): its RPM, the trimmed means it came from and the saturation
+ * search that chose the load. The result around it is the loaded test's. */
+#define PROBE_RPM_MAX_SEARCH 16
+struct probe_rpm {
+	bool present;
+	double rpm, rpm_idle;          /* round trips per minute under load and idle, 0 = none */
+	double foreign_tm_ms, self_tm_ms, idle_tm_ms; /* single-sided trimmed means */
+	uint64_t foreign_probes, self_samples, idle_probes;
+	uint32_t connections;          /* load-generating connections of the loaded test */
+	bool saturated;                /* the goodput saturated at that many */
+	double goodput_bps;            /* the loaded test's receiver goodput */
+	uint32_t n_search;             /* the search's tests: i + 1 connections each */
+	double search_bps[PROBE_RPM_MAX_SEARCH];
+};
+
 struct probe_result {
 	struct probe_params params;
 	double duration_s;         /* measured time actually covered */
@@ -322,6 +338,7 @@ struct probe_result {
 	uint32_t n_dirs;
 	struct probe_latency latency;
 	struct probe_lul lul;
+	struct probe_rpm rpm;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
 	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
 	char error[NS_ERR_MAX];

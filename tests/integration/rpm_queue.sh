@@ -28,12 +28,12 @@ rpm_run() { # OUT: a responsiveness test of 2 s under load, JSON in OUT
 
 bare=$NETNS_TMP/bare.json
 rpm_run "$bare"
-rpm_bare=$(netns_json "$bare" '$.rpm')
-method="connections $(netns_json "$bare" '$.connections'), saturated $(netns_json "$bare" '$.saturated'), search $(netns_json "$bare" '$.search[0].goodput_bps') bit/s with 1 ..., foreign probes $(netns_json "$bare" '$.foreign_probes'), self samples $(netns_json "$bare" '$.self_samples'), trim $(netns_json "$bare" '$.method.trim_pct') %"
+rpm_bare=$(netns_json "$bare" '$.responsiveness.rpm')
+method="connections $(netns_json "$bare" '$.responsiveness.connections'), saturated $(netns_json "$bare" '$.responsiveness.saturated'), search $(netns_json "$bare" '$.responsiveness.search[0].goodput_bps') bit/s with 1 ..., foreign probes $(netns_json "$bare" '$.responsiveness.foreign_probes'), self samples $(netns_json "$bare" '$.responsiveness.self_samples'), trim $(netns_json "$bare" '$.responsiveness.method.trim_pct') %"
 if [ -n "$rpm_bare" ] && awk -v r="$rpm_bare" 'BEGIN { exit !(r > 0) }' &&
-	[ "$(netns_json "$bare" '$.foreign_probes')" -gt 0 ] 2>/dev/null &&
-	[ "$(netns_json "$bare" '$.self_samples')" -gt 0 ] 2>/dev/null &&
-	[ "$(netns_json "$bare" '$.method.mad')" = 4 ]; then
+	[ "$(netns_json "$bare" '$.responsiveness.foreign_probes')" -gt 0 ] 2>/dev/null &&
+	[ "$(netns_json "$bare" '$.responsiveness.self_samples')" -gt 0 ] 2>/dev/null &&
+	[ "$(netns_json "$bare" '$.responsiveness.method.mad')" = 4 ]; then
 	pass "${CHECKS[0]}: $rpm_bare RPM ($method)"
 else
 	fail "${CHECKS[0]}" "rpm '$rpm_bare' ($method): $(netns_probe_why "$bare")"
@@ -47,9 +47,9 @@ if ! netns_exec rr tc qdisc replace dev "$dev" root tbf rate 50mbit burst 32kb l
 fi
 q=$NETNS_TMP/queue.json
 rpm_run "$q"
-rpm_q=$(netns_json "$q" '$.rpm')
-rpm_qi=$(netns_json "$q" '$.rpm_idle')
-detail="foreign $(netns_json "$q" '$.foreign_tm_ms') ms, self $(netns_json "$q" '$.self_tm_ms') ms, $(netns_json "$q" '$.connections') connections, goodput $(netns_json "$q" '$.goodput_bps') bit/s"
+rpm_q=$(netns_json "$q" '$.responsiveness.rpm')
+rpm_qi=$(netns_json "$q" '$.responsiveness.rpm_idle')
+detail="foreign $(netns_json "$q" '$.responsiveness.foreign_tm_ms') ms, self $(netns_json "$q" '$.responsiveness.self_tm_ms') ms, $(netns_json "$q" '$.responsiveness.connections') connections, goodput $(netns_json "$q" '$.responsiveness.goodput_bps') bit/s"
 if [ -n "$rpm_q" ] && [ -n "$rpm_bare" ] && awk -v q="$rpm_q" -v b="$rpm_bare" 'BEGIN { exit !(q > 0 && q < b) }'; then
 	pass "${CHECKS[1]}: $rpm_q RPM against $rpm_bare ($detail)"
 else
