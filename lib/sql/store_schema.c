@@ -122,7 +122,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN client_cpus TEXT;"
 	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
 	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
-	"DROP VIEW IF EXISTS v_cpu_per_bit;",
+	"DROP VIEW IF EXISTS v_cpu_per_bit; DROP VIEW IF EXISTS v_responsiveness;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

@@ -560,13 +560,14 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 {
 	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
 					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
-					   "Added p99 µs"};
+					   "Added p99 µs", "RPM", "Idle RPM", "RPM per $/hour"};
 	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
-						 "%+.1f"};
+						 "%+.1f", "%.0f", "%.0f", "%.1f"};
 	const struct rp_loadlat *l = r->loadlat;
 	if (!l || !l->n)
 		return;
-	table(b, "latency-under-load-table", NULL, NULL, cols, 9);
+	table(b, "latency-under-load-table", NULL, l->rpm ? rp_loadlat_rpm_method : NULL, cols,
+	      l->rpm ? 12 : 9); /* the RPM columns where a case is a responsiveness test */
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_ll_case *c = &l->cases[i];
 		row(b, NULL, "data-case-key", c->case_key);
@@ -574,7 +575,7 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 		if (pc)
 			pc->cls = "label";
 		cell(b, c->desc);
-		for (int k = 0; k < RP_LL_N; k++)
+		for (int k = 0; k < (l->rpm ? RP_LL_N : RP_LL_RPM); k++)
 			cell_fmt(b, fmt[k], c->v[k]);
 	}
 }
