@@ -137,6 +137,8 @@ const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Kernel drops", RP_KDROPS, "%.0f"},
 	{"Sender CPU %", RP_SND_CPU, "%.0f"},
 	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Sender CPU s/GB", RP_SND_CPU_GB, "%.3f"},
+	{"Receiver CPU s/GB", RP_RCV_CPU_GB, "%.3f"},
 	{"Return direction (bidir)", RP_RET_BPS, NULL},
 	{"Jain's index (clients)", RP_JAIN, "%.3f"},
 	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},

@@ -49,8 +49,7 @@ void placement_resolve(struct probe_params *p, int ctl, char *how, size_t how_le
 		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
 		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "auto");
 		snprintf(how, how_len, "auto");
-	} else {
-		snprintf(p->affinity, sizeof(p->affinity), "none");
+	} else { /* params.affinity stays "": unpinned, as it always meant */
 		snprintf(how, how_len, "none");
 	}
 }

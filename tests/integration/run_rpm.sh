@@ -45,8 +45,9 @@ fi
 "$NS" report --db "$DB" -o "$TMP/rep" >"$TMP/rep.log" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && grep -q 'RPM per \$/hour' "$TMP/rep/index.html" && grep -q 'Idle RPM' "$TMP/rep/index.html" &&
+	grep -q 'Receiver CPU s/GB' "$TMP/rep/index.html" && grep -q 'Sender CPU s/GB' "$TMP/rep/report.md" &&
 	grep -q 'RPM per \\\?\$/hour' "$TMP/rep/report.md"; then
-	pass "the report shows RPM and RPM per \$/hour beside the latency under load (HTML and Markdown)"
+	pass "the report shows RPM and RPM per \$/hour beside the latency under load, and each end's CPU s/GB (HTML and Markdown)"
 else
 	fail "the report shows RPM beside latency under load" "exit $rc: $(tail -n 2 "$TMP/rep.log"); $(grep -c RPM "$TMP/rep/report.md" 2>/dev/null)"
 fi
