@@ -7,6 +7,7 @@
 
 #include "lib/lathist.h"
 #include "client.h"
+#include "client_notes.h"
 
 /* One test of the saturation search: k connections for RPM_ID_S, its goodput. */
 static int search_step(const struct probe_params *p, uint32_t k, double *goodput,
@@ -23,7 +24,8 @@ static int search_step(const struct probe_params *p, uint32_t k, double *goodput
 	*goodput = rc == 0 && r.n_dirs ? r.dirs[0].receiver.bits_per_second : 0;
 	probe_result_free(&r);
 	if (rc < 0)
-		ns_err_prefix(err, "responsiveness: the saturation test with %u connections", k);
+		ns_err_prefix(err, "responsiveness: the saturation test with %u connection%s", k,
+			      k == 1 ? "" : "s");
 	return rc;
 }
 
@@ -71,11 +73,23 @@ int client_rpm_run(const struct probe_params *p, struct probe_result *res, struc
 	struct rpm_sat sat;
 	rpm_sat_init(&sat);
 	uint32_t k = 0;
+	char capped[NS_ERR_MAX] = "";
 	while (k < RPM_MNP && !sat.saturated) {
 		double g;
-		if (search_step(p, ++k, &g, err) < 0)
-			return -1;
-		rpm_sat_add(&sat, g);
+		struct ns_err se = {0};
+		if (search_step(p, ++k, &g, &se) == 0) {
+			rpm_sat_add(&sat, g);
+			continue;
+		}
+		/* the agent refused one connection more than it just served: its caps (streams,
+		 * rate) end the search there, said in the result */
+		if (k > 1 && se.code == NS_E_PEER) {
+			snprintf(capped, sizeof(capped), "the search for saturation stopped at %u "
+				 "connections: %.400s", --k, se.msg);
+			break;
+		}
+		*err = se;
+		return -1;
 	}
 	struct probe_params lp = *p;
 	lp.streams = k;
@@ -86,6 +100,8 @@ int client_rpm_run(const struct probe_params *p, struct probe_result *res, struc
 	lp.lat_rate = RPM_MPS;
 	lp.lat_size = 1;
 	int rc = probe_run(&lp, res, err);
+	if (capped[0])
+		client_warn(res, capped);
 	struct probe_rpm *m = &res->rpm;
 	m->connections = k;
 	m->saturated = sat.saturated;

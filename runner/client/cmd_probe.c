@@ -613,7 +613,7 @@ static int probe_cmd_rpm(const struct probe_params *p, bool json)
 		printf("  self (smoothed RTT of the loaded connections): trimmed mean %.3f ms of %llu\n",
 		       r->self_tm_ms, (unsigned long long)r->self_samples);
 		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r->connections,
-		       r->saturated ? "goodput saturated" : "not saturated at the most",
+		       r->saturated ? "goodput saturated" : "goodput not saturated",
 		       r->goodput_bps / 1e6);
 		if (res.warnings[0])
 			printf("warning: %s\n", res.warnings);

@@ -13,7 +13,8 @@ source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("responsiveness on the bare path: RPM and its method stated"
 	"responsiveness through a 40 ms queue a hop away: lower RPM than the bare path"
-	"responsiveness through the queue: lower than the same run's idle RPM")
+	"responsiveness through the queue: lower than the same run's idle RPM"
+	"responsiveness without the agent's key: refused")
 netns_need_netsweep "${CHECKS[@]}"
 
 A=10.66.41.11 R1=10.66.41.1 R2=10.66.42.1 B=10.66.42.12 P=7341 DELAY_MS=40
@@ -59,5 +60,14 @@ if [ -n "$rpm_q" ] && [ -n "$rpm_qi" ] && awk -v q="$rpm_q" -v i="$rpm_qi" 'BEGI
 	pass "${CHECKS[2]}: $rpm_q RPM loaded, $rpm_qi idle"
 else
 	fail "${CHECKS[2]}" "loaded '$rpm_q', idle '$rpm_qi' ($detail)"
+fi
+# every test of it goes through the agent's key check: without the key, none runs
+k=$NETNS_TMP/keyless.json
+NETSWEEP_PSK_FILE= netns_probe rc "$k" "$B:$P" -t 1 --responsiveness
+rc=$?
+if [ "$rc" != 0 ] && [ -z "$(netns_json "$k" '$.responsiveness.rpm')" ]; then
+	pass "${CHECKS[3]}: $(netns_probe_why "$k")"
+else
+	fail "${CHECKS[3]}" "exit $rc: $(head -c 300 "$k")"
 fi
 finish

@@ -66,4 +66,16 @@ if [ "$rc" != 0 ] && [[ $out == *bad.xml:*responsiveness* ]]; then
 else
 	fail "a UDP responsiveness case is refused at load" "exit $rc: $out"
 fi
+# the agent's caps hold for each of the test's own tests: the search stops at its
+# --max-streams and the result says so
+start_agent "$TMP/capped.log" --max-streams 2 || { fail "capped agent" "$(cat "$TMP/capped.log")"; finish; }
+"$NS" probe 127.0.0.1 -p "$PORT" -t 0.5 -b 50M --responsiveness --json >"$TMP/capped.json" 2>"$TMP/capped.err"
+rc=$?
+got=$(sqlite3 :memory: "select json_extract(j, '\$.responsiveness.connections') || '|' ||
+	(json_extract(j, '\$.warnings') like '%max-streams%') from (select readfile('$TMP/capped.json') as j)" 2>&1)
+if [ "$rc" = 0 ] && [ "$got" = "2|1" ]; then
+	pass "an agent's --max-streams stops the search at its cap, and the result says so"
+else
+	fail "an agent's --max-streams stops the search" "exit $rc, '$got': $(head -c 300 "$TMP/capped.err")"
+fi
 finish
