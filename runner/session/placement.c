@@ -41,11 +41,12 @@ void placement_resolve(struct probe_params *p, int ctl, char *how, size_t how_le
 	int cpus[UNITS_MAX_CPUS];
 	size_t n = allowed_cpus(cpus, UNITS_MAX_CPUS);
 	bool local = ctl >= 0 && engine_sock_is_local(ctl);
-	if (n >= 1 && local && p->rr[0]) { /* one CPU for both: no cross-CPU wake-up a turn */
+	bool one_rr = p->rr[0] && p->streams == 1; /* several streams: one CPU would serialise them */
+	if (n >= 1 && local && one_rr) { /* one CPU for both: no cross-CPU wake-up a turn */
 		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
 		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "%s", p->affinity);
 		snprintf(how, how_len, "auto");
-	} else if (n >= 1 && p->rr[0]) {
+	} else if (n >= 1 && one_rr) {
 		units_format_cpulist(cpus + n - 1, 1, p->affinity, sizeof(p->affinity));
 		snprintf(p->agent_affinity, sizeof(p->agent_affinity), "auto");
 		snprintf(how, how_len, "auto");

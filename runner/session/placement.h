@@ -7,12 +7,12 @@
  *   no -A: the default. A throughput test stays unpinned (recorded "none"): on a busy 2-CPU
  *     host (load 12-16) TCP -P 2 on loopback with the client's threads on CPU 0 and the
  *     agent's on CPU 1 moved 0.8-3.4 Gbit/s, unpinned 28-41, as a pinned thread waits
- *     behind others on its CPU while the other is free. "auto": a loopback
- *     request/response test puts both ends on one CPU (the last this process may
- *     use: a turn then needs no cross-CPU wake-up — on a busy 2-CPU host 37,000 against
- *     2,000-3,000 transactions/s on two CPUs); a request/response test elsewhere pins its
- *     requesters to one CPU of the client and the answerers to one CPU the agent picks
- *     ("auto": the last it may use). */
+ *     behind others on its CPU while the other is free. A request/response test of one
+ *     stream is pinned ("auto"): on loopback both ends on one CPU (the last this process may
+ *     use: a turn then needs no cross-CPU wake-up; on a busy 2-CPU host 37,000 against
+ *     2,000-3,000 transactions/s on two CPUs), elsewhere the requester on one CPU of the
+ *     client and the answerer on one the agent picks ("auto": the last it may use). With
+ *     several streams one CPU would serialise them: unpinned. */
 #ifndef NS_PLACEMENT_H
 #define NS_PLACEMENT_H
 
