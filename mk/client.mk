@@ -7,4 +7,4 @@ UNIT_TESTS += test_delegate test_ctl test_timeouts test_longrun test_iperf3_json
 ITESTS += tests/integration/probe_iperf3.sh
 ITESTS += tests/integration/probe_rr.sh
 ITESTS += tests/integration/latency_tbf.sh
-ITESTS += tests/integration/rpm_queue.sh
+ITESTS += tests/integration/rpm_queue.sh tests/integration/probe_placement.sh
