@@ -714,6 +714,53 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
 
+-- A responsiveness result (version 26, the responsiveness axis, probe --responsiveness,
+-- schemas/responsiveness.md): the result's own figures are its loaded test's; this row its
+-- RPM and what it came from. Times in ms, trimmed means of the slowest 5 % dropped.
+CREATE TABLE IF NOT EXISTS result_rpm (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	rpm              REAL NOT NULL,            -- round trips per minute under working conditions
+	rpm_idle         REAL NOT NULL,            -- the foreign probe's alone, before the load
+	foreign_tm_ms    REAL NOT NULL,            -- TCP_RR on a connection of its own, under load
+	foreign_probes   INTEGER NOT NULL,
+	self_tm_ms       REAL NOT NULL,            -- the loaded connections' smoothed RTT
+	self_samples     INTEGER NOT NULL,
+	idle_tm_ms       REAL NOT NULL,
+	idle_probes      INTEGER NOT NULL,
+	connections      INTEGER NOT NULL,         -- load-generating connections
+	saturated        INTEGER NOT NULL,         -- 1: the goodput saturated at that many
+	goodput_bps      REAL NOT NULL
+);
+
+-- Responsiveness per pair and per dollar (version 26): one row per responsiveness result,
+-- with its pair and the pair's hourly USD price (v_endpoint_prices; NULL when the run has
+-- none): RPM per $/hour ranks pairs by how responsive their path stays under load per
+-- dollar, beside the goodput per dollar of v_cost.
+CREATE VIEW IF NOT EXISTS v_responsiveness AS
+SELECT v.result_id, v.run_id, v.case_id, v.case_key, v.repeat, v.endpoint, v.instance_type,
+       v.region, v.direction, v.status, r.rpm, r.rpm_idle, r.foreign_tm_ms, r.foreign_probes,
+       r.self_tm_ms, r.self_samples, r.idle_tm_ms, r.idle_probes, r.connections,
+       r.saturated, r.goodput_bps, ep.usd_per_hour,
+       CASE WHEN ep.usd_per_hour > 0 THEN r.rpm / ep.usd_per_hour END AS rpm_per_usd_hour
+FROM result_rpm r
+JOIN v_results v ON v.result_id = r.result_id
+LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = v.endpoint_id;
+
+-- CPU per bit and CPU placement (version 26, issue 41): one row per result, its goodput,
+-- both ends' CPU seconds per 10^9 bytes each moved in each direction (fwd: the requested
+-- one, ret: a bidir test's return; the client is the forward sender; NULL for results from
+-- before version 26), where each end's engine threads ran (cpu_placement "auto": the default
+-- placement, "given": -A/--agent-affinity, "none": unpinned; client_cpus/agent_cpus one CPU
+-- per thread in thread order, "" unpinned, bidir "fwd/ret") and the TCP receiver's path
+-- (copy, skip, mmap, mmap_fallback; NULL for UDP and request/response).
+CREATE VIEW IF NOT EXISTS v_cpu_per_bit AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.streams, r.status, r.fwd_rcv_bps, x.fwd_snd_cpu_s_per_gb,
+       x.fwd_rcv_cpu_s_per_gb, r.ret_rcv_bps, x.ret_snd_cpu_s_per_gb, x.ret_rcv_cpu_s_per_gb,
+       x.cpu_placement, x.client_cpus, x.agent_cpus, x.rx_path
+FROM results x
+JOIN v_results r ON r.result_id = x.id;
+
 -- Latency under load beside throughput (version 19): one row per result with a latency
 -- probe, its goodput, the probe's idle and loaded figures and what the load added (NULL
 -- when either phase had no answered transaction).

@@ -129,6 +129,18 @@ static const char *const migrations[] = {
 	 * with the views v_pair_ends, v_mesh_cells, v_pair_nightly, v_pair_variability,
 	 * v_itype_variability, v_consistency_ranking) */
 	"-- endpoint_ends",
+	/* 29: CPU per bit and CPU placement (issue 41): both ends' CPU seconds per GB of each
+	 * direction, where the result's engine threads ran and how its TCP receiver took the
+	 * bytes; v_cpu_per_bit (store.sql) reads them */
+	"ALTER TABLE results ADD COLUMN fwd_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN fwd_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_placement TEXT;"
+	"ALTER TABLE results ADD COLUMN client_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
+	"DROP VIEW IF EXISTS v_cpu_per_bit; DROP VIEW IF EXISTS v_responsiveness;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

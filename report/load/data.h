@@ -61,6 +61,7 @@ enum rp_fig {
 	/* group cases (v_group_fairness): Jain's index over the clients, the slowest client's
 	 * rate over its fair share, when TCP's shares settled (s) */
 	RP_JAIN, RP_MIN_FAIR, RP_CONVERGE,
+	RP_SND_CPU_GB, RP_RCV_CPU_GB, /* each end's CPU seconds per 10^9 bytes (store version 26) */
 	RP_NFIG
 };
 
