@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"      --threads N            sending/receiving threads\n"
 		"  -A, --affinity CPULIST     pin threads on both ends (none: unpinned)\n"
 		"      --agent-affinity L     the agent's threads: a CPU list, none or auto\n"
+		"      --skip-rx-copy         TCP receiver: drop the bytes in the kernel (MSG_TRUNC)\n"
+		"      --rx-zerocopy          TCP receiver: map them (TCP_ZEROCOPY_RECEIVE)\n"
 		"  -w, --window BYTES         socket buffers\n"
 		"  -R, --reverse              the agent sends\n"
 		"      --engine NAME          socket (default), xdp, xdp-rx (AF_XDP; root on both\n"
