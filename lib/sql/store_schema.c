@@ -111,6 +111,19 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
+	/* 26: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	 * transfer rules and monthly volume, a server's included traffic; v_results shows the
+	 * placement, v_cost_total (from the schema file) prices the traffic */
+	"ALTER TABLE endpoints ADD COLUMN client_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN client_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN relation TEXT NOT NULL DEFAULT 'unknown' CHECK (relation"
+	" IN ('same-zone', 'cross-zone', 'cross-region', 'internet', 'unknown'));"
+	"UPDATE endpoints SET relation = CASE zone WHEN 'same' THEN 'same-zone' ELSE 'cross-zone'"
+	" END WHERE zone IS NOT NULL;"
+	"ALTER TABLE run_price_quotes ADD COLUMN included_gb_month REAL;"
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

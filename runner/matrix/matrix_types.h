@@ -116,6 +116,11 @@ struct matrix_pair {
 	size_t n_binds;
 	char psk_file[256];                /* key file proven to its agents ("" = none; pair_key.h) */
 	uint8_t zone_rel;                  /* enum matrix_zone: its ends' zones (ANY = unknown) */
+	/* Each end's placement ("" = not known: the run asks the end's instance metadata) and
+	 * the relation declared ("" = derived from the ends: lib/cost.h cost_relation). */
+	char client_zone[64], agent_zone[64];
+	char client_region[32], agent_region[32];
+	char relation[16];
 	int line;
 };
 
@@ -155,6 +160,7 @@ struct matrix {
 	char *description;                 /* may be NULL */
 	char *rank_by;                     /* rank-by attribute, NULL = best (the report's rule) */
 	char *pricing;                     /* pricing attribute ("spot", "reserved:1yr"), NULL = on-demand */
+	double monthly_gb;                 /* monthly-transfer attribute, decimal GB; 0 = not stated */
 	uint32_t repeats;
 	enum matrix_order order;
 	bool has_seed;

@@ -20,6 +20,9 @@ static const char FX_SQL[] =
 	"INSERT OR IGNORE INTO run_fx (run_id, currency, usd, as_of, source)"
 	" VALUES (?1, ?2, ?3, ?4, ?5)";
 
+static const char VOLUME_SQL[] =
+	"INSERT OR IGNORE INTO run_transfer_volume (run_id, monthly_gb) VALUES (?1, ?2)";
+
 static void text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v && *v)
@@ -121,4 +124,18 @@ int store_put_fx(struct store *s, int64_t run_id, const struct catalog_fx *f,
 {
 	struct row r = {run_id, f};
 	return put(s, FX_SQL, bind_fx, &r, "recording an exchange rate", err);
+}
+
+static void bind_volume(sqlite3_stmt *st, const void *arg)
+{
+	const struct row *r = arg;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_double(st, 2, *(const double *)r->v);
+}
+
+int store_put_transfer_volume(struct store *s, int64_t run_id, double monthly_gb,
+			      struct ns_err *err)
+{
+	struct row r = {run_id, &monthly_gb};
+	return put(s, VOLUME_SQL, bind_volume, &r, "recording the monthly transfer volume", err);
 }
