@@ -2,7 +2,7 @@
 # price lists, and `netsweep cost`.
 LIB_SRC += runner/catalog/catalog.c runner/catalog/catalog_import.c \
 	runner/catalog/catalog_import_clouds.c runner/catalog/cmd_catalog.c runner/catalog/cmd_cost.c
-UNIT_TESTS += test_catalog
+UNIT_TESTS += test_catalog test_catalog_transfer
 ITESTS += tests/integration/catalog_import.sh tests/integration/catalog_clouds.sh tests/integration/catalog_shipped.sh \
 	tests/integration/cost_types.sh
 BENCHES += tests/bench/catalog_load.sh

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,8 +63,45 @@ static void index_free(struct catalog_index *ix)
 	}
 }
 
+static void transfer_free(struct catalog_transfer *t)
+{
+	free(t->provider);
+	free(t->region);
+	free(t->relation);
+	free(t->peer_region);
+	free(t->billed);
+	free(t->currency);
+	free(t->as_of);
+	free(t->source);
+	free(t->tiers);
+	memset(t, 0, sizeof(*t));
+}
+
+static int transfer_copy(struct catalog_transfer *d, const struct catalog_transfer *s)
+{
+	memset(d, 0, sizeof(*d));
+	char **dst[] = {&d->provider, &d->region, &d->relation, &d->peer_region, &d->billed,
+			&d->currency, &d->as_of, &d->source};
+	char *const src[] = {s->provider, s->region, s->relation, s->peer_region, s->billed,
+			     s->currency, s->as_of, s->source};
+	for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++)
+		if (src[i] && !(*dst[i] = strdup(src[i])))
+			goto oom;
+	if (!(d->tiers = malloc(s->ntiers * sizeof(*d->tiers))))
+		goto oom;
+	memcpy(d->tiers, s->tiers, s->ntiers * sizeof(*d->tiers));
+	d->ntiers = s->ntiers;
+	return 0;
+oom:
+	transfer_free(d);
+	return -1;
+}
+
 void catalog_free(struct catalog *c)
 {
+	for (size_t i = 0; i < c->ntransfers; i++)
+		transfer_free(&c->transfers[i]);
+	free(c->transfers);
 	free(c->instances);
 	free(c->prices);
 	index_free(c->ix);
@@ -258,8 +296,9 @@ static bool attr_str(xmlNodePtr n, const char *name, char *buf, size_t len)
 	return true;
 }
 
-/* The schema has already checked the lexical form; this converts and range-checks. */
-static int attr_double(xmlNodePtr n, const char *name, double *out, bool *present,
+/* The schema has already checked the lexical form; this converts and range-checks (> 0, or
+ * >= 0 with zero_ok). */
+static int attr_number(xmlNodePtr n, const char *name, double *out, bool *present, bool zero_ok,
 		       const char *path, struct ns_err *err)
 {
 	char buf[64];
@@ -269,10 +308,17 @@ static int attr_double(xmlNodePtr n, const char *name, double *out, bool *presen
 	char *end;
 	errno = 0;
 	double v = strtod(buf, &end);
-	if (errno || end == buf || *end || !(v > 0))
-		return node_error(err, path, n, "attribute %s: '%s' is not a positive number", name, buf);
+	if (errno || end == buf || *end || !(zero_ok ? v >= 0 && isfinite(v) : v > 0))
+		return node_error(err, path, n, "attribute %s: '%s' is not a %s number", name, buf,
+				  zero_ok ? "non-negative" : "positive");
 	*out = v;
 	return 0;
+}
+
+static int attr_double(xmlNodePtr n, const char *name, double *out, bool *present,
+		       const char *path, struct ns_err *err)
+{
+	return attr_number(n, name, out, present, false, path, err);
 }
 
 static int grow(void **arr, size_t n, size_t *cap, size_t elem)
@@ -292,7 +338,7 @@ static int grow(void **arr, size_t n, size_t *cap, size_t elem)
 
 struct merge {
 	struct catalog *c;
-	size_t cap_instances, cap_prices;
+	size_t cap_instances, cap_prices, cap_transfers;
 	const char *path;
 	char provider[32];          /* the catalog element's, for its instances */
 };
@@ -328,6 +374,9 @@ static int merge_price(struct merge *m, const char *type, xmlNodePtr pn, struct 
 		return node_error(err, m->path, pn, "price of %s: usd-per-hour with currency %s "
 				  "(use per-hour)", type, p.currency);
 	p.per_hour = usd ? usd_v : other_v;
+	bool incl;
+	if (attr_number(pn, "included-gb-month", &p.included_gb_month, &incl, true, m->path, err) < 0)
+		return -1;
 	if (!p.region[0] || !p.as_of[0] || !p.source[0])
 		return node_error(err, m->path, pn, "price of %s needs region, usd-per-hour, as-of and source",
 				  type);
@@ -378,6 +427,167 @@ static int merge_fx(struct merge *m, xmlNodePtr n, struct ns_err *err)
 	if (i == c->n_fx)
 		c->n_fx++;
 	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+/* A transfer rule's key: provider, region, relation and peer region (NULL = any). */
+static bool transfer_key_eq(const struct catalog_transfer *t, const char *provider,
+			    const char *region, const char *relation, const char *peer)
+{
+	return same_str(t->provider, provider) && same_str(t->region, region) &&
+	       same_str(t->relation, relation) && same_str(t->peer_region, peer);
+}
+
+const struct catalog_transfer *catalog_transfer_find(const struct catalog *c, const char *provider,
+						     const char *region, const char *relation,
+						     const char *peer_region)
+{
+	if (!provider || !region || !relation)
+		return NULL;
+	bool cross = strcmp(relation, "cross-region") == 0;
+	const struct catalog_transfer *any = NULL;
+	for (size_t i = 0; i < c->ntransfers; i++) {
+		const struct catalog_transfer *t = &c->transfers[i];
+		if (!same_str(t->provider, provider) || !same_str(t->region, region) ||
+		    !same_str(t->relation, relation))
+			continue;
+		if (!cross || !t->peer_region)
+			any = any ? any : t;
+		if (cross && peer_region && t->peer_region && !strcmp(t->peer_region, peer_region))
+			return t;
+	}
+	return any;
+}
+
+/* An attribute's value as a string of its own (NULL when absent, or out of memory: *oom). */
+static char *attr_dup(xmlNodePtr n, const char *name, bool *oom)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	char *s = strdup((const char *)v);
+	xmlFree(v);
+	if (!s)
+		*oom = true;
+	return s;
+}
+
+static int transfer_tiers(struct merge *m, xmlNodePtr tn, struct catalog_transfer *t,
+			  const char *what, struct ns_err *err)
+{
+	size_t n = 0;
+	for (xmlNodePtr ch = tn->children; ch; ch = ch->next)
+		n += is_elem(ch, "tier");
+	if (!n)
+		return node_error(err, m->path, tn, "%s: at least one tier", what);
+	if (!(t->tiers = calloc(n, sizeof(*t->tiers))))
+		return node_error(err, m->path, tn, "out of memory");
+	for (xmlNodePtr ch = tn->children; ch; ch = ch->next) {
+		if (!is_elem(ch, "tier"))
+			continue;
+		struct catalog_tier *k = &t->tiers[t->ntiers++];
+		bool bounded, priced;
+		if (attr_double(ch, "up-to-gb", &k->upto_gb, &bounded, m->path, err) < 0 ||
+		    attr_number(ch, "per-gb", &k->per_gb, &priced, true, m->path, err) < 0)
+			return -1;
+		if (!priced)
+			return node_error(err, m->path, ch, "%s: tier %zu: per-gb missing", what,
+					  t->ntiers);
+		bool last = t->ntiers == n;
+		if (!bounded && !last)
+			return node_error(err, m->path, ch, "%s: tier %zu: up-to-gb missing (only the "
+					  "last tier is unbounded)", what, t->ntiers);
+		if (bounded && last)
+			return node_error(err, m->path, ch, "%s: tier %zu: the last tier has no up-to-gb "
+					  "(it is unbounded)", what, t->ntiers);
+		if (!bounded)
+			k->upto_gb = INFINITY;
+		if (t->ntiers > 1 && !(k->upto_gb > k[-1].upto_gb))
+			return node_error(err, m->path, ch, "%s: tier %zu: up-to-gb %g is not above the "
+					  "previous tier's %g", what, t->ntiers, k->upto_gb,
+					  k[-1].upto_gb);
+	}
+	return 0;
+}
+
+static int merge_transfer(struct merge *m, xmlNodePtr tn, struct ns_err *err)
+{
+	struct catalog_transfer t = {0};
+	bool oom = false;
+	t.provider = attr_dup(tn, "provider", &oom);
+	if (!t.provider && m->provider[0] && !(t.provider = strdup(m->provider)))
+		oom = true;
+	t.region = attr_dup(tn, "region", &oom);
+	t.relation = attr_dup(tn, "relation", &oom);
+	t.peer_region = attr_dup(tn, "peer-region", &oom);
+	t.billed = attr_dup(tn, "billed", &oom);
+	t.currency = attr_dup(tn, "currency", &oom);
+	t.as_of = attr_dup(tn, "as-of", &oom);
+	t.source = attr_dup(tn, "source", &oom);
+	char what[160];
+	snprintf(what, sizeof(what), "transfer %s %s %s%s%s", t.provider ? t.provider : "?",
+		 t.region ? t.region : "?", t.relation ? t.relation : "?",
+		 t.peer_region ? " to " : "", t.peer_region ? t.peer_region : "");
+	if (oom) {
+		node_error(err, m->path, tn, "out of memory");
+		goto out;
+	}
+	if (!t.provider) {
+		node_error(err, m->path, tn, "%s: provider missing (on the transfer or on the catalog)",
+			   what);
+		goto out;
+	}
+	if (!t.region || !t.relation || !t.billed || !t.currency || !t.as_of || !t.source) {
+		node_error(err, m->path, tn, "%s needs region, relation, billed, currency, as-of and "
+			   "source", what);
+		goto out;
+	}
+	if (t.peer_region && strcmp(t.relation, "cross-region") != 0) {
+		node_error(err, m->path, tn, "%s: peer-region goes with relation=\"cross-region\" only",
+			   what);
+		goto out;
+	}
+	if (t.peer_region && !strcmp(t.peer_region, t.region)) {
+		node_error(err, m->path, tn, "%s: peer-region is the region itself", what);
+		goto out;
+	}
+	if (transfer_tiers(m, tn, &t, what, err) < 0)
+		goto out;
+	/* one rule per key in a file; a later file's replaces an earlier one's */
+	for (xmlNodePtr q = tn->prev; q; q = q->prev) {
+		if (!is_elem(q, "transfer"))
+			continue;
+		char *qp = attr_dup(q, "provider", &oom), *qr = attr_dup(q, "region", &oom),
+		     *ql = attr_dup(q, "relation", &oom), *qx = attr_dup(q, "peer-region", &oom);
+		bool dup = transfer_key_eq(&t, qp ? qp : m->provider, qr, ql, qx);
+		free(qp), free(qr), free(ql), free(qx);
+		if (dup) {
+			node_error(err, m->path, tn, "%s: a second rule for it in this file (the first "
+				   "at line %ld)", what, xmlGetLineNo(q));
+			goto out;
+		}
+	}
+	struct catalog *c = m->c;
+	for (size_t i = 0; i < c->ntransfers; i++)
+		if (transfer_key_eq(&c->transfers[i], t.provider, t.region, t.relation,
+				    t.peer_region)) {
+			transfer_free(&c->transfers[i]);
+			c->transfers[i] = t;
+			return 0;
+		}
+	if (grow((void **)&c->transfers, c->ntransfers, &m->cap_transfers, sizeof(t)) < 0) {
+		node_error(err, m->path, tn, "too many transfer rules (or out of memory)");
+		goto out;
+	}
+	c->transfers[c->ntransfers++] = t;
+	return 0;
+out:
+	transfer_free(&t);
+	return -1;
 }
 
 static int merge_instance(struct merge *m, xmlNodePtr in, struct ns_err *err)
@@ -468,6 +678,19 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 		memcpy(work.prices, c->prices, c->n_prices * sizeof(*work.prices));
 		work.n_prices = m.cap_prices = c->n_prices;
 	}
+	if (c->ntransfers) {
+		if (!(work.transfers = calloc(c->ntransfers, sizeof(*work.transfers)))) {
+			ns_err_set(err, "%s: out of memory", path);
+			goto err;
+		}
+		m.cap_transfers = c->ntransfers;
+		for (; work.ntransfers < c->ntransfers; work.ntransfers++)
+			if (transfer_copy(&work.transfers[work.ntransfers],
+					  &c->transfers[work.ntransfers]) < 0) {
+				ns_err_set(err, "%s: out of memory", path);
+				goto err;
+			}
+	}
 	memcpy(work.fx, c->fx, sizeof(work.fx));
 	work.n_fx = c->n_fx;
 
@@ -485,7 +708,8 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 		attr_str(root, "provider", m.provider, sizeof(m.provider));
 	for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
 		if ((is_elem(n, "instance") && merge_instance(&m, n, err) < 0) ||
-		    (is_elem(n, "fx") && merge_fx(&m, n, err) < 0))
+		    (is_elem(n, "fx") && merge_fx(&m, n, err) < 0) ||
+		    (is_elem(n, "transfer") && merge_transfer(&m, n, err) < 0))
 			goto err;
 
 	catalog_free(c);

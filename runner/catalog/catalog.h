@@ -38,6 +38,7 @@ struct catalog_price {
 	char window[256];           /* spot: what the figure summarises; "" otherwise */
 	char as_of[16];             /* "2016-05-01" */
 	char source[256];
+	double included_gb_month;   /* traffic included per server per month, GB; 0 = none */
 };
 
 /* "on-demand", "spot", "reserved" and back; -1 for anything else. */
@@ -59,6 +60,23 @@ struct catalog_fx {
 /* Files larger than this are refused before parsing (lib/xml/xsdcheck.h says why). */
 #define CATALOG_MAX_BYTES XSDCHECK_CATALOG_MAX_BYTES
 
+/* A transfer price rule (schemas/catalog.xsd's <transfer>, schemas/transfer-pricing.md): per GB
+ * moved between two ends of one relation, in volume tiers of a month's cumulative GB. */
+struct catalog_tier {
+	double upto_gb;             /* INFINITY for the last */
+	double per_gb;              /* >= 0, in the rule's currency */
+};
+
+struct catalog_transfer {
+	char *provider, *region;
+	char *relation;             /* "same-zone", "cross-zone", "cross-region", "internet" */
+	char *peer_region;          /* cross-region only; NULL = any other region */
+	char *billed;               /* "sender", "receiver", "both": each billed side pays per_gb */
+	char *currency, *as_of, *source;
+	size_t ntiers;              /* >= 1, upto_gb ascending, the last INFINITY */
+	struct catalog_tier *tiers;
+};
+
 struct catalog_index;
 
 struct catalog {
@@ -68,6 +86,9 @@ struct catalog {
 	size_t n_prices;
 	struct catalog_fx fx[CATALOG_MAX_FX]; /* a later file's rate replaces one of its currency */
 	size_t n_fx;
+	struct catalog_transfer *transfers; /* a later file's rule replaces one of the same
+					     * provider, region, relation and peer region */
+	size_t ntransfers;
 	struct catalog_index *ix;   /* hash of instances by type, prices by type + region */
 };
 
@@ -88,6 +109,12 @@ const struct catalog_price *catalog_price_of(const struct catalog *c, const char
 					     const char *region, enum catalog_pricing pricing,
 					     const char *term);
 void catalog_free(struct catalog *c);
+
+/* The transfer rule of provider and region for relation: for "cross-region" the one naming
+ * peer_region, else the one for any other region; NULL when the catalog has none. */
+const struct catalog_transfer *catalog_transfer_find(const struct catalog *c, const char *provider,
+						     const char *region, const char *relation,
+						     const char *peer_region);
 
 /* Whether the catalog's type answers to want (lib/names/itype.h: its exact name, or its family as
  * the catalog states it); NULL want: every type. */
