@@ -321,8 +321,17 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	as_of            TEXT NOT NULL,
 	source           TEXT NOT NULL,
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
-	-- version 26 adds included_gb_month REAL: the traffic a server of this price includes a
-	-- month (Hetzner style; NULL = none), before the transfer rule's tiers apply
+);
+
+-- The traffic a server of an instance type includes a month in a region (version 26; the
+-- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
+-- tiers apply. No row = none.
+CREATE TABLE IF NOT EXISTS run_included_transfer (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	included_gb_month REAL NOT NULL CHECK (included_gb_month > 0),
+	PRIMARY KEY (run_id, instance_type, region)
 );
 
 -- The exchange rates the catalog gave when the run started (version 15): usd US dollars per
@@ -691,7 +700,7 @@ base AS (
 	       CASE WHEN res.direction = 'reverse' THEN coalesce(e.client_region, e.region)
 	            ELSE coalesce(e.agent_region, e.region) END AS peer_region,
 	       pr.currency AS price_currency, pr.per_hour AS instance_per_hour,
-	       (SELECT max(q.included_gb_month) FROM run_price_quotes q WHERE q.run_id = e.run_id
+	       (SELECT q.included_gb_month FROM run_included_transfer q WHERE q.run_id = e.run_id
 	        AND q.instance_type = e.instance_type AND q.region = e.region) AS included_gb,
 	       res.bps * 3600.0 / 8e9 AS gb_per_hour,
 	       coalesce(v.monthly_gb, res.bps * 3600.0 / 8e9 * 730.0) AS monthly_gb

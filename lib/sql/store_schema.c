@@ -112,7 +112,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
 	/* 26: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
-	 * transfer rules and monthly volume, a server's included traffic; v_results shows the
+	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
+	 * file); v_results shows the
 	 * placement, v_cost_total (from the schema file) prices the traffic */
 	"ALTER TABLE endpoints ADD COLUMN client_zone TEXT;"
 	"ALTER TABLE endpoints ADD COLUMN client_region TEXT;"
@@ -122,7 +123,6 @@ static const char *const migrations[] = {
 	" IN ('same-zone', 'cross-zone', 'cross-region', 'internet', 'unknown'));"
 	"UPDATE endpoints SET relation = CASE zone WHEN 'same' THEN 'same-zone' ELSE 'cross-zone'"
 	" END WHERE zone IS NOT NULL;"
-	"ALTER TABLE run_price_quotes ADD COLUMN included_gb_month REAL;"
 	"DROP VIEW IF EXISTS v_results;",
 };
 

@@ -19,6 +19,9 @@ int store_put_price(struct store *s, int64_t run_id, const struct catalog_price 
 		    struct ns_err *err);
 int store_put_fx(struct store *s, int64_t run_id, const struct catalog_fx *f,
 		 struct ns_err *err);
+/* One transfer rule of the catalog (run_transfer_prices, tiers as JSON). */
+int store_put_transfer(struct store *s, int64_t run_id, const struct catalog_transfer *t,
+		       struct ns_err *err);
 /* The matrix's monthly-transfer in decimal GB (run_transfer_volume; > 0). */
 int store_put_transfer_volume(struct store *s, int64_t run_id, double monthly_gb,
 			      struct ns_err *err);

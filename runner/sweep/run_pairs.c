@@ -299,6 +299,17 @@ int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err
 				goto out;
 			cp = q;
 		}
+		/* the transfer rules of the type's provider from the pair's regions */
+		const char *regions[] = {mp->region, mp->client_region, mp->agent_region};
+		for (size_t k = 0; ci && ci->provider[0] && k < cat.ntransfers; k++) {
+			const struct catalog_transfer *t = &cat.transfers[k];
+			bool ours = false;
+			for (int j = 0; j < 3; j++)
+				ours |= regions[j][0] && !strcmp(t->region, regions[j]);
+			if (ours && !strcmp(t->provider, ci->provider) &&
+			    store_put_transfer(R->st, R->run_id, t, err) < 0)
+				goto out;
+		}
 		if (!ci || (mp->region[0] && !cp)) {
 			char msg[200];
 			snprintf(msg, sizeof(msg), "catalog: no %s for %s%s%s", ci ? "price" : "entry",
