@@ -107,10 +107,11 @@ static int billed_sides(enum cost_billed b)
 	return b == COST_BILLED_BOTH ? 2 : 1;
 }
 
-void cost_total_figures(double bps, double instance_per_hour, const struct cost_transfer_rule *rule,
-			const char *relation, double monthly_gb, struct cost_total *out)
+void cost_total_figures(double bps, double scale, double instance_per_hour,
+			const struct cost_transfer_rule *rule, const char *relation, double monthly_gb,
+			struct cost_total *out)
 {
-	out->gb_per_hour = cost_gb_per_hour(bps);
+	out->gb_per_hour = cost_gb_per_hour(scale > 0 ? bps / scale : bps);
 	out->monthly_gb = isfinite(monthly_gb) && monthly_gb > 0
 				  ? monthly_gb : out->gb_per_hour * COST_HOURS_PER_MONTH;
 	if (rule) {

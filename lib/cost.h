@@ -79,11 +79,15 @@ struct cost_total {
 	double transfer_per_tb;       /* per decimal TB moved */
 	double total_per_tb;
 };
-/* bps: the rate ranked; instance_per_hour: the pair's (or sender's) price, NAN = none;
+/* bps: the rate ranked; scale: a lab pair's (its rates are the instances' times scale: the
+ * traffic priced is bps / scale, what the instances it stands for would move; 1 or <= 0 for
+ * real pairs; the Mbit/s per price stay on bps, as the lab's ranking on instances does);
+ * instance_per_hour: the pair's (or sender's) price, NAN = none;
  * rule: NULL = none known for the relation; relation: "same-zone", ... (NULL = unknown);
  * monthly_gb: the stated volume, <= 0 or NAN = the measured rate for 730 hours. */
-void cost_total_figures(double bps, double instance_per_hour, const struct cost_transfer_rule *rule,
-			const char *relation, double monthly_gb, struct cost_total *out);
+void cost_total_figures(double bps, double scale, double instance_per_hour,
+			const struct cost_transfer_rule *rule, const char *relation, double monthly_gb,
+			struct cost_total *out);
 
 /* A pair's relation from its ends' regions and zones ("" or NULL = unknown): cross-region
  * when both regions are known and differ, else same-zone or cross-zone when both zones are

@@ -683,7 +683,8 @@ FROM priced p;
 -- tests/unit/test_cost_transfer.c. Same-zone without a rule is free; another relation
 -- without one has transfer_per_hour NULL (and so total_per_hour). The instance price is the
 -- ranked one (v_endpoint_ranked_price); a rule in another currency is converted at the
--- run's exchange rate when the price is in US dollars, else it stays unknown.
+-- run's exchange rate when the price is in US dollars, else it stays unknown. A lab pair's
+-- traffic is priced at bps / lab_scale: what the instances it emulates would move.
 CREATE VIEW IF NOT EXISTS v_cost_total AS
 WITH res AS (
 	SELECT r.id AS result_id, c.id AS case_id, c.run_id, c.endpoint_id, c.protocol,
@@ -702,9 +703,13 @@ base AS (
 	       pr.currency AS price_currency, pr.per_hour AS instance_per_hour,
 	       (SELECT q.included_gb_month FROM run_included_transfer q WHERE q.run_id = e.run_id
 	        AND q.instance_type = e.instance_type AND q.region = e.region) AS included_gb,
-	       res.bps * 3600.0 / 8e9 AS gb_per_hour,
-	       coalesce(v.monthly_gb, res.bps * 3600.0 / 8e9 * 730.0) AS monthly_gb
+	       json_extract(em.emulation, '$.scale') AS lab_scale,
+	       res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1) * 3600.0 / 8e9
+	         AS gb_per_hour,
+	       coalesce(v.monthly_gb, res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1)
+	                * 3600.0 / 8e9 * 730.0) AS monthly_gb
 	FROM res JOIN endpoints e ON e.id = res.endpoint_id
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id
 	LEFT JOIN run_instance_types it ON it.run_id = e.run_id AND it.instance_type = e.instance_type
 	LEFT JOIN v_endpoint_ranked_price pr ON pr.endpoint_id = e.id
 	LEFT JOIN run_transfer_volume v ON v.run_id = res.run_id
@@ -752,7 +757,7 @@ SELECT f.run_id, f.result_id, f.case_id, f.endpoint_id, f.pair, f.instance_type,
          AS transfer_per_tb,
        CASE WHEN f.gb_per_hour > 0 THEN (f.instance_per_hour + f.transfer_per_hour)
          / (f.gb_per_hour / 1000.0) END AS total_per_tb,
-       f.monthly_gb, f.billed, f.included_gb AS included_gb_month
+       f.monthly_gb, f.billed, f.included_gb AS included_gb_month, f.lab_scale
 FROM figured f;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed

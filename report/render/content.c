@@ -136,6 +136,22 @@ static void cost(struct cb *b, const struct rp_report *r)
 	     "rule (the matrix's rank-by attribute, or report --rank-by).");
 	if (r->pricing)
 		para(b, RP_PARA_LEAD, "pricing-note", 0, "%s", r->pricing->note);
+	char dis[1024];
+	if (rp_cost_disagree(r->d, r->cost, r->n_cost, dis, sizeof(dis)))
+		para(b, RP_PARA_LEAD, "transfer-disagree", 0, "%s", dis);
+	for (size_t i = 0; i < r->n_cost; i++)
+		if (!isnan(r->cost[i].transfer_per_hour)) {
+			if (r->d->monthly_gb > 0)
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "%.6g GB a month (%s).", r->d->monthly_gb, r->d->monthly_from);
+			else
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "each pair's ranked rate for a 730-hour month (report "
+				     "--monthly-transfer or the matrix's monthly-transfer states "
+				     "another volume). Same-zone traffic without a rule is free; the "
+				     "database's v_cost_total view has every result's figures.");
+			break;
+		}
 	run_cost_sentence(b, r->d);
 }
 

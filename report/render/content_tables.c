@@ -4,6 +4,8 @@
  * built once, cell by cell, from the assembled report, so that index.html and report.md show
  * the same rows and columns with the same text. */
 #include "report/render/content.h"
+#include "report/render/content_cost.h"
+#include "report/render/content_tb.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,120 +16,6 @@
 #include "report/load/limits.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-
-struct tb {
-	struct rp_section *s;
-	struct rp_table *t;     /* the table being written */
-	struct rp_row *row;     /* its row being written */
-	int oom;
-};
-
-static char *dup_or_oom(struct tb *b, const char *s)
-{
-	char *d = strdup(s ? s : "–");
-	if (!d)
-		b->oom = 1;
-	return d;
-}
-
-static void table(struct tb *b, const char *id, const char *heading, const char *note,
-		  const char *const *cols, size_t n_cols)
-{
-	struct rp_section *s = b->s;
-	struct rp_table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof(*nt));
-	char **c = calloc(n_cols, sizeof(*c));
-	if (!nt || !c) {
-		if (nt)
-			s->tables = nt;
-		free(c);
-		b->oom = 1;
-		b->t = NULL;
-		return;
-	}
-	s->tables = nt;
-	b->t = &nt[s->n_tables++];
-	*b->t = (struct rp_table){.id = id, .heading = heading, .note = note, .cols = c,
-				  .n_cols = n_cols};
-	for (size_t k = 0; k < n_cols; k++)
-		c[k] = dup_or_oom(b, cols[k]);
-}
-
-/* A row of the current table; attr ("data-case-key") names a value machines read it by, attr2
- * a second one (NULL: none). */
-static void row2(struct tb *b, const char *cls, const char *attr, const char *attr_value,
-		 const char *attr2, const char *attr2_value)
-{
-	struct rp_table *t = b->t;
-	b->row = NULL;
-	if (!t)
-		return;
-	struct rp_row *nr = realloc(t->rows, (t->n_rows + 1) * sizeof(*nr));
-	struct rp_cell *cells = calloc(t->n_cols, sizeof(*cells));
-	if (!nr || !cells) {
-		if (nr)
-			t->rows = nr;
-		free(cells);
-		b->oom = 1;
-		return;
-	}
-	t->rows = nr;
-	b->row = &nr[t->n_rows++];
-	*b->row = (struct rp_row){.cells = cells, .cls = cls, .attr = {attr, attr2}};
-	if (attr)
-		b->row->attr_value[0] = dup_or_oom(b, attr_value ? attr_value : "");
-	if (attr2)
-		b->row->attr_value[1] = dup_or_oom(b, attr2_value ? attr2_value : "");
-}
-
-static void row(struct tb *b, const char *cls, const char *attr, const char *attr_value)
-{
-	row2(b, cls, attr, attr_value, NULL, NULL);
-}
-
-/* The next cell of the current row: text ("–" for NULL), flags, a number's value (NAN: none). */
-static struct rp_cell *cell_v(struct tb *b, const char *text, unsigned flags, double v)
-{
-	struct rp_row *r = b->row;
-	if (!r || r->n_cells == b->t->n_cols)
-		return NULL;
-	struct rp_cell *c = &r->cells[r->n_cells++];
-	*c = (struct rp_cell){.text = dup_or_oom(b, text), .flags = flags, .value = v};
-	return c;
-}
-
-static struct rp_cell *cell(struct tb *b, const char *text)
-{
-	return cell_v(b, text, 0, NAN);
-}
-
-/* A number shown as fmt has it; "–" when v is NAN. */
-static void cell_fmt(struct tb *b, const char *fmt, double v)
-{
-	char t[64];
-	snprintf(t, sizeof(t), fmt, v);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
-}
-
-static void cell_bps(struct tb *b, double v, struct rp_unit u)
-{
-	char t[32];
-	rp_fmt_in(t, sizeof(t), v, u);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
-}
-
-static void cell_range(struct tb *b, double lo, double hi, struct rp_unit u)
-{
-	char t[80];
-	rp_fmt_range(t, sizeof(t), lo, hi, u);
-	cell_v(b, t, RP_CELL_NUM, NAN);
-}
-
-static void cell_int(struct tb *b, int v)
-{
-	char t[24];
-	snprintf(t, sizeof(t), "%d", v);
-	cell_v(b, t, RP_CELL_NUM, NAN);
-}
 
 const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Sender (median)", RP_SND_BPS, NULL},
@@ -161,7 +49,7 @@ static void cell_note(struct tb *b, struct rp_cell *c, const char *cls, const ch
 {
 	for (size_t k = 0; c && k < RP_CELL_NOTES; k++)
 		if (!c->note[k]) {
-			c->note[k] = dup_or_oom(b, text);
+			c->note[k] = tb_dup(b, text);
 			c->note_cls[k] = cls;
 			return;
 		}
@@ -173,18 +61,18 @@ static void cmp_row(struct tb *b, const struct rp_report *r, const struct rp_cmp
 {
 	const struct rp_case *c = &r->d->cases[w->cur];
 	int changed = w->verdict == RP_REGRESSION || w->verdict == RP_IMPROVEMENT;
-	row(b, changed ? rp_verdict_name(w->verdict) : NULL, "data-case-key", c->case_key);
+	tb_row(b, changed ? rp_verdict_name(w->verdict) : NULL, "data-case-key", c->case_key);
 	if (ordinal)
-		cell_int(b, c->ordinal);
+		tb_cell_int(b, c->ordinal);
 	rp_buf_reset(lab);
 	rp_case_label(r->d, c, lab);
-	cell(b, rp_buf_str(lab));
-	cell_bps(b, w->base_med, r->d->unit);
-	cell_bps(b, w->cur_med, r->d->unit);
-	cell_fmt(b, "%+.1f %%", w->change_pct);
+	tb_cell(b, rp_buf_str(lab));
+	tb_cell_bps(b, w->base_med, r->d->unit);
+	tb_cell_bps(b, w->cur_med, r->d->unit);
+	tb_cell_fmt(b, "%+.1f %%", w->change_pct);
 	int tested = w->verdict != RP_UNTESTABLE && w->verdict != RP_NEW;
-	cell_fmt(b, "%.3g", tested ? w->test.p : NAN);
-	cell_v(b, rp_verdict_name(w->verdict), changed ? RP_CELL_STRONG : 0, NAN);
+	tb_cell_fmt(b, "%.3g", tested ? w->test.p : NAN);
+	tb_cell_v(b, rp_verdict_name(w->verdict), changed ? RP_CELL_STRONG : 0, NAN);
 }
 
 static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
@@ -195,7 +83,7 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	if (n->n_changed) {
 		static const char *const cols[] = {"Case", "Baseline", "Now", "Change", "p (Welch)",
 						   "Verdict"};
-		table(b, "changes-table", NULL, NULL, cols, 6);
+		tb_table(b, "changes-table", NULL, NULL, cols, 6);
 		for (size_t k = 0; k < n->n_changed; k++)
 			cmp_row(b, r, &r->cmp->rows[n->changed[k]], 0, lab);
 	}
@@ -203,100 +91,32 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		return;
 	static const char *const cols[] = {"Pair", "Baseline Mbit/s per $/hour", "Now", "Change",
 					   "Rank then", "Rank now", "Ranked case"};
-	table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
+	tb_table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
 	for (size_t k = 0; k < n->n_cost; k++) {
 		const struct rp_cost_change *c = &n->cost[k];
 		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
 		char t[64];
 		int moved = c->base_rank != c->cur_rank || (!isnan(c->change_pct) &&
 			    fabs(c->change_pct) > r->cmp->min_change_pct);
-		row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
+		tb_row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
 			: "regression", "data-pair", e->name);
-		cell(b, rp_ep_label(e));
-		cell_fmt(b, "%.0f", c->base_mpd);
-		cell_fmt(b, "%.0f", c->cur_mpd);
-		cell_fmt(b, "%+.1f %%", c->change_pct);
+		tb_cell(b, rp_ep_label(e));
+		tb_cell_fmt(b, "%.0f", c->base_mpd);
+		tb_cell_fmt(b, "%.0f", c->cur_mpd);
+		tb_cell_fmt(b, "%+.1f %%", c->change_pct);
 		snprintf(t, sizeof(t), "%d", c->base_rank);
-		cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
+		tb_cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
 		       c->base_rank ? c->base_rank : NAN);
 		snprintf(t, sizeof(t), "%d", c->cur_rank);
-		cell_v(b, c->cur_rank ? t : "unranked", RP_CELL_NUM, c->cur_rank ? c->cur_rank : NAN);
+		tb_cell_v(b, c->cur_rank ? t : "unranked", RP_CELL_NUM, c->cur_rank ? c->cur_rank : NAN);
 		const struct rp_cmp_row *w = c->cmp_row >= 0 ? &r->cmp->rows[c->cmp_row] : NULL;
 		if (!c->same_case) {
-			cell(b, c->base < 0 ? "–" : "a different case than the baseline's");
+			tb_cell(b, c->base < 0 ? "–" : "a different case than the baseline's");
 		} else if (w && w->verdict != RP_UNTESTABLE && w->verdict != RP_NEW) {
 			snprintf(t, sizeof(t), "%s, p = %.3g", rp_verdict_name(w->verdict), w->test.p);
-			cell(b, t);
+			tb_cell(b, t);
 		} else {
-			cell(b, "untestable");
-		}
-	}
-}
-
-static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
-{
-	const struct rp_data *d = r->d;
-	int spot = r->pricing && r->pricing->have_spot;
-	/* prices in another currency are per that currency's hour: the Currency column says */
-	/* a group case ranked (incast, fan-out): how fairly its clients shared, beside its total */
-	int fair = 0;
-	for (size_t i = 0; i < r->n_cost && !fair; i++)
-		fair = r->cost[i].best_case >= 0 && d->cases[r->cost[i].best_case].fig[RP_JAIN].n > 0;
-	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", "$/hour",
-				"Mbit/s", "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
-				"Price as of", "Provider", "Currency", "Pricing"};
-	size_t n_cols = 13;
-	if (spot) {
-		cols[n_cols++] = "Mbit/s per on-demand hour";
-		cols[n_cols++] = "Mbit/s per spot hour";
-	}
-	if (fair)
-		cols[n_cols++] = "Fairness (Jain's index)";
-	table(b, "cost-table", NULL, NULL, cols, n_cols);
-	for (size_t i = 0; i < r->n_cost; i++) {
-		const struct rp_cost_row *c = &r->cost[i];
-		const struct rp_endpoint *e = &d->eps[c->ep];
-		int priced = !isnan(c->usd_per_hour);
-		row(b, priced ? NULL : "missing", NULL, NULL);
-		if (c->rank)
-			cell_int(b, c->rank);
-		else
-			cell_v(b, "–", RP_CELL_NUM, NAN);
-		cell(b, rp_ep_label(e));
-		cell(b, e->region);
-		cell(b, e->price_basis);
-		if (priced)
-			cell_fmt(b, "%.4g", c->usd_per_hour);
-		else
-			cell(b, "missing");
-		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
-		 * sender's figure, not the pair's */
-		cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
-			 : c->sustained ? "%.0f sustained"
-			 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
-		cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
-		cell_fmt(b, "%.4g", c->usd_per_gbps_hour);
-		rp_buf_reset(lab);
-		if (c->best_case >= 0)
-			rp_case_label(d, &d->cases[c->best_case], lab);
-		cell(b, c->best_case >= 0 ? rp_buf_str(lab) : "no successful case");
-		cell(b, e->price_as_of);
-		cell(b, e->provider);
-		cell(b, !priced ? "–" : c->currency ? c->currency : "USD");
-		struct rp_cell *pc = cell(b, e->pricing ? e->pricing : "on-demand");
-		if (pc)
-			pc->title = e->price_window;
-		if (spot) {
-			cell_fmt(b, "%.0f", c->od_mbps_per_hour);
-			cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
-		}
-		if (fair) {
-			const struct rp_stat *j = c->best_case >= 0 ? &d->cases[c->best_case].fig[RP_JAIN]
-								    : NULL;
-			if (j && j->n > 0)
-				cell_fmt(b, "%.3f", j->med);
-			else
-				cell_v(b, "–", RP_CELL_NUM, NAN);
+			tb_cell(b, "untestable");
 		}
 	}
 }
@@ -307,7 +127,7 @@ static void comparison(struct tb *b, const struct rp_report *r, struct rp_buf *l
 					   "Verdict"};
 	if (!r->cmp)
 		return;
-	table(b, "comparison-table", NULL, NULL, cols, 7);
+	tb_table(b, "comparison-table", NULL, NULL, cols, 7);
 	for (size_t i = 0; i < r->cmp->n; i++)
 		cmp_row(b, r, &r->cmp->rows[i], 1, lab);
 }
@@ -327,16 +147,16 @@ static void results(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 			cols[nc++] = rp_fig_cols[k].name;
 	if (adv)
 		cols[nc++] = "Of advertised";
-	table(b, "results-table", NULL, NULL, cols, nc);
+	tb_table(b, "results-table", NULL, NULL, cols, nc);
 	char t[96];
 	for (size_t i = 0; i < d->n_cases; i++) {
 		const struct rp_case *c = &d->cases[i];
 		const struct rp_stat *g = &c->fig[RP_RCV_BPS];
-		row(b, NULL, "data-case-key", c->case_key);
-		cell_int(b, c->ordinal);
+		tb_row(b, NULL, "data-case-key", c->case_key);
+		tb_cell_int(b, c->ordinal);
 		rp_buf_reset(lab);
 		rp_case_label(d, c, lab);
-		struct rp_cell *lc = cell(b, rp_buf_str(lab));
+		struct rp_cell *lc = tb_cell(b, rp_buf_str(lab));
 		if (lc)
 			lc->cls = "label";
 		if (c->first_error)
@@ -345,28 +165,28 @@ static void results(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		if (rp_limits_note(c, lab))
 			cell_note(b, lc, "note sender-limited", rp_buf_str(lab));
 		snprintf(t, sizeof(t), "%d / %d", c->n_ok, c->n_results);
-		cell_v(b, t, RP_CELL_NUM, NAN);
-		cell_bps(b, g->med, d->unit);
-		cell_range(b, g->min, g->max, d->unit);
-		cell_range(b, g->q1, g->q3, d->unit);
+		tb_cell_v(b, t, RP_CELL_NUM, NAN);
+		tb_cell_bps(b, g->med, d->unit);
+		tb_cell_range(b, g->min, g->max, d->unit);
+		tb_cell_range(b, g->q1, g->q3, d->unit);
 		for (size_t k = 0; k < RP_N_FIG_COLS; k++) {
 			double v = c->fig[rp_fig_cols[k].fig].med;
 			if (!used[k])
 				continue;
 			if (!rp_fig_cols[k].fmt) {
-				cell_bps(b, v, d->unit);
+				tb_cell_bps(b, v, d->unit);
 			} else if (!strcmp(rp_fig_cols[k].fmt, "pps")) {
 				rp_fmt_pps(t, sizeof(t), v);
-				cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+				tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 			} else {
-				cell_fmt(b, rp_fig_cols[k].fmt, v);
+				tb_cell_fmt(b, rp_fig_cols[k].fmt, v);
 			}
 		}
 		if (adv) {
 			struct rp_adv a = rp_advertised_case(d, c);
 			rp_buf_reset(lab);
 			rp_advertised_text(&a, lab);
-			cell_v(b, isnan(a.pct) ? "–" : rp_buf_str(lab), RP_CELL_NUM, a.pct);
+			tb_cell_v(b, isnan(a.pct) ? "–" : rp_buf_str(lab), RP_CELL_NUM, a.pct);
 		}
 	}
 }
@@ -376,18 +196,18 @@ static void results(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 static int declared_detected(struct tb *b, const char *declared, const char *detected,
 			     const char *unknown, int differs)
 {
-	cell(b, declared);
+	tb_cell(b, declared);
 	if (declared && detected && differs) {
 		char t[300];
 		snprintf(t, sizeof(t), "%s ≠", detected);
-		struct rp_cell *c = cell(b, t);
+		struct rp_cell *c = tb_cell(b, t);
 		if (c) {
 			c->cls = "mismatch";
 			c->title = "differs from what the matrix declared";
 		}
 		return 1;
 	}
-	struct rp_cell *c = cell(b, detected ? detected : unknown);
+	struct rp_cell *c = tb_cell(b, detected ? detected : unknown);
 	if (c && !detected)
 		c->cls = "note";
 	return 0;
@@ -401,17 +221,17 @@ static void environment(struct tb *b, const struct rp_report *r)
 		"Endpoint", "Side", "Instance type declared", "detected", "Region declared",
 		"detected", "Driver expected", "detected", "Host", "Kernel", "CPU", "MTU", "qdisc"};
 	const struct rp_data *d = r->d;
-	table(b, "environment-table", NULL, NULL, cols, 13);
+	tb_table(b, "environment-table", NULL, NULL, cols, 13);
 	char t[256];
 	for (size_t i = 0; i < d->n_eps; i++) {
 		const struct rp_endpoint *e = &d->eps[i];
 		for (int side = 0; side < 2; side++) {
 			const struct rp_host *h = side ? &e->agent : &e->client;
 			const char *sname = side ? "agent" : "client";
-			row2(b, NULL, "data-endpoint", e->name, "data-side", sname);
+			tb_row2(b, NULL, "data-endpoint", e->name, "data-side", sname);
 			struct rp_row *rw = b->row;
-			cell(b, e->name);
-			cell(b, sname);
+			tb_cell(b, e->name);
+			tb_cell(b, sname);
 			int bad = declared_detected(b, e->instance_type, h->cloud_instance_type,
 						    "not reported", e->instance_type &&
 						    h->cloud_instance_type &&
@@ -427,18 +247,18 @@ static void environment(struct tb *b, const struct rp_report *r)
 						 exp && !rp_host_driver_matches(exp, h));
 			if (bad && rw)
 				rw->cls = "mismatch";
-			cell(b, side ? e->agent_addr : h->hostname ? h->hostname : e->client_host
+			tb_cell(b, side ? e->agent_addr : h->hostname ? h->hostname : e->client_host
 			     ? e->client_host : "runner host");
-			cell(b, h->kernel);
+			tb_cell(b, h->kernel);
 			if (h->online_cpus)
 				snprintf(t, sizeof(t), "%s (%lld CPUs)", h->cpu_model ? h->cpu_model : "–",
 					 h->online_cpus);
 			else
 				snprintf(t, sizeof(t), "%s", h->cpu_model ? h->cpu_model : "–");
-			cell(b, t);
+			tb_cell(b, t);
 			snprintf(t, sizeof(t), "%lld", h->mtu);
-			cell_v(b, h->mtu ? t : "–", RP_CELL_NUM, NAN);
-			cell(b, h->qdisc);
+			tb_cell_v(b, h->mtu ? t : "–", RP_CELL_NUM, NAN);
+			tb_cell(b, h->qdisc);
 		}
 	}
 }
@@ -451,7 +271,7 @@ static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	const struct rp_ab *x = r->ab;
 	if (!x)
 		return;
-	table(b, "ab-table", NULL, NULL, cols, 9);
+	tb_table(b, "ab-table", NULL, NULL, cols, 9);
 	char t[512];
 	for (size_t i = 0; i < x->n; i++) {
 		const struct rp_ab_row *w = &x->rows[i];
@@ -459,22 +279,22 @@ static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		if (w->rr)
 			continue;
 		int significant = w->p < x->alpha;
-		row2(b, significant ? "significant" : NULL, "data-a", a, "data-b", bn);
-		cell(b, w->attr);
+		tb_row2(b, significant ? "significant" : NULL, "data-a", a, "data-b", bn);
+		tb_cell(b, w->attr);
 		snprintf(t, sizeof(t), "%s (%s)", w->va, a);
-		cell(b, t);
+		tb_cell(b, t);
 		snprintf(t, sizeof(t), "%s (%s)", w->vb, bn);
-		cell(b, t);
+		tb_cell(b, t);
 		rp_buf_reset(lab);
 		rp_case_label_short(r->d, &r->d->cases[w->ca], lab);
-		cell(b, rp_buf_str(lab));
-		cell_bps(b, w->med_a, r->d->unit);
-		cell_bps(b, w->med_b, r->d->unit);
-		cell_fmt(b, "%+.1f %%", w->diff_pct);
+		tb_cell(b, rp_buf_str(lab));
+		tb_cell_bps(b, w->med_a, r->d->unit);
+		tb_cell_bps(b, w->med_b, r->d->unit);
+		tb_cell_fmt(b, "%+.1f %%", w->diff_pct);
 		snprintf(t, sizeof(t), "%+.1f to %+.1f %%", w->ci_lo, w->ci_hi);
-		cell_v(b, isnan(w->ci_lo) ? "–" : t, RP_CELL_NUM, NAN);
+		tb_cell_v(b, isnan(w->ci_lo) ? "–" : t, RP_CELL_NUM, NAN);
 		snprintf(t, sizeof(t), "%.3g", w->p);
-		cell_v(b, isnan(w->p) ? "–" : t, RP_CELL_NUM | (significant ? RP_CELL_STRONG : 0),
+		tb_cell_v(b, isnan(w->p) ? "–" : t, RP_CELL_NUM | (significant ? RP_CELL_STRONG : 0),
 		       w->p);
 	}
 }
@@ -490,28 +310,28 @@ static void latency(struct tb *b, const struct rp_report *r)
 	char t[160];
 	if (!l || !l->n)
 		return;
-	table(b, "latency-table", NULL, NULL, cols, 11);
+	tb_table(b, "latency-table", NULL, NULL, cols, 11);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_lat_case *c = &l->cases[i];
 		char rate[32] = "back to back";
 		if (c->rate > 0)
 			snprintf(rate, sizeof(rate), "%.0f/s", c->rate);
-		row(b, NULL, "data-case-key", c->case_key);
-		struct rp_cell *pc = cell(b, c->endpoint);
+		tb_row(b, NULL, "data-case-key", c->case_key);
+		struct rp_cell *pc = tb_cell(b, c->endpoint);
 		if (pc)
 			pc->cls = "label";
 		snprintf(t, sizeof(t), "%s %lld/%lld B, %lld stream%s, %s", c->test, c->request,
 			 c->response, c->streams, c->streams == 1 ? "" : "s", rate);
-		cell(b, t);
-		cell_fmt(b, "%.0f", c->tps);
-		cell_fmt(b, "%.1f", c->p50_us);
-		cell_fmt(b, "%.1f", c->p99_us);
-		cell_fmt(b, "%.1f", c->p999_us);
-		cell_fmt(b, "%.0f", (double)c->lost);
+		tb_cell(b, t);
+		tb_cell_fmt(b, "%.0f", c->tps);
+		tb_cell_fmt(b, "%.1f", c->p50_us);
+		tb_cell_fmt(b, "%.1f", c->p99_us);
+		tb_cell_fmt(b, "%.1f", c->p999_us);
+		tb_cell_fmt(b, "%.0f", (double)c->lost);
 		if (isfinite(c->change_pct)) {
 			snprintf(t, sizeof(t), "%+.1f %%%s", c->change_pct,
 				 c->regressed ? " regressed" : isfinite(c->p) ? "" : " (no test)");
-			struct rp_cell *x = cell_v(b, t, RP_CELL_NUM | (c->regressed ? RP_CELL_STRONG : 0),
+			struct rp_cell *x = tb_cell_v(b, t, RP_CELL_NUM | (c->regressed ? RP_CELL_STRONG : 0),
 						   c->change_pct);
 			if (x && c->regressed)
 				x->attr = "data-regressed";
@@ -519,38 +339,38 @@ static void latency(struct tb *b, const struct rp_report *r)
 							    c->p) >= 0)
 				x->title = x->own_title;
 		} else {
-			cell_v(b, "–", RP_CELL_NUM, NAN);
+			tb_cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
-		cell_fmt(b, "%.4g", c->usd_per_mtx);
+		tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
 		snprintf(t, sizeof(t), "%d", c->client_cpu);
-		cell(b, c->client_cpu >= 0 ? t : "–");
+		tb_cell(b, c->client_cpu >= 0 ? t : "–");
 		if (c->agent_cpu >= 0)
 			snprintf(t, sizeof(t), "%d (%.0f %%)", c->agent_cpu, c->agent_cpu_pct);
 		else
 			snprintf(t, sizeof(t), "– (%.0f %%)", c->agent_cpu_pct);
-		cell(b, t);
+		tb_cell(b, t);
 	}
 	if (!l->n_ab)
 		return;
 	static const char *const abcols[] = {"A", "B", "Differ in", "Case", "p50 A / B µs",
 					     "p99 A / B µs", "p99 A vs B", "p"};
-	table(b, "latency-ab", "A/B on latency", RP_LAT_AB_NOTE, abcols, 8);
+	tb_table(b, "latency-ab", "A/B on latency", RP_LAT_AB_NOTE, abcols, 8);
 	for (size_t i = 0; i < l->n_ab; i++) {
 		const struct rp_lat_ab *a = &l->ab[i];
-		row(b, NULL, NULL, NULL);
-		cell(b, a->a ? a->a : "");
-		cell(b, a->b ? a->b : "");
+		tb_row(b, NULL, NULL, NULL);
+		tb_cell(b, a->a ? a->a : "");
+		tb_cell(b, a->b ? a->b : "");
 		snprintf(t, sizeof(t), "%s: %s / %s", a->attr, a->va ? a->va : "?",
 			 a->vb ? a->vb : "?");
-		cell(b, t);
+		tb_cell(b, t);
 		snprintf(t, sizeof(t), "%s %lld/%lld B", a->ca->test, a->ca->request, a->ca->response);
-		cell(b, t);
+		tb_cell(b, t);
 		snprintf(t, sizeof(t), "%.1f / %.1f", a->ca->p50_us, a->cb->p50_us);
-		cell(b, t);
+		tb_cell(b, t);
 		snprintf(t, sizeof(t), "%.1f / %.1f", a->ca->p99_us, a->cb->p99_us);
-		cell(b, t);
-		cell_fmt(b, "%+.1f %%", a->p99_diff_pct);
-		cell_fmt(b, "%.3g", a->p);
+		tb_cell(b, t);
+		tb_cell_fmt(b, "%+.1f %%", a->p99_diff_pct);
+		tb_cell_fmt(b, "%.3g", a->p);
 	}
 }
 
@@ -566,16 +386,16 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 	const struct rp_loadlat *l = r->loadlat;
 	if (!l || !l->n)
 		return;
-	table(b, "latency-under-load-table", NULL, NULL, cols, 9);
+	tb_table(b, "latency-under-load-table", NULL, NULL, cols, 9);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_ll_case *c = &l->cases[i];
-		row(b, NULL, "data-case-key", c->case_key);
-		struct rp_cell *pc = cell(b, c->endpoint);
+		tb_row(b, NULL, "data-case-key", c->case_key);
+		struct rp_cell *pc = tb_cell(b, c->endpoint);
 		if (pc)
 			pc->cls = "label";
-		cell(b, c->desc);
+		tb_cell(b, c->desc);
 		for (int k = 0; k < RP_LL_N; k++)
-			cell_fmt(b, fmt[k], c->v[k]);
+			tb_cell_fmt(b, fmt[k], c->v[k]);
 	}
 }
 
@@ -584,7 +404,7 @@ static void cell_pps(struct tb *b, double v)
 {
 	char t[32];
 	snprintf(t, sizeof(t), "%.0f", v);
-	cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+	tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 }
 
 /* Each rate search: per loss goal the highest rate that met it and the lowest that did not,
@@ -608,20 +428,20 @@ static void search(struct tb *b, const struct rp_report *r)
 	}
 	cols[nc++] = "unpaced received (pps)";
 	cols[nc++] = "wire rate (pps)";
-	table(b, "search-table", NULL, NULL, cols, nc);
+	tb_table(b, "search-table", NULL, NULL, cols, nc);
 	char t[64];
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rp_search_row *w = &s->rows[i];
-		row(b, NULL, NULL, NULL);
-		cell(b, w->endpoint);
-		cell_int(b, (int)w->streams);
-		cell_int(b, (int)w->length);
+		tb_row(b, NULL, NULL, NULL);
+		tb_cell(b, w->endpoint);
+		tb_cell_int(b, (int)w->streams);
+		tb_cell_int(b, (int)w->length);
 		for (size_t g = 0; g < goals; g++) {
 			const struct rp_search_goal *gg = g < w->n_goals ? &w->goals[g] : NULL;
 			if (gg && gg->sender_limited) {
 				/* a floor the sender set, not the path's figure */
 				snprintf(t, sizeof(t), "≥ %.0f (sender)", gg->at_least_pps);
-				struct rp_cell *c = cell_v(b, isnan(gg->at_least_pps) ? "not met (sender)"
+				struct rp_cell *c = tb_cell_v(b, isnan(gg->at_least_pps) ? "not met (sender)"
 							   : t, RP_CELL_NUM, gg->at_least_pps);
 				if (c) {
 					c->cls = "num sender-limited";
@@ -631,7 +451,7 @@ static void search(struct tb *b, const struct rp_report *r)
 			} else if (gg && gg->met) {
 				cell_pps(b, gg->lower_pps);
 			} else {
-				cell_v(b, "not met", RP_CELL_NUM, NAN);
+				tb_cell_v(b, "not met", RP_CELL_NUM, NAN);
 			}
 			cell_pps(b, gg ? gg->upper_pps : NAN);
 		}
@@ -650,7 +470,7 @@ static void search(struct tb *b, const struct rp_report *r)
 				return;
 			}
 			b->t->items = ni;
-			ni[b->t->n_items++] = dup_or_oom(b, line);
+			ni[b->t->n_items++] = tb_dup(b, line);
 		}
 }
 
@@ -662,10 +482,10 @@ static void history_row(struct tb *b, const struct rp_report *r, size_t k, size_
 {
 	const struct rp_history *h = r->history;
 	const struct rp_case *c = &r->d->cases[k];
-	row(b, NULL, "data-case-key", c->case_key);
+	tb_row(b, NULL, "data-case-key", c->case_key);
 	rp_buf_reset(lab);
 	rp_case_label(r->d, c, lab);
-	struct rp_cell *lc = cell(b, rp_buf_str(lab));
+	struct rp_cell *lc = tb_cell(b, rp_buf_str(lab));
 	if (lc)
 		lc->cls = "label";
 	for (size_t j = 0; j < runs; j++) {
@@ -674,13 +494,13 @@ static void history_row(struct tb *b, const struct rp_report *r, size_t k, size_
 		char t[64];
 		rp_fmt_in(t, sizeof(t), v, r->d->unit);
 		if (!st) {
-			cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
+			tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 			continue;
 		}
 		char shown[96];
 		snprintf(shown, sizeof(shown), "%s %s", isnan(v) ? "–" : t,
 			 st->s.change_pct < 0 ? "▼" : "▲");
-		struct rp_cell *sc = cell_v(b, shown, RP_CELL_NUM | RP_CELL_SAY_TITLE, v);
+		struct rp_cell *sc = tb_cell_v(b, shown, RP_CELL_NUM | RP_CELL_SAY_TITLE, v);
 		if (!sc)
 			continue;
 		if (asprintf(&sc->own_title, "step %+.1f %% from here, p = %.3g", st->s.change_pct,
@@ -708,7 +528,7 @@ static void history(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		rp_history_run_name(h, j, names[j], sizeof(names[j]));
 		cols[1 + j] = names[j];
 	}
-	table(b, "history-table", NULL, NULL, cols, 1 + runs);
+	tb_table(b, "history-table", NULL, NULL, cols, 1 + runs);
 	size_t shown = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < r->d->n_cases && shown < HISTORY_MAX_ROWS; k++)
@@ -728,16 +548,16 @@ static void method(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 {
 	static const char *const cols[] = {"#", "Case", "Command"};
 	const struct rp_data *d = r->d;
-	table(b, NULL, "Equivalent probe commands", RP_PROBE_NOTE, cols, 3);
+	tb_table(b, NULL, "Equivalent probe commands", RP_PROBE_NOTE, cols, 3);
 	for (size_t i = 0; i < d->n_cases; i++) {
-		row(b, NULL, NULL, NULL);
-		cell_int(b, d->cases[i].ordinal);
+		tb_row(b, NULL, NULL, NULL);
+		tb_cell_int(b, d->cases[i].ordinal);
 		rp_buf_reset(lab);
 		rp_case_label(d, &d->cases[i], lab);
-		cell(b, rp_buf_str(lab));
+		tb_cell(b, rp_buf_str(lab));
 		rp_buf_reset(lab);
 		rp_case_probe_cmd(d, &d->cases[i], lab);
-		cell_v(b, rp_buf_str(lab), RP_CELL_CODE, NAN);
+		tb_cell_v(b, rp_buf_str(lab), RP_CELL_CODE, NAN);
 	}
 }
 
@@ -748,7 +568,7 @@ int rp_content_tables(const struct rp_report *r, struct rp_section *s)
 	rp_buf_init(&lab);
 	switch (s->kind) {
 	case RP_SEC_NEWS: news(&b, r, &lab); break;
-	case RP_SEC_COST: cost(&b, r, &lab); break;
+	case RP_SEC_COST: rp_content_cost(&b, r, &lab); break;
 	case RP_SEC_COMPARISON: comparison(&b, r, &lab); break;
 	case RP_SEC_RESULTS: results(&b, r, &lab); break;
 	case RP_SEC_LATENCY: latency(&b, r); break;

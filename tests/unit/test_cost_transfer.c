@@ -43,7 +43,7 @@ static void cross_zone_pair_by_hand(void **state)
 	(void)state;
 	struct cost_total t;
 	double pair = cost_usd_per_hour(0.096, COST_PAIR);
-	cost_total_figures(4.2e9, pair, &cross_zone, "cross-zone", 0, &t);
+	cost_total_figures(4.2e9, 1, pair, &cross_zone, "cross-zone", 0, &t);
 	cents(t.gb_per_hour, 1890.00);
 	cents(t.transfer_per_hour, 37.80);
 	cents(t.total_per_hour, 37.99);
@@ -54,15 +54,15 @@ static void cross_zone_pair_by_hand(void **state)
 	cents(t.mbps_per_instance_hour, 21875.00);    /* 4200 / 0.192 */
 	cents(t.mbps_per_total_hour, 110.55);         /* 4200 / 37.992 */
 	/* the same pair in one zone, no rule for it: free */
-	cost_total_figures(4.2e9, pair, NULL, "same-zone", 0, &t);
+	cost_total_figures(4.2e9, 1, pair, NULL, "same-zone", 0, &t);
 	assert_true(t.transfer_per_hour == 0);
 	cents(t.total_per_hour, 0.19);
 	cents(t.total_per_tb, 0.10);
 	/* unknown relation: the transfer and so the total stay unknown, never guessed */
-	cost_total_figures(4.2e9, pair, NULL, "unknown", 0, &t);
+	cost_total_figures(4.2e9, 1, pair, NULL, "unknown", 0, &t);
 	assert_true(isnan(t.transfer_per_hour) && isnan(t.total_per_hour));
 	assert_true(fabs(t.mbps_per_instance_hour - 21875) < 1e-9);
-	cost_total_figures(4.2e9, pair, NULL, "cross-zone", 0, &t);
+	cost_total_figures(4.2e9, 1, pair, NULL, "cross-zone", 0, &t);
 	assert_true(isnan(t.transfer_per_hour));
 }
 
@@ -76,10 +76,10 @@ static void internet_follows_the_tiers(void **state)
 	cents(cost_transfer_month(&internet, 100), 0);
 	cents(cost_transfer_month(&internet, 5000), 441.00);
 	struct cost_total t;
-	cost_total_figures(1e9, 0.192, &internet, "internet", 60000, &t);
+	cost_total_figures(1e9, 1, 0.192, &internet, "internet", 60000, &t);
 	cents(t.transfer_per_hour, 37.58);
 	assert_true(t.monthly_gb == 60000);
-	cost_total_figures(1e9, 0.192, &internet, "internet", 5000, &t);
+	cost_total_figures(1e9, 1, 0.192, &internet, "internet", 5000, &t);
 	cents(t.transfer_per_hour, 39.69);
 	/* past the last bound: 200 TB a month */
 	cents(cost_transfer_month(&internet, 200000),
@@ -95,9 +95,9 @@ static void hetzner_allowance(void **state)
 	cents(cost_transfer_month(&hetzner, 20000), 0);
 	cents(cost_transfer_month(&hetzner, 30000), 10.00);
 	struct cost_total t;
-	cost_total_figures(1e9, 0.0119, &hetzner, "internet", 15000, &t);
+	cost_total_figures(1e9, 1, 0.0119, &hetzner, "internet", 15000, &t);
 	assert_true(t.transfer_per_hour == 0);
-	cost_total_figures(1e9, 0.0119, &hetzner, "internet", 30000, &t);
+	cost_total_figures(1e9, 1, 0.0119, &hetzner, "internet", 30000, &t);
 	cents(t.transfer_per_hour * 1000, 150.00); /* 10 / 30000 * 450 = 0.15 an hour */
 }
 
@@ -154,18 +154,21 @@ static const struct {
 	const char *name, *provider, *type, *region, *agent_region, *relation, *currency;
 	double unit, bps;
 	const struct cost_transfer_rule *rule;
-	double volume, included;
+	double volume, included, scale;
 } pairs[] = {
 	{1, "cz", "aws", "m5.large", "us-east-1", NULL, "cross-zone", "USD", 0.096, 4.2e9,
-	 &cross_zone, 0, 0},
-	{1, "sz", "aws", "m5.large", "us-east-1", NULL, "same-zone", "USD", 0.096, 4.9e9, NULL, 0, 0},
-	{1, "un", "aws", "m5.large", "us-east-1", NULL, "unknown", "USD", 0.096, 3e9, NULL, 0, 0},
+	 &cross_zone, 0, 0, 0},
+	{1, "sz", "aws", "m5.large", "us-east-1", NULL, "same-zone", "USD", 0.096, 4.9e9, NULL, 0, 0, 0},
+	{1, "un", "aws", "m5.large", "us-east-1", NULL, "unknown", "USD", 0.096, 3e9, NULL, 0, 0, 0},
 	{1, "cr", "aws", "c5n.large", "us-east-1", "us-west-2", "cross-region", "USD", 0.108, 2e9,
-	 NULL /* the us-west-2 rule, below */, 0, 0},
+	 NULL /* the us-west-2 rule, below */, 0, 0, 0},
 	{2, "in", "aws", "m5.large", "us-east-1", NULL, "internet", "USD", 0.096, 1e9, &internet,
-	 60000, 0},
+	 60000, 0, 0},
 	{2, "hz", "hetzner", "cx22", "fsn1", NULL, "internet", "EUR", 0.0119, 1e9, &hetzner, 60000,
-	 20000},
+	 20000, 0},
+	/* a lab pair at 1/100: its 420 Mbit/s stand for 42 Gbit/s of traffic */
+	{1, "lab", "aws", "m5.large", "us-east-1", NULL, "cross-zone", "USD", 0.096, 4.2e8,
+	 &cross_zone, 0, 0, 0.01},
 };
 
 static const struct cost_tier to_west_tiers[] = {{INFINITY, 0.02}};
@@ -218,6 +221,11 @@ static void view_holds_the_formula(void **state)
 			 pairs[i].agent_region ? "'" : "", pairs[i].relation, i + 1, pairs[i].run, i + 1,
 			 i, i, i + 1, pairs[i].bps);
 		exec(db, sql);
+		if (pairs[i].scale > 0) {
+			snprintf(sql, sizeof(sql), "INSERT INTO endpoint_emulation VALUES (%zu,"
+				 " '{\"lab\": \"netns\", \"scale\": %g}');", i + 1, pairs[i].scale);
+			exec(db, sql);
+		}
 	}
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(db,
@@ -236,8 +244,8 @@ static void view_holds_the_formula(void **state)
 			!strcmp(name, "cr") ? &to_west : pairs[rows].rule;
 		struct cost_total t;
 		double price = cost_usd_per_hour(pairs[rows].unit, COST_PAIR);
-		cost_total_figures(pairs[rows].bps, price, rule, pairs[rows].relation,
-				   pairs[rows].volume, &t);
+		cost_total_figures(pairs[rows].bps, pairs[rows].scale, price, rule,
+				   pairs[rows].relation, pairs[rows].volume, &t);
 		same(col(st, 1), pairs[rows].bps, "bps", name);
 		same(col(st, 2), price, "instance_per_hour", name);
 		same(col(st, 3), t.gb_per_hour, "gb_per_hour", name);
@@ -258,6 +266,13 @@ static void view_holds_the_formula(void **state)
 	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
 	cents(col(q, 0), 37.80);
 	assert_true(fabs(col(q, 1) - 37.992) < 1e-9);
+	sqlite3_finalize(q);
+	/* the lab pair: 42 Gbit/s of traffic priced, 378.00 an hour */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT transfer_per_hour, lab_scale FROM"
+		" v_cost_total WHERE pair = 'lab'", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	cents(col(q, 0), 378.00);
+	assert_true(col(q, 1) == 0.01);
 	sqlite3_finalize(q);
 	sqlite3_close(db);
 }
