@@ -23,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep cost [--catalog FILE]... [--no-default-catalog] [--region R] [--type T]\n"
-		"                     [--throughput RATE [--basis pair|sender]]\n"
+		"                     [--throughput RATE [--basis pair|sender] [--relation REL\n"
+		"                     [--peer-region R] [--monthly-transfer VOLUME]]]\n"
 		"       netsweep cost wire --speed RATE [--sizes 64,128,...] [--mtus 1500,9001]\n"
 		"  --catalog FILE        add a catalog (schemas/catalog.xsd); later files override earlier\n"
 		"                        ones; the default is $NETSWEEP_CATALOG or data/catalog/aws.xml\n"
@@ -33,6 +34,12 @@ static void usage(FILE *f)
 		"                        as the catalog states it (m5, Dsv5, n2-standard, PRO2, cx)\n"
 		"  --throughput RATE     also show Mbit/s per $/hour and $ per Gbit/s-hour for RATE (436M)\n"
 		"  --basis pair|sender   price both instances of a pair (default) or the sender alone\n"
+		"  --relation REL        with --throughput: also what moving RATE costs between the\n"
+		"                        pair's ends, by the catalog's transfer rules: same-zone,\n"
+		"                        cross-zone, cross-region (--peer-region R: to that region) or\n"
+		"                        internet; transfer, total per hour and per TB moved\n"
+		"  --monthly-transfer V  the monthly volume the transfer tiers are read at (50TB;\n"
+		"                        default: RATE for a 730-hour month)\n"
 		"  wire --speed RATE     link speed (10G); --sizes are Ethernet frame sizes in bytes with\n"
 		"                        FCS (64..9238), --mtus the MTUs for the TCP payload share\n"
 		"A catalog file is at most %u MiB, refused at its first error, its reading and checking\n"
@@ -93,6 +100,59 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 			       in->enhanced[0] ? in->enhanced : "-", "-", "-", "-", "no price", "-");
 			(*shown)++;
 		}
+	}
+}
+
+struct xfer_opts {
+	const char *relation, *peer_region;
+	double monthly_gb;          /* 0 = the rate for 730 hours */
+};
+
+/* What moving bps costs beside each on-demand price shown, by the catalog's transfer rule of
+ * the type's provider, the price's region and the relation (lib/cost.h, as v_cost_total). */
+static void print_transfer(const struct catalog *c, const char *region, const char *type,
+			   double bps, enum cost_basis basis, const struct xfer_opts *o)
+{
+	printf("\nwith transfer, %s%s%s, tiers at %s:\n", o->relation,
+	       o->peer_region ? " to " : "", o->peer_region ? o->peer_region : "",
+	       o->monthly_gb > 0 ? "the stated monthly volume" : "the rate for a 730-hour month");
+	printf("%-14s %-15s %-3s %10s %10s %10s %12s %10s %s\n", "type", "region", "cur",
+	       "instances", "transfer", "total/h", "Mbit/s/(t/h)", "total/TB", "rule");
+	for (size_t j = 0; j < c->n_prices; j++) {
+		const struct catalog_price *p = &c->prices[j];
+		const struct catalog_instance *in = catalog_instance(c, p->type);
+		if (!in || !catalog_type_matches(c, p->type, type) || p->pricing != CATALOG_ON_DEMAND ||
+		    (region && strcmp(p->region, region)))
+			continue;
+		const struct catalog_transfer *t = in->provider[0]
+			? catalog_transfer_find(c, in->provider, p->region, o->relation, o->peer_region)
+			: NULL;
+		struct cost_tier tiers[64];
+		struct cost_transfer_rule rule = {0};
+		char why[96] = "";
+		if (t && strcmp(t->currency, p->currency)) {
+			snprintf(why, sizeof(why), "a rule in %s, the price in %s", t->currency,
+				 p->currency);
+			t = NULL;
+		}
+		if (t) {
+			size_t n = t->ntiers < 64 ? t->ntiers : 64;
+			for (size_t k = 0; k < n; k++)
+				tiers[k] = (struct cost_tier){t->tiers[k].upto_gb, t->tiers[k].per_gb};
+			cost_billed_parse(t->billed, &rule.billed);
+			rule = (struct cost_transfer_rule){rule.billed, tiers, n, p->included_gb_month};
+			snprintf(why, sizeof(why), "billed to %s, %g per GB first (%s)", t->billed,
+				 t->tiers[0].per_gb, t->as_of);
+		} else if (!why[0]) {
+			snprintf(why, sizeof(why), strcmp(o->relation, "same-zone") ? "no rule known"
+				 : "free (no rule: same zone)");
+		}
+		struct cost_total f;
+		cost_total_figures(bps, 1, cost_usd_per_hour(p->per_hour, basis), t ? &rule : NULL,
+				   o->relation, o->monthly_gb, &f);
+		printf("%-14s %-15s %-3s %10.4f %10.4f %10.4f %12.1f %10.2f %s\n", p->type, p->region,
+		       p->currency, cost_usd_per_hour(p->per_hour, basis), f.transfer_per_hour,
+		       f.total_per_hour, f.mbps_per_total_hour, f.total_per_tb, why);
 	}
 }
 
@@ -261,9 +321,13 @@ int cmd_cost(int argc, char **argv)
 		{"type", required_argument, NULL, 't'},
 		{"throughput", required_argument, NULL, 'T'},
 		{"basis", required_argument, NULL, 'b'},
+		{"relation", required_argument, NULL, 'R'},
+		{"peer-region", required_argument, NULL, 'P'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct xfer_opts xo = {0};
 	const char *files[MAX_CATALOGS + 1];
 	size_t n_files = 0;
 	bool use_default = true;
@@ -305,6 +369,23 @@ int cmd_cost(int argc, char **argv)
 				return NS_EXIT_USAGE;
 			}
 			break;
+		case 'R':
+			if (!cost_relation_valid(optarg) || !strcmp(optarg, "unknown")) {
+				fprintf(stderr, "netsweep cost: --relation %s: same-zone, cross-zone, "
+					"cross-region or internet\n", optarg);
+				return NS_EXIT_USAGE;
+			}
+			xo.relation = optarg;
+			break;
+		case 'P':
+			xo.peer_region = optarg;
+			break;
+		case 'M':
+			if (cost_volume_parse(optarg, &xo.monthly_gb, &err) < 0) {
+				fprintf(stderr, "netsweep cost: --monthly-transfer: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;
@@ -315,6 +396,11 @@ int cmd_cost(int argc, char **argv)
 	}
 	if (cli_no_operands(argc, argv, &err) < 0)
 		return usage_error("netsweep cost", &err);
+	if ((xo.relation || xo.monthly_gb > 0 || xo.peer_region) && (!xo.relation || !bps)) {
+		fprintf(stderr, "netsweep cost: --relation, --peer-region and --monthly-transfer "
+			"price a --throughput's transfer: give --throughput and --relation\n");
+		return NS_EXIT_USAGE;
+	}
 	if (!use_default && n_files == 0) {
 		fprintf(stderr, "netsweep cost: --no-default-catalog needs at least one --catalog\n");
 		return NS_EXIT_USAGE;
@@ -342,6 +428,8 @@ int cmd_cost(int argc, char **argv)
 	size_t shown;
 	print_catalog(&cat, region, type, (double)bps, basis, &shown);
 	print_sources(&cat, region, type);
+	if (xo.relation)
+		print_transfer(&cat, region, type, (double)bps, basis, &xo);
 	catalog_free(&cat);
 	if (shown == 0) {
 		fprintf(stderr, "netsweep cost: nothing in the catalog matches%s%s%s%s\n",
