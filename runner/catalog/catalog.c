@@ -339,6 +339,9 @@ static int grow(void **arr, size_t n, size_t *cap, size_t elem)
 struct merge {
 	struct catalog *c;
 	size_t cap_instances, cap_prices, cap_transfers;
+	long *xline;                /* per transfer rule: the line of this file that set it, 0 =
+				     * an earlier file's (a key twice in one file is refused) */
+	size_t xline_cap;
 	const char *path;
 	char provider[32];          /* the catalog element's, for its instances */
 };
@@ -558,32 +561,37 @@ static int merge_transfer(struct merge *m, xmlNodePtr tn, struct ns_err *err)
 	if (transfer_tiers(m, tn, &t, what, err) < 0)
 		goto out;
 	/* one rule per key in a file; a later file's replaces an earlier one's */
-	for (xmlNodePtr q = tn->prev; q; q = q->prev) {
-		if (!is_elem(q, "transfer"))
-			continue;
-		char *qp = attr_dup(q, "provider", &oom), *qr = attr_dup(q, "region", &oom),
-		     *ql = attr_dup(q, "relation", &oom), *qx = attr_dup(q, "peer-region", &oom);
-		bool dup = transfer_key_eq(&t, qp ? qp : m->provider, qr, ql, qx);
-		free(qp), free(qr), free(ql), free(qx);
-		if (dup) {
-			node_error(err, m->path, tn, "%s: a second rule for it in this file (the first "
-				   "at line %ld)", what, xmlGetLineNo(q));
-			goto out;
-		}
-	}
 	struct catalog *c = m->c;
-	for (size_t i = 0; i < c->ntransfers; i++)
-		if (transfer_key_eq(&c->transfers[i], t.provider, t.region, t.relation,
-				    t.peer_region)) {
-			transfer_free(&c->transfers[i]);
-			c->transfers[i] = t;
-			return 0;
-		}
-	if (grow((void **)&c->transfers, c->ntransfers, &m->cap_transfers, sizeof(t)) < 0) {
+	size_t i = 0;
+	while (i < c->ntransfers && !transfer_key_eq(&c->transfers[i], t.provider, t.region,
+						     t.relation, t.peer_region))
+		i++;
+	if (i < c->ntransfers && i < m->xline_cap && m->xline[i]) {
+		node_error(err, m->path, tn, "%s: a second rule for it in this file (the first at "
+			   "line %ld)", what, m->xline[i]);
+		goto out;
+	}
+	if (i == c->ntransfers &&
+	    grow((void **)&c->transfers, c->ntransfers, &m->cap_transfers, sizeof(t)) < 0) {
 		node_error(err, m->path, tn, "too many transfer rules (or out of memory)");
 		goto out;
 	}
-	c->transfers[c->ntransfers++] = t;
+	if (m->xline_cap < m->cap_transfers) {
+		long *x = realloc(m->xline, m->cap_transfers * sizeof(*x));
+		if (!x) {
+			node_error(err, m->path, tn, "out of memory");
+			goto out;
+		}
+		memset(x + m->xline_cap, 0, (m->cap_transfers - m->xline_cap) * sizeof(*x));
+		m->xline = x;
+		m->xline_cap = m->cap_transfers;
+	}
+	if (i < c->ntransfers)
+		transfer_free(&c->transfers[i]);
+	else
+		c->ntransfers++;
+	c->transfers[i] = t;
+	m->xline[i] = xmlGetLineNo(tn) > 0 ? xmlGetLineNo(tn) : 1;
 	return 0;
 out:
 	transfer_free(&t);
@@ -715,10 +723,12 @@ int catalog_load(struct catalog *c, const char *path, struct ns_err *err)
 	catalog_free(c);
 	*c = work;
 	xmlFreeDoc(doc);
+	free(m.xline);
 	return 0;
 
 err:
 	catalog_free(&work);
 	xmlFreeDoc(doc);
+	free(m.xline);
 	return -1;
 }
