@@ -12,7 +12,7 @@ LIB_SRC += report/load/provider.c report/load/pricing.c report/analyze/advertise
 UNIT_TESTS += test_provider test_limits
 ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.sh
 ITESTS += tests/integration/report_lab_exports.sh
-LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c
+LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c report/cmd_plan.c report/analyze/plan.c
 ITESTS += tests/integration/export_metrics.sh
 # report/site/: `netsweep site`, the static results site over every night.
 LIB_SRC += report/site/site.c report/site/site_night.c report/site/site_pages.c report/site/site_charts.c report/site/site_feed.c report/site/cmd_site.c

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "lib/cli.h"
+#include "lib/cost.h"
+#include "report/analyze/plan.h"
 #include "report/load/lab.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
@@ -120,6 +122,27 @@ static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 		para(b, RP_PARA_TEXT, NULL, 1, "The run's cost is unknown: no price was recorded.");
 }
 
+/* With a stated monthly volume (the matrix's monthly-transfer, report --monthly-transfer):
+ * netsweep plan's answer for moving it (report/analyze/plan.h). */
+static void plan_sentence(struct cb *b, const struct rp_report *r)
+{
+	const struct rp_data *d = r->d;
+	if (!(d->monthly_gb > 0))
+		return;
+	struct rp_plan_need need = {
+		.bps = d->monthly_gb * 8e9 / (COST_HOURS_PER_MONTH * 3600.0),
+		.monthly_gb = d->monthly_gb,
+	};
+	struct rp_plan_option *o = NULL;
+	size_t n = 0;
+	char s[1024];
+	if (rp_plan_build(d, r->cost, r->n_cost, &need, &o, &n, NULL) == 0 &&
+	    rp_plan_sentence(d, r->cost, &need, o, n, s, sizeof(s)))
+		para(b, RP_PARA_LEAD, "plan", 0, "%s (netsweep plan: pairs scaled out on their "
+		     "measured rates, a 730-hour month, the transfer at its relation's rule.)", s);
+	free(o);
+}
+
 static void cost(struct cb *b, const struct rp_report *r)
 {
 	sec(b, RP_SEC_COST, "cost", "Best per dollar");
@@ -152,6 +175,7 @@ static void cost(struct cb *b, const struct rp_report *r)
 				     "database's v_cost_total view has every result's figures.");
 			break;
 		}
+	plan_sentence(b, r);
 	run_cost_sentence(b, r->d);
 }
 

@@ -6,13 +6,15 @@
 # rate of the instances the lab stands for (bps / 0.01), to the cent of a hand formula, and the
 # same-zone traffic not at all; the report ranks on instances and with transfer, says in one
 # sentence when their first differ, and report.json, ranking.csv, OpenMetrics and NDJSON carry
-# v_cost_total's numbers; `netsweep cost --relation` prices the hand-checked pair.
+# v_cost_total's numbers; `netsweep cost --relation` prices the hand-checked pair; `netsweep plan`
+# answers a need from the run (same zone on the smaller type beats cross zone on the bigger),
+# as the report does for the matrix's monthly-transfer.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("lab placement: relations" "lab placement: transfer by hand" "lab placement: report"
-	"lab placement: exports" "lab placement: cost")
+	"lab placement: exports" "lab placement: cost" "lab placement: plan")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab NETSWEEP_LAB_PREFIX=nstplc
 export NETSWEEP_LAB_SCALE=1/100
@@ -88,4 +90,19 @@ if grep -Eq '^m5\.large +us-east-1 +USD +0\.1920 +37\.8000 +37\.9920 +110\.5 +20
 	pass "lab placement: cost --relation cross-zone — m5.large at 4.2G: 37.80 transfer, 37.992 an hour, 20.10 a TB"
 else
 	fail "lab placement: cost" "$out"
+fi
+
+# plan: 50 TB a month (152 Mbit/s) is one pair of either (each moves some Gbit/s at the instances'
+# rate); m5.8xlarge same-zone costs 2 x 1.536 x 730 = 2242.56 a month, c5n.9xlarge cross-zone
+# 2 x 1.944 x 730 = 2838.24 and 50,000 GB x 0.02 = 1000.00 of transfer
+P=$NETNS_TMP/plan.json
+"$NS" plan --db "$DB" --move 50TB/month --json >"$P" 2>"$NETNS_TMP/plan.err"
+pj() { sqlite3 :memory: "select $1 from json_each(json_extract(readfile('$P'), '\$.options'))"; }
+got=$(pj "group_concat(json_extract(value, '\$.rank') || ':' || json_extract(value, '\$.pair') || ':' || json_extract(value, '\$.pairs') || ':' || printf('%.2f', json_extract(value, '\$.instances_month')) || ':' || printf('%.2f', json_extract(value, '\$.transfer_month')), ' ')")
+if [ "$got" = "1:m5.8xlarge-same-zone:1:2242.56:0.00 2:c5n.9xlarge-cross-zone:1:2838.24:1000.00" ] &&
+	grep -q 'To move 50 TB a month: 1 pair of m5.8xlarge same-zone' "$R/index.html" &&
+	"$NS" plan --db "$DB" --hold 100G --relation cross-zone | grep -Eq '^1 +c5n\.9xlarge-cross-zone +cross-zone +[0-9]+ '; then
+	pass "lab placement: plan — 50 TB a month: m5.8xlarge same-zone 2242.56, c5n.9xlarge cross-zone 2838.24 + 1000.00 transfer; the report says it too"
+else
+	fail "lab placement: plan" "$got; $(cat "$NETNS_TMP/plan.err") $(grep -o 'To move[^<]*' "$R/index.html")"
 fi
