@@ -151,7 +151,7 @@ struct rp_data {
 	long long results_without_price;
 	double monthly_gb;           /* the tiers' monthly volume: report --monthly-transfer, else
 	                                the matrix's (run_transfer_volume); 0 = each rate for 730 h */
-	const char *monthly_from;    /* "report --monthly-transfer", "the matrix", NULL */
+	const char *monthly_from;    /* "--monthly-transfer" (report, site), "the matrix", NULL */
 	int any_transfer;            /* a pair's transfer is known (a rule, or same-zone) */
 };
 

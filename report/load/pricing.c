@@ -306,7 +306,7 @@ int rp_transfer_load(sqlite3 *db, struct rp_data *d, const struct rp_pricing *p,
 {
 	sqlite3_stmt *st;
 	d->monthly_gb = monthly_gb > 0 ? monthly_gb : 0;
-	d->monthly_from = monthly_gb > 0 ? "report --monthly-transfer" : NULL;
+	d->monthly_from = monthly_gb > 0 ? "--monthly-transfer" : NULL;
 	if (!(monthly_gb > 0)) {
 		if (rp_db_prep(db, "SELECT monthly_gb FROM run_transfer_volume WHERE run_id = ?1", &st,
 			       err) < 0)
