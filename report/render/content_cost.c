@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analyze/advertised.h"
+#include "report/load/lab.h"
 #include "report/load/pricing.h"
 #include "report/model/describe.h"
 #include "report/render/content_tb.h"
@@ -93,10 +94,15 @@ static void with_transfer(struct tb *b, const struct rp_report *r)
 	static const char *const cols[] = {"Rank with transfer", "Pair", "Relation", "Mbit/s",
 		"Instances /hour", "Transfer /hour", "Total /hour", "Mbit/s per total /hour",
 		"Transfer per TB", "Total per TB", "Rank on instances", "Currency"};
-	tb_table(b, "cost-total-table", "With transfer",
-		 "The traffic each pair moved at its ranked rate, billed as its relation's "
-		 "transfer rule says (the sides it bills, its tiers at the month's volume, a "
-		 "server's included traffic); prices per hour and per decimal TB moved.",
+	tb_table(b, "cost-total-table", "With transfer", rp_lab_scale(d)
+		 ? "The traffic each pair moved at its ranked rate, billed as its relation's "
+		   "transfer rule says (the sides it bills, its tiers at the month's volume, a "
+		   "server's included traffic); prices per hour and per decimal TB moved. A lab "
+		   "pair's traffic is priced at the rate of the instances it emulates (its Mbit/s "
+		   "over the lab's scale); its Mbit/s and Mbit/s per price stay the lab's."
+		 : "The traffic each pair moved at its ranked rate, billed as its relation's "
+		   "transfer rule says (the sides it bills, its tiers at the month's volume, a "
+		   "server's included traffic); prices per hour and per decimal TB moved.",
 		 cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t k = 1; k <= r->n_cost + 1; k++)
 		for (size_t i = 0; i < r->n_cost; i++) {
