@@ -457,6 +457,10 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	rp_phases_finding(d, &b); /* shaped on credits: burst, sustained, ranked on sustained */
 	if (b.len && add_kind(f, RP_FIND_COST, &b) < 0)
 		goto err;
+	char dis[1024]; /* the transfer changes who is first per dollar */
+	if (rp_cost_disagree(d, cost, n_cost, dis, sizeof(dis)) &&
+	    rp_findings_add(f, RP_FIND_COST, dis) < 0)
+		goto err;
 	for (size_t i = 0; i < d->n_cases; i++) /* an allowance counter moved: the provider's limit */
 		if (rp_provider_finding(d, i, &b) && add_kind(f, RP_FIND_COST, &b) < 0)
 			goto err;
@@ -518,6 +522,17 @@ void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t
 	if (n_cost && cost[0].rank == 1)
 		rp_buf_printf(b, "Best per dollar: %s, %.0f Mbit/s per $/hour. ",
 			      rp_ep_label(&d->eps[cost[0].ep]), cost[0].mbps_per_usd_hour);
+	/* another first once the transfer is priced, in the first's currency */
+	for (size_t i = 1; n_cost && cost[0].rank == 1 && cost[0].total_rank != 1 && i < n_cost; i++)
+		if (cost[i].total_rank == 1 &&
+		    !strcmp(cost[i].currency ? cost[i].currency : "USD",
+			    cost[0].currency ? cost[0].currency : "USD")) {
+			rp_buf_printf(b, "With transfer: %s %s, %.0f Mbit/s per %s/hour of instances "
+				      "and transfer. ", d->eps[cost[i].ep].xfer.relation,
+				      rp_ep_label(&d->eps[cost[i].ep]), cost[i].mbps_per_total_hour,
+				      rp_money(cost[i].currency));
+			break;
+		}
 	rp_buf_printf(b, "%zu case%s on %zu endpoint pair%s, %zu of %zu result%s successful.",
 		      d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
 		      NS_PLURAL(results));
