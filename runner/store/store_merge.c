@@ -46,6 +46,9 @@ static const struct merge_table tables[] = {
 	{"run_price_quotes", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_pricing", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"run_fx", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_transfer_prices", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_transfer_volume", {"run_id"}, {"map_runs"}, NULL, NULL},
+	{"run_included_transfer", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"endpoint_emulation", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
 };

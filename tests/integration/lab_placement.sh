@@ -14,7 +14,7 @@ source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("lab placement: relations" "lab placement: transfer by hand" "lab placement: report"
-	"lab placement: exports" "lab placement: cost" "lab placement: plan")
+	"lab placement: exports" "lab placement: db merge" "lab placement: cost" "lab placement: plan")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab NETSWEEP_LAB_PREFIX=nstplc
 export NETSWEEP_LAB_SCALE=1/100
@@ -82,6 +82,17 @@ if [ -n "$want" ] && [ "$json" = "$want" ] && [ "$csv" = "$want" ] && [ "$om" = 
 	pass "lab placement: exports — report.json, ranking.csv, OpenMetrics and the view agree ($want), NDJSON has 4 results' transfer"
 else
 	fail "lab placement: exports" "view $want; json $json; csv $csv; openmetrics $om; ndjson $nd"
+fi
+
+# db merge carries the run's transfer rules and volume: the merged copy prices alike
+"$NS" db merge "$NETNS_TMP/merged.db" "$DB" >/dev/null 2>&1
+mv=$(sqlite3 "$NETNS_TMP/merged.db" "select group_concat(printf('%.6f', total_per_hour), ' ') from (select total_per_hour from v_cost_total order by pair, bps)" 2>&1)
+ov=$(q "select group_concat(printf('%.6f', total_per_hour), ' ') from (select total_per_hour from v_cost_total order by pair, bps)")
+if [ -n "$ov" ] && [ "$mv" = "$ov" ] &&
+	[ "$(sqlite3 "$NETNS_TMP/merged.db" "select count(*) || '/' || sum(length(tiers)) from run_transfer_prices; select monthly_gb from run_transfer_volume")" = "$(q "select count(*) || '/' || sum(length(tiers)) from run_transfer_prices; select monthly_gb from run_transfer_volume")" ]; then
+	pass "lab placement: db merge keeps the transfer rules and the monthly volume ($mv)"
+else
+	fail "lab placement: db merge" "merged '$mv', original '$ov'"
 fi
 
 # netsweep cost prices the hand-checked pair the same way: m5.large at 4.2 Gbit/s across zones
