@@ -31,6 +31,7 @@ EXTRA_TARGETS :=
 include mk/lib.mk
 include mk/core.mk
 include mk/engine.mk
+include mk/quic.mk
 include mk/proto.mk
 include mk/session.mk
 include mk/agent.mk
@@ -40,6 +41,7 @@ include mk/matrix.mk
 include mk/group.mk
 include mk/store.mk
 include mk/sweep.mk
+include mk/pairs.mk
 include mk/host.mk
 include mk/catalog.mk
 include mk/lab.mk

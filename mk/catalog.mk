@@ -1,6 +1,6 @@
 # runner/catalog: the instance/price catalog (load, lookup), `catalog import` from providers'
 # price lists, and `netsweep cost`.
-LIB_SRC += runner/catalog/catalog.c runner/catalog/catalog_import.c \
+LIB_SRC += lib/catalog/catalog.c runner/catalog/catalog_import.c \
 	runner/catalog/catalog_import_clouds.c runner/catalog/catalog_import_transfer.c \
 	runner/catalog/cmd_catalog.c runner/catalog/cmd_cost.c
 UNIT_TESTS += test_catalog test_catalog_transfer

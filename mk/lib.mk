@@ -1,8 +1,9 @@
 # lib/: the base runner/ and report/ both use — errors with codes, units, the JSON writer,
 # the command-line wording every subcommand shares.
-LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/datadir.c lib/cidr.c \
+LIB_SRC += lib/err.c lib/units.c lib/jsonw.c lib/cli.c lib/phases.c lib/sys/datadir.c lib/cidr.c \
 	lib/sql/store_schema.c lib/steady.c lib/lathist.c
-LIB_SRC += lib/logout.c
+LIB_SRC += lib/sys/logout.c lib/sys/proc.c lib/settings.c
+UNIT_TESTS += test_proc test_settings
 LIB_SRC += lib/xml/xsdcheck.c lib/atomicfile.c lib/sql/store_read.c lib/textesc.c lib/cost.c lib/sql/sqlrow.c lib/sql/jsonr.c
 EMBED += NS_STORE_SQL:schemas/store.sql NS_MATRIX_XSD:schemas/matrix.xsd \
 	NS_CATALOG_XSD:schemas/catalog.xsd

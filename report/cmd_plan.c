@@ -14,7 +14,7 @@
 #include "lib/err.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/analyze/plan.h"
 #include "report/cmd_plan.h"
 #include "report/load/itypes.h"

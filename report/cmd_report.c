@@ -98,6 +98,7 @@ static int parse_args(int argc, char **argv, struct rp_report_cfg *o)
 		{NULL, 0, NULL, 0},
 	};
 	rp_report_cfg_init(o);
+	o->db = cli_db_default();
 	double v;
 	int c;
 	optind = 1;

@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
 	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
 	-- not known (a written pair)
-	-- version 26 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
+	-- version 28 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
 	-- placement: the matrix's, else the end's instance metadata, Kubernetes topology labels
 	-- or the lab's; NULL = not known) and relation TEXT NOT NULL DEFAULT 'unknown':
 	-- same-zone, cross-zone, cross-region, internet or unknown (the matrix's relation, else
@@ -88,7 +88,7 @@ CREATE TABLE IF NOT EXISTS cases (
 	endpoint_id      INTEGER NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
 	case_key         TEXT NOT NULL,
 	ordinal          INTEGER NOT NULL,         -- position in the expanded (unshuffled) list
-	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp')),
+	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp', 'quic')),
 	streams          INTEGER NOT NULL CHECK (streams >= 1),
 	threads          INTEGER NOT NULL DEFAULT 0,   -- 0 = automatic
 	length           INTEGER NOT NULL DEFAULT 0,   -- 0 = protocol default
@@ -128,7 +128,8 @@ CREATE TABLE IF NOT EXISTS results (
 	fwd_snd_cpu      REAL,
 	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
 	fwd_rcv_cpu      REAL,
-	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER,
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 26 adds
+	                                           -- fwd_rtt_min_ms REAL: the least RTT seen
 	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
 	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
 	ret_snd_bps      REAL, ret_rcv_bps REAL, ret_snd_pps REAL, ret_rcv_pps REAL,
@@ -214,7 +215,7 @@ CREATE TABLE IF NOT EXISTS result_limits (
 	cause            TEXT,                     -- sender_cpu, pacer_late, sndbuf_full, steal,
 	                                           -- unknown; NULL when not sender_limited
 	limited_by       TEXT,                     -- network, sender_cpu, receiver_cpu, steal,
-	                                           -- pacing, window; NULL = nothing stood out
+	                                           -- pacing, window, max_rate; NULL = nothing stood out
 	snd_thread_cpu   REAL NOT NULL,            -- busiest sender engine thread, % of one CPU
 	rcv_thread_cpu   REAL NOT NULL,            -- busiest receiver engine thread
 	snd_steal_pct    REAL NOT NULL,            -- CPU steal of the sender's host over the test
@@ -323,7 +324,7 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
 );
 
--- The traffic a server of an instance type includes a month in a region (version 26; the
+-- The traffic a server of an instance type includes a month in a region (version 28; the
 -- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
 -- tiers apply. No row = none.
 CREATE TABLE IF NOT EXISTS run_included_transfer (
@@ -346,7 +347,7 @@ CREATE TABLE IF NOT EXISTS run_fx (
 	PRIMARY KEY (run_id, currency)
 );
 
--- The transfer rules the catalog gave when the run started (version 26): per provider,
+-- The transfer rules the catalog gave when the run started (version 28): per provider,
 -- region and relation (cross-region: per peer region, '' = any other), who is billed per GB
 -- moved (sender, receiver or both: each billed side pays per_gb), in monthly cumulative volume
 -- tiers: a JSON array [{"up_to_gb": 100, "per_gb": 0}, ..., {"per_gb": 0.05}] ascending, the
@@ -366,7 +367,7 @@ CREATE TABLE IF NOT EXISTS run_transfer_prices (
 	PRIMARY KEY (run_id, provider, region, relation, peer_region)
 );
 
--- The run's monthly transfer volume (version 26): the matrix's monthly-transfer, in decimal GB,
+-- The run's monthly transfer volume (version 28): the matrix's monthly-transfer, in decimal GB,
 -- at which v_cost_total reads the tiers. No row = each result's rate for a 730-hour month.
 CREATE TABLE IF NOT EXISTS run_transfer_volume (
 	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
@@ -500,7 +501,8 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_rcv_bps AS goodput_bps, r.fwd_rcv_bps / 1e6 AS goodput_mbps,
        r.fwd_snd_bps, r.fwd_rcv_bps, r.fwd_snd_pps, r.fwd_rcv_pps,
        r.fwd_snd_bytes, r.fwd_rcv_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
-       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
+       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_rtt_min_ms,
+       r.fwd_cwnd_bytes,
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
        r.ret_retransmits, r.ret_lost_percent,
@@ -510,7 +512,7 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
        lim.snd_steal_pct, lim.rcv_steal_pct,
        e.zone, -- version 25
-       -- version 26: each end's placement and the pair's relation
+       -- version 28: each end's placement and the pair's relation
        e.client_zone, e.client_region, e.agent_zone, e.agent_region, e.relation
 FROM results r
 JOIN cases c ON c.id = r.case_id
@@ -619,6 +621,7 @@ WHERE ep.usd_per_hour IS NOT NULL
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 -- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
+-- Version 26: an "up to" type with a sustained rate measured ranks on such cases only.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -627,7 +630,9 @@ WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rat
 ),
 eligible AS (
 	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key,
-	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained
+	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained,
+	       CASE WHEN EXISTS (SELECT 1 FROM cases q WHERE q.run_id = c.run_id
+	                         AND q.protocol = 'quic') THEN c.protocol END AS split
 	FROM cases c JOIN v_case_median m ON m.case_id = c.id
 	LEFT JOIN sustained s ON s.case_id = c.id
 	WHERE NOT EXISTS (
@@ -643,12 +648,23 @@ eligible AS (
 			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
 			'') <> t.value)
 ),
+bought AS ( -- version 26: its cases without one ran on credit, inside the burst window
+	SELECT e.* FROM eligible e
+	WHERE e.sustained
+	   OR NOT EXISTS (SELECT 1 FROM eligible x WHERE x.endpoint_id = e.endpoint_id AND x.sustained)
+	   OR NOT EXISTS (SELECT 1 FROM endpoints en JOIN run_instance_types t
+	                  ON t.run_id = en.run_id AND t.instance_type = en.instance_type
+	                  WHERE en.id = e.endpoint_id AND t.network_up_to = 1
+	                  AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+),
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
-	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
+	-- version 27: a run with QUIC cases ranks each pair once per protocol (the report's
+	-- TCP and QUIC side by side)
+	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id, e.split
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
-	FROM eligible e
+	FROM bought e
 ),
 priced AS (
 	SELECT p.*, e.name AS endpoint, e.instance_type, e.region, e.price_basis, pr.pricing,
@@ -674,7 +690,28 @@ SELECT p.run_id, p.endpoint_id, p.endpoint, p.instance_type, p.region, p.price_b
        p.pricing, p.term, p.currency, p.per_hour, p.mbps_per_hour
 FROM priced p;
 
--- The per-dollar answer with transfer (version 26): every successful result at its rate (the
+-- A ranked "up to" type on burst credit (version 26; schemas/views.md; report/analyze/burst.h
+-- for the page): its window measured (result_phases) or documented (AWS: 5 to 60 minutes).
+CREATE VIEW IF NOT EXISTS v_burst_window AS
+WITH measured AS (
+	SELECT c.endpoint_id, avg(p.burst_s) AS burst_s FROM result_phases p JOIN results r ON
+	r.id = p.result_id JOIN cases c ON c.id = r.case_id WHERE r.status = 'ok' AND p.direction =
+	'fwd' GROUP BY c.endpoint_id
+), typed AS (SELECT k.*, c.duration_s + c.omit_s AS case_s, m.burst_s,
+	       t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS base,
+	       t.network_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS peak
+	FROM v_cost_ranking k JOIN cases c ON c.id = k.case_id
+	JOIN run_instance_types t ON t.run_id = k.run_id AND t.instance_type = k.instance_type
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = k.endpoint_id
+	LEFT JOIN measured m ON m.endpoint_id = k.endpoint_id
+	WHERE t.network_up_to = 1 AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, sustained, case_s,
+       base AS baseline_mbps, peak AS burst_mbps, CASE WHEN burst_s IS NOT NULL THEN 'measured'
+       ELSE 'documented' END AS window_from, burst_s AS window_s, coalesce(burst_s, 300)
+       AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
+       coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
+
+-- The per-dollar answer with transfer (version 28): every successful result at its rate (the
 -- sustained one where the result stepped down, else its goodput), the traffic it moves priced
 -- by the run's transfer rule for the pair's relation (provider of the type, the sender's
 -- region; cross-region: the receiver's region, else any), billed sides, tiers read at the

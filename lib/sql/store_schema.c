@@ -111,7 +111,21 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
-	/* 26: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	/* 26: v_burst_window, a ranked "up to" type's burst window and whether its ranked case
+	 * ran inside it, and v_cost_ranking, which ranks such a type on a measured sustained
+	 * rate when it has one (both from the schema file) */
+	"DROP VIEW IF EXISTS v_burst_window; DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 27: protocol 'quic' (runner/quic). SQLite alters no CHECK constraint: the table's
+	 * stored definition is rewritten in place, as its documentation allows for a change
+	 * that leaves every stored row valid, and the schema reloaded. And the least RTT of TCP
+	 * and QUIC results, shown by v_results. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql, 'protocol IN (''tcp'', ''udp'')', "
+	"'protocol IN (''tcp'', ''udp'', ''quic'')') WHERE type = 'table' AND name = 'cases';"
+	"PRAGMA writable_schema = RESET;"
+	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;"
+	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_results;",
+	/* 28: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
 	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
 	 * file); v_results shows the
 	 * placement, v_cost_total (from the schema file) prices the traffic */

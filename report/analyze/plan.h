@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "lib/err.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 
 struct rp_plan_need {

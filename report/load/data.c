@@ -10,8 +10,8 @@
 
 #include "lib/cost.h"
 #include "lib/sql/sqlrow.h"
-#include "report/load/lab.h"
-#include "report/load/phases.h"
+#include "report/load/lab_runs.h"
+#include "report/load/phase_rows.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "report/load/rundb.h"
@@ -499,7 +499,7 @@ void rp_data_free(struct rp_data *d)
 		struct rp_endpoint *e = &d->eps[i];
 		char *es[] = {e->name, e->instance_type, e->region, e->agent_addr, e->client_host,
 			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source,
-			      e->currency, e->pricing, e->price_window, e->provider};
+			      e->currency, e->pricing, e->price_window, e->provider, e->fx_currency};
 		for (size_t j = 0; j < sizeof(es) / sizeof(es[0]); j++)
 			free(es[j]);
 		host_free(&e->client);

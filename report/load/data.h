@@ -22,7 +22,7 @@ struct rp_host {
 	long long online_cpus, mtu, speed_mbps;
 };
 
-/* A pair's transfer terms (store version 26): its relation and the run's rule for it, the
+/* A pair's transfer terms (store version 28): its relation and the run's rule for it, the
  * tiers in the pair's ranked currency (converted at the report's rate where the rule's is
  * another; a rule that cannot be converted counts as none known). */
 #define RP_XFER_TIERS 8
@@ -54,8 +54,9 @@ struct rp_endpoint {
 	char *lab_scale;             /* emulated by `netsweep lab` at this scale; NULL = real */
 	/* report/pricing.c: the ranked price's model and currency (usd_per_hour and
 	 * unit_usd_per_hour are in that currency; NULL = USD), the pair's on-demand and spot
-	 * prices beside it (NAN = none), the exchange rate applied (0 = none) */
-	char *currency, *pricing, *price_window;
+	 * prices beside it (NAN = none), the exchange rate applied (0 = none) and the currency
+	 * it converted (NULL = none) */
+	char *currency, *pricing, *price_window, *fx_currency;
 	double od_per_hour, spot_per_hour, fx_rate;
 	/* report/advertised.c: who sells the type and what bandwidth it advertises (Gbit/s, 0 =
 	 * none; up_to: gbps is a burst, baseline_gbps what it sustains), the lab's scale */

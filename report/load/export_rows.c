@@ -34,6 +34,7 @@ static const char CASES_SQL[] =
 	"  WHERE r.case_id = c.id AND r.status = 'ok'),"
 	" (SELECT min(g.min_of_fair) FROM group_results g JOIN results r ON r.id = g.result_id"
 	"  WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" k.currency," /* the ranked price's: each currency is ranked on its own */
 	/* with transfer, in US dollars: the mean over the case's results (v_cost_total) */
 	" (SELECT avg(t.transfer_per_hour) FROM v_cost_total t WHERE t.case_id = c.id"
 	"  AND t.currency = 'USD'),"
@@ -43,7 +44,7 @@ static const char CASES_SQL[] =
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
 	/* the run's ranking alone: the filter reaches the view's windows (store version 24) */
-	" LEFT JOIN (SELECT case_id, rank FROM v_cost_ranking WHERE run_id = ?1) k"
+	" LEFT JOIN (SELECT case_id, rank, currency FROM v_cost_ranking WHERE run_id = ?1) k"
 	" ON k.case_id = c.id"
 	" WHERE c.run_id = ?1 ORDER BY c.ordinal, c.id";
 

@@ -49,19 +49,6 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
 	return 0;
 }
 
-const char *rp_money(const char *currency)
-{
-	static const struct { const char *code, *sym; } syms[] = {
-		{"USD", "$"}, {"EUR", "€"}, {"GBP", "£"}, {"JPY", "¥"},
-	};
-	if (!currency)
-		return "$";
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
-		if (!strcmp(currency, syms[i].code))
-			return syms[i].sym;
-	return currency;
-}
-
 static void set_str(char **dst, const unsigned char *v)
 {
 	free(*dst);
@@ -221,7 +208,8 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
 			e->od_per_hour *= f->usd;
 			e->spot_per_hour *= f->usd;
 			e->fx_rate = f->usd;
-			free(e->currency);
+			free(e->fx_currency);
+			e->fx_currency = e->currency;
 			e->currency = NULL;
 			bool told = false;
 			for (size_t k = 0; k < n_seen; k++)

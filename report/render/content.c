@@ -10,7 +10,7 @@
 #include "lib/cli.h"
 #include "lib/cost.h"
 #include "report/analyze/plan.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
 
@@ -120,6 +120,25 @@ static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 		     d->run_cost_usd);
 	else
 		para(b, RP_PARA_TEXT, NULL, 1, "The run's cost is unknown: no price was recorded.");
+	/* the pairs of each other currency, in it: never added to the dollars */
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		int first = !rp_ep_usd(e) && !isnan(e->usd_per_hour);
+		for (size_t k = 0; k < i && first; k++)
+			first = isnan(d->eps[k].usd_per_hour) || !rp_money_same(d->eps[k].currency,
+										  e->currency);
+		if (!first)
+			continue;
+		double sum = 0;
+		for (size_t k = i; k < d->n_eps; k++)
+			if (!isnan(d->eps[k].usd_per_hour) && rp_money_same(d->eps[k].currency,
+									     e->currency))
+				sum += cost_run_usd(d->eps[k].usd_per_hour, d->eps[k].measured_s);
+		char money[64];
+		rp_fmt_money(money, sizeof(money), sum >= 0.001 ? "%.4f" : "%.6f", sum, e->currency);
+		para(b, RP_PARA_TEXT, NULL, 1, "The pairs priced in %s cost %s of instance time, "
+		     "in their own currency.", rp_money_code(e->currency), money);
+	}
 }
 
 /* With a stated monthly volume (the matrix's monthly-transfer, report --monthly-transfer):
@@ -153,10 +172,11 @@ static void cost(struct cb *b, const struct rp_report *r)
 		para(b, RP_PARA_LEAD, "rank-rule", 0, "Ranked on: best — each pair's highest-median "
 		     "case.");
 	para(b, RP_PARA_NOTE, NULL, 0, "Per endpoint pair: the ranked case's median receiver "
-	     "goodput per hourly dollar of the pair (both instances) or of the sender alone, as "
+	     "goodput per hourly %s of the pair (both instances) or of the sender alone, as "
 	     "the matrix declared (price basis). Prices are the ones recorded with the run. "
 	     "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
-	     "rule (the matrix's rank-by attribute, or report --rank-by).");
+	     "rule (the matrix's rank-by attribute, or report --rank-by).",
+	     r->pricing && r->pricing->per_currency ? "price, in its own currency," : "dollar");
 	if (r->pricing)
 		para(b, RP_PARA_LEAD, "pricing-note", 0, "%s", r->pricing->note);
 	char dis[1024];

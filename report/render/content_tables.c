@@ -4,8 +4,6 @@
  * built once, cell by cell, from the assembled report, so that index.html and report.md show
  * the same rows and columns with the same text. */
 #include "report/render/content.h"
-#include "report/render/content_cost.h"
-#include "report/render/content_tb.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +14,8 @@
 #include "report/load/limits.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
+
+#include "report/render/content_cells.h"
 
 const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Sender (median)", RP_SND_BPS, NULL},
@@ -42,17 +42,6 @@ int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS])
 	for (size_t i = 0; i < d->n_cases && !adv; i++)
 		adv = !isnan(rp_advertised_case(d, &d->cases[i]).pct);
 	return adv;
-}
-
-/* A line said under a cell's text (index.html: a note below it; report.md: after " — "). */
-static void cell_note(struct tb *b, struct rp_cell *c, const char *cls, const char *text)
-{
-	for (size_t k = 0; c && k < RP_CELL_NOTES; k++)
-		if (!c->note[k]) {
-			c->note[k] = tb_dup(b, text);
-			c->note_cls[k] = cls;
-			return;
-		}
 }
 
 /* One comparison row: [#,] case, baseline, now, change, p, verdict (a change in bold). */
@@ -89,9 +78,15 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	}
 	if (!n->n_cost)
 		return;
-	static const char *const cols[] = {"Pair", "Baseline Mbit/s per $/hour", "Now", "Change",
-					   "Rank then", "Rank now", "Ranked case"};
-	tb_table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
+	/* in more than one currency, each figure names its own */
+	int usd = 1;
+	for (size_t k = 0; k < n->n_cost; k++)
+		usd &= !strcmp(rp_money_code(r->cost[n->cost[k].cur].currency), "USD");
+	const char *cols[] = {"Pair", usd ? "Baseline Mbit/s per $/hour" :
+			      "Baseline Mbit/s per hour's price", "Now", "Change", "Rank then",
+			      "Rank now", "Ranked case"};
+	tb_table(b, "cost-change-table", usd ? "Per dollar, then and now" :
+	      "Per unit of each currency, then and now", NULL, cols, 7);
 	for (size_t k = 0; k < n->n_cost; k++) {
 		const struct rp_cost_change *c = &n->cost[k];
 		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
@@ -101,8 +96,11 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		tb_row(b, !moved ? NULL : !isnan(c->change_pct) && c->change_pct > 0 ? "improvement"
 			: "regression", "data-pair", e->name);
 		tb_cell(b, rp_ep_label(e));
-		tb_cell_fmt(b, "%.0f", c->base_mpd);
-		tb_cell_fmt(b, "%.0f", c->cur_mpd);
+		char per[48];
+		snprintf(per, sizeof(per), "%%.0f per %s/hour",
+			 rp_money(r->cost[c->cur].currency));
+		tb_cell_fmt(b, usd ? "%.0f" : per, c->base_mpd);
+		tb_cell_fmt(b, usd ? "%.0f" : per, c->cur_mpd);
 		tb_cell_fmt(b, "%+.1f %%", c->change_pct);
 		snprintf(t, sizeof(t), "%d", c->base_rank);
 		tb_cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
@@ -160,10 +158,10 @@ static void results(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		if (lc)
 			lc->cls = "label";
 		if (c->first_error)
-			cell_note(b, lc, "note", c->first_error);
+			tb_cell_note(b, lc, "note", c->first_error);
 		rp_buf_reset(lab);
 		if (rp_limits_note(c, lab))
-			cell_note(b, lc, "note sender-limited", rp_buf_str(lab));
+			tb_cell_note(b, lc, "note sender-limited", rp_buf_str(lab));
 		snprintf(t, sizeof(t), "%d / %d", c->n_ok, c->n_results);
 		tb_cell_v(b, t, RP_CELL_NUM, NAN);
 		tb_cell_bps(b, g->med, d->unit);
@@ -303,13 +301,17 @@ static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
  * against the baseline's, the cost of a million transactions; then A/B on latency. */
 static void latency(struct tb *b, const struct rp_report *r)
 {
-	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
-					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
-					   "Client CPU", "Agent CPU (load)"};
 	const struct rp_latency *l = r->latency;
 	char t[160];
 	if (!l || !l->n)
 		return;
+	/* a pair priced in another currency: each price names its money, none under "$" */
+	int usd = 1;
+	for (size_t i = 0; i < l->n; i++)
+		usd &= isnan(l->cases[i].usd_per_mtx) || rp_money_same(l->cases[i].currency, "USD");
+	const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
+				    "p99.9 µs", "Lost", "p99 vs baseline", usd ? "$ per million"
+				    : "Price per million", "Client CPU", "Agent CPU (load)"};
 	tb_table(b, "latency-table", NULL, NULL, cols, 11);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_lat_case *c = &l->cases[i];
@@ -341,7 +343,12 @@ static void latency(struct tb *b, const struct rp_report *r)
 		} else {
 			tb_cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
-		tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		if (usd || isnan(c->usd_per_mtx)) {
+			tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		} else {
+			rp_fmt_money(t, sizeof(t), "%.4g", c->usd_per_mtx, c->currency);
+			tb_cell_v(b, t, RP_CELL_NUM, c->usd_per_mtx);
+		}
 		snprintf(t, sizeof(t), "%d", c->client_cpu);
 		tb_cell(b, c->client_cpu >= 0 ? t : "–");
 		if (c->agent_cpu >= 0)

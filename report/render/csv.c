@@ -10,7 +10,7 @@
 #include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/load/result_rows.h"
 #include "report/render/report.h"
 

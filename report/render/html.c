@@ -14,7 +14,7 @@
 #include "report/model/describe.h"
 #include "report/render/hdoc.h"
 #include "report/analyze/advertised.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/model/fmt.h"
 #include "report/load/limits.h"
 #include "lib/cli.h"
@@ -33,6 +33,8 @@ static const char *css =
 	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
 	"tr.missing td{color:#8a5a00}tr.significant td{font-weight:600}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
 	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
+	"span.burst{display:inline-block;white-space:normal;min-width:9em;color:#8a5a00;"
+	"font-weight:600;text-align:left}"
 	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
 	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
 	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
@@ -78,14 +80,12 @@ static void write_method(const struct rp_report *r, const struct rp_section *sec
 	hd_close(s, sec);
 }
 
-/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers. */
-static const struct rp_chart *lead_chart(const struct rp_report *r)
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers;
+ * so do the other currencies' (per_eur, ...), each its own chart. */
+static int lead_chart(const struct rp_chart *c)
 {
-	for (size_t i = 0; i < r->charts->n; i++)
-		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
-		    r->charts->items[i].status == RP_CHART_OK)
-			return &r->charts->items[i];
-	return NULL;
+	return c->status == RP_CHART_OK && (!strcmp(c->name, "per_dollar") ||
+		(!strncmp(c->name, "per_", 4) && strlen(c->name) == 7));
 }
 
 static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct rp_chart *c)
@@ -128,7 +128,7 @@ static void write_charts(const struct rp_report *r, const struct rp_section *sec
 {
 	xmlNodePtr s = hd_open(main, sec);
 	for (size_t i = 0; i < r->charts->n; i++)
-		if (&r->charts->items[i] != lead_chart(r))
+		if (!lead_chart(&r->charts->items[i]))
 			chart_figure(r, s, &r->charts->items[i]);
 	hd_close(s, sec);
 }
@@ -149,8 +149,9 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 	case RP_SEC_NEWS:
 		write_tables(sec, main);
 		/* the page's lead chart right after the news, above the ranking it illustrates */
-		if (lead_chart(r))
-			chart_figure(r, main, lead_chart(r));
+		for (size_t i = 0; i < r->charts->n; i++)
+			if (lead_chart(&r->charts->items[i]))
+				chart_figure(r, main, &r->charts->items[i]);
 		break;
 	case RP_SEC_COST: write_tables(sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;

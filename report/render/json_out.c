@@ -10,7 +10,7 @@
 #include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "lib/jsonw.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)
@@ -96,10 +96,27 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_str(w, "pricing", e->pricing ? e->pricing : "on-demand");
 		jsonw_kv_double(w, "per_hour", c->usd_per_hour);
 		jsonw_kv_double(w, "mbps_per_hour", c->mbps_per_usd_hour);
+		/* how many rank in its currency: "1 of ranked_among", never across currencies */
+		size_t among = 0;
+		for (size_t k = 0; k < r->n_cost && c->rank; k++)
+			among += r->cost[k].rank && rp_money_same(r->cost[k].currency, c->currency);
+		if (c->rank)
+			jsonw_kv_uint(w, "ranked_among", among);
+		else
+			jsonw_kv_str(w, "ranked_among", NULL);
+		/* converted from its own currency at the run's stated rate */
+		jsonw_kv_str(w, "quoted_currency", e->fx_rate > 0 ? e->fx_currency : NULL);
+		jsonw_kv_double(w, "fx_usd", e->fx_rate > 0 ? e->fx_rate : NAN);
 		jsonw_kv_double(w, "spot_mbps_per_hour", c->spot_mbps_per_hour);
 		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
 				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
 		jsonw_kv_bool(w, "sender_limited", c->sender_limited);
+		/* an "up to" type: its burst window (measured, or the documented range) and
+		 * whether the ranked case ran inside it on credit (report/analyze/burst.h) */
+		jsonw_kv_bool(w, "inside_burst", c->inside_burst);
+		jsonw_kv_str(w, "burst_window_from", !c->burst_window ? NULL
+			     : c->window_measured ? "measured" : "documented");
+		jsonw_kv_double(w, "burst_window_s", c->window_s);
 		/* with transfer (v_cost_total's figures at the ranked rate), in currency */
 		jsonw_kv_str(w, "relation", e->xfer.relation[0] ? e->xfer.relation : "unknown");
 		jsonw_kv_double(w, "gb_per_hour", c->gb_per_hour);
@@ -152,9 +169,14 @@ static void comparison(struct jsonw *w, const struct rp_report *r, struct rp_buf
 	for (size_t k = 0; r->news && k < r->news->n_cost; k++) {
 		const struct rp_cost_change *c = &r->news->cost[k];
 		jsonw_obj_open(w);
+		const char *cur = r->cost[c->cur].currency;
+		int usd = !strcmp(rp_money_code(cur), "USD"); /* the dollar keys only in dollars */
 		jsonw_kv_str(w, "pair", r->d->eps[r->cost[c->cur].ep].name);
-		jsonw_kv_double(w, "baseline_mbps_per_usd_hour", c->base_mpd);
-		jsonw_kv_double(w, "mbps_per_usd_hour", c->cur_mpd);
+		jsonw_kv_double(w, "baseline_mbps_per_usd_hour", usd ? c->base_mpd : NAN);
+		jsonw_kv_double(w, "mbps_per_usd_hour", usd ? c->cur_mpd : NAN);
+		jsonw_kv_str(w, "currency", rp_money_code(cur));
+		jsonw_kv_double(w, "baseline_mbps_per_hour", c->base_mpd);
+		jsonw_kv_double(w, "mbps_per_hour", c->cur_mpd);
 		jsonw_kv_double(w, "change_pct", c->change_pct);
 		jsonw_kv_int(w, "baseline_rank", c->base_rank);
 		jsonw_kv_int(w, "rank", c->cur_rank);

@@ -8,15 +8,15 @@
 
 #include "report/charts/charts.h"
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
 #include "report/analyze/ab.h"
 #include "report/analyze/history.h"
-#include "report/analyze/latency.h"
+#include "report/analyze/latency_analysis.h"
 #include "report/load/loadlat.h"
 #include "report/analyze/news.h"
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 #include "report/load/pricing.h"
 
 struct rp_report {

@@ -58,6 +58,7 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 		{NULL, 0, NULL, 0},
 	};
 	rp_site_cfg_init(o);
+	o->db = cli_db_default();
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -118,5 +119,8 @@ int cmd_site(int argc, char **argv)
 	printf("netsweep site: %s/index.html: %zu night%s (%zu rendered in %.1f s), %zu pair "
 	       "page%s, feed.xml; %.1f s in all\n", cfg.outdir, st.nights, NS_PLURAL(st.nights),
 	       st.rendered, st.render_s, st.pairs, NS_PLURAL(st.pairs), st.total_s);
+	if (st.repaired)
+		printf("netsweep site: %zu night%s rendered again: %s night.xml did not parse\n",
+		       st.repaired, NS_PLURAL(st.repaired), st.repaired == 1 ? "its" : "their");
 	return EXIT_OK;
 }

@@ -30,4 +30,7 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
 		      struct cg_job *jobs, size_t *n, struct ns_err *err);
 
+/* A chart's axis of throughput per price: "Mbit/s per $/hour", "Mbit/s per EUR/hour". */
+void site_gp_per_money(const char *cur, char *out, size_t n);
+
 #endif

@@ -11,10 +11,10 @@
 #include <libxml/xmlsave.h>
 #include <sqlite3.h>
 
-#include "catalog.h"
+#include "lib/catalog/catalog.h"
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/sql/jsonr.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */

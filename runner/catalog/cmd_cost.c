@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "runner/core/cmds.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
-#include "catalog.h"
+#include "lib/catalog/catalog.h"
 #include "lib/cost.h"
 #include "runner/host/wire.h"
 

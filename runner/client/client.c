@@ -116,7 +116,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
 	proto_addr_name(c->ctl, false, agent, sizeof(agent));
 	return ns_err_timeout(err, after_s, "%s %s %s (agent %s)", stream,
-			      c->p->proto == NS_PROTO_UDP ? "from" : "to be accepted by", where,
+			      NS_PROTO_DGRAM(c->p->proto) ? "from" : "to be accepted by", where,
 			      agent);
 }
 
@@ -522,9 +522,10 @@ static int compute(struct client *c, struct ns_err *err)
 					 "sender %s, receiver %s", me_sender ? mine_mode : their_mode,
 					 me_sender ? their_mode : mine_mode);
 		}
-		if (as && !me_sender && as->held_by_cap)
-			client_warn(res, "the agent's --max-rate, shared by its tests one after "
-				    "another, held its sending below the asked rate");
+		if ((as && !me_sender && as->held_by_cap) ||
+		    (me_sender && session_end_held_by_cap(me, c->p->rate_bps)))
+			client_warn(res, "the agent's --max-rate, shared by the tests it runs at "
+				    "once, held its sending below the asked rate");
 		if (as && !me_sender && as->zc_active) {
 			res->zerocopy_active = true;
 			res->zerocopy_sends += as->zc_sends;
@@ -720,7 +721,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
-		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+		if (c.ends[i].role == ENGINE_RECV && NS_PROTO_DGRAM(p->proto))
 			client_drain(c.ends[i].fds, c.ends[i].n);
 	if (c.lat.n && c.lp.proto == NS_PROTO_UDP)
 		client_drain(c.lat.fds, 1);
@@ -739,6 +740,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN); /* zeros: none */
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;

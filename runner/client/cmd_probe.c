@@ -14,7 +14,7 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
-#include "lib/logout.h"
+#include "lib/sys/logout.h"
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"      --psk-file FILE      the agents' pre-shared key (default $NETSWEEP_PSK_FILE)\n"
 		"  -p, --port PORT          agent control port (default %d)\n"
 		"  -u, --udp                UDP (default TCP)\n"
+		"      --quic               QUIC (ngtcp2): -P connections of one stream each; the agent's\n"
+		"                           certificate is made per test and checked by its hash\n"
 		"  -P, --streams N          parallel streams, 1..%d (default 1; also --parallel)\n"
 		"      --threads N          sending/receiving threads (default min(streams, CPUs))\n"
 		"  -l, --length BYTES       TCP write size (128K) or UDP payload (%d; %d..%d)\n"
@@ -141,6 +143,9 @@ static void print_figures(const char *who, const struct probe_figures *f, enum n
 	       f->packets_per_second, f->cpu_percent);
 	if (proto == NS_PROTO_TCP && !strcmp(who, "sender"))
 		printf("  retr %llu  rtt %.3f ms", (unsigned long long)f->retransmits, f->rtt_ms);
+	if (proto == NS_PROTO_QUIC && !strcmp(who, "sender"))
+		printf("  lost %llu  rtt %.3f ms (min %.3f)", (unsigned long long)f->retransmits,
+		       f->rtt_ms, f->rtt_min_ms);
 	if (proto == NS_PROTO_UDP && !strcmp(who, "receiver"))
 		printf("  lost %llu/%llu (%.3g%%)  ooo %llu  dup %llu  jitter %.3f ms  kernel drops %llu",
 		       (unsigned long long)f->lost, (unsigned long long)(f->lost + f->packets),
@@ -168,8 +173,8 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 		printf(v->stream < 0 ? "[SUM]" : "[%3u]", (unsigned)(v->stream + 5) % 1000u);
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
-	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD)
-		printf("  retr %llu  cwnd %llu", (unsigned long long)v->retransmits,
+	if (p->proto != NS_PROTO_UDP && dir == NS_DIR_FORWARD)
+		printf(p->proto == NS_PROTO_TCP ? "  retr %llu  cwnd %llu" : "  lost %llu  cwnd %llu", (unsigned long long)v->retransmits,
 		       (unsigned long long)v->cwnd_bytes);
 	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
 		printf("  %llu datagrams sent", (unsigned long long)v->packets);
@@ -435,6 +440,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 
 static const struct option longopts[] = {
 	PROBE_LONGOPTS_SHARED,
+	{"quic", no_argument, NULL, PROBE_OPT_QUIC},
 	{"rate", required_argument, NULL, 'b'},
 	{"bitrate", required_argument, NULL, 'b'},
 	{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
@@ -552,6 +558,9 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	uint32_t n_cpus;
 	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
 		return -1; /* this host's */
+	char why[NS_ERR_MAX]; /* this host runs the QUIC end itself: say so before any agent */
+	if (!c->o.from_arg && p->proto == NS_PROTO_QUIC && !quic_available(why, sizeof(why)))
+		return ns_err_code(err, NS_E_UNSUPPORTED, "%s", why);
 	if (c->o.out.logfile || c->o.out.time_format || c->o.out.forceflush) {
 		FILE *f = logout_open(&c->o.out, err);
 		if (!f)

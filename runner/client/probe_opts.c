@@ -45,6 +45,7 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 		p->port = (uint16_t)v;
 		return 0;
 	case 'u': case PROBE_OPT_UDP: p->proto = NS_PROTO_UDP; return 0;
+	case PROBE_OPT_QUIC: p->proto = NS_PROTO_QUIC; return 0;
 	case 'P':
 		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
 			return -1;

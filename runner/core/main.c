@@ -10,6 +10,7 @@
 #include "report/site/cmd_site.h"
 #include "lib/err.h"
 #include "version.h"
+#include "lib/settings.h"
 
 struct subcommand {
 	const char *name;
@@ -22,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
 	{"key", cmd_key, "write a new pre-shared key file for agents and their clients"},
 	{"probe", cmd_probe, "run one test against an agent"},
+	{"health", cmd_health, "check that an agent answers (control only: no test, no data)"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
@@ -59,6 +61,9 @@ int main(int argc, char **argv)
 		printf("netsweep %s\n", NETSWEEP_VERSION);
 		return NS_EXIT_OK;
 	}
+	struct ns_settings env;
+	settings_from_env(&env); /* the one reading of the environment: the library reads these */
+	settings_set(&env);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) == 0) {
 			int rc = subcommands[i].fn(argc - 1, argv + 1);

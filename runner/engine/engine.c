@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "engine_int.h"
 #include "sysstat.h"
+#include "lib/settings.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -79,6 +80,28 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 	return 0;
 }
 
+/* cfg.transport's engine behind this one: every public call below goes to it. */
+static struct engine *tp_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+				struct ns_err *err)
+{
+	if (!cfg->transport) {
+		ns_err_code(err, NS_E_UNSUPPORTED, "engine: QUIC needs its transport (runner/quic)");
+		return NULL;
+	}
+	struct engine *e = calloc(1, sizeof(*e));
+	if (!e || !(e->tp = cfg->transport->create(cfg, fds, nfds, err))) {
+		if (!e)
+			ns_err_sys(err, "engine: allocation");
+		free(e);
+		return NULL;
+	}
+	e->cfg = *cfg;
+	e->n = nfds;
+	return e;
+}
+#define TP(call) do { if (e->tp) return e->cfg.transport->call; } while (0)
+#define TPV(call) do { if (e->tp) { e->cfg.transport->call; return; } } while (0)
+
 struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
 			     struct ns_err *err)
 {
@@ -86,6 +109,8 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		ns_err_set(err, "engine: no configuration or sockets");
 		return NULL;
 	}
+	if (cfg->proto == NS_PROTO_QUIC || cfg->transport)
+		return tp_create(cfg, fds, nfds, err);
 	if (check_cfg(cfg, nfds, err) < 0)
 		return NULL;
 	for (uint32_t i = 0; i < nfds; i++) {
@@ -189,11 +214,13 @@ static uint32_t draw_budget(struct e_thread *t, struct e_stream *s, uint64_t now
 	struct engine *e = t->e;
 	struct budget *b = e->cfg.budget;
 	uint64_t step = e->cfg.proto == NS_PROTO_TCP ? s->allow : e->unit;
-	if (e->cfg.proto == NS_PROTO_TCP && step > (uint64_t)b->burst)
-		step = s->allow = (uint64_t)b->burst;
-	*granted = budget_take(b, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step, step);
+	uint64_t burst = e->cfg.proto == NS_PROTO_TCP ? budget_burst(b, &e->share) : 0;
+	if (e->cfg.proto == NS_PROTO_TCP && step > burst)
+		step = s->allow = burst;
+	*granted = budget_take(b, &e->share, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step,
+			       step);
 	if (!*granted) {
-		uint64_t w = budget_wait_ns(b, now, step);
+		uint64_t w = budget_wait_ns(b, &e->share, now, step);
 		if (w < *wait)
 			*wait = w;
 		return 0;
@@ -237,7 +264,7 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		uint64_t bytes = 0;
 		int rc = e->ops->send(t, s, units, now, &bytes);
 		if (e->cfg.budget && granted > bytes)
-			budget_refund(e->cfg.budget, granted - bytes);
+			budget_refund(e->cfg.budget, &e->share, granted - bytes);
 		pace_sent(&s->pace, bytes);
 		if (s->left != UINT64_MAX)
 			s->left = bytes < s->left ? s->left - bytes : 0;
@@ -310,7 +337,7 @@ static uint64_t stagger_ns(const struct engine *e, const struct e_thread *t,
 }
 
 /* engine.h: real time for the threads whose work falls due at set times. */
-static _Atomic int realtime_on = -1; /* -1: not decided, from the environment */
+static _Atomic int realtime_on = -1; /* -1: not decided, from the settings */
 
 void engine_set_realtime(bool on)
 {
@@ -336,8 +363,7 @@ static void rt_enter(struct e_thread *t)
 {
 	int on = atomic_load(&realtime_on);
 	if (on < 0) {
-		const char *v = getenv("NETSWEEP_REALTIME");
-		on = !(v && !strcmp(v, "0"));
+		on = !settings_get()->realtime_off;
 	}
 	t->sched = ENGINE_SCHED_NORMAL;
 	if (!on || !t->e->cfg.rate_bps || t->e->cfg.rr)
@@ -480,7 +506,9 @@ static void *thread_main(void *arg)
 	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
 	if (!atomic_load_explicit(&t->end_ns, memory_order_relaxed)) /* a sender set it already */
 		atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
-	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
+	if (atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release) == 1 &&
+	    t->e->share.joined) /* the last thread: the others' shares grow */
+		budget_leave(t->e->cfg.budget, &t->e->share, engine_now_ns());
 	return NULL;
 }
 
@@ -488,7 +516,7 @@ static void *thread_main(void *arg)
  * the start — a test hook that stands for a sender kept off the CPU (tests/integration). */
 static void stall_hook(struct engine *e)
 {
-	const char *v = getenv("NETSWEEP_TEST_SEND_STALL");
+	const char *v = settings_get()->test_send_stall;
 	unsigned at, len;
 	if (e->cfg.role != ENGINE_SEND || !v || sscanf(v, "%u:%u", &at, &len) != 2 || !len ||
 	    len > 10000)
@@ -499,6 +527,7 @@ static void stall_hook(struct engine *e)
 
 int engine_start(struct engine *e, struct ns_err *err)
 {
+	TP(start(e->tp, err));
 	if (e->started)
 		return ns_err_set(err, "engine: already started");
 	for (uint32_t i = 0; i < e->nthreads; i++)
@@ -506,6 +535,8 @@ int engine_start(struct engine *e, struct ns_err *err)
 			return -1;
 	e->started = true;
 	e->t0_ns = engine_now_ns();
+	if (e->cfg.budget && e->cfg.role == ENGINE_SEND)
+		budget_join(e->cfg.budget, &e->share, e->cfg.rate_bps, e->t0_ns);
 	e->t0_real_ns = engine_real_ns();
 	stall_hook(e);
 	if (e->cfg.role == ENGINE_SEND && e->cfg.send_duration_s > 0)
@@ -513,16 +544,7 @@ int engine_start(struct engine *e, struct ns_err *err)
 	atomic_store(&e->running, e->nthreads);
 	for (uint32_t i = 0; i < e->nthreads; i++) {
 		struct e_thread *t = &e->threads[i];
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		if (t->cpu >= 0) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(t->cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		int rc = pthread_create(&t->tid, &attr, thread_main, t);
-		pthread_attr_destroy(&attr);
+		int rc = engine_thread_spawn(&t->tid, t->cpu, thread_main, t);
 		if (rc) {
 			/* threads not created will never count themselves down */
 			atomic_fetch_sub(&e->running, e->nthreads - i);
@@ -540,16 +562,19 @@ int engine_start(struct engine *e, struct ns_err *err)
 
 void engine_stop(struct engine *e)
 {
+	TPV(stop(e->tp));
 	atomic_store(&e->stop, true);
 }
 
 bool engine_done(const struct engine *e)
 {
+	TP(done(e->tp));
 	return e->started && atomic_load_explicit(&e->running, memory_order_acquire) == 0;
 }
 
 double engine_end_s(const struct engine *e)
 {
+	TP(end_s(e->tp));
 	if (!engine_done(e))
 		return 0;
 	uint64_t last = 0;
@@ -563,6 +588,7 @@ double engine_end_s(const struct engine *e)
 
 void engine_join(struct engine *e)
 {
+	TPV(join(e->tp));
 	if (!e->started || e->joined)
 		return;
 	for (uint32_t i = 0; i < e->nthreads; i++)
@@ -581,6 +607,7 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 	o->retransmits = ti.tcpi_total_retrans;
 	o->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
 	o->rtt_ms = ti.tcpi_rtt / 1000.0;
+	o->rtt_min_ms = ti.tcpi_min_rtt / 1000.0;
 	/* older kernels return a shorter struct: the fields past len stay 0 */
 	o->segs = e->cfg.role == ENGINE_SEND ? ti.tcpi_segs_out : ti.tcpi_segs_in;
 	if (e->cfg.role == ENGINE_SEND)
@@ -589,6 +616,7 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 
 void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
 {
+	TPV(snapshot(e->tp, snaps));
 	for (uint32_t i = 0; i < e->n; i++) {
 		struct e_stream *s = &e->streams[i];
 		struct engine_stream_snap *o = &snaps[i];
@@ -615,6 +643,7 @@ void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
 uint64_t engine_cpu_ns(const struct engine *e)
 {
 	uint64_t sum = 0;
+	TP(cpu_ns(e->tp));
 	if (!e->started)
 		return 0;
 	for (uint32_t i = 0; i < e->nthreads; i++) {
@@ -640,8 +669,15 @@ uint32_t engine_nstreams(const struct engine *e)
 	return e->n;
 }
 
+uint64_t engine_budget_held(const struct engine *e)
+{
+	TP(budget_held(e->tp));
+	return e->cfg.budget ? budget_share_held(&e->share) : 0;
+}
+
 bool engine_gso_active(const struct engine *e)
 {
+	TP(gso_active(e->tp));
 	return atomic_load(&e->gso_active);
 }
 
@@ -650,7 +686,7 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 	memset(out, 0, sizeof(*out));
 	out->active = atomic_load(&e->zc_active);
 	out->fallback_errno = atomic_load(&e->zc_errno);
-	for (uint32_t i = 0; e->cfg.role == ENGINE_SEND && i < e->n; i++) {
+	for (uint32_t i = 0; !e->tp && e->cfg.role == ENGINE_SEND && i < e->n; i++) {
 		out->sends += e->streams[i].zc_sends;
 		out->completions += e->streams[i].zc_done;
 		out->copied += e->streams[i].zc_copied;
@@ -660,14 +696,14 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 void engine_latency(const struct engine *e, struct lathist *out)
 {
 	lathist_init(out);
-	for (uint32_t i = 0; i < e->n; i++)
+	for (uint32_t i = 0; !e->tp && i < e->n; i++)
 		if (e->streams[i].hist)
 			lathist_merge(out, e->streams[i].hist);
 }
 
 int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
 {
-	if (stream >= e->n)
+	if (stream >= e->n || e->tp)
 		return -1;
 	return atomic_load_explicit(&e->streams[stream].t->last_cpu, memory_order_relaxed);
 }
@@ -675,6 +711,7 @@ int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
 void engine_diag(const struct engine *e, struct engine_diag *out)
 {
 	memset(out, 0, sizeof(*out));
+	TPV(diag(e->tp, out));
 	if (!e->started || !e->joined)
 		return;
 	double blocked = 0;
@@ -705,6 +742,7 @@ void engine_diag(const struct engine *e, struct engine_diag *out)
 
 int engine_stream_cpu(const struct engine *e, uint32_t stream)
 {
+	TP(stream_cpu(e->tp, stream));
 	if (stream >= e->n)
 		return -1;
 	return e->streams[stream].t->cpu;
@@ -712,6 +750,7 @@ int engine_stream_cpu(const struct engine *e, uint32_t stream)
 
 const char *engine_mode(const struct engine *e)
 {
+	TP(mode(e->tp));
 	return e->mode[0] ? e->mode : "socket";
 }
 
@@ -720,10 +759,18 @@ void engine_destroy(struct engine *e)
 	if (!e)
 		return;
 	int saved = errno;
+	if (e->tp) {
+		e->cfg.transport->destroy(e->tp);
+		free(e);
+		errno = saved;
+		return;
+	}
 	if (e->started && !e->joined) {
 		engine_stop(e);
 		engine_join(e);
 	}
+	if (e->share.joined) /* threads that were never created */
+		budget_leave(e->cfg.budget, &e->share, engine_now_ns());
 	if (e->streams) {
 		for (uint32_t i = 0; i < e->n; i++) {
 			if (e->streams[i].fd >= 0)

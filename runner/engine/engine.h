@@ -5,6 +5,7 @@
 #ifndef NS_ENGINE_H
 #define NS_ENGINE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "runner/engine/limits.h"
 
 struct budget;
+struct engine_transport;
 
 /* Every UDP datagram starts with this header, serialised big-endian field by field:
  *   u64 sequence number (per stream, from 0)
@@ -92,6 +94,11 @@ struct engine_cfg {
 	socklen_t crr_addr_len;
 	int crr_listen_fd;
 	uint8_t crr_cookie[ENGINE_RR_COOKIE_LEN];
+	/* NS_PROTO_QUIC: the transport that runs the whole engine (runner/quic registers none
+	 * here: the caller hands its table, so the engine depends on nothing above it) and its
+	 * argument (runner/quic/quic.h: struct quic_side) */
+	const struct engine_transport *transport;
+	const void *transport_arg;
 };
 
 /* Cumulative counters of one stream since engine_start(). */
@@ -112,6 +119,7 @@ struct engine_stream_snap {
 	uint64_t retransmits;   /* tcpi_total_retrans */
 	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
 	double rtt_ms;          /* tcpi_rtt */
+	double rtt_min_ms;      /* tcpi_min_rtt (QUIC: ngtcp2's min_rtt); 0 = unknown */
 	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
 	uint64_t acked;         /* sender: tcpi_bytes_acked, the bytes the peer has received
 	                           (0 = the kernel does not say) */
@@ -142,6 +150,9 @@ uint32_t engine_nstreams(const struct engine *e);
  * they have returned. Another engine or program in the process does not count. */
 uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
+/* Sender with cfg.budget: how many times its share of the cap (budget.h) was short of what its
+ * pacer allowed; 0 without a budget. */
+uint64_t engine_budget_held(const struct engine *e);
 /* -Z: whether MSG_ZEROCOPY was in use on every stream, the sends made with it, the completions
  * the kernel reported for them and how many of those it copied after all, and why the first
  * stream that fell back to copying did (an errno: SO_ZEROCOPY refused, ENOBUFS when the
@@ -176,6 +187,34 @@ struct engine_diag {
 	                              a veth peer's ring full), each followed by a back-off */
 };
 void engine_diag(const struct engine *e, struct engine_diag *out);
+
+/* A transport engine.c hands every public call to (cfg.transport): an engine of its own
+ * behind the same contract, e.g. QUIC over the UDP sockets. impl is what create returned. */
+struct engine_transport {
+	const char *name;
+	void *(*create)(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+			struct ns_err *err); /* NULL on failure: the fds are still the caller's */
+	int (*start)(void *impl, struct ns_err *err);
+	void (*stop)(void *impl);
+	bool (*done)(const void *impl);
+	double (*end_s)(const void *impl);
+	void (*join)(void *impl);
+	void (*snapshot)(void *impl, struct engine_stream_snap *snaps);
+	uint64_t (*cpu_ns)(const void *impl);
+	void (*diag)(const void *impl, struct engine_diag *out);
+	int (*stream_cpu)(const void *impl, uint32_t stream);
+	bool (*gso_active)(const void *impl);
+	const char *(*mode)(const void *impl);
+	uint64_t (*budget_held)(const void *impl); /* times --max-rate's share held it back */
+	void (*destroy)(void *impl);
+};
+
+/* What a transport's own threads share with the engine's: CLOCK_MONOTONIC in ns, a thread
+ * pinned to cpu (-1 = not pinned; 0 or pthread_create's error), and a running thread's CPU
+ * time through its clock id (0 when it cannot be read). */
+uint64_t engine_now_ns(void);
+int engine_thread_spawn(pthread_t *tid, int cpu, void *(*fn)(void *), void *arg);
+uint64_t engine_thread_cpu_ns(pthread_t tid);
 
 /* Real-time scheduling. A paced sender and the receiver of a paced test run SCHED_FIFO at
  * the lowest priority where the process may (root, CAP_SYS_NICE or RLIMIT_RTPRIO): their

@@ -14,7 +14,7 @@
 #include "lib/err.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/matrix/matrix.h"
 #include "lab.h"
 #include "shape.h"

@@ -3,6 +3,7 @@
 #include "lib/atomicfile.h"
 #include "lib/sql/jsonr.h"
 #include "runner/proto/auth.h"
+#include "lib/settings.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +23,7 @@ int lab_open(struct lab *lab, const char *dir, const char *prefix, struct ns_err
 	memset(lab, 0, sizeof(*lab));
 	lab->lock_fd = -1;
 	if (!dir || !*dir)
-		dir = getenv("NETSWEEP_LAB_DIR");
+		dir = settings_get()->lab_dir;
 	if (!dir || !*dir)
 		dir = LAB_DEFAULT_DIR;
 	size_t plen = strlen(prefix);

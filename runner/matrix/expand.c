@@ -105,13 +105,13 @@ int expand_describe(const struct matrix *m, const struct sweep_case *c, char *bu
 	return (int)w;
 }
 
-static void set_key(const struct matrix *m, struct sweep_case *c)
+static int set_key(const struct matrix *m, struct sweep_case *c, struct ns_err *err)
 {
 	char buf[2048];
 	int n = expand_canonical(m, c, buf, sizeof(buf));
 	if (n >= (int)sizeof(buf))
 		n = (int)sizeof(buf) - 1;
-	sha256_hex(buf, (size_t)n, EXPAND_KEY_LEN / 2, c->key);
+	return sha256_hex(buf, (size_t)n, EXPAND_KEY_LEN / 2, c->key, err);
 }
 
 /* Open-addressing set of case keys (their first 64 bits), to keep includes unique. */
@@ -198,7 +198,8 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 			struct sweep_case *c = &out->v[out->n++];
 			memcpy(c->idx, idx, sizeof(idx));
 			c->include_line = 0;
-			set_key(m, c);
+			if (set_key(m, c, err) < 0)
+				goto fail;
 		} else {
 			out->excluded++;
 		}
@@ -226,7 +227,8 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 					(uint32_t)find_value(ax, rule->c[i].value.text, ax->n);
 			}
 			c->include_line = rule->line;
-			set_key(m, c);
+			if (set_key(m, c, err) < 0)
+				goto fail;
 			if (!keyset_add(&ks, key_bits(c->key)))
 				out->n++; /* an include equal to a case already there adds nothing */
 		}

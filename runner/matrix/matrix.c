@@ -604,7 +604,8 @@ static int load_mem(struct loader L, const char *path, const char *text, size_t 
 	memcpy(m->text, text, len);
 	m->text[len] = '\0';
 	m->text_len = len;
-	sha256_hex(text, len, 32, m->hash);
+	if (sha256_hex(text, len, 32, m->hash, err) < 0)
+		goto err;
 
 	doc = xsdcheck_mem(&xsdcheck_matrix, path, text, len, err);
 	if (!doc) {

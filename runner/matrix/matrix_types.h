@@ -125,7 +125,7 @@ struct matrix_pair {
 };
 
 /* <kubernetes selector=".." namespace=".." port=".." from="agents|runner"/> in <pairs>: the
- * pairs are the cluster's agents, listed when the run starts (runner/sweep/kubepairs.h) and
+ * pairs are the cluster's agents, listed when the run starts (runner/pairs/kubepairs.h) and
  * handed to matrix_load_found. */
 struct matrix_kube {
 	bool present;

@@ -127,8 +127,10 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 			u = NS_PROTO_TCP;
 		else if (strcmp(text, "udp") == 0)
 			u = NS_PROTO_UDP;
+		else if (strcmp(text, "quic") == 0)
+			u = NS_PROTO_QUIC;
 		else
-			return ns_err_code(err, NS_E_INPUT, "'%s': protocol is tcp or udp", text);
+			return ns_err_code(err, NS_E_INPUT, "'%s': protocol is tcp, udp or quic", text);
 		out->u = u;
 		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_DIRECTION:

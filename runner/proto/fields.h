@@ -141,6 +141,7 @@ enum field_type {
 	X(FT_F64, cpu_percent, "cpu_percent", F_JSON) \
 	X(FT_U64, retransmits, "retransmits", F_JSON | F_TCP) \
 	X(FT_F64, rtt_ms, "rtt_ms", F_JSON | F_TCP) \
+	X(FT_F64, rtt_min_ms, "rtt_min_ms", F_JSON | F_TCP) \
 	X(FT_U64, cwnd_bytes, "cwnd_bytes", F_JSON | F_TCP) \
 	X(FT_U64, lost, "lost", F_JSON | F_UDP) \
 	X(FT_F64, lost_percent, "lost_percent", F_JSON | F_UDP) \
@@ -243,7 +244,8 @@ enum field_type {
 	X(FT_BOOL, finished, NULL, F_WIRE) \
 	X(FT_ERRNO, error, NULL, F_WIRE) \
 	X(FT_U64, sock_drops, NULL, F_WIRE) \
-	X(FT_U64, acked, NULL, F_WIRE)
+	X(FT_U64, acked, NULL, F_WIRE) \
+	X(FT_F64, rtt_min_ms, NULL, F_WIRE)
 
 /* struct proto_dir_summary (proto.h): one direction of RESULTS. Ranges are checked by
  * proto_dec_results. */

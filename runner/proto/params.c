@@ -23,7 +23,7 @@
 
 const char *ns_proto_name(enum ns_proto p)
 {
-	return p == NS_PROTO_UDP ? "udp" : "tcp";
+	return p == NS_PROTO_UDP ? "udp" : p == NS_PROTO_QUIC ? "quic" : "tcp";
 }
 
 const char *ns_dir_name(enum ns_dir d)
@@ -257,8 +257,12 @@ bool probe_engine_fallback(const struct probe_params *p)
 
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
 {
-	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP)
+	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP && p->proto != NS_PROTO_QUIC)
 		return ns_err_set(err, "unknown protocol %d", (int)p->proto);
+	if (p->proto == NS_PROTO_QUIC &&
+	    (p->rr[0] || probe_engine_kind(p) != ENGINE_SOCKET || p->length || p->zerocopy))
+		return ns_err_code(err, NS_E_USAGE, "QUIC is bulk transfer on the socket engine: "
+				   "not with --rr, --engine xdp, --length or --zerocopy");
 	if (p->dir != NS_DIR_FORWARD && p->dir != NS_DIR_REVERSE && p->dir != NS_DIR_BIDIR)
 		return ns_err_set(err, "unknown direction %d", (int)p->dir);
 	if (!terminated(p->host, sizeof(p->host)) || !terminated(p->affinity, sizeof(p->affinity)) ||
@@ -312,10 +316,10 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 	if (p->mss != 0 && (p->mss < P2_MIN_MSS || p->mss > P2_MAX_MSS))
 		return ns_err_set(err, "MSS %u out of range: must be %d..%d bytes", (unsigned)p->mss,
 				  P2_MIN_MSS, P2_MAX_MSS);
-	if (p->proto == NS_PROTO_UDP && (p->mss || p->nodelay || p->congestion[0]))
+	if (p->proto != NS_PROTO_TCP && (p->mss || p->nodelay || p->congestion[0]))
 		return ns_err_set(err, "--mss, --no-delay and --congestion apply to TCP only");
-	if (p->proto == NS_PROTO_TCP && p->gso)
-		return ns_err_set(err, "--gso applies to UDP only");
+	if (p->proto != NS_PROTO_UDP && p->gso)
+		return ns_err_set(err, "--gso applies to UDP only (QUIC uses UDP GSO by itself)");
 	for (const char *c = p->congestion; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
 			return ns_err_set(err, "congestion control name '%s' is not valid",

@@ -128,6 +128,8 @@ struct probe_figures {
 	/* TCP */
 	uint64_t retransmits;
 	double rtt_ms;             /* smoothed RTT, mean over streams (sender side) */
+	double rtt_min_ms;         /* the least RTT seen, least over streams (sender side; 0 =
+	                              unknown) */
 	uint64_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
 	/* UDP (receiver side) */
 	uint64_t lost;

@@ -193,7 +193,9 @@ static int row_fields(struct rp *r, sqlite3_stmt *st, int *col, const struct fie
 		case FT_STR: copy_text(p, f->size, st, k); break;
 		case FT_PROTO: {
 			const char *name = sqlrow_text(st, k);
-			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
+			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP
+					      : name && !strcmp(name, "quic") ? NS_PROTO_QUIC
+					      : NS_PROTO_TCP;
 			break;
 		}
 		case FT_DIR:

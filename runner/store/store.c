@@ -75,9 +75,9 @@ static const char *const sql_text[ST_COUNT] = {
 	" fwd_retransmits, fwd_rtt_ms, fwd_cwnd_bytes, fwd_lost, fwd_lost_percent,"
 	" fwd_out_of_order, fwd_duplicates, fwd_jitter_ms, fwd_kernel_drops,"
 	" ret_snd_bps, ret_rcv_bps, ret_snd_pps, ret_rcv_pps, ret_retransmits, ret_lost_percent,"
-	" probe_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
-	" ?33, ?34, ?35)",
+	" probe_json, fwd_rtt_min_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
+	" ?30, ?31, ?32, ?33, ?34, ?35, ?36)",
 	/* results ids can be reused (INTEGER PRIMARY KEY): samples a manual DELETE left behind
 	 * (sqlite3 shell, foreign keys off) must not collide with the new result's. */
 	[ST_SAMPLE_CLEAR] = "DELETE FROM samples WHERE result_id = ?1",
@@ -466,7 +466,7 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 	sqlite3_bind_int64(st, 2, c->endpoint_id);
 	sqlrow_bind_text(st, 3, c->case_key);
 	sqlite3_bind_int64(st, 4, c->ordinal);
-	sqlrow_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	sqlrow_bind_text(st, 5, ns_proto_name(p->proto));
 	sqlite3_bind_int64(st, 6, p->streams);
 	sqlite3_bind_int64(st, 7, p->threads);
 	sqlite3_bind_int64(st, 8, p->length);
@@ -535,7 +535,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 {
 	if (!res || res->n_dirs == 0)
 		return;
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	const struct probe_direction *f = &res->dirs[0];
 	const struct probe_figures *snd = &f->sender, *rcv = &f->receiver;
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)snd->bytes);
@@ -551,6 +551,8 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 	if (tcp) {
 		sqlite3_bind_int64(st, 20, (sqlite3_int64)snd->retransmits);
 		sqlite3_bind_double(st, 21, snd->rtt_ms);
+		if (snd->rtt_min_ms > 0)
+			sqlite3_bind_double(st, 36, snd->rtt_min_ms);
 		sqlite3_bind_int64(st, 22, snd->cwnd_bytes);
 	} else {
 		sqlite3_bind_int64(st, 23, (sqlite3_int64)rcv->lost);
@@ -576,7 +578,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 static int put_samples(struct store *s, int64_t result_id, const struct probe_result *res,
 		       struct ns_err *err)
 {
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	for (uint32_t d = 0; d < res->n_dirs && d < 2; d++) {
 		const struct probe_direction *dir = &res->dirs[d];
 		for (uint32_t i = 0; i < dir->n_intervals; i++) {

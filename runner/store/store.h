@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/proto/probe.h"
 
 #include "lib/sql/store_version.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "store.h"
 
 int store_put_instance_type(struct store *s, int64_t run_id, const struct catalog_instance *i,

@@ -11,15 +11,16 @@
 
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/err.h"
+#include "lib/textesc.h"
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
 #include "runner/agent/agent.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/matrix/expand.h"
-#include "kubepairs.h"
-#include "labpairs.h"
+#include "runner/pairs/kubepairs.h"
+#include "runner/pairs/labpairs.h"
 #include "runner/matrix/matrix.h"
 #include "runner/matrix/matrix_longrun.h"
 #include "runner/matrix/matrix_override.h"
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
-		"  --label TEXT    a label stored with the run\n"
+		"  --label TEXT    a label stored with the run (printable UTF-8, at most 200 bytes)\n"
 		"  --dry-run       list the cases, the estimated time and cost; run nothing\n"
 		"  --only AXIS=V[,V...]  run only the cases with one of these values (pair=NAME:\n"
 		"                  one pair; instance-type=T: the pairs of type T or of family T\n"
@@ -235,7 +236,7 @@ struct run_cmd {
 static void run_cmd_init(struct run_cmd *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->db = getenv("NETSWEEP_DB");
+	c->db = cli_db_default();
 	c->psk = getenv("NETSWEEP_PSK_FILE");
 	c->o.jobs = 1;
 	c->o.out = stdout;
@@ -320,6 +321,28 @@ static int run_cmd_parse(struct run_cmd *c, int argc, char **argv, struct ns_err
 	return 0;
 }
 
+/* A label is shown in every report, page and feed: printable UTF-8 (lib/textesc.h changes
+ * nothing in it) and at most RUN_LABEL_MAX bytes. Text that is already stored is made safe
+ * where it is written; here it is refused where it enters. */
+#define RUN_LABEL_MAX 200
+static int check_label(const char *label, struct ns_err *err)
+{
+	size_t len = strlen(label);
+	if (len == 0 || len > RUN_LABEL_MAX)
+		return ns_err_code(err, NS_E_USAGE, "--label: %zu bytes; a label is 1 to %d bytes",
+				   len, RUN_LABEL_MAX);
+	for (size_t i = 0, take; label[i]; i += take) {
+		char esc[8];
+		take = textesc_step(label + i, esc, 0);
+		if (esc[0])
+			return ns_err_code(err, NS_E_USAGE, "--label: %s at byte %zu; a label is "
+					   "printable UTF-8 text, without control characters",
+					   esc[1] == 'x' && (unsigned char)label[i] >= 0x80
+					   ? "a byte that is not UTF-8" : "a control character", i + 1);
+	}
+	return 0;
+}
+
 /* What the options say together: -1 with err (NS_E_USAGE) when they conflict. */
 static int run_cmd_validate(struct run_cmd *c, struct ns_err *err)
 {
@@ -329,6 +352,8 @@ static int run_cmd_validate(struct run_cmd *c, struct ns_err *err)
 		return ns_err_code(err, NS_E_USAGE, "--retry-failed goes with --resume");
 	if (c->lab && c->provision_lab)
 		return ns_err_code(err, NS_E_USAGE, "--lab or --provision lab, not both");
+	if (c->o.label && check_label(c->o.label, err) < 0)
+		return -1;
 	c->o.progress = c->quiet ? PROGRESS_QUIET
 			: isatty(STDOUT_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
 	return 0;

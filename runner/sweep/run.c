@@ -21,7 +21,7 @@
 #include "runner/proto/proto.h"
 #include "runner/store/lease.h"
 #include "hooks.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "retry.h"
 #include "run_int.h"
 #include "runner/matrix/bind.h"
@@ -564,8 +564,6 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 					: store_run_find_unfinished(st, m->hash, &R.run_id, &seed, err);
 		if (found < 0)
 			goto out;
-		if (!found && o->progress != PROGRESS_QUIET)
-			fprintf(o->out, "netsweep run: no unfinished run of this matrix: starting a new one\n");
 	}
 	if (!found) {
 		if (m->order == MX_ORDER_SHUFFLED && !m->has_seed)
@@ -593,6 +591,8 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	sum->total = R.n_slots;
 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
+	if (o->resume && !found)
+		progress_note(R.prog, "netsweep run: no unfinished run of this matrix: starting a new one");
 	struct hooks_opts ho = {st, R.run_id, o->jobs, R.prog, R.stop};
 	if (hooks_setup(m, &ho, &R.hooks, err) < 0)
 		goto fail_run;

@@ -9,11 +9,11 @@
 #include "lib/sql/jsonr.h"
 #include "lib/units.h"
 #include "runner/client/client.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
 #include "runner/store/store_catalog.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "run_int.h"
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */

@@ -120,7 +120,7 @@ rule_for() {
 	"netsweep key ~/"*) echo key ;;
 	"netsweep agent "*) echo agent ;;
 	"export NETSWEEP_"[A-Z_]*=*) echo export ;;
-	"netsweep probe "*|"netsweep search "*) [[ " $1 " == *" HOST "* ]] && echo net ;;
+	"netsweep probe "*|"netsweep search "*|"netsweep health "*) [[ " $1 " == *" HOST "* ]] && echo net ;;
 	*"--help") [[ $1 == "netsweep "* ]] && echo local ;;
 	"netsweep lab "*|"netsweep run "*" --lab "*|"netsweep run "*" --provision lab"*) echo lab ;;
 	"netsweep run data/matrices/"*" --dry-run"*|"netsweep run my-matrix.xml"*) echo local ;;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 
 static char *write_temp(const char *text)
 {

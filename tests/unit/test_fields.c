@@ -110,7 +110,7 @@ static void tables_are_well_formed(void **state)
 			}
 		}
 	}
-	assert_int_equal(PROTO_SNAP_WIRE_LEN, 109);
+	assert_int_equal(PROTO_SNAP_WIRE_LEN, 117);
 	assert_int_equal(PROTO_IVL_WIRE_LEN, 81);
 }
 
@@ -297,6 +297,7 @@ static void every_json_field_round_trips(void **state)
 	(void)state;
 	json_round_trip(NS_PROTO_TCP);
 	json_round_trip(NS_PROTO_UDP);
+	json_round_trip(NS_PROTO_QUIC); /* "quic", with TCP's loss, RTT and cwnd keys */
 }
 
 static const struct field *find_key(const struct field_table *t, const char *key)

@@ -1,4 +1,4 @@
-/* kubepairs (runner/sweep/kubepairs.c): a matrix's <kubernetes> pairs from kubectl's pod and
+/* kubepairs (runner/pairs/kubepairs.c): a matrix's <kubernetes> pairs from kubectl's pod and
  * node lists — the recorded responses in tests/fixtures/kubernetes/ — named by zone and node,
  * priced by the nodes' instance type and region, same-zone or cross-zone; pending, address-less
  * pods left out; the matrix loaded with them and expanded along the zone axis. */
@@ -13,7 +13,7 @@
 
 #include "runner/matrix/expand.h"
 #include "runner/matrix/matrix.h"
-#include "runner/sweep/kubepairs.h"
+#include "runner/pairs/kubepairs.h"
 #include "tests/lib/read_all.h"
 
 #define FIX NETSWEEP_SCHEMADIR "/../tests/fixtures/kubernetes/"

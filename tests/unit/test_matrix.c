@@ -151,7 +151,7 @@ static void checks_beyond_schema_name_line(void **state)
 	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"><value>1</value>\n"
 		"<value>1</value></axis>\n</axes>\n</matrix>", 4, "repeats the value on line 3");
 	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"protocol\"><value>sctp</value></axis>\n"
-		"</axes>\n</matrix>", 3, "tcp or udp");
+		"</axes>\n</matrix>", 3, "tcp, udp or quic");
 	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1\"/>\n"
 		"<pair name=\"a\" agent=\"192.0.2.2\"/>\n</pairs>\n</matrix>", 4, "already the name");
 	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1:99999\"/>\n"

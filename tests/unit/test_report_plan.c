@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/analyze/plan.h"
 
 static struct rp_endpoint eps[3];
