@@ -59,8 +59,7 @@ static int parse(int argc, char **argv, struct plan_cfg *c, struct ns_err *err)
 		{"json", no_argument, NULL, 'j'},           {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *env = getenv("NETSWEEP_DB");
-	*c = (struct plan_cfg){.db = env && *env ? env : "netsweep.db", .run = "latest"};
+	*c = (struct plan_cfg){.db = cli_db_default(), .run = "latest"};
 	int ch;
 	optind = 1;
 	opterr = 0;
