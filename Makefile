@@ -39,6 +39,7 @@ include mk/client.mk
 include mk/search.mk
 include mk/matrix.mk
 include mk/group.mk
+include mk/mesh.mk
 include mk/store.mk
 include mk/sweep.mk
 include mk/pairs.mk
@@ -46,6 +47,7 @@ include mk/host.mk
 include mk/catalog.mk
 include mk/lab.mk
 include mk/report.mk
+include mk/placement.mk
 include mk/harness.mk
 include mk/fuzz.mk
 include mk/install.mk

@@ -198,7 +198,8 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_latency_chart(&p->lat, &co, &p->charts, err) < 0 ||
 	    rp_charts_draw(&co, &p->charts, err) < 0 ||
 	    rp_findings_build(d, p->cost, p->n_cost, cmp, base, &p->news, &p->fnd, err) < 0 ||
-	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0)
+	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0 ||
+	    rp_placement_load(p->db, d->run.id, d->run.matrix_name, &p->placement, err) < 0)
 		return -1;
 	if (rp_history_findings(d, &p->hist, &p->fnd) < 0 || rp_ab_findings(d, &p->ab, &p->fnd) < 0 ||
 	    rp_advertised_findings(d, &p->fnd) < 0 ||
@@ -223,6 +224,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 		.charts = &p->charts, .gnuplot_note = p->gnuplot ? NULL : p->gp_reason,
 		.outdir = cfg->outdir, .price_note = *p->price_note ? p->price_note : NULL,
 		.pricing = &p->pricing, .latency = &p->lat, .loadlat = &p->loadlat,
+		.placement = &p->placement,
 	};
 	return write_files(cfg, p, &r, err);
 }
@@ -239,6 +241,7 @@ void rp_pipeline_free(struct rp_pipeline *p)
 	rp_history_free(&p->hist);
 	rp_latency_free(&p->lat);
 	rp_loadlat_free(&p->loadlat);
+	rp_placement_free(&p->placement);
 	rp_ab_free(&p->ab);
 	rp_cmp_free(&p->cmp);
 	rp_data_free(&p->base);

@@ -37,6 +37,7 @@ struct rp_pipeline {
 	struct rp_history hist;
 	struct rp_latency lat;
 	struct rp_loadlat loadlat;   /* throughput cases with a latency probe */
+	struct rp_placement placement; /* heatmaps and steadiness over nights */
 	struct rp_ab ab;
 	struct rp_findings fnd;
 	struct rp_search search;

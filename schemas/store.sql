@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
 	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
 	-- not known (a written pair)
-	-- version 28 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
+	-- version 29 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
 	-- placement: the matrix's, else the end's instance metadata, Kubernetes topology labels
 	-- or the lab's; NULL = not known) and relation TEXT NOT NULL DEFAULT 'unknown':
 	-- same-zone, cross-zone, cross-region, internet or unknown (the matrix's relation, else
@@ -78,6 +78,19 @@ CREATE TABLE IF NOT EXISTS endpoints (
 CREATE TABLE IF NOT EXISTS endpoint_emulation (
 	endpoint_id      INTEGER PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
 	emulation        TEXT NOT NULL CHECK (json_valid(emulation))
+);
+
+-- A pair's two ends by name and zone (version 28): the pairs a matrix's <mesh> made, each
+-- from one of its hosts (client_name, whose agent sends) to another (agent_name), with the
+-- zones their zone= attributes name (NULL: not written). The heatmaps (v_mesh_cells) and
+-- v_pair_ends read it.
+CREATE TABLE IF NOT EXISTS endpoint_ends (
+	endpoint_id      INTEGER PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+	mesh             TEXT NOT NULL,
+	client_name      TEXT NOT NULL,
+	agent_name       TEXT NOT NULL,
+	client_zone      TEXT,
+	agent_zone       TEXT
 );
 
 -- One expanded case of a run's matrix. case_key is derived from the parameters only, so the
@@ -128,7 +141,7 @@ CREATE TABLE IF NOT EXISTS results (
 	fwd_snd_cpu      REAL,
 	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
 	fwd_rcv_cpu      REAL,
-	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 26 adds
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 27 adds
 	                                           -- fwd_rtt_min_ms REAL: the least RTT seen
 	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
 	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
@@ -324,7 +337,7 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
 );
 
--- The traffic a server of an instance type includes a month in a region (version 28; the
+-- The traffic a server of an instance type includes a month in a region (version 29; the
 -- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
 -- tiers apply. No row = none.
 CREATE TABLE IF NOT EXISTS run_included_transfer (
@@ -347,7 +360,7 @@ CREATE TABLE IF NOT EXISTS run_fx (
 	PRIMARY KEY (run_id, currency)
 );
 
--- The transfer rules the catalog gave when the run started (version 28): per provider,
+-- The transfer rules the catalog gave when the run started (version 29): per provider,
 -- region and relation (cross-region: per peer region, '' = any other), who is billed per GB
 -- moved (sender, receiver or both: each billed side pays per_gb), in monthly cumulative volume
 -- tiers: a JSON array [{"up_to_gb": 100, "per_gb": 0}, ..., {"per_gb": 0.05}] ascending, the
@@ -367,7 +380,7 @@ CREATE TABLE IF NOT EXISTS run_transfer_prices (
 	PRIMARY KEY (run_id, provider, region, relation, peer_region)
 );
 
--- The run's monthly transfer volume (version 28): the matrix's monthly-transfer, in decimal GB,
+-- The run's monthly transfer volume (version 29): the matrix's monthly-transfer, in decimal GB,
 -- at which v_cost_total reads the tiers. No row = each result's rate for a 730-hour month.
 CREATE TABLE IF NOT EXISTS run_transfer_volume (
 	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
@@ -512,7 +525,7 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
        lim.snd_steal_pct, lim.rcv_steal_pct,
        e.zone, -- version 25
-       -- version 28: each end's placement and the pair's relation
+       -- version 29: each end's placement and the pair's relation
        e.client_zone, e.client_region, e.agent_zone, e.agent_region, e.relation
 FROM results r
 JOIN cases c ON c.id = r.case_id
@@ -711,7 +724,7 @@ SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, su
        AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
        coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
 
--- The per-dollar answer with transfer (version 28): every successful result at its rate (the
+-- The per-dollar answer with transfer (version 29): every successful result at its rate (the
 -- sustained one where the result stepped down, else its goodput), the traffic it moves priced
 -- by the run's transfer rule for the pair's relation (provider of the type, the sender's
 -- region; cross-region: the receiver's region, else any), billed sides, tiers read at the
@@ -936,3 +949,159 @@ JOIN group_results g ON g.result_id = gc.result_id
 JOIN results r ON r.id = gc.result_id
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id;
+
+-- Each endpoint pair's two ends by name and zone (version 28): a <mesh> pair's hosts and the
+-- zones its matrix wrote (endpoint_ends), else each end's host name and availability zone as
+-- its host information says (hostinfo's hostname and cloud.availability_zone; NULL when not
+-- known). client_instance and agent_instance identify the instances themselves (hostinfo's
+-- hostname: one per EC2 instance), which the variability views count.
+CREATE VIEW IF NOT EXISTS v_pair_ends AS
+SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint, n.mesh, e.instance_type, e.region,
+       coalesce(n.client_name, json_extract(e.client_info, '$.hostname')) AS client_name,
+       coalesce(n.agent_name, json_extract(e.agent_info, '$.hostname')) AS agent_name,
+       coalesce(n.client_zone, json_extract(e.client_info, '$.cloud.availability_zone'))
+         AS client_zone,
+       coalesce(n.agent_zone, json_extract(e.agent_info, '$.cloud.availability_zone'))
+         AS agent_zone,
+       json_extract(e.client_info, '$.hostname') AS client_instance,
+       json_extract(e.agent_info, '$.hostname') AS agent_instance,
+       e.zone AS zone_relation
+FROM endpoints e
+LEFT JOIN endpoint_ends n ON n.endpoint_id = e.id;
+
+-- The host x host heatmap's cells (version 28): one row per pair of a run, from client_name
+-- to agent_name. goodput_bps is the median of its successful results' receiver goodput;
+-- rtt_p50_us the mean of its results' round-trip p50 (request/response results, else the
+-- latency probe's idle phase where a result has no request/response figures), rtt_p99_us
+-- the highest p99 of them; loss_percent the mean of
+-- its UDP results' lost datagrams (NULL for TCP), retransmits its TCP results' sum.
+CREATE VIEW IF NOT EXISTS v_mesh_cells AS
+WITH rtt AS (
+	SELECT c.endpoint_id, l.p50_us, l.p99_us FROM result_latency l
+	JOIN results r ON r.id = l.result_id JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok'
+	UNION ALL
+	SELECT c.endpoint_id, l.p50_us, l.p99_us FROM result_latency_load l
+	JOIN results r ON r.id = l.result_id JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok' AND l.phase = 'idle' AND l.transactions > 0
+	AND NOT EXISTS (SELECT 1 FROM result_latency x WHERE x.result_id = l.result_id))
+SELECT p.run_id, p.mesh, p.endpoint_id, p.endpoint, p.client_name, p.agent_name,
+       p.client_zone, p.agent_zone,
+       (SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok') AS results_ok,
+       (SELECT avg(g) FROM (SELECT r.fwd_rcv_bps AS g,
+               row_number() OVER (ORDER BY r.fwd_rcv_bps) AS rn, count(*) OVER () AS n
+               FROM results r JOIN cases c ON c.id = r.case_id
+               WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok'
+               AND r.fwd_rcv_bps IS NOT NULL)
+        WHERE rn IN ((n + 1) / 2, (n + 2) / 2)) AS goodput_bps,
+       (SELECT avg(p50_us) FROM rtt WHERE rtt.endpoint_id = p.endpoint_id) AS rtt_p50_us,
+       (SELECT max(p99_us) FROM rtt WHERE rtt.endpoint_id = p.endpoint_id) AS rtt_p99_us,
+       (SELECT avg(r.fwd_lost_percent) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok' AND c.protocol = 'udp')
+         AS loss_percent,
+       (SELECT sum(r.fwd_retransmits) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok' AND c.protocol = 'tcp')
+         AS retransmits
+FROM v_pair_ends p
+WHERE p.client_name IS NOT NULL AND p.agent_name IS NOT NULL;
+
+-- The zone x zone heatmap's cells (version 28): the pairs of a run from client_zone to
+-- agent_zone (both known): how many, the mean and the lowest of their goodput_bps, the mean
+-- rtt_p50_us, the highest rtt_p99_us, the mean loss_percent.
+CREATE VIEW IF NOT EXISTS v_mesh_zone_cells AS
+SELECT run_id, client_zone, agent_zone, count(*) AS pairs, avg(goodput_bps) AS goodput_bps,
+       min(goodput_bps) AS min_goodput_bps, avg(rtt_p50_us) AS rtt_p50_us,
+       max(rtt_p99_us) AS rtt_p99_us, avg(loss_percent) AS loss_percent
+FROM v_mesh_cells
+WHERE client_zone IS NOT NULL AND agent_zone IS NOT NULL
+GROUP BY run_id, client_zone, agent_zone;
+
+-- One night of a pair's case (version 28): the case's median goodput in that run
+-- (v_case_median), the instances at its ends and the UTC hour its first result started.
+-- A night is a run; the same case across nights has the same case_key. case_params is the
+-- case's parameters without its pair (cases.params less "pair" and "key"): the same for two
+-- pairs' same case, which the per-type views and the ranking compare.
+CREATE VIEW IF NOT EXISTS v_pair_nightly AS
+SELECT c.run_id, ru.matrix_name, ru.label, ru.started_at AS run_started_at, e.name AS endpoint,
+       e.instance_type, e.region, c.case_key, json_remove(c.params, '$.pair', '$.key')
+         AS case_params, c.id AS case_id, m.median_bps, m.repeats_ok,
+       json_extract(e.client_info, '$.hostname') AS client_instance,
+       json_extract(e.agent_info, '$.hostname') AS agent_instance,
+       CAST(strftime('%H', (SELECT min(r.started_at) FROM results r WHERE r.case_id = c.id))
+            AS INTEGER) AS hour_utc
+FROM cases c
+JOIN v_case_median m ON m.case_id = c.id
+JOIN endpoints e ON e.id = c.endpoint_id
+JOIN runs ru ON ru.id = c.run_id;
+
+-- A pair's case over its nights (version 28), per matrix: the median, p5 and p95 (nearest
+-- rank) of the nightly medians, their coefficient of variation (sample standard deviation
+-- over mean, %; NULL with one night), the worst night (lowest median: its run, its label or
+-- start, its figure), and how many distinct agent instances served it.
+CREATE VIEW IF NOT EXISTS v_pair_variability AS
+WITH n AS (
+	SELECT *, row_number() OVER (PARTITION BY matrix_name, endpoint, case_key
+	                             ORDER BY median_bps, run_id) AS rn,
+	       count(*) OVER (PARTITION BY matrix_name, endpoint, case_key) AS k
+	FROM v_pair_nightly)
+SELECT matrix_name, endpoint, case_key, max(case_params) AS case_params,
+       max(instance_type) AS instance_type, k AS nights,
+       count(DISTINCT agent_instance) AS agent_instances,
+       avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.95 * (k - 1)) AS INTEGER) THEN median_bps END) AS p95_bps,
+       CASE WHEN k > 1 AND avg(median_bps) > 0 THEN
+         100.0 * sqrt(max(0, (sum(median_bps * median_bps) - sum(median_bps) * sum(median_bps) / k)
+                             / (k - 1))) / avg(median_bps) END AS cv_percent,
+       max(CASE WHEN rn = 1 THEN run_id END) AS worst_run_id,
+       max(CASE WHEN rn = 1 THEN coalesce(label, run_started_at) END) AS worst_night,
+       min(median_bps) AS worst_bps
+FROM n
+GROUP BY matrix_name, endpoint, case_key;
+
+-- An instance type's case over nights and instances (version 28): every nightly median of
+-- every pair of that type (v_pair_nightly), with the same figures as v_pair_variability, how
+-- many pairs and distinct instances (either end) gave them.
+CREATE VIEW IF NOT EXISTS v_itype_variability AS
+WITH n AS (
+	SELECT *, row_number() OVER (PARTITION BY matrix_name, instance_type, case_params
+	                             ORDER BY median_bps, run_id, endpoint) AS rn,
+	       count(*) OVER (PARTITION BY matrix_name, instance_type, case_params) AS k
+	FROM v_pair_nightly WHERE instance_type IS NOT NULL)
+SELECT matrix_name, instance_type, case_params, count(DISTINCT run_id) AS nights,
+       count(DISTINCT endpoint) AS pairs, k AS samples,
+       (SELECT count(*) FROM (SELECT client_instance AS i FROM n x WHERE x.matrix_name = n.matrix_name
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
+               AND client_instance IS NOT NULL
+               UNION SELECT agent_instance FROM n x WHERE x.matrix_name = n.matrix_name
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
+               AND agent_instance IS NOT NULL)) AS instances,
+       avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.95 * (k - 1)) AS INTEGER) THEN median_bps END) AS p95_bps,
+       CASE WHEN k > 1 AND avg(median_bps) > 0 THEN
+         100.0 * sqrt(max(0, (sum(median_bps * median_bps) - sum(median_bps) * sum(median_bps) / k)
+                             / (k - 1))) / avg(median_bps) END AS cv_percent,
+       min(median_bps) AS worst_bps
+FROM n
+GROUP BY matrix_name, instance_type, case_params;
+
+-- Pairs ranked by how steady they were (version 28), beside the per-dollar ranking: per
+-- matrix and case (its parameters without the pair), the pairs measured on at least two
+-- nights, the lowest coefficient of variation first (rank 1 = the steadiest).
+CREATE VIEW IF NOT EXISTS v_consistency_ranking AS
+SELECT matrix_name, case_params, case_key, endpoint, instance_type, nights, median_bps, p5_bps,
+       p95_bps, cv_percent,
+       rank() OVER (PARTITION BY matrix_name, case_params ORDER BY cv_percent)
+         AS consistency_rank
+FROM v_pair_variability
+WHERE nights >= 2 AND cv_percent IS NOT NULL;
+
+-- A pair's case by hour of day (version 28): its nights whose first result started in that
+-- UTC hour, their mean and lowest nightly median.
+CREATE VIEW IF NOT EXISTS v_pair_hourly AS
+SELECT matrix_name, endpoint, case_key, hour_utc, count(*) AS nights,
+       avg(median_bps) AS mean_bps, min(median_bps) AS worst_bps
+FROM v_pair_nightly
+GROUP BY matrix_name, endpoint, case_key, hour_utc;

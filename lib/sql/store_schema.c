@@ -125,7 +125,11 @@ static const char *const migrations[] = {
 	"PRAGMA writable_schema = RESET;"
 	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;"
 	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_results;",
-	/* 28: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	/* 28: a mesh pair's two hosts and their zones (table endpoint_ends from the schema file,
+	 * with the views v_pair_ends, v_mesh_cells, v_pair_nightly, v_pair_variability,
+	 * v_itype_variability, v_consistency_ranking) */
+	"-- endpoint_ends",
+	/* 29: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
 	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
 	 * file); v_results shows the
 	 * placement, v_cost_total (from the schema file) prices the traffic */

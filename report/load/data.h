@@ -22,7 +22,7 @@ struct rp_host {
 	long long online_cpus, mtu, speed_mbps;
 };
 
-/* A pair's transfer terms (store version 28): its relation and the run's rule for it, the
+/* A pair's transfer terms (store version 29): its relation and the run's rule for it, the
  * tiers in the pair's ranked currency (converted at the report's rate where the rule's is
  * another; a rule that cannot be converted counts as none known). */
 #define RP_XFER_TIERS 8

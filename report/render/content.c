@@ -13,6 +13,7 @@
 #include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
+#include "report/placement/placement_section.h"
 
 struct cb {
 	struct rp_content *c;
@@ -388,6 +389,11 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	if (r->loadlat && r->loadlat->n) {
 		sec(&b, RP_SEC_LOADLAT, "latency-under-load", "Latency under load");
 		para(&b, RP_PARA_NOTE, NULL, 0, "%s", rp_loadlat_method);
+	}
+	if (r->placement && rp_placement_any(r->placement)) {
+		sec(&b, RP_SEC_PLACEMENT, "placement", "Placement and steadiness");
+		if (rp_placement_section(r->placement, r->d->unit, b.s) < 0)
+			b.oom = 1;
 	}
 	if (r->ab && r->ab->n_goodput)
 		ab(&b, r);

@@ -21,6 +21,7 @@ enum rp_sec_kind {
 	RP_SEC_FINDINGS,
 	RP_SEC_LATENCY,     /* request/response cases */
 	RP_SEC_LOADLAT,     /* throughput cases with a latency probe */
+	RP_SEC_PLACEMENT,   /* heatmaps and steadiness over nights (report/placement) */
 	RP_SEC_AB,          /* pairs differing in one attribute */
 	RP_SEC_CHARTS,
 	RP_SEC_HISTORY,     /* the cases over the last runs */

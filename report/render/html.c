@@ -42,6 +42,9 @@ static const char *css =
 	"overflow-wrap:anywhere}ul.findings li{margin:.3em 0}.summary td{overflow-wrap:anywhere}"
 	".summary td:first-child{font-weight:600}.scroll{overflow-x:auto;max-width:100%}"
 	"td.label{min-width:12em}.lead{font-size:1.1em}"
+	/* heatmaps (report/placement): a sequential scale, text legible on every step */
+	"td.heat0{background:#f7fbff}td.heat1{background:#deebf7}td.heat2{background:#c6dbef}"
+	"td.heat3{background:#6baed6}td.heat4{background:#08519c;color:#fff}"
 	"#environment-table td{white-space:nowrap}td.step{background:#fde2e1;font-weight:600}"
 	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
 	"figure{padding:2px;margin:.6em 0}"
@@ -157,6 +160,7 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
 	case RP_SEC_LATENCY: write_tables(sec, main); break;
 	case RP_SEC_LOADLAT: write_tables(sec, main); break;
+	case RP_SEC_PLACEMENT: write_tables(sec, main); break;
 	case RP_SEC_AB: write_tables(sec, main); break;
 	case RP_SEC_CHARTS: write_charts(r, sec, main); break;
 	case RP_SEC_HISTORY: write_tables(sec, main); break;

@@ -12,6 +12,7 @@
 #include "report/model/fmt.h"
 #include "report/load/lab_runs.h"
 #include "lib/jsonw.h"
+#include "report/placement/placement_section.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)
 {
@@ -225,6 +226,11 @@ int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *er
 		jsonw_obj_close(&w);
 	}
 	jsonw_arr_close(&w);
+	jsonw_key(&w, "placement");
+	if (r->placement)
+		rp_placement_json(&w, r->placement);
+	else
+		jsonw_null(&w);
 	jsonw_obj_close(&w);
 	const char *text = jsonw_finish(&w);
 	int rc = -1;

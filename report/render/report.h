@@ -18,6 +18,7 @@
 #include "report/analyze/news.h"
 #include "report/load/search_rows.h"
 #include "report/load/pricing.h"
+#include "report/placement/placement.h"
 
 struct rp_report {
 	const char *title;
@@ -43,6 +44,7 @@ struct rp_report {
 	const struct rp_pricing *pricing; /* the model, rates and currency split ranked on */
 	const struct rp_latency *latency; /* request/response cases; NULL or n = 0: none */
 	const struct rp_loadlat *loadlat; /* cases with a latency probe; NULL or n = 0: none */
+	const struct rp_placement *placement; /* heatmaps and steadiness; NULL = none */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

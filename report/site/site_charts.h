@@ -18,7 +18,7 @@ struct site_charts {
 };
 
 /* At most this many gnuplot jobs per page. */
-#define SITE_CHART_JOBS 4
+#define SITE_CHART_JOBS 5 /* the band chart (site_band.h) too */
 
 /* Writes the pair's data and scripts into dir (its folder, an absolute path) and appends
  * their drawing to jobs (*n of them; room for SITE_CHART_JOBS more), for one cg_run_batch

@@ -15,6 +15,7 @@
 
 #include "report/pipeline.h"
 #include "report/render/hdoc.h"
+#include "report/site/site_band.h"
 #include "report/site/site_charts.h"
 
 static const char *css =
@@ -503,6 +504,8 @@ int site_pages_write(const struct site_ctx *s, struct ns_err *err)
 		snprintf(dir, sizeof(dir), "%s/pairs/%s", root, s->series[k].slug);
 		if ((rc = rp_mkdir_p(dir, err)) == 0)
 			rc = site_charts_pair(s, &s->series[k], dir, &pc[k], jobs, &nj, err);
+		if (rc == 0)
+			rc = site_band_pair(s, &s->series[k], &pc[k], jobs, &nj, err);
 	}
 	struct site_charts *ic = pc ? &pc[s->n_series] : NULL;
 	if (rc == 0)

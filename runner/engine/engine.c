@@ -336,65 +336,6 @@ static uint64_t stagger_ns(const struct engine *e, const struct e_thread *t,
 	return (uint64_t)((double)s->id * t->pace_unit * 8e9 / (double)e->cfg.rate_bps);
 }
 
-/* engine.h: real time for the threads whose work falls due at set times. */
-static _Atomic int realtime_on = -1; /* -1: not decided, from the settings */
-
-void engine_set_realtime(bool on)
-{
-	atomic_store(&realtime_on, on ? 1 : 0);
-}
-
-const char *engine_sched_name(unsigned sched)
-{
-	static const char *const names[] = {"normal", "not_permitted", "realtime",
-					    "realtime_dropped"};
-	return sched < sizeof(names) / sizeof(names[0]) ? names[sched] : "";
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void rt_enter(struct e_thread *t)
-{
-	int on = atomic_load(&realtime_on);
-	if (on < 0) {
-		on = !settings_get()->realtime_off;
-	}
-	t->sched = ENGINE_SCHED_NORMAL;
-	if (!on || !t->e->cfg.rate_bps || t->e->cfg.rr)
-		return;
-	struct sched_param sp = {.sched_priority = ENGINE_RT_PRIO};
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
-		t->sched = ENGINE_SCHED_NOT_PERMITTED;
-		return;
-	}
-	t->sched = ENGINE_SCHED_REALTIME;
-	t->rt_win_ns = engine_now_ns();
-	t->rt_win_cpu_ns = thread_cpu_ns();
-}
-
-/* A real-time thread that used ENGINE_RT_MAX_SHARE of its core over a window would starve the
- * host's other work on that core for nothing (it is CPU-bound either way): back to normal. */
-static void rt_guard(struct e_thread *t, uint64_t now)
-{
-	if (t->sched != ENGINE_SCHED_REALTIME || now - t->rt_win_ns < ENGINE_RT_WINDOW_NS)
-		return;
-	uint64_t cpu = thread_cpu_ns();
-	if ((double)(cpu - t->rt_win_cpu_ns) >= ENGINE_RT_MAX_SHARE * (double)(now - t->rt_win_ns)) {
-		struct sched_param sp = {.sched_priority = 0};
-		pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
-		t->sched = ENGINE_SCHED_REALTIME_DROPPED;
-		return;
-	}
-	t->rt_win_ns = now;
-	t->rt_win_cpu_ns = cpu;
-}
-
 /* Sender: streams get their batches while any makes progress; a thread sleeps only when none
  * did: in poll() when some socket was full, otherwise until the earliest pacer is ready, and
  * never longer than E_POLL_NS so that the stop flag is seen. */
@@ -417,7 +358,7 @@ static void run_sender(struct e_thread *t)
 	bool deadline = false, stalled = false;
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		now = engine_now_ns();
-		rt_guard(t, now);
+		engine_rt_guard(t, now);
 		if (e->stall_ns && !stalled && now >= e->stall_at_ns) {
 			stalled = true;
 			sleep_ns(t, 0, now, e->stall_ns);
@@ -461,7 +402,7 @@ static void run_receiver(struct e_thread *t)
 		uint32_t np = 0;
 		bool progress = false;
 		if (t->sched == ENGINE_SCHED_REALTIME) /* no clock read per batch otherwise */
-			rt_guard(t, engine_now_ns());
+			engine_rt_guard(t, engine_now_ns());
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct e_stream *s = t->streams[i];
 			if (!s->active)
@@ -492,14 +433,14 @@ static void run_receiver(struct e_thread *t)
 static void *thread_main(void *arg)
 {
 	struct e_thread *t = arg;
-	rt_enter(t);
+	engine_rt_enter(t);
 	if (t->e->cfg.rr)
 		engine_rr_run(t);
 	else if (t->e->cfg.role == ENGINE_SEND)
 		run_sender(t);
 	else
 		run_receiver(t);
-	atomic_store_explicit(&t->cpu_final_ns, thread_cpu_ns(), memory_order_relaxed);
+	atomic_store_explicit(&t->cpu_final_ns, engine_self_cpu_ns(), memory_order_relaxed);
 	uint64_t runq = 0;
 	sysstat_thread_runq_ns(&runq);
 	atomic_store_explicit(&t->runq_ns, runq, memory_order_relaxed);

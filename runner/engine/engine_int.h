@@ -174,6 +174,13 @@ extern const struct engine_ops engine_xdp_send_ops, engine_xdp_rx_ops, engine_xd
 /* A request/response thread's whole run (engine_rr.c). */
 void engine_rr_run(struct e_thread *t);
 
+/* engine_rt.c: a thread enters real time where its work falls due at set times and the
+ * process may; the guard drops it back to normal once it used ENGINE_RT_MAX_SHARE of its core
+ * over a window; the calling thread's own CPU time in ns. */
+void engine_rt_enter(struct e_thread *t);
+void engine_rt_guard(struct e_thread *t, uint64_t now);
+uint64_t engine_self_cpu_ns(void);
+
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */
 uint64_t engine_real_ns(void);
 /* Zero-filled, page-backed buffers for the threads; NULL on failure. */

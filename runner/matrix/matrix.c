@@ -2,6 +2,7 @@
 #include "lib/xml/xmlhint.h"
 #include "bind.h"
 #include "matrix_group.h"
+#include "matrix_mesh.h"
 #include "pair_key.h"
 
 #include <ctype.h>
@@ -217,12 +218,16 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 	struct matrix *m = L->m;
 	size_t cap = L->n_found;
 	for (xmlNodePtr n = pairs->children; n; n = n->next)
-		cap += is_elem(n, "pair") || is_elem(n, "group");
+		cap += is_elem(n, "pair") || is_elem(n, "group") ? 1
+		       : is_elem(n, "mesh")			 ? mxmesh_capacity(n)
+								 : 0;
 	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
 	if (!m->pairs)
 		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr n = pairs->children; n; n = n->next) {
 		if (is_elem(n, "kubernetes") && load_kube(L, n) < 0)
+			return -1;
+		if (is_elem(n, "mesh") && mxmesh_load(L->path, n, m, L->err) < 0)
 			return -1;
 		bool grp = is_elem(n, "group");
 		if (!is_elem(n, "pair") && !grp)

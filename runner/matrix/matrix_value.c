@@ -252,3 +252,18 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	out->u = u;
 	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 }
+
+int mxval_attr(xmlNodePtr n, const char *name, char *dst, size_t cap)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	int rc = 0;
+	dst[0] = '\0';
+	if (!v)
+		return 0;
+	if (strlen((const char *)v) >= cap)
+		rc = -1;
+	else
+		snprintf(dst, cap, "%s", (const char *)v);
+	xmlFree(v);
+	return rc;
+}

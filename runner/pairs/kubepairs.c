@@ -257,6 +257,15 @@ static void make_pair(const struct kube_agent *c, const struct kube_agent *a,
 			 v6 ? "]" : "", c->port);
 		snprintf(p->client_host, sizeof(p->client_host), "%s", c->host);
 		p->client_port = c->port;
+		/* agent to agent: a mesh of the nodes (rounds, no node in two tests, heatmaps) */
+		char cs[256], as[256];
+		short_name(c->node, cs, sizeof(cs));
+		short_name(a->node, as, sizeof(as));
+		snprintf(p->mesh, sizeof(p->mesh), "kubernetes");
+		snprintf(p->client_name, sizeof(p->client_name), "%.63s", cs);
+		snprintf(p->agent_name, sizeof(p->agent_name), "%.63s", as);
+		snprintf(p->client_zone, sizeof(p->client_zone), "%.63s", c->n ? c->n->zone : "");
+		snprintf(p->agent_zone, sizeof(p->agent_zone), "%.63s", a->n ? a->n->zone : "");
 	}
 	p->zone_rel = zone_rel(c ? c->n : runner, a->n);
 	/* each end's placement from its node's topology labels (the relation: run_pairs.c) */

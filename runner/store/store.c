@@ -20,7 +20,7 @@
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_EP_ENDS, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT,
 	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
@@ -52,6 +52,9 @@ static const char *const sql_text[ST_COUNT] = {
 	[ST_EP_UPDATE] = "SELECT id FROM endpoints WHERE run_id = ?1 AND name = ?2",
 	[ST_EP_EMULATION] =
 	"INSERT OR REPLACE INTO endpoint_emulation (endpoint_id, emulation) VALUES (?1, ?2)",
+	[ST_EP_ENDS] =
+	"INSERT OR REPLACE INTO endpoint_ends (endpoint_id, mesh, client_name, agent_name,"
+	" client_zone, agent_zone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_CASE_INSERT] =
 	"INSERT INTO cases (run_id, endpoint_id, case_key, ordinal, protocol, streams, threads,"
 	" length, rate_bps, fq_rate_bps, direction, duration_s, omit_s, affinity, window, mss,"
@@ -421,6 +424,20 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		sqlite3_bind_int64(st, 1, *endpoint_id);
 		sqlrow_bind_text(st, 2, e->emulation);
 		if (step_done(s, st, err, "recording a lab pair") < 0)
+			goto out;
+		rc = 0;
+	}
+	if (rc == 0 && e->ends) {
+		rc = -1;
+		if (!(st = stmt(s, ST_EP_ENDS, err)))
+			goto out;
+		sqlite3_bind_int64(st, 1, *endpoint_id);
+		sqlrow_bind_text(st, 2, e->ends->mesh);
+		sqlrow_bind_text(st, 3, e->ends->client_name);
+		sqlrow_bind_text(st, 4, e->ends->agent_name);
+		sqlrow_bind_text(st, 5, e->ends->client_zone);
+		sqlrow_bind_text(st, 6, e->ends->agent_zone);
+		if (step_done(s, st, err, "recording a pair's ends") < 0)
 			goto out;
 		rc = 0;
 	}

@@ -71,6 +71,13 @@ struct store_endpoint {
 	/* each end's placement (NULL = not known) and the pair's relation: same-zone,
 	 * cross-zone, cross-region, internet, unknown (NULL = unknown) */
 	const char *client_zone, *client_region, *agent_zone, *agent_region, *relation;
+	const struct store_ends *ends;     /* a mesh pair's two hosts; NULL = none */
+};
+
+/* A pair's two ends by name and zone (a <mesh>'s pairs): table endpoint_ends. NULL strings
+ * are stored as NULL. */
+struct store_ends {
+	const char *mesh, *client_name, *agent_name, *client_zone, *agent_zone;
 };
 
 /* Inserts the endpoint, or on a resumed run refreshes its host information. */

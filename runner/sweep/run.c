@@ -25,6 +25,7 @@
 #include "retry.h"
 #include "run_int.h"
 #include "runner/matrix/bind.h"
+#include "runner/mesh/mesh_rounds.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -400,12 +401,28 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 
 /* The next slot whose pair is free: among free pairs, the one whose next slot comes first in
  * the schedule. NULL when nothing can start now. Called with R->lock held. */
+/* A mesh pair may start when its round is the first unfinished one and neither of its hosts
+ * is in a test. */
+static bool mesh_free(struct runner *R, size_t i)
+{
+	const struct pair_rt *p = &R->pairs[i];
+	if (p->round < 0)
+		return true;
+	for (int r = 0; r < p->round; r++)
+		if (R->round_left[r])
+			return false;
+	for (size_t j = 0; j < R->m->n_pairs; j++)
+		if (R->pairs[j].busy && mesh_shares_host(&R->m->pairs[i], &R->m->pairs[j]))
+			return false;
+	return true;
+}
+
 static struct pair_rt *pick(struct runner *R, size_t *pos)
 {
 	struct pair_rt *best = NULL;
 	for (size_t i = 0; i < R->m->n_pairs; i++) {
 		struct pair_rt *p = &R->pairs[i];
-		if (p->busy || p->next >= p->n_queue)
+		if (p->busy || p->next >= p->n_queue || !mesh_free(R, i))
 			continue;
 		if (!best || p->queue[p->next] < best->queue[best->next])
 			best = p;
@@ -448,6 +465,8 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_lock(&R->lock);
 		p->busy = false;
+		if (p->round >= 0)
+			R->round_left[p->round]--;
 		pthread_cond_broadcast(&R->cond);
 	}
 	pthread_cond_broadcast(&R->cond);
@@ -463,12 +482,40 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		if (!R->pairs[i].queue)
 			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
+	int *round = calloc(n_pairs ? n_pairs : 1, sizeof(int));
+	if (!round)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	R->n_rounds = mesh_rounds(R->m, round, err);
+	R->round_left = R->n_rounds > 0 ? calloc((size_t)R->n_rounds, sizeof(size_t)) : NULL;
+	if (R->n_rounds > 0 && R->round_left && R->m->order == MX_ORDER_SHUFFLED) {
+		/* the seed orders the rounds as it orders the slots */
+		size_t *first = R->round_left;
+		for (int r = 0; r < R->n_rounds; r++)
+			first[r] = SIZE_MAX;
+		for (size_t k = R->n_slots; k-- > 0;) {
+			int r = round[expand_value(R->m, &R->cases->v[R->slots[k].case_idx], MX_PAIR)->u];
+			if (r >= 0)
+				first[r] = k;
+		}
+		if (mesh_rounds_reorder(R->m, round, R->n_rounds, first) < 0)
+			R->n_rounds = -1;
+		memset(first, 0, (size_t)(R->n_rounds > 0 ? R->n_rounds : 0) * sizeof(size_t));
+	}
+	for (size_t i = 0; i < n_pairs; i++)
+		R->pairs[i].round = R->n_rounds > 0 ? round[i] : -1;
+	free(round);
+	if (R->n_rounds < 0 && !err->msg[0])
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+	if (R->n_rounds < 0 || (R->n_rounds > 0 && !R->round_left))
+		return R->n_rounds < 0 ? -1 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t k = 0; k < R->n_slots; k++) {
 		const struct sweep_slot *s = &R->slots[k];
 		if (done[(size_t)s->case_idx * R->m->repeats + s->repeat])
 			continue;
 		struct pair_rt *p = &R->pairs[expand_value(R->m, &R->cases->v[s->case_idx], MX_PAIR)->u];
 		p->queue[p->n_queue++] = k;
+		if (p->round >= 0)
+			R->round_left[p->round]++;
 	}
 	unsigned jobs = R->o->jobs ? R->o->jobs : 1;
 	if (jobs > n_pairs)
@@ -511,14 +558,26 @@ double run_estimate(const struct matrix *m, const struct sweep_cases *cases, uns
 		if (per_pair)
 			per_pair[expand_value(m, &cases->v[i], MX_PAIR)->u] += t;
 	}
-	for (size_t i = 0; per_pair && i < m->n_pairs; i++)
-		if (per_pair[i] > worst)
+	/* a mesh's pairs run in rounds (mesh_rounds.h): those seconds apart, the rest spread */
+	int *round = per_pair && jobs > 1 ? calloc(m->n_pairs ? m->n_pairs : 1, sizeof(int)) : NULL;
+	struct ns_err e;
+	int n_rounds = round ? mesh_rounds(m, round, &e) : 0;
+	double mesh_s = n_rounds > 0 ? mesh_estimate(m, round, n_rounds, per_pair, jobs) : 0;
+	size_t others = m->n_pairs;
+	for (size_t i = 0; per_pair && i < m->n_pairs; i++) {
+		if (n_rounds > 0 && round[i] >= 0) {
+			total -= per_pair[i];
+			others--;
+		} else if (per_pair[i] > worst) {
 			worst = per_pair[i];
+		}
+	}
+	free(round);
 	free(per_pair);
 	if (jobs <= 1)
 		return total;
-	double spread = total / (jobs < m->n_pairs ? jobs : m->n_pairs);
-	return spread > worst ? spread : worst;
+	double spread = others ? total / (jobs < others ? jobs : others) : 0;
+	return (spread > worst ? spread : worst) + mesh_s;
 }
 
 static const char *order_name(enum matrix_order o)
@@ -648,6 +707,7 @@ out:
 		free(R.pairs[i].queue);
 	}
 	free(R.pairs);
+	free(R.round_left);
 	free(R.case_ids);
 	free(R.slots);
 	free(done);

@@ -226,6 +226,14 @@ record:;
 		const char *rel = mp->relation[0] ? mp->relation : cost_relation(cr, cz, ar, ca);
 		if (!strcmp(rel, "unknown") && mp->zone_rel != MX_ZONE_ANY)
 			rel = mp->zone_rel == MX_ZONE_SAME ? "same-zone" : "cross-zone";
+		/* a mesh pair's hosts by name and zone (endpoint_ends) */
+		struct store_ends ends = {
+			.mesh = mp->mesh,
+			.client_name = mp->client_name,
+			.agent_name = mp->agent_name,
+			.client_zone = mp->client_zone[0] ? mp->client_zone : NULL,
+			.agent_zone = mp->agent_zone[0] ? mp->agent_zone : NULL,
+		};
 		struct store_endpoint ep = {
 			.name = mp->name,
 			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
@@ -246,6 +254,7 @@ record:;
 			.agent_zone = ca[0] ? ca : NULL,
 			.agent_region = ar[0] ? ar : NULL,
 			.relation = rel,
+			.ends = mp->mesh[0] ? &ends : NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;

@@ -51,6 +51,7 @@ static const struct merge_table tables[] = {
 	{"run_included_transfer", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"hooks", {"run_id"}, {"map_runs"}, NULL, NULL},
 	{"endpoint_emulation", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
+	{"endpoint_ends", {"endpoint_id"}, {"map_endpoints"}, NULL, NULL},
 };
 
 struct sbuf {
