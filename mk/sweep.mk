@@ -13,4 +13,4 @@ ITESTS += tests/integration/run_loopback.sh tests/integration/run_resume.sh \
 BENCHES += tests/bench/sweep_overhead.sh
 
 LONG_TESTS += tests/integration/run_survive.sh
-ITESTS += tests/integration/run_rr.sh tests/integration/run_loadlat.sh
+ITESTS += tests/integration/run_rr.sh tests/integration/run_loadlat.sh tests/integration/run_rpm.sh

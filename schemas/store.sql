@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
 	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
 	-- not known (a written pair)
-	-- version 29 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
+	-- version 30 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
 	-- placement: the matrix's, else the end's instance metadata, Kubernetes topology labels
 	-- or the lab's; NULL = not known) and relation TEXT NOT NULL DEFAULT 'unknown':
 	-- same-zone, cross-zone, cross-region, internet or unknown (the matrix's relation, else
@@ -337,7 +337,7 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
 );
 
--- The traffic a server of an instance type includes a month in a region (version 29; the
+-- The traffic a server of an instance type includes a month in a region (version 30; the
 -- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
 -- tiers apply. No row = none.
 CREATE TABLE IF NOT EXISTS run_included_transfer (
@@ -360,7 +360,7 @@ CREATE TABLE IF NOT EXISTS run_fx (
 	PRIMARY KEY (run_id, currency)
 );
 
--- The transfer rules the catalog gave when the run started (version 29): per provider,
+-- The transfer rules the catalog gave when the run started (version 30): per provider,
 -- region and relation (cross-region: per peer region, '' = any other), who is billed per GB
 -- moved (sender, receiver or both: each billed side pays per_gb), in monthly cumulative volume
 -- tiers: a JSON array [{"up_to_gb": 100, "per_gb": 0}, ..., {"per_gb": 0.05}] ascending, the
@@ -380,7 +380,7 @@ CREATE TABLE IF NOT EXISTS run_transfer_prices (
 	PRIMARY KEY (run_id, provider, region, relation, peer_region)
 );
 
--- The run's monthly transfer volume (version 29): the matrix's monthly-transfer, in decimal GB,
+-- The run's monthly transfer volume (version 30): the matrix's monthly-transfer, in decimal GB,
 -- at which v_cost_total reads the tiers. No row = each result's rate for a 730-hour month.
 CREATE TABLE IF NOT EXISTS run_transfer_volume (
 	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
@@ -525,7 +525,7 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
        lim.snd_steal_pct, lim.rcv_steal_pct,
        e.zone, -- version 25
-       -- version 29: each end's placement and the pair's relation
+       -- version 30: each end's placement and the pair's relation
        e.client_zone, e.client_region, e.agent_zone, e.agent_region, e.relation
 FROM results r
 JOIN cases c ON c.id = r.case_id
@@ -724,7 +724,7 @@ SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, su
        AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
        coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
 
--- The per-dollar answer with transfer (version 29): every successful result at its rate (the
+-- The per-dollar answer with transfer (version 30): every successful result at its rate (the
 -- sustained one where the result stepped down, else its goodput), the traffic it moves priced
 -- by the run's transfer rule for the pair's relation (provider of the type, the sender's
 -- region; cross-region: the receiver's region, else any), billed sides, tiers read at the
@@ -845,6 +845,53 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
        l.agent_cpu, r.fwd_snd_cpu AS client_cpu_percent, r.fwd_rcv_cpu AS agent_cpu_percent
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
+
+-- A responsiveness result (version 26, the responsiveness axis, probe --responsiveness,
+-- schemas/responsiveness.md): the result's own figures are its loaded test's; this row its
+-- RPM and what it came from. Times in ms, trimmed means of the slowest 5 % dropped.
+CREATE TABLE IF NOT EXISTS result_rpm (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	rpm              REAL NOT NULL,            -- round trips per minute under working conditions
+	rpm_idle         REAL NOT NULL,            -- the foreign probe's alone, before the load
+	foreign_tm_ms    REAL NOT NULL,            -- TCP_RR on a connection of its own, under load
+	foreign_probes   INTEGER NOT NULL,
+	self_tm_ms       REAL NOT NULL,            -- the loaded connections' smoothed RTT
+	self_samples     INTEGER NOT NULL,
+	idle_tm_ms       REAL NOT NULL,
+	idle_probes      INTEGER NOT NULL,
+	connections      INTEGER NOT NULL,         -- load-generating connections
+	saturated        INTEGER NOT NULL,         -- 1: the goodput saturated at that many
+	goodput_bps      REAL NOT NULL
+);
+
+-- Responsiveness per pair and per dollar (version 26): one row per responsiveness result,
+-- with its pair and the pair's hourly USD price (v_endpoint_prices; NULL when the run has
+-- none): RPM per $/hour ranks pairs by how responsive their path stays under load per
+-- dollar, beside the goodput per dollar of v_cost.
+CREATE VIEW IF NOT EXISTS v_responsiveness AS
+SELECT v.result_id, v.run_id, v.case_id, v.case_key, v.repeat, v.endpoint, v.instance_type,
+       v.region, v.direction, v.status, r.rpm, r.rpm_idle, r.foreign_tm_ms, r.foreign_probes,
+       r.self_tm_ms, r.self_samples, r.idle_tm_ms, r.idle_probes, r.connections,
+       r.saturated, r.goodput_bps, ep.usd_per_hour,
+       CASE WHEN ep.usd_per_hour > 0 THEN r.rpm / ep.usd_per_hour END AS rpm_per_usd_hour
+FROM result_rpm r
+JOIN v_results v ON v.result_id = r.result_id
+LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = v.endpoint_id;
+
+-- CPU per bit and CPU placement (version 26, issue 41): one row per result, its goodput,
+-- both ends' CPU seconds per 10^9 bytes each moved in each direction (fwd: the requested
+-- one, ret: a bidir test's return; the client is the forward sender; NULL for results from
+-- before version 26), where each end's engine threads ran (cpu_placement "auto": the default
+-- placement, "given": -A/--agent-affinity, "none": unpinned; client_cpus/agent_cpus one CPU
+-- per thread in thread order, "" unpinned, bidir "fwd/ret") and the TCP receiver's path
+-- (copy, skip, mmap, mmap_fallback; NULL for UDP and request/response).
+CREATE VIEW IF NOT EXISTS v_cpu_per_bit AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.streams, r.status, r.fwd_rcv_bps, x.fwd_snd_cpu_s_per_gb,
+       x.fwd_rcv_cpu_s_per_gb, r.ret_rcv_bps, x.ret_snd_cpu_s_per_gb, x.ret_rcv_cpu_s_per_gb,
+       x.cpu_placement, x.client_cpus, x.agent_cpus, x.rx_path
+FROM results x
+JOIN v_results r ON r.result_id = x.id;
 
 -- Latency under load beside throughput (version 19): one row per result with a latency
 -- probe, its goodput, the probe's idle and loaded figures and what the load added (NULL

@@ -129,7 +129,19 @@ static const char *const migrations[] = {
 	 * with the views v_pair_ends, v_mesh_cells, v_pair_nightly, v_pair_variability,
 	 * v_itype_variability, v_consistency_ranking) */
 	"-- endpoint_ends",
-	/* 29: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	/* 29: CPU per bit and CPU placement (issue 41): both ends' CPU seconds per GB of each
+	 * direction, where the result's engine threads ran and how its TCP receiver took the
+	 * bytes; v_cpu_per_bit (store.sql) reads them */
+	"ALTER TABLE results ADD COLUMN fwd_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN fwd_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_placement TEXT;"
+	"ALTER TABLE results ADD COLUMN client_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
+	"DROP VIEW IF EXISTS v_cpu_per_bit; DROP VIEW IF EXISTS v_responsiveness;",
+	/* 30: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
 	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
 	 * file); v_results shows the
 	 * placement, v_cost_total (from the schema file) prices the traffic */

@@ -22,7 +22,7 @@ struct rp_host {
 	long long online_cpus, mtu, speed_mbps;
 };
 
-/* A pair's transfer terms (store version 29): its relation and the run's rule for it, the
+/* A pair's transfer terms (store version 30): its relation and the run's rule for it, the
  * tiers in the pair's ranked currency (converted at the report's rate where the rule's is
  * another; a rule that cannot be converted counts as none known). */
 #define RP_XFER_TIERS 8
@@ -79,6 +79,7 @@ enum rp_fig {
 	/* group cases (v_group_fairness): Jain's index over the clients, the slowest client's
 	 * rate over its fair share, when TCP's shares settled (s) */
 	RP_JAIN, RP_MIN_FAIR, RP_CONVERGE,
+	RP_SND_CPU_GB, RP_RCV_CPU_GB, /* each end's CPU seconds per 10^9 bytes (store version 26) */
 	RP_NFIG
 };
 

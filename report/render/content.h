@@ -143,7 +143,7 @@ struct rp_fig_col {
 	enum rp_fig fig;
 	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
 };
-#define RP_N_FIG_COLS 11
+#define RP_N_FIG_COLS 13
 extern const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS];
 /* used[k]: whether column k has a value in d; returns whether "Of advertised" applies. */
 int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS]);

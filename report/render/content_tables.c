@@ -25,6 +25,8 @@ const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Kernel drops", RP_KDROPS, "%.0f"},
 	{"Sender CPU %", RP_SND_CPU, "%.0f"},
 	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Sender CPU s/GB", RP_SND_CPU_GB, "%.3f"},
+	{"Receiver CPU s/GB", RP_RCV_CPU_GB, "%.3f"},
 	{"Return direction (bidir)", RP_RET_BPS, NULL},
 	{"Jain's index (clients)", RP_JAIN, "%.3f"},
 	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},
@@ -387,13 +389,14 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 {
 	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
 					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
-					   "Added p99 µs"};
+					   "Added p99 µs", "RPM", "Idle RPM", "RPM per $/hour"};
 	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
-						 "%+.1f"};
+						 "%+.1f", "%.0f", "%.0f", "%.1f"};
 	const struct rp_loadlat *l = r->loadlat;
 	if (!l || !l->n)
 		return;
-	tb_table(b, "latency-under-load-table", NULL, NULL, cols, 9);
+	tb_table(b, "latency-under-load-table", NULL, l->rpm ? rp_loadlat_rpm_method : NULL, cols,
+	      l->rpm ? 12 : 9); /* the RPM columns where a case is a responsiveness test */
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_ll_case *c = &l->cases[i];
 		tb_row(b, NULL, "data-case-key", c->case_key);
@@ -401,7 +404,7 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 		if (pc)
 			pc->cls = "label";
 		tb_cell(b, c->desc);
-		for (int k = 0; k < RP_LL_N; k++)
+		for (int k = 0; k < (l->rpm ? RP_LL_N : RP_LL_RPM); k++)
 			tb_cell_fmt(b, fmt[k], c->v[k]);
 	}
 }

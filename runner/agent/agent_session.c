@@ -500,6 +500,12 @@ static int send_results(struct atest *t, struct ns_err *err)
 			.tx_busy = e->diag.tx_busy,
 		};
 		snprintf(r.dirs[i].mode, sizeof(r.dirs[i].mode), "%s", session_end_mode(e));
+		if (e->eng) {
+			int why;
+			engine_thread_cpus(e->eng, r.dirs[i].cpus, sizeof(r.dirs[i].cpus));
+			snprintf(r.dirs[i].rx_path, sizeof(r.dirs[i].rx_path), "%s",
+				 engine_rx_path(e->eng, &r.dirs[i].rx_mapped, &why));
+		}
 		if (e->role == ENGINE_SEND && t->p.zerocopy) {
 			struct engine_zc z;
 			engine_zerocopy(e->eng, &z);
@@ -574,7 +580,7 @@ void agent_run_test(struct conn *c, uint32_t len)
 	}
 	if (proto_dec_params(c->buf, len, &t.p, &err) < 0 || probe_params_check(&t.p, &err) < 0 ||
 	    agent_caps_check(c->a, &t.p, &err) < 0 ||
-	    session_cpus(&t.p, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0)
+	    session_cpus(&t.p, true, cpus, UNITS_MAX_CPUS, &n_cpus, &err) < 0)
 		goto fail;
 	if (agent_fds_take(c, &t.p, &err) < 0) {
 		code = PROTO_E_FULL;

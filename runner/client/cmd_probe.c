@@ -18,6 +18,7 @@
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
+#include "client_rpm.h"
 #include "iperf3_text.h"
 #include "probe_opts.h"
 #include "runner/proto/dscp.h"
@@ -35,7 +36,7 @@
 
 enum {
 	OPT_FROM = PROBE_OPT_END, OPT_JSON_FORMAT, OPT_JSON_STREAM, OPT_LOGFILE, OPT_TIMESTAMPS,
-	OPT_FORCEFLUSH, OPT_NO_REALTIME
+	OPT_FORCEFLUSH, OPT_NO_REALTIME, OPT_RPM
 };
 
 /* -f's unit for the text output (0 = netsweep's own adaptive units): the command's state. */
@@ -64,7 +65,14 @@ static void usage(FILE *f)
 		"  -O, --omit SECS          warm-up excluded from the results\n"
 		"  -R, --reverse            the agent sends\n"
 		"      --bidir              both directions at once\n"
-		"  -A, --affinity CPULIST   pin threads on both ends (e.g. 0-3,8)\n"
+		"  -A, --affinity CPULIST   pin the engine threads of both ends (e.g. 0-3,8; thread\n"
+		"                           i on the i-th CPU), none: unpinned; default: a one-\n"
+		"                           stream request/response test pins each end to one CPU\n"
+		"                           (one for both on loopback), others run unpinned\n"
+		"      --agent-affinity L   the agent's threads instead: a CPU list, none or auto\n"
+		"      --skip-rx-copy       TCP receiver: drop the bytes in the kernel (MSG_TRUNC)\n"
+		"      --rx-zerocopy        TCP receiver: map them (TCP_ZEROCOPY_RECEIVE; copies\n"
+		"                           what cannot be mapped, the result says how much)\n"
 		"  -w, --window BYTES       socket buffers (SO_SNDBUF/SO_RCVBUF)\n"
 		"  -M, --mss BYTES          TCP maximum segment size (also --set-mss)\n"
 		"  -N, --no-delay           TCP_NODELAY\n"
@@ -103,6 +111,11 @@ static void usage(FILE *f)
 		"      --latency-rate N[/s] its transactions/s (default %g)\n"
 		"      --latency-size BYTES its request and response size (default the least)\n"
 		"      --latency-idle S     its idle window before the load (default %g)\n"
+		"      --responsiveness     the responsiveness test (RPM, the IETF IPPM draft; also\n"
+		"                           --rpm): TCP connections added until the goodput\n"
+		"                           saturates, then round trips per minute from probes on\n"
+		"                           connections of their own and on the loaded ones\n"
+		"                           (schemas/responsiveness.md)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
@@ -281,6 +294,16 @@ static void print_text(const struct probe_result *r)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
 	if (r->engine_mode[0] && strcmp(r->engine_mode, "socket"))
 		printf("engine: %s\n", r->engine_mode);
+	if (r->cpu_placement[0])
+		printf("CPU placement: %s (client threads on CPUs %s, agent threads on %s)\n",
+		       r->cpu_placement, r->client_cpus[0] ? r->client_cpus : "any",
+		       r->agent_cpus[0] ? r->agent_cpus : "any");
+	for (uint32_t d = 0; !p->rr[0] && d < r->n_dirs && d < 2; d++)
+		printf("CPU per GB%s: sender %.3f s, receiver %.3f s%s%s\n",
+		       r->n_dirs > 1 ? (d ? " (reverse)" : " (forward)") : "",
+		       r->dirs[d].sender.cpu_s_per_gb, r->dirs[d].receiver.cpu_s_per_gb,
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? "; receive path " : "",
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? r->rx_path : "");
 	if (p->tos && r->tos_applied >= 0) {
 		char name[16];
 		dscp_name((uint32_t)r->tos_applied >> 2, name, sizeof(name));
@@ -408,7 +431,7 @@ static void print_verbose_end(const struct probe_result *r, const struct iperf3_
 /* What probe's own options say; the test options go into probe_params. */
 struct cli {
 	const char *from_arg, *psk, *target;
-	bool time_given, iperf3_json, json_stream, verbose;
+	bool time_given, iperf3_json, json_stream, verbose, rpm;
 	struct logout_opts out;
 };
 
@@ -417,6 +440,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	struct cli *o = ctx;
 	switch (c) {
 	case OPT_FROM: o->from_arg = arg; return 0;
+	case OPT_RPM: o->rpm = true; return 0;
 	case PROBE_OPT_PSK: o->psk = arg; return 0;
 	case 'J': case PROBE_OPT_JSON: return 0; /* taken before parsing */
 	case 't': o->time_given = true; break;
@@ -455,6 +479,8 @@ static const struct option longopts[] = {
 	{"gso", no_argument, NULL, PROBE_OPT_GSO},
 	{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
 	{"from", required_argument, NULL, OPT_FROM},
+	{"responsiveness", no_argument, NULL, OPT_RPM},
+	{"rpm", no_argument, NULL, OPT_RPM},
 	{"bind", required_argument, NULL, 'B'},
 	{"cport", required_argument, NULL, PROBE_OPT_CPORT},
 	{"version4", no_argument, NULL, '4'},
@@ -556,7 +582,7 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	}
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus;
-	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
+	if (!c->o.from_arg && session_cpus(p, false, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
 		return -1; /* this host's */
 	char why[NS_ERR_MAX]; /* this host runs the QUIC end itself: say so before any agent */
 	if (!c->o.from_arg && p->proto == NS_PROTO_QUIC && !quic_available(why, sizeof(why)))
@@ -571,6 +597,44 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	return 0;
 }
 
+/* --responsiveness: the responsiveness test (client_rpm.h) and its result, JSON
+ * (schemas/responsiveness.md) or text. */
+static int probe_cmd_rpm(const struct probe_params *p, bool json)
+{
+	struct probe_result res;
+	struct ns_err err = {0};
+	int rc = client_rpm_run(p, &res, &err);
+	const struct probe_rpm *r = &res.rpm;
+	if (json) {
+		char *text = probe_result_json(&res, true);
+		if (text)
+			printf("%s\n", text);
+		else
+			print_json_error("out of memory writing the result");
+		free(text);
+	} else if (rc == 0) {
+		printf("Responsiveness: %.0f RPM under working conditions (idle %.0f RPM)\n", r->rpm,
+		       r->rpm_idle);
+		printf("  foreign probes (TCP_RR on connections of their own): trimmed mean %.3f ms of "
+		       "%llu; idle %.3f ms of %llu\n", r->foreign_tm_ms,
+		       (unsigned long long)r->foreign_probes, r->idle_tm_ms,
+		       (unsigned long long)r->idle_probes);
+		printf("  self (smoothed RTT of the loaded connections): trimmed mean %.3f ms of %llu\n",
+		       r->self_tm_ms, (unsigned long long)r->self_samples);
+		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r->connections,
+		       r->saturated ? "goodput saturated" : "goodput not saturated",
+		       r->goodput_bps / 1e6);
+		if (res.warnings[0])
+			printf("warning: %s\n", res.warnings);
+	}
+	if (rc < 0)
+		fprintf(stderr, "netsweep probe: %s\n", err.msg);
+	probe_result_free(&res);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = -1;
+	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
+}
+
 /* Runs the test and prints its result as asked: the exit code. */
 static int probe_cmd_run(struct probe_cmd *c)
 {
@@ -579,6 +643,8 @@ static int probe_cmd_run(struct probe_cmd *c)
 	bool json = c->json;
 	struct ns_err err = {0};
 	signal(SIGPIPE, SIG_IGN); /* a lost peer is an error of its call, not the end of us */
+	if (o->rpm)
+		return probe_cmd_rpm(p, json);
 	struct probe_result res;
 	struct probe_run_view view = {.p = p, .stream = o->json_stream};
 	probe_view_start(&view, o->verbose && !json);

@@ -47,6 +47,13 @@ enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1, ENGINE_XDP_RX = 2 };
  * sequence number) back, so that a late answer is never taken for the current one; a request
  * unanswered for ENGINE_RR_LOST_NS counts as lost and the next one goes out. */
 enum engine_rr { ENGINE_RR_NONE = 0, ENGINE_RR = 1, ENGINE_CRR = 2 };
+/* How a TCP receiver takes the bytes off its sockets: read() into a buffer (the default),
+ * recv(MSG_TRUNC), which the kernel drops without copying them to user space (iperf3's
+ * --skip-rx-copy), or TCP receive zero-copy (getsockopt TCP_ZEROCOPY_RECEIVE on a mapping
+ * of the socket, as the kernel selftests' tcp_mmap): the pages of page-aligned segments are
+ * mapped, the rest (recv_skip_hint) copied. A socket that refuses the mapping copies, and
+ * engine_rx_path() says "mmap_fallback". UDP and the AF_XDP engines ignore it. */
+enum engine_rx { ENGINE_RX_COPY = 0, ENGINE_RX_SKIP = 1, ENGINE_RX_MMAP = 2 };
 /* TCP_CRR (ENGINE_CRR): each transaction on a connection of its own — connect, the greeting
  * (the test's ENGINE_RR_COOKIE_LEN-byte cookie and the u32 stream index, big-endian) with the
  * request in one write, the response, close — timed from connect to the last byte. The
@@ -99,6 +106,7 @@ struct engine_cfg {
 	 * argument (runner/quic/quic.h: struct quic_side) */
 	const struct engine_transport *transport;
 	const void *transport_arg;
+	enum engine_rx rx;      /* TCP receiver: copy, skip the copy, or map (enum engine_rx) */
 };
 
 /* Cumulative counters of one stream since engine_start(). */
@@ -240,6 +248,16 @@ void engine_set_realtime(bool on);
 const char *engine_sched_name(unsigned sched);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
+/* True when both ends of connected socket fd have the same address: the traffic stays on
+ * this host (loopback). */
+bool engine_sock_is_local(int fd);
+/* The CPU every worker thread is pinned to, in thread order and comma-separated ("0,0,1"),
+ * "" when none is pinned (the scheduler places them). */
+void engine_thread_cpus(const struct engine *e, char *buf, size_t len);
+/* A TCP receiver's path, read after engine_join: "copy", "skip", "mmap" or "mmap_fallback"
+ * (asked, refused by a socket: copied; *why the errno); "" for a sender or UDP. mapped: the
+ * bytes TCP_ZEROCOPY_RECEIVE mapped rather than copied. */
+const char *engine_rx_path(const struct engine *e, uint64_t *mapped, int *why);
 void engine_destroy(struct engine *e);
 /* What ran, e.g. "socket", "xdp tx copy", "xdp rx copy native", "xdp rx count-only native". */
 const char *engine_mode(const struct engine *e);

@@ -163,6 +163,9 @@ struct engine {
 	_Atomic int zc_errno;  /* why the first stream fell back to copying, 0 = none did */
 	struct budget_share share; /* sender with cfg.budget: its part of the cap, from start
 				      until its last thread ends (budget.h) */
+	_Atomic int rx_errno;  /* TCP receiver, ENGINE_RX_MMAP: why the first stream could not
+	                          map (it copies), 0 = none */
+	_Atomic uint64_t rx_mapped; /* ... bytes mapped, over its streams */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;

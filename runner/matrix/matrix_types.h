@@ -26,6 +26,7 @@ enum matrix_axis_id {
 	MX_LAT_PROBE, MX_LAT_RATE, MX_LAT_SIZE,
 	MX_ZONE,
 	MX_CLIENTS,
+	MX_RX_COPY, MX_RPM,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE

@@ -22,6 +22,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"latency-probe", "latency-rate", "latency-size",
 	"zone",
 	"clients",
+	"rx-copy", "responsiveness",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -34,6 +35,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"none", "0", "0",
 	"any",
 	"1",
+	"copy", "0",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -200,9 +202,16 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		if (units_parse_uint(text, 1, MX_MAX_MEMBERS, &u, err) < 0)
 			return -1;
 		break;
+	case MX_RX_COPY:
+		if (strcmp(text, "copy") && strcmp(text, "skip") && strcmp(text, "mmap"))
+			return ns_err_code(err, NS_E_INPUT, "'%s': expected copy, skip (MSG_TRUNC: the TCP "
+					   "receiver drops the bytes in the kernel) or mmap (TCP receive "
+					   "zero-copy)", text);
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_NODELAY:
 	case MX_GSO:
 	case MX_ZEROCOPY:
+	case MX_RPM:
 		if (mxval_parse_bool(text, &b) < 0)
 			return ns_err_code(err, NS_E_INPUT, "'%s': expected true or false", text);
 		u = b;

@@ -57,6 +57,9 @@ DEFINE_TABLE(fields_latency, "probe_latency_figures", PROBE_LATENCY_FIELDS)
 #define FIELD_STRUCT struct probe_lul
 DEFINE_TABLE(fields_lul, "probe_lul", PROBE_LUL_FIELDS)
 #undef FIELD_STRUCT
+#define FIELD_STRUCT struct probe_rpm
+DEFINE_TABLE(fields_rpm, "probe_rpm", PROBE_RPM_FIELDS)
+#undef FIELD_STRUCT
 #define FIELD_STRUCT struct probe_limit
 DEFINE_TABLE(fields_limit, "probe_limit", PROBE_LIMIT_FIELDS)
 #undef FIELD_STRUCT

@@ -60,6 +60,22 @@ static bool terminated(const char *s, size_t cap)
 	return memchr(s, '\0', cap) != NULL;
 }
 
+/* -A / --agent-affinity: "" (the default), "none", a CPU list, and for the agent "auto". */
+static int check_cpus(const char *v, size_t cap, const char *what, bool auto_ok,
+		      struct ns_err *err)
+{
+	if (!terminated(v, cap))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (!v[0] || !strcmp(v, "none") || (auto_ok && !strcmp(v, "auto")))
+		return 0;
+	int tmp[UNITS_MAX_CPUS];
+	size_t n;
+	struct ns_err e;
+	if (units_parse_cpulist(v, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
+		return ns_err_set(err, "%s: %s (or none%s)", what, e.msg, auto_ok ? ", auto" : "");
+	return 0;
+}
+
 /* -B, --cport, -4/-6, -S, -n, -k: their ranges and conflicts. */
 static int check_source(const struct probe_params *p, struct ns_err *err)
 {
@@ -324,13 +340,17 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
 			return ns_err_set(err, "congestion control name '%s' is not valid",
 					  p->congestion);
-	if (p->affinity[0]) {
-		int tmp[UNITS_MAX_CPUS];
-		size_t n;
-		struct ns_err e;
-		if (units_parse_cpulist(p->affinity, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
-			return ns_err_set(err, "affinity: %s", e.msg);
-	}
+	if (check_cpus(p->affinity, sizeof(p->affinity), "affinity", false, err) < 0 ||
+	    check_cpus(p->agent_affinity, sizeof(p->agent_affinity), "agent affinity", true,
+		       err) < 0)
+		return -1;
+	if (!terminated(p->rx_copy, sizeof(p->rx_copy)) ||
+	    (p->rx_copy[0] && strcmp(p->rx_copy, "skip") && strcmp(p->rx_copy, "mmap")))
+		return ns_err_code(err, NS_E_USAGE, "rx_copy '%.7s': expected skip or mmap (or none "
+				   "for the copy)", p->rx_copy);
+	if (p->rx_copy[0] && (p->proto != NS_PROTO_TCP || p->rr[0]))
+		return ns_err_code(err, NS_E_USAGE, "--skip-rx-copy and --rx-zerocopy are for a TCP "
+				   "throughput test's receiver");
 	if (!(p->connect_timeout_s > 0 && p->connect_timeout_s <= P2_MAX_CONNECT_TIMEOUT_S))
 		return ns_err_set(err, "connect timeout %g s out of range: must be > 0 and <= %g s",
 				  p->connect_timeout_s, P2_MAX_CONNECT_TIMEOUT_S);

@@ -43,7 +43,11 @@
 					 24: STATUS_REQUEST and STATUS, the health check:
 					 control only, no test slot, no data; READY's QUIC
 					 certificate fingerprint, a stream snapshot's
-					 rtt_min_ms */
+					 rtt_min_ms;
+					 TEST_REQUEST's agent_affinity and rx_copy,
+					 a direction summary's cpus, rx_path, rx_mapped,
+					 a result's cpu_placement, client_cpus,
+					 agent_cpus, rx_path, figures' cpu_s_per_gb */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
@@ -220,6 +224,9 @@ struct proto_results {
 		                          (a request/response answerer's, beside client_cpu) */
 		uint8_t sched;         /* enum engine_sched of its end (engine_diag) */
 		uint64_t tx_busy;      /* sender, AF_XDP: its device-busy back-offs (engine_diag) */
+		char cpus[80];         /* engine_thread_cpus of its end ("" unpinned) */
+		char rx_path[16];      /* receiver: engine_rx_path ("" sender, UDP) */
+		uint64_t rx_mapped;    /* ... bytes TCP receive zero-copy mapped */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);

@@ -40,28 +40,6 @@ uint32_t session_threads(const struct probe_params *p)
 	return t ? t : 1;
 }
 
-int session_cpus(const struct probe_params *p, int *cpus, uint32_t cap, uint32_t *n,
-		 struct ns_err *err)
-{
-	*n = 0;
-	if (!p->affinity[0])
-		return 0;
-	int tmp[UNITS_MAX_CPUS];
-	size_t cnt;
-	if (units_parse_cpulist(p->affinity, tmp, UNITS_MAX_CPUS, &cnt, err) < 0)
-		return -1;
-	long have = sysconf(_SC_NPROCESSORS_CONF);
-	for (size_t i = 0; i < cnt; i++)
-		if (have > 0 && tmp[i] >= have)
-			return ns_err_set(err, "affinity: CPU %d does not exist here (CPUs 0-%ld)",
-					  tmp[i], have - 1);
-	if (cnt > cap)
-		cnt = cap;
-	memcpy(cpus, tmp, cnt * sizeof(int));
-	*n = (uint32_t)cnt;
-	return 0;
-}
-
 uint32_t session_expected_intervals(const struct probe_params *p)
 {
 	if (!(p->interval_s > 0))
@@ -97,6 +75,9 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 	uint32_t rr_req, rr_resp;
 	probe_rr_sizes(p, &rr_req, &rr_resp);
 	struct engine_cfg cfg = {
+		.rx = !strcmp(p->rx_copy, "skip")   ? ENGINE_RX_SKIP
+		      : !strcmp(p->rx_copy, "mmap") ? ENGINE_RX_MMAP
+						    : ENGINE_RX_COPY,
 		.proto = p->proto,
 		.role = s->role,
 		.length = p->length,

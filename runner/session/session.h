@@ -127,8 +127,7 @@ void session_interval(const struct engine_stream_snap *a, const struct engine_st
 
 /* Resolved thread count: threads ? min(threads, streams) : min(streams, online CPUs). */
 uint32_t session_threads(const struct probe_params *p);
-/* Parses p->affinity and checks every CPU exists on this host; *n = 0 when none. */
-int session_cpus(const struct probe_params *p, int *cpus, uint32_t cap, uint32_t *n,
-		 struct ns_err *err);
+
+#include "cpu_placement.h" /* session_cpus: the CPUs of an end */
 
 #endif

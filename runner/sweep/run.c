@@ -18,6 +18,7 @@
 #include "runner/group/group_case.h"
 #include "runner/matrix/matrix_group.h"
 #include "search_case.h"
+#include "runner/client/client_rpm.h"
 #include "runner/proto/proto.h"
 #include "runner/store/lease.h"
 #include "hooks.h"
@@ -51,7 +52,7 @@ char *run_case_json(const struct matrix *m, const struct sweep_case *c)
 		case MX_DURATION: case MX_OMIT: case MX_STEADY:
 			jsonw_kv_double(&w, matrix_axis_name(a), v->d);
 			break;
-		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY:
+		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY: case MX_RPM:
 			jsonw_kv_bool(&w, matrix_axis_name(a), v->u != 0);
 			break;
 		default:
@@ -207,6 +208,17 @@ static int run_probe(const struct matrix_pair *mp, const struct probe_params *pp
 	return probe_run(pp, res, e);
 }
 
+/* A responsiveness case (client_rpm.h): its tests run from this host; a pair's client agent
+ * would need the whole test delegated, which the protocol does not carry yet. */
+static int run_rpm(const struct matrix_pair *mp, const struct probe_params *pp,
+		   struct probe_result *res, struct ns_err *e)
+{
+	if (mp->client_host[0])
+		return ns_err_code(e, NS_E_UNSUPPORTED, "responsiveness: pair %s sends from a client "
+				   "agent, which cannot run it yet (run it from this host)", mp->name);
+	return client_rpm_run(pp, res, e);
+}
+
 /* Tries the case again while its agent is away, for at most agent-wait; past that the pair
  * is down and this case's error says so. Returns whether the case then succeeded. */
 static bool wait_for_agent(struct runner *R, const struct matrix_pair *mp, struct pair_rt *p,
@@ -312,6 +324,8 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		if (m->search && pp.proto == NS_PROTO_UDP)
 			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,
 					     mp->client_port, &res, &search_json, &e) == 0;
+		else if (expand_value(m, c, MX_RPM)->u) /* the responsiveness test, from this host */
+			ok = run_rpm(mp, &pp, &res, &e) == 0;
 		else if (mxgroup_is_group(m, c)) /* several tests as one case, started together */
 			ok = group_case_run(m, c, &pp, &res, &grp, &e) == 0;
 		else
@@ -319,14 +333,15 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		/* An agent running all the tests its --max-tests allows (one of version 19 or older:
 		 * any other test) answers busy before any test starts: wait for it, a bounded
 		 * while, rather than fail. */
-		for (int tries = 0; !grp && !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
-				    !run_stopped(R); tries++) {
+		bool rpm = expand_value(m, c, MX_RPM)->u != 0; /* its own tests: not retried as one */
+		for (int tries = 0; !rpm && !grp && !ok && res.n_dirs == 0 && e.code == NS_E_BUSY &&
+				    tries < 20 && !run_stopped(R); tries++) {
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));
 			sleep_s(R, 0.5);
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
-		if (!grp && !ok && retry_agent_lost(&e, &res))
+		if (!rpm && !grp && !ok && retry_agent_lost(&e, &res))
 			ok = wait_for_agent(R, mp, p, &pp, &res, &e);
 		ran = true;
 		if (res.warnings[0])

@@ -168,14 +168,14 @@ static void affinity_lists_are_parsed(void **state)
 	assert_int_equal(probe_params_check(&p, NULL), 0);
 	int cpus[8];
 	uint32_t n;
-	assert_int_equal(session_cpus(&p, cpus, 8, &n, NULL), 0);
+	assert_int_equal(session_cpus(&p, false, cpus, 8, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(cpus[0], 0);
 	/* a CPU this host does not have is refused by the end that would pin to it */
 	snprintf(p.affinity, sizeof(p.affinity), "4000");
 	assert_int_equal(probe_params_check(&p, NULL), 0);
 	struct ns_err err = {0};
-	assert_int_equal(session_cpus(&p, cpus, 8, &n, &err), -1);
+	assert_int_equal(session_cpus(&p, false, cpus, 8, &n, &err), -1);
 	assert_non_null(strstr(err.msg, "does not exist"));
 	/* an unterminated text field (from a broken caller) is refused, not read past */
 	p = base();

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -109,4 +110,23 @@ void engine_zc_drain(struct e_stream *s)
 {
 	if (s->zc_sends > s->zc_done)
 		s->zc_done += zc_drain(s->fd, s->zc_sends - s->zc_done, E_ZC_DRAIN_MS, &s->zc_copied);
+}
+
+void engine_thread_cpus(const struct engine *e, char *buf, size_t len)
+{
+	size_t off = 0;
+	if (len)
+		buf[0] = '\0';
+	for (uint32_t i = 0; e && i < e->nthreads && off < len; i++) {
+		if (e->threads[i].cpu < 0) { /* all pinned or none: one unpinned means none */
+			buf[0] = '\0';
+			return;
+		}
+		int w = snprintf(buf + off, len - off, "%s%d", i ? "," : "", e->threads[i].cpu);
+		if (w < 0 || (size_t)w >= len - off) {
+			buf[off] = '\0'; /* cut at a whole CPU number */
+			return;
+		}
+		off += (size_t)w;
+	}
 }

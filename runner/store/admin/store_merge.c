@@ -38,6 +38,7 @@ static const struct merge_table tables[] = {
 	{"result_phases", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"result_nics", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"result_limits", {"result_id"}, {"map_results"}, NULL, NULL},
+	{"result_rpm", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"group_results", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"group_clients", {"result_id"}, {"map_results"}, NULL, NULL},
 	{"group_samples", {"result_id"}, {"map_results"}, NULL, NULL},
