@@ -12,5 +12,6 @@ UNIT_TESTS += test_xsdcheck
 UNIT_TESTS += test_suggest test_itype
 LIB_SRC += lib/names/suggest.c lib/xml/xmlhint.c lib/names/itype.c
 UNIT_TESTS += test_atomicfile test_textesc test_cost test_sqlrow test_jsonr
+UNIT_TESTS += test_cost_transfer
 ITESTS += tests/integration/atomic_outputs.sh tests/integration/runs_readonly.sh
 ITESTS += tests/integration/xsd_callers.sh

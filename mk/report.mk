@@ -3,7 +3,7 @@ LIB_SRC += report/cmd_report.c report/pipeline.c report/model/fmt.c report/rende
            report/analyze/cost_rank.c report/analyze/burst.c report/analyze/compare.c report/model/describe.c report/analyze/findings.c report/charts/charts.c \
            report/render/html.c report/render/markdown.c report/render/csv.c report/load/result_rows.c report/load/search_rows.c report/charts/search_chart.c report/load/lab_runs.c report/load/reprice.c \
            report/load/phase_rows.c report/load/rundb.c report/analyze/latency_analysis.c report/load/latency_rows.c report/charts/latency_chart.c report/load/loadlat.c report/render/content.c
-UNIT_TESTS += test_stats test_fmt test_cost_rank test_data test_changepoint test_site_night
+UNIT_TESTS += test_stats test_fmt test_cost_rank test_data test_changepoint test_site_night test_report_plan
 ITESTS += tests/integration/docs_self_contained.sh tests/integration/report_html.sh tests/integration/report_news.sh tests/integration/report_layout.sh tests/integration/report_json.sh tests/integration/report_history.sh tests/integration/report_ab.sh tests/integration/run_rank_by.sh tests/integration/report_m4.sh \
           tests/integration/report_compare.sh tests/integration/report_nognuplot.sh \
           tests/integration/report_e2e.sh tests/integration/report_tbf.sh tests/integration/report_sections.sh
@@ -13,7 +13,7 @@ UNIT_TESTS += test_provider test_limits
 ITESTS += tests/integration/report_provider.sh tests/integration/report_pricing.sh
 ITESTS += tests/integration/report_currency.sh tests/integration/report_burst.sh
 ITESTS += tests/integration/report_lab_exports.sh
-LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c
+LIB_SRC += report/render/export.c report/load/export_rows.c report/cmd_export.c report/cmd_plan.c report/analyze/plan.c
 ITESTS += tests/integration/export_metrics.sh
 # report/site/: `netsweep site`, the static results site over every night.
 LIB_SRC += report/site/site.c report/site/site_night.c report/site/site_pages.c report/site/site_charts.c report/site/site_feed.c report/site/cmd_site.c

@@ -75,6 +75,8 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 	    (cfg->catalog && rp_reprice(&p->d, cfg->catalog, &p->pricing, &n_repriced, err) < 0))
 		return -1;
 	rp_pricing_settle(&p->d, &p->pricing);
+	if (rp_transfer_load(p->db, &p->d, &p->pricing, cfg->monthly_gb, err) < 0)
+		return -1;
 	if (cfg->catalog)
 		snprintf(p->price_note, sizeof(p->price_note), "from --catalog %s for %zu of %zu "
 			 "pair%s%s", cfg->catalog, n_repriced, p->d.n_eps, p->d.n_eps == 1 ? "" : "s",
@@ -88,6 +90,8 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 						&n_base_priced, err) < 0))
 			return -1;
 		rp_pricing_settle(&p->base, &base_pricing);
+		if (rp_transfer_load(p->db, &p->base, &base_pricing, cfg->monthly_gb, err) < 0)
+			return -1;
 		p->have_base = 1;
 		if (rp_compare(&p->d, &p->base, cfg->alpha, cfg->min_change, &p->cmp, err) < 0)
 			return -1;

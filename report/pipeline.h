@@ -17,6 +17,7 @@ struct rp_report_cfg {
 	double fail_pct;           /* < 0 = off */
 	long trend;                /* -1 = default */
 	double alpha, min_change, gnuplot_timeout;
+	double monthly_gb;         /* --monthly-transfer in decimal GB; 0 = the matrix's, else 730 h */
 };
 
 /* The defaults of every option; db from $NETSWEEP_DB when set. */

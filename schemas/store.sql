@@ -63,6 +63,12 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
 	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
 	-- not known (a written pair)
+	-- version 30 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
+	-- placement: the matrix's, else the end's instance metadata, Kubernetes topology labels
+	-- or the lab's; NULL = not known) and relation TEXT NOT NULL DEFAULT 'unknown':
+	-- same-zone, cross-zone, cross-region, internet or unknown (the matrix's relation, else
+	-- derived from the ends by lib/cost.h's cost_relation); zone stays, 'same' for same-zone
+	-- and 'cross' for cross-zone or cross-region
 );
 
 -- A pair that ran in `netsweep lab` (version 6): emulated instances, not real ones. emulation
@@ -331,6 +337,17 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
 );
 
+-- The traffic a server of an instance type includes a month in a region (version 30; the
+-- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
+-- tiers apply. No row = none.
+CREATE TABLE IF NOT EXISTS run_included_transfer (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	included_gb_month REAL NOT NULL CHECK (included_gb_month > 0),
+	PRIMARY KEY (run_id, instance_type, region)
+);
+
 -- The exchange rates the catalog gave when the run started (version 15): usd US dollars per
 -- unit of currency. The report converts that currency's prices with them (report --fx
 -- overrides a rate) and says so; without one, currencies are ranked apart.
@@ -341,6 +358,33 @@ CREATE TABLE IF NOT EXISTS run_fx (
 	as_of            TEXT NOT NULL,
 	source           TEXT NOT NULL,
 	PRIMARY KEY (run_id, currency)
+);
+
+-- The transfer rules the catalog gave when the run started (version 30): per provider,
+-- region and relation (cross-region: per peer region, '' = any other), who is billed per GB
+-- moved (sender, receiver or both: each billed side pays per_gb), in monthly cumulative volume
+-- tiers: a JSON array [{"up_to_gb": 100, "per_gb": 0}, ..., {"per_gb": 0.05}] ascending, the
+-- last without up_to_gb. v_cost_total prices every result's traffic with them.
+CREATE TABLE IF NOT EXISTS run_transfer_prices (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	provider         TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	relation         TEXT NOT NULL
+	                 CHECK (relation IN ('same-zone', 'cross-zone', 'cross-region', 'internet')),
+	peer_region      TEXT NOT NULL DEFAULT '',
+	billed           TEXT NOT NULL CHECK (billed IN ('sender', 'receiver', 'both')),
+	currency         TEXT NOT NULL,
+	tiers            TEXT NOT NULL CHECK (json_valid(tiers) AND json_array_length(tiers) >= 1),
+	as_of            TEXT NOT NULL,
+	source           TEXT NOT NULL,
+	PRIMARY KEY (run_id, provider, region, relation, peer_region)
+);
+
+-- The run's monthly transfer volume (version 30): the matrix's monthly-transfer, in decimal GB,
+-- at which v_cost_total reads the tiers. No row = each result's rate for a 730-hour month.
+CREATE TABLE IF NOT EXISTS run_transfer_volume (
+	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	monthly_gb       REAL NOT NULL CHECK (monthly_gb > 0)
 );
 
 -- The pricing model a run ranks on: the matrix's pricing attribute (version 12). No row =
@@ -480,7 +524,9 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        lim.sender_limited, lim.asked_bps, lim.offered_bps, lim.shortfall_pct,
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
        lim.snd_steal_pct, lim.rcv_steal_pct,
-       e.zone -- version 25
+       e.zone, -- version 25
+       -- version 30: each end's placement and the pair's relation
+       e.client_zone, e.client_region, e.agent_zone, e.agent_region, e.relation
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id
@@ -677,6 +723,92 @@ SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, su
        ELSE 'documented' END AS window_from, burst_s AS window_s, coalesce(burst_s, 300)
        AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
        coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
+
+-- The per-dollar answer with transfer (version 30): every successful result at its rate (the
+-- sustained one where the result stepped down, else its goodput), the traffic it moves priced
+-- by the run's transfer rule for the pair's relation (provider of the type, the sender's
+-- region; cross-region: the receiver's region, else any), billed sides, tiers read at the
+-- month's volume (run_transfer_volume, else the rate for 730 hours) after a billed server's
+-- included allowance — lib/cost.h's cost_total_figures, held equal by
+-- tests/unit/test_cost_transfer.c. Same-zone without a rule is free; another relation
+-- without one has transfer_per_hour NULL (and so total_per_hour). The instance price is the
+-- ranked one (v_endpoint_ranked_price); a rule in another currency is converted at the
+-- run's exchange rate when the price is in US dollars, else it stays unknown. A lab pair's
+-- traffic is priced at bps / lab_scale: what the instances it emulates would move.
+CREATE VIEW IF NOT EXISTS v_cost_total AS
+WITH res AS (
+	SELECT r.id AS result_id, c.id AS case_id, c.run_id, c.endpoint_id, c.protocol,
+	       c.streams, c.direction,
+	       coalesce((SELECT avg(p.sustained_bps) FROM result_phases p
+	                 WHERE p.result_id = r.id AND p.direction = 'fwd'), r.fwd_rcv_bps) AS bps
+	FROM results r JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok' AND r.fwd_rcv_bps IS NOT NULL
+),
+base AS (
+	SELECT res.*, e.name AS pair, e.instance_type, it.provider, e.relation,
+	       CASE WHEN res.direction = 'reverse' THEN coalesce(e.agent_region, e.region)
+	            ELSE coalesce(e.client_region, e.region) END AS region,
+	       CASE WHEN res.direction = 'reverse' THEN coalesce(e.client_region, e.region)
+	            ELSE coalesce(e.agent_region, e.region) END AS peer_region,
+	       pr.currency AS price_currency, pr.per_hour AS instance_per_hour,
+	       (SELECT q.included_gb_month FROM run_included_transfer q WHERE q.run_id = e.run_id
+	        AND q.instance_type = e.instance_type AND q.region = e.region) AS included_gb,
+	       json_extract(em.emulation, '$.scale') AS lab_scale,
+	       res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1) * 3600.0 / 8e9
+	         AS gb_per_hour,
+	       coalesce(v.monthly_gb, res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1)
+	                * 3600.0 / 8e9 * 730.0) AS monthly_gb
+	FROM res JOIN endpoints e ON e.id = res.endpoint_id
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id
+	LEFT JOIN run_instance_types it ON it.run_id = e.run_id AND it.instance_type = e.instance_type
+	LEFT JOIN v_endpoint_ranked_price pr ON pr.endpoint_id = e.id
+	LEFT JOIN run_transfer_volume v ON v.run_id = res.run_id
+),
+ruled AS (
+	SELECT b.*, (SELECT t.rowid FROM run_transfer_prices t
+	             WHERE t.run_id = b.run_id AND t.provider = b.provider AND t.region = b.region
+	             AND t.relation = b.relation
+	             AND (t.relation <> 'cross-region' OR t.peer_region IN ('', b.peer_region))
+	             ORDER BY t.peer_region = '' LIMIT 1) AS rule_id
+	FROM base b
+),
+priced AS (
+	SELECT u.*, t.billed, t.currency AS rule_currency,
+	       CASE WHEN t.rowid IS NULL THEN NULL
+	            WHEN t.currency = coalesce(u.price_currency, t.currency) THEN 1.0
+	            WHEN u.price_currency = 'USD' THEN
+	                 (SELECT fx.usd FROM run_fx fx WHERE fx.run_id = u.run_id
+	                  AND fx.currency = t.currency) END AS rate,
+	       (SELECT sum(max(0, min(max(u.monthly_gb - coalesce(u.included_gb, 0), 0),
+	                              coalesce(x.upto, 1e300)) - x.lower) * x.per_gb)
+	        FROM (SELECT json_extract(j.value, '$.up_to_gb') AS upto,
+	                     json_extract(j.value, '$.per_gb') AS per_gb,
+	                     coalesce(lag(json_extract(j.value, '$.up_to_gb')) OVER (ORDER BY j.key),
+	                              0) AS lower
+	              FROM json_each(t.tiers) j) x) AS month_cost
+	FROM ruled u LEFT JOIN run_transfer_prices t ON t.rowid = u.rule_id
+),
+figured AS (
+	SELECT p.*,
+	       CASE WHEN p.rule_id IS NOT NULL THEN
+	                 CASE WHEN p.monthly_gb > 0 THEN (CASE p.billed WHEN 'both' THEN 2 ELSE 1 END)
+	                      * p.month_cost / p.monthly_gb * p.gb_per_hour * p.rate ELSE 0 END
+	            WHEN p.relation = 'same-zone' THEN 0 END AS transfer_per_hour
+	FROM priced p
+)
+SELECT f.run_id, f.result_id, f.case_id, f.endpoint_id, f.pair, f.instance_type, f.provider,
+       f.region, f.peer_region, f.relation, f.protocol, f.streams, f.direction, f.bps,
+       coalesce(f.price_currency, f.rule_currency) AS currency, f.instance_per_hour,
+       f.gb_per_hour, f.transfer_per_hour,
+       f.instance_per_hour + f.transfer_per_hour AS total_per_hour,
+       f.bps / 1e6 / f.instance_per_hour AS mbps_per_instance_hour,
+       f.bps / 1e6 / (f.instance_per_hour + f.transfer_per_hour) AS mbps_per_total_hour,
+       CASE WHEN f.gb_per_hour > 0 THEN f.transfer_per_hour / (f.gb_per_hour / 1000.0) END
+         AS transfer_per_tb,
+       CASE WHEN f.gb_per_hour > 0 THEN (f.instance_per_hour + f.transfer_per_hour)
+         / (f.gb_per_hour / 1000.0) END AS total_per_tb,
+       f.monthly_gb, f.billed, f.included_gb AS included_gb_month, f.lab_scale
+FROM figured f;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:

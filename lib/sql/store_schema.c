@@ -141,6 +141,19 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
 	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
 	"DROP VIEW IF EXISTS v_cpu_per_bit; DROP VIEW IF EXISTS v_responsiveness;",
+	/* 30: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
+	 * file); v_results shows the
+	 * placement, v_cost_total (from the schema file) prices the traffic */
+	"ALTER TABLE endpoints ADD COLUMN client_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN client_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN relation TEXT NOT NULL DEFAULT 'unknown' CHECK (relation"
+	" IN ('same-zone', 'cross-zone', 'cross-region', 'internet', 'unknown'));"
+	"UPDATE endpoints SET relation = CASE zone WHEN 'same' THEN 'same-zone' ELSE 'cross-zone'"
+	" END WHERE zone IS NOT NULL;"
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

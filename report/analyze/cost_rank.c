@@ -4,6 +4,7 @@
 #include "lib/cost.h"
 
 #include "report/load/phase_rows.h"
+#include "report/load/pricing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +77,16 @@ int rp_rank_matches(const struct rp_rank_rule *r, const struct rp_case *c)
 	return 1;
 }
 
+/* Currency order: US dollars (NULL) first, then by code. */
+static int cur_cmp(const char *a, const char *b)
+{
+	if (!a || !strcmp(a, "USD"))
+		return b && strcmp(b, "USD") ? -1 : 0;
+	if (!b || !strcmp(b, "USD"))
+		return 1;
+	return strcmp(a, b);
+}
+
 /* A run with QUIC cases ranks each pair once per protocol, so that TCP, UDP and QUIC stand
  * side by side (the store's v_cost_ranking alike); other runs once per pair. */
 static const char *const rank_protos[] = {"tcp", "udp", "quic"};
@@ -139,19 +150,92 @@ int rp_cost_build(const struct rp_data *d, const struct rp_rank_rule *rule,
 		r->usd_per_gbps_hour = cost_usd_per_gbps_hour(bps, r->usd_per_hour);
 		r->spot_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[r->ep].spot_per_hour);
 		r->od_mbps_per_hour = cost_mbps_per_usd_hour(bps, d->eps[r->ep].od_per_hour);
+		struct cost_transfer_rule rl;
+		struct cost_total t;
+		const struct rp_xfer *x = &d->eps[r->ep].xfer;
+		cost_total_figures(bps, d->eps[r->ep].emu_scale, r->usd_per_hour,
+				   rp_xfer_rule(x, &rl) ? &rl : NULL,
+				   x->relation, d->monthly_gb, &t);
+		r->gb_per_hour = t.gb_per_hour;
+		r->monthly_gb = t.monthly_gb;
+		r->transfer_per_hour = t.transfer_per_hour;
+		r->total_per_hour = t.total_per_hour;
+		r->mbps_per_total_hour = t.mbps_per_total_hour;
+		r->transfer_per_tb = t.transfer_per_tb;
+		r->total_per_tb = t.total_per_tb;
 	}
 	rp_cost_rank(*rows, *n);
+	rp_cost_rank_total(*rows, *n);
 	return 0;
 }
 
-/* Currency order: US dollars (NULL) first, then by code. */
-static int cur_cmp(const char *a, const char *b)
+void rp_cost_rank_total(struct rp_cost_row *rows, size_t n)
 {
-	if (!a || !strcmp(a, "USD"))
-		return b && strcmp(b, "USD") ? -1 : 0;
-	if (!b || !strcmp(b, "USD"))
-		return 1;
-	return strcmp(a, b);
+	for (size_t i = 0; i < n; i++) {
+		double v = rows[i].mbps_per_total_hour;
+		rows[i].total_rank = 0;
+		if (isnan(v))
+			continue;
+		int better = 0;
+		for (size_t j = 0; j < n; j++) {
+			double u = rows[j].mbps_per_total_hour;
+			better += !isnan(u) && cur_cmp(rows[i].currency, rows[j].currency) == 0 &&
+				  u > v * (1 + 1e-9);
+		}
+		rows[i].total_rank = better + 1;
+	}
+}
+
+static const char *ordinal(int k, char *b, size_t n)
+{
+	static const char *const words[] = {"first", "second", "third", "fourth", "fifth",
+					    "sixth", "seventh", "eighth", "ninth", "tenth"};
+	if (k >= 1 && k <= 10)
+		return words[k - 1];
+	snprintf(b, n, "%dth", k);
+	return b;
+}
+
+int rp_cost_disagree(const struct rp_data *d, const struct rp_cost_row *rows, size_t n,
+		     char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_cost_row *r = &rows[i];
+		if (r->rank != 1 || r->total_rank == 1 || used + 1 >= len)
+			continue;
+		/* the first of this currency with transfer */
+		const struct rp_cost_row *w = NULL;
+		for (size_t j = 0; j < n && !w; j++)
+			if (rows[j].total_rank == 1 && cur_cmp(rows[j].currency, r->currency) == 0)
+				w = &rows[j];
+		if (r->total_rank == 0 && !w)
+			continue; /* no transfer known in this currency: nothing to compare */
+		const struct rp_endpoint *e = &d->eps[r->ep];
+		char o[16], why[160];
+		const char *money = rp_money(r->currency);
+		double per_gb = r->gb_per_hour > 0 ? r->transfer_per_hour / r->gb_per_hour : NAN;
+		if (r->total_rank == 0)
+			snprintf(why, sizeof(why), "is unranked with transfer (no price known for its "
+				 "%s traffic)", e->xfer.relation);
+		else
+			snprintf(why, sizeof(why), "%s with transfer at %.4g %s/GB",
+				 ordinal(r->total_rank, o, sizeof(o)), per_gb, money);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s ranks first on instances but "
+					 "%s", used ? " " : "", e->xfer.relation,
+					 e->instance_type ? e->instance_type : e->name, why);
+		if (w && used < len) {
+			const struct rp_endpoint *we = &d->eps[w->ep];
+			used += (size_t)snprintf(buf + used, len - used, "; %s %s (%s) ranks first "
+						 "with it", we->xfer.relation,
+						 we->instance_type ? we->instance_type : we->name,
+						 we->name);
+		}
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, ".");
+	}
+	return buf[0] != '\0';
 }
 
 void rp_cost_rank(struct rp_cost_row *rows, size_t n)

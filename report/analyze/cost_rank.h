@@ -24,12 +24,25 @@ struct rp_cost_row {
 	double mbps_per_usd_hour;  /* NAN when price or throughput missing */
 	double usd_per_gbps_hour;
 	int rank;                  /* 1 = best; 0 = unranked (no price or no result) */
+	/* with transfer (lib/cost.h cost_total_figures at mbps, in currency; NAN = unknown) */
+	double gb_per_hour, monthly_gb, transfer_per_hour, total_per_hour, mbps_per_total_hour,
+	       transfer_per_tb, total_per_tb;
+	int total_rank;            /* by mbps_per_total_hour, each currency apart; 0 = unranked */
 	/* report/analyze/burst.h: the pair's type is an "up to" type (burst_window), its window
 	 * in seconds (NAN: not measured, the documented range), and whether the ranked case
 	 * ran inside it on credit */
 	bool burst_window, window_measured, inside_burst;
 	double window_s;
 };
+
+/* Ranks rows by Mbit/s per total (instances + transfer) hourly price into total_rank, each
+ * currency apart, without reordering them. */
+void rp_cost_rank_total(struct rp_cost_row *rows, size_t n);
+/* The sentence when the two rankings disagree on a currency's first ("cross-zone c5n.large
+ * ranks first on instances but third with transfer at 0.02 $/GB; same-zone m5.large ranks
+ * first with it."), into buf; 0 when they agree or transfer is unknown. */
+int rp_cost_disagree(const struct rp_data *d, const struct rp_cost_row *rows, size_t n,
+		     char *buf, size_t len);
 
 /* The ranking rule, one definition for the page, report.json, ranking.csv and the store's
  * v_cost_ranking view: each pair is ranked on its highest-median case among the cases that

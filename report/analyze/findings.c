@@ -478,6 +478,10 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	rp_phases_finding(d, &b); /* shaped on credits: burst, sustained, ranked on sustained */
 	if (b.len && add_kind(f, RP_FIND_COST, &b) < 0)
 		goto err;
+	char dis[1024]; /* the transfer changes who is first per dollar */
+	if (rp_cost_disagree(d, cost, n_cost, dis, sizeof(dis)) &&
+	    rp_findings_add(f, RP_FIND_COST, dis) < 0)
+		goto err;
 	for (size_t i = 0; i < d->n_cases; i++) /* an allowance counter moved: the provider's limit */
 		if (rp_provider_finding(d, i, &b) && add_kind(f, RP_FIND_COST, &b) < 0)
 			goto err;
@@ -550,6 +554,16 @@ void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t
 			rp_buf_printf(b, " (%s at %g US dollars each)", e->fx_currency, e->fx_rate);
 		if (cost[i].inside_burst)
 			rp_buf_puts(b, " (inside its burst window: on credit)");
+		/* another first once the transfer is priced, in this currency */
+		for (size_t j = 0; cost[i].total_rank != 1 && j < n_cost; j++)
+			if (cost[j].total_rank == 1 &&
+			    rp_money_same(cost[j].currency, cost[i].currency)) {
+				rp_buf_printf(b, "; with transfer: %s %s, %.0f Mbit/s per %s/hour of "
+					      "instances and transfer", d->eps[cost[j].ep].xfer.relation,
+					      rp_ep_label(&d->eps[cost[j].ep]),
+					      cost[j].mbps_per_total_hour, rp_money(cost[j].currency));
+				break;
+			}
 		said++;
 	}
 	if (said)

@@ -9,6 +9,7 @@
 
 #include "lib/cli.h"
 #include "lib/cost.h"
+#include "report/analyze/plan.h"
 #include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
@@ -141,6 +142,27 @@ static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 	}
 }
 
+/* With a stated monthly volume (the matrix's monthly-transfer, report --monthly-transfer):
+ * netsweep plan's answer for moving it (report/analyze/plan.h). */
+static void plan_sentence(struct cb *b, const struct rp_report *r)
+{
+	const struct rp_data *d = r->d;
+	if (!(d->monthly_gb > 0))
+		return;
+	struct rp_plan_need need = {
+		.bps = d->monthly_gb * 8e9 / (COST_HOURS_PER_MONTH * 3600.0),
+		.monthly_gb = d->monthly_gb,
+	};
+	struct rp_plan_option *o = NULL;
+	size_t n = 0;
+	char s[1024];
+	if (rp_plan_build(d, r->cost, r->n_cost, &need, &o, &n, NULL) == 0 &&
+	    rp_plan_sentence(d, r->cost, &need, o, n, s, sizeof(s)))
+		para(b, RP_PARA_LEAD, "plan", 0, "%s (netsweep plan: pairs scaled out on their "
+		     "measured rates, a 730-hour month, the transfer at its relation's rule.)", s);
+	free(o);
+}
+
 static void cost(struct cb *b, const struct rp_report *r)
 {
 	sec(b, RP_SEC_COST, "cost", "Best per dollar");
@@ -158,6 +180,23 @@ static void cost(struct cb *b, const struct rp_report *r)
 	     r->pricing && r->pricing->per_currency ? "price, in its own currency," : "dollar");
 	if (r->pricing)
 		para(b, RP_PARA_LEAD, "pricing-note", 0, "%s", r->pricing->note);
+	char dis[1024];
+	if (rp_cost_disagree(r->d, r->cost, r->n_cost, dis, sizeof(dis)))
+		para(b, RP_PARA_LEAD, "transfer-disagree", 0, "%s", dis);
+	for (size_t i = 0; i < r->n_cost; i++)
+		if (!isnan(r->cost[i].transfer_per_hour)) {
+			if (r->d->monthly_gb > 0)
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "%.6g GB a month (%s).", r->d->monthly_gb, r->d->monthly_from);
+			else
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "each pair's ranked rate for a 730-hour month (report "
+				     "--monthly-transfer or the matrix's monthly-transfer states "
+				     "another volume). Same-zone traffic without a rule is free; the "
+				     "database's v_cost_total view has every result's figures.");
+			break;
+		}
+	plan_sentence(b, r);
 	run_cost_sentence(b, r->d);
 }
 

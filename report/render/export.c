@@ -204,6 +204,41 @@ static void write_text(FILE *out, const struct rp_xset *s, const struct rp_expor
 		stamp(out, o, x->num[RP_X_TS]);
 		fputc('\n', out);
 	}
+	/* with transfer (v_cost_total, US dollars): the hour's transfer and total, and goodput per
+	 * hourly dollar of the total */
+	static const struct { const char *name, *help; int col; } xfer[] = {
+		{"netsweep_transfer_usd_per_hour", "What moving the case's traffic costs an hour "
+		 "(v_cost_total: its relation's transfer rule; 0 = free).", RP_X_XFER},
+		{"netsweep_total_usd_per_hour", "Instances and transfer an hour (v_cost_total).",
+		 RP_X_TOTAL},
+	};
+	for (size_t k = 0; k < sizeof(xfer) / sizeof(xfer[0]); k++) {
+		family(out, o, xfer[k].name, NULL, xfer[k].help);
+		for (size_t i = 0; i < s->n; i++) {
+			const struct rp_xcase *x = &s->c[i];
+			if (!isfinite(x->num[xfer[k].col]))
+				continue;
+			fprintf(out, "%s{", xfer[k].name);
+			case_labels(out, x);
+			fprintf(out, ",relation=\"%s\"} %.17g", x->text[RP_X_RELATION],
+				x->num[xfer[k].col]);
+			stamp(out, o, x->num[RP_X_TS]);
+			fputc('\n', out);
+		}
+	}
+	family(out, o, "netsweep_goodput_bytes_per_second_per_total_usd_hour", NULL,
+	       "Median goodput per hourly dollar of instances and transfer.");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rp_xcase *x = &s->c[i];
+		if (!isfinite(x->num[RP_X_MEDIAN]) || !(x->num[RP_X_TOTAL] > 0))
+			continue;
+		fputs("netsweep_goodput_bytes_per_second_per_total_usd_hour{", out);
+		case_labels(out, x);
+		fprintf(out, ",relation=\"%s\"} %.17g", x->text[RP_X_RELATION],
+			x->num[RP_X_MEDIAN] / 8.0 / x->num[RP_X_TOTAL]);
+		stamp(out, o, x->num[RP_X_TS]);
+		fputc('\n', out);
+	}
 	family(out, o, "netsweep_cost_rank", NULL,
 	       "Rank of the pair per unit of its currency in its run (1 = most), on its ranked "
 	       "case; each currency ranks on its own.");

@@ -69,6 +69,9 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 	jsonw_kv_str(w, "pricing", r->pricing ? r->pricing->model : "on-demand");
 	jsonw_kv_bool(w, "per_currency", r->pricing && r->pricing->per_currency);
 	jsonw_kv_str(w, "note", r->pricing ? r->pricing->note : NULL);
+	char dis[1024];
+	jsonw_kv_str(w, "transfer_note", rp_cost_disagree(d, r->cost, r->n_cost, dis, sizeof(dis))
+					  ? dis : NULL);
 	jsonw_key(w, "rows");
 	jsonw_arr_open(w);
 	for (size_t i = 0; i < r->n_cost; i++) {
@@ -115,6 +118,19 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_str(w, "burst_window_from", !c->burst_window ? NULL
 			     : c->window_measured ? "measured" : "documented");
 		jsonw_kv_double(w, "burst_window_s", c->window_s);
+		/* with transfer (v_cost_total's figures at the ranked rate), in currency */
+		jsonw_kv_str(w, "relation", e->xfer.relation[0] ? e->xfer.relation : "unknown");
+		jsonw_kv_double(w, "gb_per_hour", c->gb_per_hour);
+		jsonw_kv_double(w, "monthly_gb", c->monthly_gb);
+		jsonw_kv_double(w, "transfer_per_hour", c->transfer_per_hour);
+		jsonw_kv_double(w, "total_per_hour", c->total_per_hour);
+		jsonw_kv_double(w, "mbps_per_total_hour", c->mbps_per_total_hour);
+		jsonw_kv_double(w, "transfer_per_tb", c->transfer_per_tb);
+		jsonw_kv_double(w, "total_per_tb", c->total_per_tb);
+		if (c->total_rank)
+			jsonw_kv_int(w, "total_rank", c->total_rank);
+		else
+			jsonw_kv_str(w, "total_rank", NULL);
 		if (e->lab_scale)
 			jsonw_kv_double(w, "lab_scale", e->emu_scale);
 		jsonw_obj_close(w);

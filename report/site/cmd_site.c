@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "lib/cli.h"
+#include "lib/cost.h"
 #include "report/site/cmd_site.h"
 #include "report/site/site.h"
 
@@ -35,7 +36,10 @@ static void usage(FILE *f)
 		"  --base-url URL     where DIR is published (https://...): the feed and the cards\n"
 		"                     get absolute addresses, which chat unfurlers need\n"
 		"  --rerender         render every night's report again (after an upgrade)\n"
-		"  --gnuplot-timeout S  time limit per chart (default 20)\n\n"
+		"  --gnuplot-timeout S  time limit per chart (default 20)\n"
+		"  --monthly-transfer VOLUME  the nights' transfer tiers at this monthly volume\n"
+		"                     (50TB; default: each night's matrix's, else its rates for a\n"
+		"                     730-hour month); new nights only, or all with --rerender\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -49,6 +53,7 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 		{"base-url", required_argument, NULL, 'u'},
 		{"rerender", no_argument, NULL, 'R'},
 		{"gnuplot-timeout", required_argument, NULL, 'g'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -70,6 +75,14 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 			if (cli_number("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout,
 				       &ge) < 0) {
 				fprintf(stderr, "netsweep site: %s\n", ge.msg);
+				return -1;
+			}
+			break;
+		}
+		case 'M': {
+			struct ns_err me = {0};
+			if (cost_volume_parse(optarg, &o->monthly_gb, &me) < 0) {
+				fprintf(stderr, "netsweep site: --monthly-transfer: %s\n", me.msg);
 				return -1;
 			}
 			break;

@@ -54,6 +54,7 @@ static int render_night(const struct rp_site_cfg *cfg, const struct rp_night_ref
 	rp_report_cfg_init(&rc);
 	rc.db = cfg->db;
 	rc.run = run;
+	rc.monthly_gb = cfg->monthly_gb;
 	rc.baseline = "previous";
 	rc.outdir = dir;
 	rc.gnuplot_timeout = cfg->gnuplot_timeout;

@@ -21,6 +21,8 @@ struct rp_site_cfg {
 				   absolute addresses; NULL = relative ones only */
 	double gnuplot_timeout; /* per chart */
 	int rerender;           /* render every night's report again (its address kept) */
+	double monthly_gb;      /* --monthly-transfer: the nights' transfer tiers at this volume;
+				   0 = each night's matrix's, else its rates for 730 hours */
 };
 
 struct rp_site_stats {

@@ -86,7 +86,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netsweep cost [--catalog FILE]... [--no-default-catalog] [--region R] [--type T]...\n"
-		"                     [--throughput RATE [--basis pair|sender]]\n"
+		"                     [--throughput RATE [--basis pair|sender] [--relation REL\n"
+		"                     [--peer-region R] [--monthly-transfer VOLUME]]]\n"
 		"       netsweep cost transfer [--catalog FILE]... [--no-default-catalog] [--provider P]\n"
 		"                     [--region R]\n"
 		"       netsweep cost wire --speed RATE [--sizes 64,128,...] [--mtus 1500,9001]\n"
@@ -101,6 +102,12 @@ static void usage(FILE *f)
 		"  --throughput RATE     also show Mbit/s per hour-price and price per Gbit/s-hour for\n"
 		"                        RATE (436M), each in the row's currency (cur)\n"
 		"  --basis pair|sender   price both instances of a pair (default) or the sender alone\n"
+		"  --relation REL        with --throughput: also what moving RATE costs between the\n"
+		"                        pair's ends, by the catalog's transfer rules: same-zone,\n"
+		"                        cross-zone, cross-region (--peer-region R: to that region) or\n"
+		"                        internet; transfer, total per hour and per TB moved\n"
+		"  --monthly-transfer V  the monthly volume the transfer tiers are read at (50TB;\n"
+		"                        default: RATE for a 730-hour month)\n"
 		"  transfer              the catalogs' transfer price rules (schemas/transfer-pricing.md):\n"
 		"                        provider, region, relation (same-zone, cross-zone, cross-region\n"
 		"                        to a peer or any other region, internet), who is billed per GB\n"
@@ -168,6 +175,60 @@ static void print_catalog(const struct catalog *c, const char *region, const cha
 			       in->enhanced[0] ? in->enhanced : "-", "-", "-", "-", "no price", "-");
 			(*shown)++;
 		}
+	}
+}
+
+struct xfer_opts {
+	const char *relation, *peer_region;
+	double monthly_gb;          /* 0 = the rate for 730 hours */
+};
+
+/* What moving bps costs beside each on-demand price shown, by the catalog's transfer rule of
+ * the type's provider, the price's region and the relation (lib/cost.h, as v_cost_total). */
+static void print_transfer(const struct catalog *c, const char *region,
+			   const char *const *types, size_t n_types, double bps, enum cost_basis basis,
+			   const struct xfer_opts *o)
+{
+	printf("\nwith transfer, %s%s%s, tiers at %s:\n", o->relation,
+	       o->peer_region ? " to " : "", o->peer_region ? o->peer_region : "",
+	       o->monthly_gb > 0 ? "the stated monthly volume" : "the rate for a 730-hour month");
+	printf("%-14s %-15s %-3s %10s %10s %10s %12s %10s %s\n", "type", "region", "cur",
+	       "instances", "transfer", "total/h", "Mbit/s/(t/h)", "total/TB", "rule");
+	for (size_t j = 0; j < c->n_prices; j++) {
+		const struct catalog_price *p = &c->prices[j];
+		const struct catalog_instance *in = catalog_instance(c, p->type);
+		if (!in || !type_wanted(c, p->type, types, n_types) || p->pricing != CATALOG_ON_DEMAND ||
+		    (region && strcmp(p->region, region)))
+			continue;
+		const struct catalog_transfer *t = in->provider[0]
+			? catalog_transfer_find(c, in->provider, p->region, o->relation, o->peer_region)
+			: NULL;
+		struct cost_tier tiers[64];
+		struct cost_transfer_rule rule = {0};
+		char why[96] = "";
+		if (t && strcmp(t->currency, p->currency)) {
+			snprintf(why, sizeof(why), "a rule in %s, the price in %s", t->currency,
+				 p->currency);
+			t = NULL;
+		}
+		if (t) {
+			size_t n = t->ntiers < 64 ? t->ntiers : 64;
+			for (size_t k = 0; k < n; k++)
+				tiers[k] = (struct cost_tier){t->tiers[k].upto_gb, t->tiers[k].per_gb};
+			cost_billed_parse(t->billed, &rule.billed);
+			rule = (struct cost_transfer_rule){rule.billed, tiers, n, p->included_gb_month};
+			snprintf(why, sizeof(why), "billed to %s, %g per GB first (%s)", t->billed,
+				 t->tiers[0].per_gb, t->as_of);
+		} else if (!why[0]) {
+			snprintf(why, sizeof(why), strcmp(o->relation, "same-zone") ? "no rule known"
+				 : "free (no rule: same zone)");
+		}
+		struct cost_total f;
+		cost_total_figures(bps, 1, cost_usd_per_hour(p->per_hour, basis), t ? &rule : NULL,
+				   o->relation, o->monthly_gb, &f);
+		printf("%-14s %-15s %-3s %10.4f %10.4f %10.4f %12.1f %10.2f %s\n", p->type, p->region,
+		       p->currency, cost_usd_per_hour(p->per_hour, basis), f.transfer_per_hour,
+		       f.total_per_hour, f.mbps_per_total_hour, f.total_per_tb, why);
 	}
 }
 
@@ -578,9 +639,13 @@ int cmd_cost(int argc, char **argv)
 		{"type", required_argument, NULL, 't'},
 		{"throughput", required_argument, NULL, 'T'},
 		{"basis", required_argument, NULL, 'b'},
+		{"relation", required_argument, NULL, 'R'},
+		{"peer-region", required_argument, NULL, 'P'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct xfer_opts xo = {0};
 	const char *types[MAX_TYPES], *cmd = "netsweep cost";
 	struct catalog_sel sel = {.use_default = true};
 	size_t n_types = 0;
@@ -621,6 +686,23 @@ int cmd_cost(int argc, char **argv)
 				return NS_EXIT_USAGE;
 			}
 			break;
+		case 'R':
+			if (!cost_relation_valid(optarg) || !strcmp(optarg, "unknown")) {
+				fprintf(stderr, "netsweep cost: --relation %s: same-zone, cross-zone, "
+					"cross-region or internet\n", optarg);
+				return NS_EXIT_USAGE;
+			}
+			xo.relation = optarg;
+			break;
+		case 'P':
+			xo.peer_region = optarg;
+			break;
+		case 'M':
+			if (cost_volume_parse(optarg, &xo.monthly_gb, &err) < 0) {
+				fprintf(stderr, "netsweep cost: --monthly-transfer: %s\n", err.msg);
+				return NS_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return NS_EXIT_OK;
@@ -628,6 +710,11 @@ int cmd_cost(int argc, char **argv)
 			cli_option_error_hint(c, argv, longopts, &err);
 			return usage_error(cmd, &err);
 		}
+	}
+	if ((xo.relation || xo.monthly_gb > 0 || xo.peer_region) && (!xo.relation || !bps)) {
+		fprintf(stderr, "netsweep cost: --relation, --peer-region and --monthly-transfer "
+			"price a --throughput's transfer: give --throughput and --relation\n");
+		return NS_EXIT_USAGE;
 	}
 	char *paths[MAX_SHIPPED + MAX_CATALOGS + 1];
 	size_t n_paths;
@@ -647,6 +734,8 @@ int cmd_cost(int argc, char **argv)
 	size_t shown;
 	print_catalog(&cat, region, types, n_types, (double)bps, basis, &shown);
 	print_sources(&cat, region, types, n_types);
+	if (xo.relation)
+		print_transfer(&cat, region, types, n_types, (double)bps, basis, &xo);
 	catalog_free(&cat);
 	if (shown == 0) {
 		fprintf(stderr, "netsweep cost: nothing in the catalog matches");

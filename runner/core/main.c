@@ -5,6 +5,7 @@
 
 #include "cmds.h"
 #include "report/cmd_export.h"
+#include "report/cmd_plan.h"
 #include "report/cmd_report.h"
 #include "report/site/cmd_site.h"
 #include "lib/err.h"
@@ -26,6 +27,7 @@ static const struct subcommand subcommands[] = {
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"export", cmd_export, "a run as OpenMetrics/Prometheus text or NDJSON, for dashboards"},
+	{"plan", cmd_plan, "which type, how many, where and what a month, for a stated need"},
 	{"site", cmd_site, "a static site of every night: index, pair trends, Atom feed"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge runners' databases into one, prune old intervals"},

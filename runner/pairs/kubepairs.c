@@ -268,6 +268,16 @@ static void make_pair(const struct kube_agent *c, const struct kube_agent *a,
 		snprintf(p->agent_zone, sizeof(p->agent_zone), "%.63s", a->n ? a->n->zone : "");
 	}
 	p->zone_rel = zone_rel(c ? c->n : runner, a->n);
+	/* each end's placement from its node's topology labels (the relation: run_pairs.c) */
+	const struct kube_node *cn = c ? c->n : runner;
+	if (cn) {
+		snprintf(p->client_zone, sizeof(p->client_zone), "%s", cn->zone);
+		snprintf(p->client_region, sizeof(p->client_region), "%s", cn->region);
+	}
+	if (a->n) {
+		snprintf(p->agent_zone, sizeof(p->agent_zone), "%s", a->n->zone);
+		snprintf(p->agent_region, sizeof(p->agent_region), "%s", a->n->region);
+	}
 }
 
 int kubepairs_parse(const struct matrix_kube *k, const char *pods_json, const char *nodes_json,

@@ -15,6 +15,8 @@ struct lab_row {
 	size_t n_clients;
 	char *emulation;
 	bool used;
+	/* the placement lab up --matrix carried over ("" = not said) */
+	char client_zone[64], agent_zone[64], client_region[32], agent_region[32];
 };
 
 #define LAB_ROWS_MAX 1024
@@ -71,7 +73,15 @@ static int read_row(struct jsonr *r, const char *path, const char *obj, struct l
 	if (field(r, path, obj, "$.pair", row->pair, sizeof(row->pair), *n, err) < 0 ||
 	    field(r, path, obj, "$.instance_type", row->type, sizeof(row->type), *n, err) < 0 ||
 	    field(r, path, obj, "$.agent", row->agent, sizeof(row->agent), *n, err) < 0 ||
-	    field(r, path, obj, "$.psk_file", row->psk_file, sizeof(row->psk_file), *n, err) < 0)
+	    field(r, path, obj, "$.psk_file", row->psk_file, sizeof(row->psk_file), *n, err) < 0 ||
+	    field(r, path, obj, "$.client_zone", row->client_zone, sizeof(row->client_zone), *n,
+		  err) < 0 ||
+	    field(r, path, obj, "$.agent_zone", row->agent_zone, sizeof(row->agent_zone), *n,
+		  err) < 0 ||
+	    field(r, path, obj, "$.client_region", row->client_region, sizeof(row->client_region),
+		  *n, err) < 0 ||
+	    field(r, path, obj, "$.agent_region", row->agent_region, sizeof(row->agent_region), *n,
+		  err) < 0)
 		return -1;
 	if (jsonr_type(r, obj, "$.clients") == JSONR_ARRAY) {
 		struct jsonr_each it = {0};
@@ -233,6 +243,16 @@ int labpairs_apply(struct matrix *m, const char *path, char ***emulation, struct
 		}
 		(*emulation)[i] = hit->emulation;
 		hit->emulation = NULL;
+		/* the lab's placement where the matrix says none (the matrix's own wins) */
+		struct { char *dst; size_t cap; const char *src; } place[] = {
+			{mp->client_zone, sizeof(mp->client_zone), hit->client_zone},
+			{mp->agent_zone, sizeof(mp->agent_zone), hit->agent_zone},
+			{mp->client_region, sizeof(mp->client_region), hit->client_region},
+			{mp->agent_region, sizeof(mp->agent_region), hit->agent_region},
+		};
+		for (size_t k = 0; k < sizeof(place) / sizeof(place[0]); k++)
+			if (!place[k].dst[0])
+				snprintf(place[k].dst, place[k].cap, "%s", place[k].src);
 	}
 	rc = 0;
 out:

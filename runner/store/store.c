@@ -42,8 +42,10 @@ static const char *const sql_text[ST_COUNT] = {
 	" WHERE id = ?1",
 	[ST_EP_INSERT] =
 	"INSERT INTO endpoints (run_id, name, instance_type, region, client_host, agent_addr,"
-	" expected_driver, price_basis, link_bps, client_info, agent_info, zone)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	" expected_driver, price_basis, link_bps, client_info, agent_info, zone, client_zone,"
+	" client_region, agent_zone, agent_region, relation)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+	" coalesce(?17, 'unknown'))"
 	" ON CONFLICT (run_id, name) DO UPDATE SET agent_addr = excluded.agent_addr,"
 	" client_info = coalesce(excluded.client_info, client_info),"
 	" agent_info = coalesce(excluded.agent_info, agent_info)",
@@ -396,6 +398,11 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 	sqlrow_bind_text(st, 10, e->client_info);
 	sqlrow_bind_text(st, 11, e->agent_info);
 	sqlrow_bind_text(st, 12, e->zone);
+	sqlrow_bind_text(st, 13, e->client_zone);
+	sqlrow_bind_text(st, 14, e->client_region);
+	sqlrow_bind_text(st, 15, e->agent_zone);
+	sqlrow_bind_text(st, 16, e->agent_region);
+	sqlrow_bind_text(st, 17, e->relation);
 	if (step_done(s, st, err, "recording an endpoint") < 0)
 		goto out;
 	st = stmt(s, ST_EP_UPDATE, err);

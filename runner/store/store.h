@@ -68,6 +68,9 @@ struct store_endpoint {
 	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
 	const char *emulation;             /* a lab pair's emulation JSON; NULL = real instances */
 	const char *zone;                  /* "same", "cross" or NULL (not known) */
+	/* each end's placement (NULL = not known) and the pair's relation: same-zone,
+	 * cross-zone, cross-region, internet, unknown (NULL = unknown) */
+	const char *client_zone, *client_region, *agent_zone, *agent_region, *relation;
 	const struct store_ends *ends;     /* a mesh pair's two hosts; NULL = none */
 };
 

@@ -98,16 +98,20 @@ fi
 n=$(wc -l <"$TMP/r.ndjson")
 want_n=$(sqlite3 "$DB" "SELECT count(*) FROM v_results WHERE run_id = $((run - 1))")
 cols=$(sqlite3 "$DB" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('v_results') ORDER BY name)")
-bad=0
+bad=0 xfer=0
 while IFS= read -r line; do
 	printf '%s' "$line" >"$TMP/line"
-	k=$(sqlite3 :memory: "SELECT group_concat(key, ',') FROM (SELECT key FROM json_each(readfile('$TMP/line')) ORDER BY key)" 2>/dev/null)
+	# a successful result's v_cost_total figures are one key more, "transfer"
+	k=$(sqlite3 :memory: "SELECT group_concat(key, ',') FROM (SELECT key FROM json_each(readfile('$TMP/line')) WHERE key <> 'transfer' ORDER BY key)" 2>/dev/null)
+	t=$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/line'), '\$.status') = 'ok' AND json_type(readfile('$TMP/line'), '\$.transfer.total_per_hour') IS NOT NULL" 2>/dev/null)
 	[ "$k" = "$cols" ] || bad=$((bad + 1))
+	[ "$t" = 1 ] && xfer=$((xfer + 1))
 done <"$TMP/r.ndjson"
-if [ "$n" = "$want_n" ] && [ "$n" -gt 0 ] && [ "$bad" = 0 ]; then
-	pass "--format ndjson: $n lines, each with v_results' columns"
+want_x=$(sqlite3 "$DB" "SELECT count(*) FROM v_results WHERE run_id = $((run - 1)) AND status = 'ok'")
+if [ "$n" = "$want_n" ] && [ "$n" -gt 0 ] && [ "$bad" = 0 ] && [ "$xfer" = "$want_x" ]; then
+	pass "--format ndjson: $n lines, each with v_results' columns, $xfer with their transfer figures"
 else
-	fail "--format ndjson" "$n lines of $want_n, $bad with other keys"
+	fail "--format ndjson" "$n lines of $want_n, $bad with other keys, $xfer of $want_x ok with transfer"
 fi
 # -o is atomic: a failing export (a run that does not exist) leaves the old file
 "$NS" export --db "$DB" -o "$TMP/keep.om" 2>/dev/null

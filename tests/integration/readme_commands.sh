@@ -125,7 +125,7 @@ rule_for() {
 	"netsweep lab "*|"netsweep run "*" --lab "*|"netsweep run "*" --provision lab"*) echo lab ;;
 	"netsweep run data/matrices/"*" --dry-run"*|"netsweep run my-matrix.xml"*) echo local ;;
 	"netsweep hostinfo"*|"netsweep cost"*|"netsweep nicstats "*|"netsweep catalog import "*) echo local ;;
-	"netsweep runs "*|"netsweep report "*|"netsweep db merge "*|"netsweep export "*|"netsweep site "*|"netsweep db prune "*) echo local ;;
+	"netsweep runs "*|"netsweep report "*|"netsweep db merge "*|"netsweep export "*|"netsweep site "*|"netsweep db prune "*|"netsweep plan "*) echo local ;;
 	"sqlite3 "*.db" \"select "*) echo local ;;
 	esac
 }
