@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/names/suggest.h"
+#include "lib/settings.h"
 
 int cli_option_error(int c, char **argv, struct ns_err *err)
 {
@@ -61,4 +62,10 @@ int cli_number(const char *opt, const char *s, double lo, double hi, double *out
 				   lo, hi);
 	*out = v;
 	return 0;
+}
+
+const char *cli_db_default(void)
+{
+	const char *db = settings_get()->db;
+	return db ? db : "netsweep.db";
 }

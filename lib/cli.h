@@ -8,6 +8,10 @@
  * right after the call: fills err and returns -1. */
 int cli_option_error(int c, char **argv, struct ns_err *err);
 
+/* --db's default for every command: $NETSWEEP_DB where set and not empty (lib/settings),
+ * else netsweep.db. */
+const char *cli_db_default(void);
+
 /* The same, and for an unknown long option the nearest of longopts ("did you mean
  * '--streams'?"). */
 struct option;

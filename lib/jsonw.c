@@ -1,4 +1,5 @@
 #include "jsonw.h"
+#include "textesc.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -115,8 +116,22 @@ static void write_string(struct jsonw *w, const char *s)
 			if (*p < 0x20 || *p == 0x7f) {
 				snprintf(esc, sizeof(esc), "\\u%04x", *p);
 				puts_(w, esc);
-			} else {
+			} else if (*p < 0x80) {
 				put(w, (const char *)p, 1);
+			} else {
+				/* UTF-8 as it is; a byte that is not UTF-8 becomes the text \xNN
+				 * (lib/textesc.h), so that the output is UTF-8 as JSON must be; a C1
+				 * control or U+FFFE/U+FFFF its JSON escape \uNNNN (the same character) */
+				size_t n = textesc_step((const char *)p, esc, 0);
+				if (esc[0] == '\\' && esc[1] == 'x') {
+					puts_(w, "\\");
+					puts_(w, esc);
+				} else if (esc[0] == '\\' && esc[1] == 'u') {
+					puts_(w, esc);
+				} else {
+					put(w, (const char *)p, n);
+				}
+				p += n - 1;
 			}
 		}
 	}

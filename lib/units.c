@@ -90,17 +90,17 @@ int units_parse_bytes(const char *s, uint64_t max, uint64_t *bytes, struct ns_er
 	case 'k': case 'K': mult = 1024.0; suf++; break;
 	case 'm': case 'M': mult = 1024.0 * 1024; suf++; break;
 	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; suf++; break;
-	default: return ns_err_set(err, "'%s': unknown size suffix (use K, M or G)", s);
+	default: return ns_err_code(err, NS_E_INPUT, "'%s': unknown size suffix (use K, M or G)", s);
 	}
 	if (*suf == 'B' || *suf == 'b')
 		suf++;
 	if (*suf != '\0')
-		return ns_err_set(err, "'%s': trailing characters after the size", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s': trailing characters after the size", s);
 	v *= mult;
 	if (v != floor(v))
-		return ns_err_set(err, "'%s' is not a whole number of bytes", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a whole number of bytes", s);
 	if (v > (double)max)
-		return ns_err_set(err, "'%s' is larger than %llu bytes", s, (unsigned long long)max);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is larger than %llu bytes", s, (unsigned long long)max);
 	*bytes = (uint64_t)v;
 	return 0;
 }
@@ -120,9 +120,9 @@ int units_parse_duration(const char *s, double max, double *secs, struct ns_err 
 	else if (strcmp(suf, "h") == 0)
 		v *= 3600.0;
 	else
-		return ns_err_set(err, "'%s': unknown duration suffix (use ms, s, m or h)", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s': unknown duration suffix (use ms, s, m or h)", s);
 	if (v > max)
-		return ns_err_set(err, "'%s' is longer than %g s", s, max);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is longer than %g s", s, max);
 	*secs = v;
 	return 0;
 }
@@ -130,16 +130,16 @@ int units_parse_duration(const char *s, double max, double *secs, struct ns_err 
 int units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out, struct ns_err *err)
 {
 	if (!s || !*s)
-		return ns_err_set(err, "empty value");
+		return ns_err_code(err, NS_E_INPUT, "empty value");
 	if (!isdigit((unsigned char)*s))
-		return ns_err_set(err, "'%s' is not a whole number", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a whole number", s);
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || *end != '\0')
-		return ns_err_set(err, "'%s' is not a whole number", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not a whole number", s);
 	if (v < min || v > max)
-		return ns_err_set(err, "'%s' is out of range %llu..%llu", s,
+		return ns_err_code(err, NS_E_INPUT, "'%s' is out of range %llu..%llu", s,
 				  (unsigned long long)min, (unsigned long long)max);
 	*out = v;
 	return 0;
@@ -156,32 +156,32 @@ int units_parse_cpulist(const char *s, int *cpus, size_t cap, size_t *n, struct 
 	size_t count = 0;
 	const char *p = s;
 	if (!s || !*s)
-		return ns_err_set(err, "empty CPU list");
+		return ns_err_code(err, NS_E_INPUT, "empty CPU list");
 	while (*p) {
 		char *end;
 		if (!isdigit((unsigned char)*p))
-			return ns_err_set(err, "CPU list '%s': expected a number at '%s'", s, p);
+			return ns_err_code(err, NS_E_INPUT, "CPU list '%s': expected a number at '%s'", s, p);
 		long lo = strtol(p, &end, 10), hi = lo;
 		p = end;
 		if (*p == '-') {
 			p++;
 			if (!isdigit((unsigned char)*p))
-				return ns_err_set(err, "CPU list '%s': expected a number at '%s'", s, p);
+				return ns_err_code(err, NS_E_INPUT, "CPU list '%s': expected a number at '%s'", s, p);
 			hi = strtol(p, &end, 10);
 			p = end;
 		}
 		if (lo > hi || hi >= UNITS_MAX_CPUS)
-			return ns_err_set(err, "CPU list '%s': bad range %ld-%ld (CPUs are 0..%d)",
+			return ns_err_code(err, NS_E_INPUT, "CPU list '%s': bad range %ld-%ld (CPUs are 0..%d)",
 					  s, lo, hi, UNITS_MAX_CPUS - 1);
 		for (long c = lo; c <= hi; c++) {
 			if (count >= cap)
-				return ns_err_set(err, "CPU list '%s': more than %zu CPUs", s, cap);
+				return ns_err_code(err, NS_E_INPUT, "CPU list '%s': more than %zu CPUs", s, cap);
 			cpus[count++] = (int)c;
 		}
 		if (*p == ',')
 			p++;
 		else if (*p)
-			return ns_err_set(err, "CPU list '%s': unexpected '%c'", s, *p);
+			return ns_err_code(err, NS_E_INPUT, "CPU list '%s': unexpected '%c'", s, *p);
 	}
 	qsort(cpus, count, sizeof(int), cmp_int);
 	size_t w = 0;
@@ -242,7 +242,7 @@ int units_parse_hostport(const char *s, uint16_t default_port, char *host, size_
 	if (s[0] == '[') {
 		const char *close = strchr(s, ']');
 		if (!close || (close[1] && close[1] != ':'))
-			return ns_err_set(err, "'%s' is not host:port", s);
+			return ns_err_code(err, NS_E_INPUT, "'%s' is not host:port", s);
 		h = s + 1;
 		n = (size_t)(close - h);
 		colon = close[1] ? close + 1 : NULL;
@@ -253,7 +253,7 @@ int units_parse_hostport(const char *s, uint16_t default_port, char *host, size_
 		colon = NULL;
 	}
 	if (n == 0 || n >= cap)
-		return ns_err_set(err, "'%s' is not host:port", s);
+		return ns_err_code(err, NS_E_INPUT, "'%s' is not host:port", s);
 	uint64_t p = default_port;
 	if (colon && units_parse_uint(colon + 1, 1, 65535, &p, err) < 0)
 		return -1;

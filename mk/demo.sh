@@ -12,6 +12,24 @@ B=build/netsweep
 DB=${NETSWEEP_DB:-netsweep.db}
 # The demo runs on this host only: keep away from any cloud metadata service.
 export NETSWEEP_IMDS="${NETSWEEP_IMDS:-0}"
+# make demo-placement (mk/demo.sh placement): data/matrices/lab-placement.xml — the faster type
+# per dollar across two zones against a slower one inside one, with AWS's transfer rules
+# (lab-placement-transfer.xml) — in the lab; its report ranks on instances and with transfer.
+if [ "${1:-}" = placement ]; then
+	if ! { [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1; }; then
+		echo "demo-placement: needs root and iproute2 (the lab's namespaces): sudo make demo-placement" >&2
+		exit 2
+	fi
+	export NETSWEEP_LAB_PREFIX="${NETSWEEP_LAB_PREFIX:-nsplace}" NETSWEEP_LAB_SCALE="${NETSWEEP_LAB_SCALE:-1/100}"
+	"$B" lab down --prefix "$NETSWEEP_LAB_PREFIX" 2>/dev/null || true
+	echo "demo: same zone against cross zone, with transfer (netsweep lab, scale $NETSWEEP_LAB_SCALE)"
+	"$B" run data/matrices/lab-placement.xml --provision lab \
+		--catalog data/matrices/lab-placement-transfer.xml --db "$DB" --label demo-placement
+	"$B" report --db "$DB" -o netsweep-report-placement
+	echo "report: netsweep-report-placement/index.html (Best per dollar: on instances, then with transfer)"
+	echo "per result: sqlite3 $DB 'select pair, relation, round(transfer_per_hour, 2), round(total_per_hour, 2), round(mbps_per_total_hour, 1) from v_cost_total'"
+	exit 0
+fi
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 &&
 	ip netns list >/dev/null 2>&1; then
 	matrix=data/matrices/lab-demo.xml

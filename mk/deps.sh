@@ -3,15 +3,18 @@
 # As root it runs apt-get; otherwise it names the packages to install and fails.
 set -u
 PKGS="build-essential pkg-config libsqlite3-dev sqlite3 libxml2-dev libxml2-utils libcmocka-dev libgsl-dev libssl-dev
-      gnuplot-nox iproute2 clang llvm libclang-rt-14-dev iperf3 iperf ethtool procps libxdp-dev libbpf-dev"
-# `deps.sh test` adds what only the tests need: a headless browser for the report test, ping,
+      gnuplot-nox iproute2 clang llvm libclang-rt-14-dev iperf3 iperf ethtool procps libxdp-dev libbpf-dev
+      libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev"
+# (the last three: the QUIC engine, mk/quic.mk; without them netsweep builds without QUIC)
+# `deps.sh test` adds what only the tests need: ngtcp2's example client and server
+# (tests/bench/quic.sh's yardstick), a headless browser for the report test, ping,
 # stress-ng (sender_limited.sh's hogs), promtool (prometheus: export_metrics.sh) and podman
 # with what it runs containers with here (image_agent.sh, kube_play.sh: runc where crun
 # refuses hybrid cgroups, uidmap for rootless);
 # `deps.sh deb` what `make deb` needs to build the package.
 # `deps.sh test` also adds the Nu HTML Checker (npm vnu-jar, run on Debian's java) and
 # Lighthouse (npm, run on Debian's chromium; npm itself comes with Node.js) that site_lint.sh checks the pages with, pinned.
-[ "${1:-build}" = test ] && PKGS="$PKGS chromium iputils-ping stress-ng prometheus podman catatonit runc uidmap slirp4netns fuse-overlayfs default-jre-headless"
+[ "${1:-build}" = test ] && PKGS="$PKGS ngtcp2-client ngtcp2-server chromium iputils-ping stress-ng prometheus podman catatonit runc uidmap slirp4netns fuse-overlayfs default-jre-headless"
 NPM_PKGS="vnu-jar@26.9.27 lighthouse@12.2.3"
 
 # npm_test: the test's npm packages, globally, when missing or at another version (as root).

@@ -62,8 +62,7 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 		{"type", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
-	const char *env = getenv("NETSWEEP_DB");
-	*c = (struct export_cfg){.db = env && *env ? env : "netsweep.db", .run = "latest",
+	*c = (struct export_cfg){.db = cli_db_default(), .run = "latest",
 				 .o = {.format = RP_EXPORT_OPENMETRICS, .timestamps = true}};
 	int ch;
 	bool run_given = false;

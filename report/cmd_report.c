@@ -13,6 +13,7 @@
 #include "report/cmd_report.h"
 #include "report/pipeline.h"
 #include "lib/cli.h"
+#include "lib/cost.h"
 
 enum { EXIT_OK = 0, EXIT_REGRESSED = 1, EXIT_USAGE = 2 };
 
@@ -58,7 +59,10 @@ static void usage(FILE *f)
 		"                     recorded them (or --catalog has them); spot beside on-demand\n"
 		"  --fx CUR=RATE,...  US dollars per unit of a currency (EUR=1.08): pairs priced in\n"
 		"                     it are converted and ranked with the others; without a rate\n"
-		"                     each currency is ranked on its own (stated on the page)\n\n"
+		"                     each currency is ranked on its own (stated on the page)\n"
+		"  --monthly-transfer VOLUME  the monthly volume (50TB, 500GB) the transfer tiers are\n"
+		"                     read at (default: the matrix's monthly-transfer, else each\n"
+		"                     pair's measured rate for a 730-hour month)\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -89,10 +93,12 @@ static int parse_args(int argc, char **argv, struct rp_report_cfg *o)
 		{"rank-by", required_argument, NULL, 'R'},
 		{"pricing", required_argument, NULL, 'P'},
 		{"fx", required_argument, NULL, 'X'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	rp_report_cfg_init(o);
+	o->db = cli_db_default();
 	double v;
 	int c;
 	optind = 1;
@@ -123,6 +129,14 @@ static int parse_args(int argc, char **argv, struct rp_report_cfg *o)
 				return -1;
 			break;
 		case 'C': o->catalog = optarg; break;
+		case 'M': {
+			struct ns_err e = {0};
+			if (cost_volume_parse(optarg, &o->monthly_gb, &e) < 0) {
+				fprintf(stderr, "netsweep report: --monthly-transfer: %s\n", e.msg);
+				return -1;
+			}
+			break;
+		}
 		case 'P':
 		case 'X': {
 			struct ns_err e = {0};

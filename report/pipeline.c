@@ -9,10 +9,11 @@
 #include <time.h>
 
 #include "report/analyze/advertised.h"
+#include "report/analyze/burst.h"
 #include "report/charts/latency_chart.h"
 #include "report/load/export_rows.h"
 #include "report/load/itypes.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/load/reprice.h"
 #include "report/load/rundb.h"
 #include "report/render/csv.h"
@@ -22,8 +23,7 @@
 
 void rp_report_cfg_init(struct rp_report_cfg *cfg)
 {
-	const char *env = getenv("NETSWEEP_DB");
-	*cfg = (struct rp_report_cfg){.db = env && *env ? env : "netsweep.db", .run = "latest",
+	*cfg = (struct rp_report_cfg){.db = "netsweep.db", .run = "latest",
 				      .outdir = "netsweep-report", .fail_pct = -1, .trend = -1,
 				      .alpha = 0.05, .min_change = 5, .gnuplot_timeout = 20};
 }
@@ -76,6 +76,8 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 	    (cfg->catalog && rp_reprice(&p->d, cfg->catalog, &p->pricing, &n_repriced, err) < 0))
 		return -1;
 	rp_pricing_settle(&p->d, &p->pricing);
+	if (rp_transfer_load(p->db, &p->d, &p->pricing, cfg->monthly_gb, err) < 0)
+		return -1;
 	if (cfg->catalog)
 		snprintf(p->price_note, sizeof(p->price_note), "from --catalog %s for %zu of %zu "
 			 "pair%s%s", cfg->catalog, n_repriced, p->d.n_eps, p->d.n_eps == 1 ? "" : "s",
@@ -89,6 +91,8 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 						&n_base_priced, err) < 0))
 			return -1;
 		rp_pricing_settle(&p->base, &base_pricing);
+		if (rp_transfer_load(p->db, &p->base, &base_pricing, cfg->monthly_gb, err) < 0)
+			return -1;
 		p->have_base = 1;
 		if (rp_compare(&p->d, &p->base, cfg->alpha, cfg->min_change, &p->cmp, err) < 0)
 			return -1;
@@ -100,26 +104,64 @@ static int load(const struct rp_report_cfg *cfg, struct rp_pipeline *p, struct n
 	return 0;
 }
 
+/* The report's files, one writer each, in the order they are written: a new format is one
+ * entry (and its adapter) here. */
+struct rp_writer {
+	const char *file;
+	int (*write)(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		     struct ns_err *err);
+};
+
+static int w_html(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		  struct ns_err *err)
+{
+	return rp_html_write(r, &p->content, path, err);
+}
+
+static int w_markdown(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		      struct ns_err *err)
+{
+	return rp_markdown_write(r, &p->content, path, err);
+}
+
+static int w_results_csv(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+			 struct ns_err *err)
+{
+	(void)r;
+	return rp_csv_write(p->db, p->d.run.id, rp_lab_scale(&p->d) != NULL, path, err);
+}
+
+static int w_ranking_csv(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+			 struct ns_err *err)
+{
+	(void)p;
+	return rp_csv_ranking(r, path, err);
+}
+
+static int w_json(struct rp_pipeline *p, const struct rp_report *r, const char *path,
+		  struct ns_err *err)
+{
+	(void)p;
+	return rp_json_write(r, path, err);
+}
+
+static const struct rp_writer writers[] = {
+	{"index.html", w_html},         {"report.md", w_markdown}, {"results.csv", w_results_csv},
+	{"ranking.csv", w_ranking_csv}, {"report.json", w_json},
+};
+
 static int write_files(const struct rp_report_cfg *cfg, struct rp_pipeline *p,
 		       const struct rp_report *r, struct ns_err *err)
 {
 	char path[4096];
 	if (rp_content_build(r, &p->content, err) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/index.html", cfg->outdir);
-	if (rp_html_write(r, &p->content, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/report.md", cfg->outdir);
-	if (rp_markdown_write(r, &p->content, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/results.csv", cfg->outdir);
-	if (rp_csv_write(p->db, p->d.run.id, rp_lab_scale(&p->d) != NULL, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/ranking.csv", cfg->outdir);
-	if (rp_csv_ranking(r, path, err) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/report.json", cfg->outdir);
-	return rp_json_write(r, path, err);
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", cfg->outdir, writers[i].file);
+		if (writers[i].write(p, r, path, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* rp_xclients_each's rows into p->clients. */
@@ -167,6 +209,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_history_build(p->db, d, cfg->trend >= 0 ? (size_t)cfg->trend : 10, cfg->alpha,
 			     cfg->min_change, &p->hist, err) < 0)
 		return -1;
+	rp_burst_mark(d, p->cost, p->n_cost);
 	p->gnuplot = rp_gnuplot_find(p->gp_reason, sizeof(p->gp_reason));
 	struct rp_chart_opts co = {
 		.outdir = cfg->outdir, .gnuplot = p->gnuplot, .timeout_s = cfg->gnuplot_timeout,
@@ -181,10 +224,12 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 	    rp_charts_draw(&co, &p->charts, err) < 0 ||
 	    rp_findings_build(d, p->cost, p->n_cost, cmp, base, &p->news, &p->fnd, err) < 0 ||
 	    rp_ab_build(d, cfg->alpha, &p->ab, err) < 0 || rp_latency_ab(&p->lat, d, &p->ab, err) < 0 ||
-	    rp_xclients_each(p->db, d->run.id, add_client, p, err) < 0)
+	    rp_xclients_each(p->db, d->run.id, add_client, p, err) < 0 ||
+	    rp_placement_load(p->db, d->run.id, d->run.matrix_name, &p->placement, err) < 0)
 		return -1;
 	if (rp_history_findings(d, &p->hist, &p->fnd) < 0 || rp_ab_findings(d, &p->ab, &p->fnd) < 0 ||
-	    rp_advertised_findings(d, &p->fnd) < 0)
+	    rp_advertised_findings(d, &p->fnd) < 0 ||
+	    rp_burst_findings(d, p->cost, p->n_cost, &p->fnd) < 0)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	rp_findings_sort(&p->fnd);
 
@@ -206,6 +251,7 @@ int rp_pipeline_run(const struct rp_report_cfg *cfg, struct rp_pipeline *p, stru
 		.outdir = cfg->outdir, .price_note = *p->price_note ? p->price_note : NULL,
 		.pricing = &p->pricing, .latency = &p->lat, .loadlat = &p->loadlat,
 		.clients = p->clients, .n_clients = p->n_clients,
+		.placement = &p->placement,
 	};
 	return write_files(cfg, p, &r, err);
 }
@@ -227,6 +273,7 @@ void rp_pipeline_free(struct rp_pipeline *p)
 	rp_history_free(&p->hist);
 	rp_latency_free(&p->lat);
 	rp_loadlat_free(&p->loadlat);
+	rp_placement_free(&p->placement);
 	rp_ab_free(&p->ab);
 	rp_cmp_free(&p->cmp);
 	rp_data_free(&p->base);

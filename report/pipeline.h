@@ -17,6 +17,7 @@ struct rp_report_cfg {
 	double fail_pct;           /* < 0 = off */
 	long trend;                /* -1 = default */
 	double alpha, min_change, gnuplot_timeout;
+	double monthly_gb;         /* --monthly-transfer in decimal GB; 0 = the matrix's, else 730 h */
 };
 
 /* The defaults of every option; db from $NETSWEEP_DB when set. */
@@ -36,6 +37,7 @@ struct rp_pipeline {
 	struct rp_history hist;
 	struct rp_latency lat;
 	struct rp_loadlat loadlat;   /* throughput cases with a latency probe */
+	struct rp_placement placement; /* heatmaps and steadiness over nights */
 	struct rp_ab ab;
 	struct rp_findings fnd;
 	struct rp_search search;

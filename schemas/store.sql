@@ -63,6 +63,12 @@ CREATE TABLE IF NOT EXISTS endpoints (
 	-- version 25 adds zone TEXT: 'same' or 'cross', the pair's two nodes in one zone or in
 	-- two (pairs a matrix's <kubernetes> found, from topology.kubernetes.io/zone); NULL =
 	-- not known (a written pair)
+	-- version 30 adds client_zone, client_region, agent_zone, agent_region TEXT (each end's
+	-- placement: the matrix's, else the end's instance metadata, Kubernetes topology labels
+	-- or the lab's; NULL = not known) and relation TEXT NOT NULL DEFAULT 'unknown':
+	-- same-zone, cross-zone, cross-region, internet or unknown (the matrix's relation, else
+	-- derived from the ends by lib/cost.h's cost_relation); zone stays, 'same' for same-zone
+	-- and 'cross' for cross-zone or cross-region
 );
 
 -- A pair that ran in `netsweep lab` (version 6): emulated instances, not real ones. emulation
@@ -74,6 +80,19 @@ CREATE TABLE IF NOT EXISTS endpoint_emulation (
 	emulation        TEXT NOT NULL CHECK (json_valid(emulation))
 );
 
+-- A pair's two ends by name and zone (version 28): the pairs a matrix's <mesh> made, each
+-- from one of its hosts (client_name, whose agent sends) to another (agent_name), with the
+-- zones their zone= attributes name (NULL: not written). The heatmaps (v_mesh_cells) and
+-- v_pair_ends read it.
+CREATE TABLE IF NOT EXISTS endpoint_ends (
+	endpoint_id      INTEGER PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+	mesh             TEXT NOT NULL,
+	client_name      TEXT NOT NULL,
+	agent_name       TEXT NOT NULL,
+	client_zone      TEXT,
+	agent_zone       TEXT
+);
+
 -- One expanded case of a run's matrix. case_key is derived from the parameters only, so the
 -- same case has the same key across runs and nights (used for baselines and trends).
 CREATE TABLE IF NOT EXISTS cases (
@@ -82,7 +101,7 @@ CREATE TABLE IF NOT EXISTS cases (
 	endpoint_id      INTEGER NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
 	case_key         TEXT NOT NULL,
 	ordinal          INTEGER NOT NULL,         -- position in the expanded (unshuffled) list
-	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp')),
+	protocol         TEXT NOT NULL CHECK (protocol IN ('tcp', 'udp', 'quic')),
 	streams          INTEGER NOT NULL CHECK (streams >= 1),
 	threads          INTEGER NOT NULL DEFAULT 0,   -- 0 = automatic
 	length           INTEGER NOT NULL DEFAULT 0,   -- 0 = protocol default
@@ -122,7 +141,8 @@ CREATE TABLE IF NOT EXISTS results (
 	fwd_snd_cpu      REAL,
 	fwd_rcv_bytes    INTEGER, fwd_rcv_bps REAL, fwd_rcv_packets INTEGER, fwd_rcv_pps REAL,
 	fwd_rcv_cpu      REAL,
-	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER,
+	fwd_retransmits  INTEGER, fwd_rtt_ms REAL, fwd_cwnd_bytes INTEGER, -- version 27 adds
+	                                           -- fwd_rtt_min_ms REAL: the least RTT seen
 	fwd_lost         INTEGER, fwd_lost_percent REAL, fwd_out_of_order INTEGER,
 	fwd_duplicates   INTEGER, fwd_jitter_ms REAL, fwd_kernel_drops INTEGER,
 	ret_snd_bps      REAL, ret_rcv_bps REAL, ret_snd_pps REAL, ret_rcv_pps REAL,
@@ -208,7 +228,7 @@ CREATE TABLE IF NOT EXISTS result_limits (
 	cause            TEXT,                     -- sender_cpu, pacer_late, sndbuf_full, steal,
 	                                           -- unknown; NULL when not sender_limited
 	limited_by       TEXT,                     -- network, sender_cpu, receiver_cpu, steal,
-	                                           -- pacing, window; NULL = nothing stood out
+	                                           -- pacing, window, max_rate; NULL = nothing stood out
 	snd_thread_cpu   REAL NOT NULL,            -- busiest sender engine thread, % of one CPU
 	rcv_thread_cpu   REAL NOT NULL,            -- busiest receiver engine thread
 	snd_steal_pct    REAL NOT NULL,            -- CPU steal of the sender's host over the test
@@ -317,6 +337,17 @@ CREATE TABLE IF NOT EXISTS run_price_quotes (
 	PRIMARY KEY (run_id, instance_type, region, pricing, term)
 );
 
+-- The traffic a server of an instance type includes a month in a region (version 30; the
+-- catalog's included-gb-month, Hetzner style), in decimal GB, before the transfer rule's
+-- tiers apply. No row = none.
+CREATE TABLE IF NOT EXISTS run_included_transfer (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	instance_type    TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	included_gb_month REAL NOT NULL CHECK (included_gb_month > 0),
+	PRIMARY KEY (run_id, instance_type, region)
+);
+
 -- The exchange rates the catalog gave when the run started (version 15): usd US dollars per
 -- unit of currency. The report converts that currency's prices with them (report --fx
 -- overrides a rate) and says so; without one, currencies are ranked apart.
@@ -327,6 +358,33 @@ CREATE TABLE IF NOT EXISTS run_fx (
 	as_of            TEXT NOT NULL,
 	source           TEXT NOT NULL,
 	PRIMARY KEY (run_id, currency)
+);
+
+-- The transfer rules the catalog gave when the run started (version 30): per provider,
+-- region and relation (cross-region: per peer region, '' = any other), who is billed per GB
+-- moved (sender, receiver or both: each billed side pays per_gb), in monthly cumulative volume
+-- tiers: a JSON array [{"up_to_gb": 100, "per_gb": 0}, ..., {"per_gb": 0.05}] ascending, the
+-- last without up_to_gb. v_cost_total prices every result's traffic with them.
+CREATE TABLE IF NOT EXISTS run_transfer_prices (
+	run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	provider         TEXT NOT NULL,
+	region           TEXT NOT NULL,
+	relation         TEXT NOT NULL
+	                 CHECK (relation IN ('same-zone', 'cross-zone', 'cross-region', 'internet')),
+	peer_region      TEXT NOT NULL DEFAULT '',
+	billed           TEXT NOT NULL CHECK (billed IN ('sender', 'receiver', 'both')),
+	currency         TEXT NOT NULL,
+	tiers            TEXT NOT NULL CHECK (json_valid(tiers) AND json_array_length(tiers) >= 1),
+	as_of            TEXT NOT NULL,
+	source           TEXT NOT NULL,
+	PRIMARY KEY (run_id, provider, region, relation, peer_region)
+);
+
+-- The run's monthly transfer volume (version 30): the matrix's monthly-transfer, in decimal GB,
+-- at which v_cost_total reads the tiers. No row = each result's rate for a 730-hour month.
+CREATE TABLE IF NOT EXISTS run_transfer_volume (
+	run_id           INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	monthly_gb       REAL NOT NULL CHECK (monthly_gb > 0)
 );
 
 -- The pricing model a run ranks on: the matrix's pricing attribute (version 12). No row =
@@ -456,7 +514,8 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        r.fwd_rcv_bps AS goodput_bps, r.fwd_rcv_bps / 1e6 AS goodput_mbps,
        r.fwd_snd_bps, r.fwd_rcv_bps, r.fwd_snd_pps, r.fwd_rcv_pps,
        r.fwd_snd_bytes, r.fwd_rcv_bytes, r.fwd_snd_packets, r.fwd_rcv_packets,
-       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_cwnd_bytes,
+       r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, r.fwd_rtt_ms, r.fwd_rtt_min_ms,
+       r.fwd_cwnd_bytes,
        r.fwd_lost, r.fwd_lost_percent, r.fwd_out_of_order, r.fwd_duplicates, r.fwd_jitter_ms,
        r.fwd_kernel_drops, r.ret_snd_bps, r.ret_rcv_bps, r.ret_snd_pps, r.ret_rcv_pps,
        r.ret_retransmits, r.ret_lost_percent,
@@ -465,7 +524,9 @@ SELECT r.id AS result_id, c.run_id, ru.matrix_name, ru.label, ru.started_at AS r
        lim.sender_limited, lim.asked_bps, lim.offered_bps, lim.shortfall_pct,
        lim.cause AS limit_cause, lim.limited_by, lim.snd_thread_cpu, lim.rcv_thread_cpu,
        lim.snd_steal_pct, lim.rcv_steal_pct,
-       e.zone -- version 25
+       e.zone, -- version 25
+       -- version 30: each end's placement and the pair's relation
+       e.client_zone, e.client_region, e.agent_zone, e.agent_region, e.relation
 FROM results r
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id
@@ -573,6 +634,7 @@ WHERE ep.usd_per_hour IS NOT NULL
 -- the names of before version 8 as deprecated aliases: mean_mbps and mean_mbps_per_usd_hour
 -- (of mbps and mbps_per_usd_hour) and results (schemas/views.md documents every column).
 -- Version 22 ranks every pricing model and currency (before: on-demand US dollars only).
+-- Version 26: an "up to" type with a sustained rate measured ranks on such cases only.
 CREATE VIEW IF NOT EXISTS v_cost_ranking AS
 WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rate after the burst
 	SELECT r.case_id, avg(p.sustained_bps) AS bps
@@ -581,7 +643,9 @@ WITH sustained AS ( -- version 10: a case shaped on credits is bought on its rat
 ),
 eligible AS (
 	SELECT c.id AS case_id, c.run_id, c.endpoint_id, c.case_key,
-	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained
+	       coalesce(s.bps, m.median_bps) AS median_bps, s.bps IS NOT NULL AS sustained,
+	       CASE WHEN EXISTS (SELECT 1 FROM cases q WHERE q.run_id = c.run_id
+	                         AND q.protocol = 'quic') THEN c.protocol END AS split
 	FROM cases c JOIN v_case_median m ON m.case_id = c.id
 	LEFT JOIN sustained s ON s.case_id = c.id
 	WHERE NOT EXISTS (
@@ -597,12 +661,23 @@ eligible AS (
 			WHEN 'congestion' THEN c.congestion WHEN 'gso' THEN CAST(c.gso AS TEXT) END,
 			'') <> t.value)
 ),
+bought AS ( -- version 26: its cases without one ran on credit, inside the burst window
+	SELECT e.* FROM eligible e
+	WHERE e.sustained
+	   OR NOT EXISTS (SELECT 1 FROM eligible x WHERE x.endpoint_id = e.endpoint_id AND x.sustained)
+	   OR NOT EXISTS (SELECT 1 FROM endpoints en JOIN run_instance_types t
+	                  ON t.run_id = en.run_id AND t.instance_type = en.instance_type
+	                  WHERE en.id = e.endpoint_id AND t.network_up_to = 1
+	                  AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+),
 picked AS (
 	-- version 24: partitioned by run too (an endpoint is one run's), so that a filter on
 	-- run_id reaches every window and a run's ranking reads that run's rows only
-	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id
+	-- version 27: a run with QUIC cases ranks each pair once per protocol (the report's
+	-- TCP and QUIC side by side)
+	SELECT e.*, row_number() OVER (PARTITION BY e.run_id, e.endpoint_id, e.split
 	                               ORDER BY e.median_bps DESC, e.case_id) AS k
-	FROM eligible e
+	FROM bought e
 ),
 priced AS (
 	SELECT p.*, e.name AS endpoint, e.instance_type, e.region, e.price_basis, pr.pricing,
@@ -627,6 +702,113 @@ SELECT p.run_id, p.endpoint_id, p.endpoint, p.instance_type, p.region, p.price_b
        -- version 22: the price ranked on, in its currency
        p.pricing, p.term, p.currency, p.per_hour, p.mbps_per_hour
 FROM priced p;
+
+-- A ranked "up to" type on burst credit (version 26; schemas/views.md; report/analyze/burst.h
+-- for the page): its window measured (result_phases) or documented (AWS: 5 to 60 minutes).
+CREATE VIEW IF NOT EXISTS v_burst_window AS
+WITH measured AS (
+	SELECT c.endpoint_id, avg(p.burst_s) AS burst_s FROM result_phases p JOIN results r ON
+	r.id = p.result_id JOIN cases c ON c.id = r.case_id WHERE r.status = 'ok' AND p.direction =
+	'fwd' GROUP BY c.endpoint_id
+), typed AS (SELECT k.*, c.duration_s + c.omit_s AS case_s, m.burst_s,
+	       t.baseline_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS base,
+	       t.network_gbps * coalesce(json_extract(em.emulation, '$.scale'), 1) * 1000 AS peak
+	FROM v_cost_ranking k JOIN cases c ON c.id = k.case_id
+	JOIN run_instance_types t ON t.run_id = k.run_id AND t.instance_type = k.instance_type
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = k.endpoint_id
+	LEFT JOIN measured m ON m.endpoint_id = k.endpoint_id
+	WHERE t.network_up_to = 1 AND t.baseline_gbps > 0 AND t.network_gbps > 0)
+SELECT run_id, endpoint_id, endpoint, instance_type, case_id, case_key, mbps, sustained, case_s,
+       base AS baseline_mbps, peak AS burst_mbps, CASE WHEN burst_s IS NOT NULL THEN 'measured'
+       ELSE 'documented' END AS window_from, burst_s AS window_s, coalesce(burst_s, 300)
+       AS window_min_s, coalesce(burst_s, 3600) AS window_max_s, (NOT sustained AND case_s <
+       coalesce(burst_s, 3600) AND mbps > base * 1.05) AS inside_burst FROM typed;
+
+-- The per-dollar answer with transfer (version 30): every successful result at its rate (the
+-- sustained one where the result stepped down, else its goodput), the traffic it moves priced
+-- by the run's transfer rule for the pair's relation (provider of the type, the sender's
+-- region; cross-region: the receiver's region, else any), billed sides, tiers read at the
+-- month's volume (run_transfer_volume, else the rate for 730 hours) after a billed server's
+-- included allowance — lib/cost.h's cost_total_figures, held equal by
+-- tests/unit/test_cost_transfer.c. Same-zone without a rule is free; another relation
+-- without one has transfer_per_hour NULL (and so total_per_hour). The instance price is the
+-- ranked one (v_endpoint_ranked_price); a rule in another currency is converted at the
+-- run's exchange rate when the price is in US dollars, else it stays unknown. A lab pair's
+-- traffic is priced at bps / lab_scale: what the instances it emulates would move.
+CREATE VIEW IF NOT EXISTS v_cost_total AS
+WITH res AS (
+	SELECT r.id AS result_id, c.id AS case_id, c.run_id, c.endpoint_id, c.protocol,
+	       c.streams, c.direction,
+	       coalesce((SELECT avg(p.sustained_bps) FROM result_phases p
+	                 WHERE p.result_id = r.id AND p.direction = 'fwd'), r.fwd_rcv_bps) AS bps
+	FROM results r JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok' AND r.fwd_rcv_bps IS NOT NULL
+),
+base AS (
+	SELECT res.*, e.name AS pair, e.instance_type, it.provider, e.relation,
+	       CASE WHEN res.direction = 'reverse' THEN coalesce(e.agent_region, e.region)
+	            ELSE coalesce(e.client_region, e.region) END AS region,
+	       CASE WHEN res.direction = 'reverse' THEN coalesce(e.client_region, e.region)
+	            ELSE coalesce(e.agent_region, e.region) END AS peer_region,
+	       pr.currency AS price_currency, pr.per_hour AS instance_per_hour,
+	       (SELECT q.included_gb_month FROM run_included_transfer q WHERE q.run_id = e.run_id
+	        AND q.instance_type = e.instance_type AND q.region = e.region) AS included_gb,
+	       json_extract(em.emulation, '$.scale') AS lab_scale,
+	       res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1) * 3600.0 / 8e9
+	         AS gb_per_hour,
+	       coalesce(v.monthly_gb, res.bps / coalesce(json_extract(em.emulation, '$.scale'), 1)
+	                * 3600.0 / 8e9 * 730.0) AS monthly_gb
+	FROM res JOIN endpoints e ON e.id = res.endpoint_id
+	LEFT JOIN endpoint_emulation em ON em.endpoint_id = e.id
+	LEFT JOIN run_instance_types it ON it.run_id = e.run_id AND it.instance_type = e.instance_type
+	LEFT JOIN v_endpoint_ranked_price pr ON pr.endpoint_id = e.id
+	LEFT JOIN run_transfer_volume v ON v.run_id = res.run_id
+),
+ruled AS (
+	SELECT b.*, (SELECT t.rowid FROM run_transfer_prices t
+	             WHERE t.run_id = b.run_id AND t.provider = b.provider AND t.region = b.region
+	             AND t.relation = b.relation
+	             AND (t.relation <> 'cross-region' OR t.peer_region IN ('', b.peer_region))
+	             ORDER BY t.peer_region = '' LIMIT 1) AS rule_id
+	FROM base b
+),
+priced AS (
+	SELECT u.*, t.billed, t.currency AS rule_currency,
+	       CASE WHEN t.rowid IS NULL THEN NULL
+	            WHEN t.currency = coalesce(u.price_currency, t.currency) THEN 1.0
+	            WHEN u.price_currency = 'USD' THEN
+	                 (SELECT fx.usd FROM run_fx fx WHERE fx.run_id = u.run_id
+	                  AND fx.currency = t.currency) END AS rate,
+	       (SELECT sum(max(0, min(max(u.monthly_gb - coalesce(u.included_gb, 0), 0),
+	                              coalesce(x.upto, 1e300)) - x.lower) * x.per_gb)
+	        FROM (SELECT json_extract(j.value, '$.up_to_gb') AS upto,
+	                     json_extract(j.value, '$.per_gb') AS per_gb,
+	                     coalesce(lag(json_extract(j.value, '$.up_to_gb')) OVER (ORDER BY j.key),
+	                              0) AS lower
+	              FROM json_each(t.tiers) j) x) AS month_cost
+	FROM ruled u LEFT JOIN run_transfer_prices t ON t.rowid = u.rule_id
+),
+figured AS (
+	SELECT p.*,
+	       CASE WHEN p.rule_id IS NOT NULL THEN
+	                 CASE WHEN p.monthly_gb > 0 THEN (CASE p.billed WHEN 'both' THEN 2 ELSE 1 END)
+	                      * p.month_cost / p.monthly_gb * p.gb_per_hour * p.rate ELSE 0 END
+	            WHEN p.relation = 'same-zone' THEN 0 END AS transfer_per_hour
+	FROM priced p
+)
+SELECT f.run_id, f.result_id, f.case_id, f.endpoint_id, f.pair, f.instance_type, f.provider,
+       f.region, f.peer_region, f.relation, f.protocol, f.streams, f.direction, f.bps,
+       coalesce(f.price_currency, f.rule_currency) AS currency, f.instance_per_hour,
+       f.gb_per_hour, f.transfer_per_hour,
+       f.instance_per_hour + f.transfer_per_hour AS total_per_hour,
+       f.bps / 1e6 / f.instance_per_hour AS mbps_per_instance_hour,
+       f.bps / 1e6 / (f.instance_per_hour + f.transfer_per_hour) AS mbps_per_total_hour,
+       CASE WHEN f.gb_per_hour > 0 THEN f.transfer_per_hour / (f.gb_per_hour / 1000.0) END
+         AS transfer_per_tb,
+       CASE WHEN f.gb_per_hour > 0 THEN (f.instance_per_hour + f.transfer_per_hour)
+         / (f.gb_per_hour / 1000.0) END AS total_per_tb,
+       f.monthly_gb, f.billed, f.included_gb AS included_gb_month, f.lab_scale
+FROM figured f;
 
 -- Cost of each run: the duration of every successful result at its pair's price (failed
 -- results are not charged). usd leaves out the ok results of pairs without a price:
@@ -663,6 +845,53 @@ SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.ins
        l.agent_cpu, r.fwd_snd_cpu AS client_cpu_percent, r.fwd_rcv_cpu AS agent_cpu_percent
 FROM result_latency l
 JOIN v_results r ON r.result_id = l.result_id;
+
+-- A responsiveness result (version 26, the responsiveness axis, probe --responsiveness,
+-- schemas/responsiveness.md): the result's own figures are its loaded test's; this row its
+-- RPM and what it came from. Times in ms, trimmed means of the slowest 5 % dropped.
+CREATE TABLE IF NOT EXISTS result_rpm (
+	result_id        INTEGER PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+	rpm              REAL NOT NULL,            -- round trips per minute under working conditions
+	rpm_idle         REAL NOT NULL,            -- the foreign probe's alone, before the load
+	foreign_tm_ms    REAL NOT NULL,            -- TCP_RR on a connection of its own, under load
+	foreign_probes   INTEGER NOT NULL,
+	self_tm_ms       REAL NOT NULL,            -- the loaded connections' smoothed RTT
+	self_samples     INTEGER NOT NULL,
+	idle_tm_ms       REAL NOT NULL,
+	idle_probes      INTEGER NOT NULL,
+	connections      INTEGER NOT NULL,         -- load-generating connections
+	saturated        INTEGER NOT NULL,         -- 1: the goodput saturated at that many
+	goodput_bps      REAL NOT NULL
+);
+
+-- Responsiveness per pair and per dollar (version 26): one row per responsiveness result,
+-- with its pair and the pair's hourly USD price (v_endpoint_prices; NULL when the run has
+-- none): RPM per $/hour ranks pairs by how responsive their path stays under load per
+-- dollar, beside the goodput per dollar of v_cost.
+CREATE VIEW IF NOT EXISTS v_responsiveness AS
+SELECT v.result_id, v.run_id, v.case_id, v.case_key, v.repeat, v.endpoint, v.instance_type,
+       v.region, v.direction, v.status, r.rpm, r.rpm_idle, r.foreign_tm_ms, r.foreign_probes,
+       r.self_tm_ms, r.self_samples, r.idle_tm_ms, r.idle_probes, r.connections,
+       r.saturated, r.goodput_bps, ep.usd_per_hour,
+       CASE WHEN ep.usd_per_hour > 0 THEN r.rpm / ep.usd_per_hour END AS rpm_per_usd_hour
+FROM result_rpm r
+JOIN v_results v ON v.result_id = r.result_id
+LEFT JOIN v_endpoint_prices ep ON ep.endpoint_id = v.endpoint_id;
+
+-- CPU per bit and CPU placement (version 26, issue 41): one row per result, its goodput,
+-- both ends' CPU seconds per 10^9 bytes each moved in each direction (fwd: the requested
+-- one, ret: a bidir test's return; the client is the forward sender; NULL for results from
+-- before version 26), where each end's engine threads ran (cpu_placement "auto": the default
+-- placement, "given": -A/--agent-affinity, "none": unpinned; client_cpus/agent_cpus one CPU
+-- per thread in thread order, "" unpinned, bidir "fwd/ret") and the TCP receiver's path
+-- (copy, skip, mmap, mmap_fallback; NULL for UDP and request/response).
+CREATE VIEW IF NOT EXISTS v_cpu_per_bit AS
+SELECT r.result_id, r.run_id, r.case_id, r.case_key, r.repeat, r.endpoint, r.instance_type,
+       r.region, r.protocol, r.streams, r.status, r.fwd_rcv_bps, x.fwd_snd_cpu_s_per_gb,
+       x.fwd_rcv_cpu_s_per_gb, r.ret_rcv_bps, x.ret_snd_cpu_s_per_gb, x.ret_rcv_cpu_s_per_gb,
+       x.cpu_placement, x.client_cpus, x.agent_cpus, x.rx_path
+FROM results x
+JOIN v_results r ON r.result_id = x.id;
 
 -- Latency under load beside throughput (version 19): one row per result with a latency
 -- probe, its goodput, the probe's idle and loaded figures and what the load added (NULL
@@ -767,3 +996,159 @@ JOIN group_results g ON g.result_id = gc.result_id
 JOIN results r ON r.id = gc.result_id
 JOIN cases c ON c.id = r.case_id
 JOIN endpoints e ON e.id = c.endpoint_id;
+
+-- Each endpoint pair's two ends by name and zone (version 28): a <mesh> pair's hosts and the
+-- zones its matrix wrote (endpoint_ends), else each end's host name and availability zone as
+-- its host information says (hostinfo's hostname and cloud.availability_zone; NULL when not
+-- known). client_instance and agent_instance identify the instances themselves (hostinfo's
+-- hostname: one per EC2 instance), which the variability views count.
+CREATE VIEW IF NOT EXISTS v_pair_ends AS
+SELECT e.id AS endpoint_id, e.run_id, e.name AS endpoint, n.mesh, e.instance_type, e.region,
+       coalesce(n.client_name, json_extract(e.client_info, '$.hostname')) AS client_name,
+       coalesce(n.agent_name, json_extract(e.agent_info, '$.hostname')) AS agent_name,
+       coalesce(n.client_zone, json_extract(e.client_info, '$.cloud.availability_zone'))
+         AS client_zone,
+       coalesce(n.agent_zone, json_extract(e.agent_info, '$.cloud.availability_zone'))
+         AS agent_zone,
+       json_extract(e.client_info, '$.hostname') AS client_instance,
+       json_extract(e.agent_info, '$.hostname') AS agent_instance,
+       e.zone AS zone_relation
+FROM endpoints e
+LEFT JOIN endpoint_ends n ON n.endpoint_id = e.id;
+
+-- The host x host heatmap's cells (version 28): one row per pair of a run, from client_name
+-- to agent_name. goodput_bps is the median of its successful results' receiver goodput;
+-- rtt_p50_us the mean of its results' round-trip p50 (request/response results, else the
+-- latency probe's idle phase where a result has no request/response figures), rtt_p99_us
+-- the highest p99 of them; loss_percent the mean of
+-- its UDP results' lost datagrams (NULL for TCP), retransmits its TCP results' sum.
+CREATE VIEW IF NOT EXISTS v_mesh_cells AS
+WITH rtt AS (
+	SELECT c.endpoint_id, l.p50_us, l.p99_us FROM result_latency l
+	JOIN results r ON r.id = l.result_id JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok'
+	UNION ALL
+	SELECT c.endpoint_id, l.p50_us, l.p99_us FROM result_latency_load l
+	JOIN results r ON r.id = l.result_id JOIN cases c ON c.id = r.case_id
+	WHERE r.status = 'ok' AND l.phase = 'idle' AND l.transactions > 0
+	AND NOT EXISTS (SELECT 1 FROM result_latency x WHERE x.result_id = l.result_id))
+SELECT p.run_id, p.mesh, p.endpoint_id, p.endpoint, p.client_name, p.agent_name,
+       p.client_zone, p.agent_zone,
+       (SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok') AS results_ok,
+       (SELECT avg(g) FROM (SELECT r.fwd_rcv_bps AS g,
+               row_number() OVER (ORDER BY r.fwd_rcv_bps) AS rn, count(*) OVER () AS n
+               FROM results r JOIN cases c ON c.id = r.case_id
+               WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok'
+               AND r.fwd_rcv_bps IS NOT NULL)
+        WHERE rn IN ((n + 1) / 2, (n + 2) / 2)) AS goodput_bps,
+       (SELECT avg(p50_us) FROM rtt WHERE rtt.endpoint_id = p.endpoint_id) AS rtt_p50_us,
+       (SELECT max(p99_us) FROM rtt WHERE rtt.endpoint_id = p.endpoint_id) AS rtt_p99_us,
+       (SELECT avg(r.fwd_lost_percent) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok' AND c.protocol = 'udp')
+         AS loss_percent,
+       (SELECT sum(r.fwd_retransmits) FROM results r JOIN cases c ON c.id = r.case_id
+        WHERE c.endpoint_id = p.endpoint_id AND r.status = 'ok' AND c.protocol = 'tcp')
+         AS retransmits
+FROM v_pair_ends p
+WHERE p.client_name IS NOT NULL AND p.agent_name IS NOT NULL;
+
+-- The zone x zone heatmap's cells (version 28): the pairs of a run from client_zone to
+-- agent_zone (both known): how many, the mean and the lowest of their goodput_bps, the mean
+-- rtt_p50_us, the highest rtt_p99_us, the mean loss_percent.
+CREATE VIEW IF NOT EXISTS v_mesh_zone_cells AS
+SELECT run_id, client_zone, agent_zone, count(*) AS pairs, avg(goodput_bps) AS goodput_bps,
+       min(goodput_bps) AS min_goodput_bps, avg(rtt_p50_us) AS rtt_p50_us,
+       max(rtt_p99_us) AS rtt_p99_us, avg(loss_percent) AS loss_percent
+FROM v_mesh_cells
+WHERE client_zone IS NOT NULL AND agent_zone IS NOT NULL
+GROUP BY run_id, client_zone, agent_zone;
+
+-- One night of a pair's case (version 28): the case's median goodput in that run
+-- (v_case_median), the instances at its ends and the UTC hour its first result started.
+-- A night is a run; the same case across nights has the same case_key. case_params is the
+-- case's parameters without its pair (cases.params less "pair" and "key"): the same for two
+-- pairs' same case, which the per-type views and the ranking compare.
+CREATE VIEW IF NOT EXISTS v_pair_nightly AS
+SELECT c.run_id, ru.matrix_name, ru.label, ru.started_at AS run_started_at, e.name AS endpoint,
+       e.instance_type, e.region, c.case_key, json_remove(c.params, '$.pair', '$.key')
+         AS case_params, c.id AS case_id, m.median_bps, m.repeats_ok,
+       json_extract(e.client_info, '$.hostname') AS client_instance,
+       json_extract(e.agent_info, '$.hostname') AS agent_instance,
+       CAST(strftime('%H', (SELECT min(r.started_at) FROM results r WHERE r.case_id = c.id))
+            AS INTEGER) AS hour_utc
+FROM cases c
+JOIN v_case_median m ON m.case_id = c.id
+JOIN endpoints e ON e.id = c.endpoint_id
+JOIN runs ru ON ru.id = c.run_id;
+
+-- A pair's case over its nights (version 28), per matrix: the median, p5 and p95 (nearest
+-- rank) of the nightly medians, their coefficient of variation (sample standard deviation
+-- over mean, %; NULL with one night), the worst night (lowest median: its run, its label or
+-- start, its figure), and how many distinct agent instances served it.
+CREATE VIEW IF NOT EXISTS v_pair_variability AS
+WITH n AS (
+	SELECT *, row_number() OVER (PARTITION BY matrix_name, endpoint, case_key
+	                             ORDER BY median_bps, run_id) AS rn,
+	       count(*) OVER (PARTITION BY matrix_name, endpoint, case_key) AS k
+	FROM v_pair_nightly)
+SELECT matrix_name, endpoint, case_key, max(case_params) AS case_params,
+       max(instance_type) AS instance_type, k AS nights,
+       count(DISTINCT agent_instance) AS agent_instances,
+       avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.95 * (k - 1)) AS INTEGER) THEN median_bps END) AS p95_bps,
+       CASE WHEN k > 1 AND avg(median_bps) > 0 THEN
+         100.0 * sqrt(max(0, (sum(median_bps * median_bps) - sum(median_bps) * sum(median_bps) / k)
+                             / (k - 1))) / avg(median_bps) END AS cv_percent,
+       max(CASE WHEN rn = 1 THEN run_id END) AS worst_run_id,
+       max(CASE WHEN rn = 1 THEN coalesce(label, run_started_at) END) AS worst_night,
+       min(median_bps) AS worst_bps
+FROM n
+GROUP BY matrix_name, endpoint, case_key;
+
+-- An instance type's case over nights and instances (version 28): every nightly median of
+-- every pair of that type (v_pair_nightly), with the same figures as v_pair_variability, how
+-- many pairs and distinct instances (either end) gave them.
+CREATE VIEW IF NOT EXISTS v_itype_variability AS
+WITH n AS (
+	SELECT *, row_number() OVER (PARTITION BY matrix_name, instance_type, case_params
+	                             ORDER BY median_bps, run_id, endpoint) AS rn,
+	       count(*) OVER (PARTITION BY matrix_name, instance_type, case_params) AS k
+	FROM v_pair_nightly WHERE instance_type IS NOT NULL)
+SELECT matrix_name, instance_type, case_params, count(DISTINCT run_id) AS nights,
+       count(DISTINCT endpoint) AS pairs, k AS samples,
+       (SELECT count(*) FROM (SELECT client_instance AS i FROM n x WHERE x.matrix_name = n.matrix_name
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
+               AND client_instance IS NOT NULL
+               UNION SELECT agent_instance FROM n x WHERE x.matrix_name = n.matrix_name
+               AND x.instance_type = n.instance_type AND x.case_params = n.case_params
+               AND agent_instance IS NOT NULL)) AS instances,
+       avg(CASE WHEN rn IN ((k + 1) / 2, (k + 2) / 2) THEN median_bps END) AS median_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.05 * (k - 1)) AS INTEGER) THEN median_bps END) AS p5_bps,
+       max(CASE WHEN rn = 1 + CAST(round(0.95 * (k - 1)) AS INTEGER) THEN median_bps END) AS p95_bps,
+       CASE WHEN k > 1 AND avg(median_bps) > 0 THEN
+         100.0 * sqrt(max(0, (sum(median_bps * median_bps) - sum(median_bps) * sum(median_bps) / k)
+                             / (k - 1))) / avg(median_bps) END AS cv_percent,
+       min(median_bps) AS worst_bps
+FROM n
+GROUP BY matrix_name, instance_type, case_params;
+
+-- Pairs ranked by how steady they were (version 28), beside the per-dollar ranking: per
+-- matrix and case (its parameters without the pair), the pairs measured on at least two
+-- nights, the lowest coefficient of variation first (rank 1 = the steadiest).
+CREATE VIEW IF NOT EXISTS v_consistency_ranking AS
+SELECT matrix_name, case_params, case_key, endpoint, instance_type, nights, median_bps, p5_bps,
+       p95_bps, cv_percent,
+       rank() OVER (PARTITION BY matrix_name, case_params ORDER BY cv_percent)
+         AS consistency_rank
+FROM v_pair_variability
+WHERE nights >= 2 AND cv_percent IS NOT NULL;
+
+-- A pair's case by hour of day (version 28): its nights whose first result started in that
+-- UTC hour, their mean and lowest nightly median.
+CREATE VIEW IF NOT EXISTS v_pair_hourly AS
+SELECT matrix_name, endpoint, case_key, hour_utc, count(*) AS nights,
+       avg(median_bps) AS mean_bps, min(median_bps) AS worst_bps
+FROM v_pair_nightly
+GROUP BY matrix_name, endpoint, case_key, hour_utc;

@@ -111,6 +111,49 @@ static const char *const migrations[] = {
 	 * shown by v_results */
 	"ALTER TABLE endpoints ADD COLUMN zone TEXT CHECK (zone IS NULL OR zone IN ('same', 'cross'));"
 	"DROP VIEW IF EXISTS v_results;",
+	/* 26: v_burst_window, a ranked "up to" type's burst window and whether its ranked case
+	 * ran inside it, and v_cost_ranking, which ranks such a type on a measured sustained
+	 * rate when it has one (both from the schema file) */
+	"DROP VIEW IF EXISTS v_burst_window; DROP VIEW IF EXISTS v_cost_ranking;",
+	/* 27: protocol 'quic' (runner/quic). SQLite alters no CHECK constraint: the table's
+	 * stored definition is rewritten in place, as its documentation allows for a change
+	 * that leaves every stored row valid, and the schema reloaded. And the least RTT of TCP
+	 * and QUIC results, shown by v_results. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql, 'protocol IN (''tcp'', ''udp'')', "
+	"'protocol IN (''tcp'', ''udp'', ''quic'')') WHERE type = 'table' AND name = 'cases';"
+	"PRAGMA writable_schema = RESET;"
+	"ALTER TABLE results ADD COLUMN fwd_rtt_min_ms REAL;"
+	"DROP VIEW IF EXISTS v_cost_ranking; DROP VIEW IF EXISTS v_results;",
+	/* 28: a mesh pair's two hosts and their zones (table endpoint_ends from the schema file,
+	 * with the views v_pair_ends, v_mesh_cells, v_pair_nightly, v_pair_variability,
+	 * v_itype_variability, v_consistency_ranking) */
+	"-- endpoint_ends",
+	/* 29: CPU per bit and CPU placement (issue 41): both ends' CPU seconds per GB of each
+	 * direction, where the result's engine threads ran and how its TCP receiver took the
+	 * bytes; v_cpu_per_bit (store.sql) reads them */
+	"ALTER TABLE results ADD COLUMN fwd_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN fwd_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_snd_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN ret_rcv_cpu_s_per_gb REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_placement TEXT;"
+	"ALTER TABLE results ADD COLUMN client_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN agent_cpus TEXT;"
+	"ALTER TABLE results ADD COLUMN rx_path TEXT;"
+	"DROP VIEW IF EXISTS v_cpu_per_bit; DROP VIEW IF EXISTS v_responsiveness;",
+	/* 30: transfer (issue 39) — each end's zone and region and the pair's relation, the run's
+	 * transfer rules, monthly volume and servers' included traffic (tables from the schema
+	 * file); v_results shows the
+	 * placement, v_cost_total (from the schema file) prices the traffic */
+	"ALTER TABLE endpoints ADD COLUMN client_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN client_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_zone TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN agent_region TEXT;"
+	"ALTER TABLE endpoints ADD COLUMN relation TEXT NOT NULL DEFAULT 'unknown' CHECK (relation"
+	" IN ('same-zone', 'cross-zone', 'cross-region', 'internet', 'unknown'));"
+	"UPDATE endpoints SET relation = CASE zone WHEN 'same' THEN 'same-zone' ELSE 'cross-zone'"
+	" END WHERE zone IS NOT NULL;"
+	"DROP VIEW IF EXISTS v_results;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == NS_STORE_SCHEMA_VERSION,

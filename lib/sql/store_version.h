@@ -4,6 +4,6 @@
 #ifndef NS_STORE_VERSION_H
 #define NS_STORE_VERSION_H
 
-#define NS_STORE_SCHEMA_VERSION 25
+#define NS_STORE_SCHEMA_VERSION 30
 
 #endif

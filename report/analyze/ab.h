@@ -21,7 +21,7 @@ struct rp_ab_row {
 	double ci_lo, ci_hi;       /* its confidence interval, % of mean B; NAN = untestable */
 	double p;                  /* Welch's two-sided p; NAN = fewer than 2 repeats a side */
 	bool rr;                   /* request/response cases: compared on latency
-				    * (analyze/latency.c), not in the goodput table or findings */
+				    * (analyze/latency_analysis.c), not in the goodput table or findings */
 };
 
 struct rp_ab {

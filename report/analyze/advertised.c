@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/model/describe.h"
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 
 struct rp_adv rp_advertised_case(const struct rp_data *d, const struct rp_case *c)
 {

@@ -10,7 +10,7 @@
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
 #include "report/analyze/news.h"
-#include "report/load/phases.h"
+#include "report/load/phase_rows.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "lib/cli.h"
@@ -59,7 +59,7 @@ const char *rp_finding_kind_name(enum rp_finding_kind k)
 {
 	static const char *const names[RP_FIND_NKINDS] = {
 		[RP_FIND_CHANGE] = "change", [RP_FIND_COST_CHANGE] = "cost-change",
-		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost",
+		[RP_FIND_STEP] = "step", [RP_FIND_AB] = "ab", [RP_FIND_COST] = "cost", [RP_FIND_BURST] = "burst",
 		[RP_FIND_ADVERTISED] = "advertised",
 		[RP_FIND_FAILURE] = "failure", [RP_FIND_SATURATION] = "saturation",
 		[RP_FIND_LOSS] = "loss", [RP_FIND_SCALING] = "scaling", [RP_FIND_SHARING] = "sharing",
@@ -93,35 +93,55 @@ static int find_cost(const struct rp_data *d, const struct rp_cost_row *cost, si
 		return -1;
 	if (!ranked)
 		return 0;
-	/* the ranking's first currency only: other currencies are never compared with it */
-	const struct rp_cost_row *best = &cost[0], *worst = best;
-	size_t in_cur = 0;
+	char t_fast[32];
+	/* each currency on its own (the rows are grouped by currency, US dollars first):
+	 * figures of two currencies are never compared */
+	size_t n_cur = 0;
 	for (size_t i = 0; i < n; i++)
-		if (cost[i].rank && !strcmp(rp_money(cost[i].currency), rp_money(best->currency))) {
+		n_cur += cost[i].rank == 1 && (i == 0 || !rp_money_same(cost[i].currency,
+								      cost[i - 1].currency));
+	for (size_t g = 0; g < n; g++) {
+		if (cost[g].rank != 1 || (g > 0 && cost[g - 1].rank &&
+					  rp_money_same(cost[g].currency, cost[g - 1].currency)))
+			continue;
+		const struct rp_cost_row *best = &cost[g], *worst = best;
+		size_t in_cur = 0;
+		for (size_t i = g; i < n && cost[i].rank &&
+		     rp_money_same(cost[i].currency, best->currency); i++) {
 			worst = &cost[i];
 			in_cur++;
 		}
-	const char *m = rp_money(best->currency);
-	char t[32];
-	rp_fmt_in(t, sizeof(t), best->mbps * 1e6, d->unit);
-	rp_buf_printf(b, "%s gives the most throughput per %s: %.0f Mbit/s per %s/hour "
-		      "(%s at %s%.4g/hour).", rp_ep_label(&d->eps[best->ep]),
-		      rp_ep_usd(&d->eps[best->ep]) ? "dollar" : best->currency,
-		      best->mbps_per_usd_hour, m, t, m, best->usd_per_hour);
-	ranked = in_cur;
-	if (ranked > 1 && worst->mbps_per_usd_hour > 0)
-		rp_buf_printf(b, " That is %.2f times the least cost-effective, %s "
-			      "(%.0f Mbit/s per %s/hour).", best->mbps_per_usd_hour /
-			      worst->mbps_per_usd_hour, rp_ep_label(&d->eps[worst->ep]),
-			      worst->mbps_per_usd_hour, m);
-	if (add_kind(f, RP_FIND_COST, b) < 0)
-		return -1;
-	if (fastest < n && fastest != 0 && cost[fastest].rank > 1 &&
-	    !strcmp(rp_money(cost[fastest].currency), m)) {
-		rp_fmt_in(t, sizeof(t), cost[fastest].mbps * 1e6, d->unit);
-		rp_buf_printf(b, "The fastest, %s (%s), ranks %d per dollar: spreading the load over "
+		const char *m = rp_money(best->currency);
+		const struct rp_endpoint *be = &d->eps[best->ep];
+		char t[32], price[48];
+		rp_fmt_in(t, sizeof(t), best->mbps * 1e6, d->unit);
+		rp_fmt_money(price, sizeof(price), "%.4g", best->usd_per_hour, best->currency);
+		rp_buf_printf(b, "%s gives the most throughput per %s", rp_ep_label(be),
+			      rp_money_word(best->currency));
+		if (n_cur > 1)
+			rp_buf_printf(b, " of the pairs priced in %s (each currency ranks on its own)",
+				      rp_money_code(best->currency));
+		rp_buf_printf(b, ": %.0f Mbit/s per %s/hour (%s at %s/hour%s).",
+			      best->mbps_per_usd_hour, m, t, price, best->sustained ?
+			      ", its sustained rate" : best->inside_burst ? ", inside its burst "
+			      "window: on credit, not what it sustains" : "");
+		if (be->fx_rate > 0 && be->fx_currency)
+			rp_buf_printf(b, " Its %s price is converted at %g US dollars each.",
+				      be->fx_currency, be->fx_rate);
+		if (in_cur > 1 && worst->mbps_per_usd_hour > 0)
+			rp_buf_printf(b, " That is %.2f times the least cost-effective, %s "
+				      "(%.0f Mbit/s per %s/hour).", best->mbps_per_usd_hour /
+				      worst->mbps_per_usd_hour, rp_ep_label(&d->eps[worst->ep]),
+				      worst->mbps_per_usd_hour, m);
+		if (add_kind(f, RP_FIND_COST, b) < 0)
+			return -1;
+	}
+	if (fastest < n && fastest != 0 && cost[fastest].rank > 1) {
+		rp_fmt_in(t_fast, sizeof(t_fast), cost[fastest].mbps * 1e6, d->unit);
+		rp_buf_printf(b, "The fastest, %s (%s), ranks %d per %s: spreading the load over "
 			      "more, smaller instances may beat scaling up.",
-			      rp_ep_label(&d->eps[cost[fastest].ep]), t, cost[fastest].rank);
+			      rp_ep_label(&d->eps[cost[fastest].ep]), t_fast, cost[fastest].rank,
+			      rp_money_word(cost[fastest].currency));
 		if (add_kind(f, RP_FIND_COST, b) < 0)
 			return -1;
 	}
@@ -378,10 +398,11 @@ static void cost_change(const struct rp_data *d, const struct rp_cmp *cmp,
 			const struct rp_cost_row *cost, const struct rp_cost_change *c,
 			struct rp_buf *b)
 {
-	rp_buf_printf(b, "Per dollar, %s ", rp_ep_label(&d->eps[cost[c->cur].ep]));
+	const char *cur = cost[c->cur].currency;
+	rp_buf_printf(b, "Per %s, %s ", rp_money_word(cur), rp_ep_label(&d->eps[cost[c->cur].ep]));
 	if (!isnan(c->change_pct))
-		rp_buf_printf(b, "went from %.0f to %.0f Mbit/s per $/hour (%+.1f %%)", c->base_mpd,
-			      c->cur_mpd, c->change_pct);
+		rp_buf_printf(b, "went from %.0f to %.0f Mbit/s per %s/hour (%+.1f %%)", c->base_mpd,
+			      c->cur_mpd, rp_money(cur), c->change_pct);
 	else
 		rp_buf_puts(b, "is no longer comparable");
 	if (c->base_rank != c->cur_rank)
@@ -457,6 +478,10 @@ int rp_findings_build(const struct rp_data *d, const struct rp_cost_row *cost, s
 	rp_phases_finding(d, &b); /* shaped on credits: burst, sustained, ranked on sustained */
 	if (b.len && add_kind(f, RP_FIND_COST, &b) < 0)
 		goto err;
+	char dis[1024]; /* the transfer changes who is first per dollar */
+	if (rp_cost_disagree(d, cost, n_cost, dis, sizeof(dis)) &&
+	    rp_findings_add(f, RP_FIND_COST, dis) < 0)
+		goto err;
 	for (size_t i = 0; i < d->n_cases; i++) /* an allowance counter moved: the provider's limit */
 		if (rp_provider_finding(d, i, &b) && add_kind(f, RP_FIND_COST, &b) < 0)
 			goto err;
@@ -515,9 +540,34 @@ void rp_headline(const struct rp_data *d, const struct rp_cost_row *cost, size_t
 				      NS_PLURAL(news->n_rank_moves));
 		rp_buf_puts(b, " ");
 	}
-	if (n_cost && cost[0].rank == 1)
-		rp_buf_printf(b, "Best per dollar: %s, %.0f Mbit/s per $/hour. ",
-			      rp_ep_label(&d->eps[cost[0].ep]), cost[0].mbps_per_usd_hour);
+	/* the best of each currency (the rows come grouped by currency, US dollars first) */
+	size_t said = 0;
+	for (size_t i = 0; i < n_cost; i++) {
+		if (cost[i].rank != 1 || (i > 0 && cost[i - 1].rank &&
+					  rp_money_same(cost[i].currency, cost[i - 1].currency)))
+			continue;
+		const struct rp_endpoint *e = &d->eps[cost[i].ep];
+		rp_buf_printf(b, "%s %s: %s, %.0f Mbit/s per %s/hour", said ? "; per" : "Best per",
+			      rp_money_word(cost[i].currency), rp_ep_label(e),
+			      cost[i].mbps_per_usd_hour, rp_money(cost[i].currency));
+		if (e->fx_rate > 0 && e->fx_currency)
+			rp_buf_printf(b, " (%s at %g US dollars each)", e->fx_currency, e->fx_rate);
+		if (cost[i].inside_burst)
+			rp_buf_puts(b, " (inside its burst window: on credit)");
+		/* another first once the transfer is priced, in this currency */
+		for (size_t j = 0; cost[i].total_rank != 1 && j < n_cost; j++)
+			if (cost[j].total_rank == 1 &&
+			    rp_money_same(cost[j].currency, cost[i].currency)) {
+				rp_buf_printf(b, "; with transfer: %s %s, %.0f Mbit/s per %s/hour of "
+					      "instances and transfer", d->eps[cost[j].ep].xfer.relation,
+					      rp_ep_label(&d->eps[cost[j].ep]),
+					      cost[j].mbps_per_total_hour, rp_money(cost[j].currency));
+				break;
+			}
+		said++;
+	}
+	if (said)
+		rp_buf_puts(b, ". ");
 	rp_buf_printf(b, "%zu case%s on %zu endpoint pair%s, %zu of %zu result%s successful.",
 		      d->n_cases, NS_PLURAL(d->n_cases), d->n_eps, NS_PLURAL(d->n_eps), ok, results,
 		      NS_PLURAL(results));

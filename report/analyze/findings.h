@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 
 /* Thresholds, stated in the report's method section. */
@@ -24,6 +24,7 @@ enum rp_finding_kind {
 	RP_FIND_STEP,           /* a step change in a case's history (change points) */
 	RP_FIND_AB,             /* pairs differing in one attribute, side by side */
 	RP_FIND_COST,           /* the per-dollar ranking */
+	RP_FIND_BURST,          /* a pair ranked on burst credit (report/analyze/burst.h) */
 	RP_FIND_ADVERTISED,     /* a type delivering less than it advertises */
 	RP_FIND_FAILURE,        /* failed or missing repeats */
 	RP_FIND_SATURATION,     /* CPU saturated */

@@ -55,7 +55,10 @@ int rp_news_build(const struct rp_data *d, const struct rp_cost_row *cost, size_
 				continue;
 			c->base = (long)k;
 			c->base_rank = base_cost[k].rank;
-			c->base_mpd = base_cost[k].rank ? base_cost[k].mbps_per_usd_hour : NAN;
+			/* a figure per euro is not compared with one per dollar */
+			c->base_mpd = base_cost[k].rank && rp_money_same(base_cost[k].currency,
+									 r->currency)
+				      ? base_cost[k].mbps_per_usd_hour : NAN;
 			if (!isnan(c->base_mpd) && !isnan(c->cur_mpd) && c->base_mpd > 0)
 				c->change_pct = (c->cur_mpd - c->base_mpd) / c->base_mpd * 100;
 			if (c->base_rank != c->cur_rank)

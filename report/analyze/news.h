@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 
 struct rp_cost_change {

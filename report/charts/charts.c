@@ -20,13 +20,14 @@
 #include "report/charts/charts_gp.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
+#include "lib/settings.h"
 
 #define MAX_SERIES 12
 
 char *rp_gnuplot_find(char *reason, size_t n)
 {
-	const char *env = getenv("NETSWEEP_GNUPLOT");
-	if (env && *env) {
+	const char *env = settings_get()->gnuplot;
+	if (env) {
 		if (strcmp(env, "none") == 0) {
 			snprintf(reason, n, "disabled by NETSWEEP_GNUPLOT=none");
 			return NULL;
@@ -37,7 +38,7 @@ char *rp_gnuplot_find(char *reason, size_t n)
 		}
 		return strdup(env);
 	}
-	const char *path = getenv("PATH");
+	const char *path = settings_get()->path;
 	struct rp_buf b;
 	rp_buf_init(&b);
 	for (const char *p = path ? path : ""; *p;) {
@@ -304,36 +305,45 @@ static int chart_size(const struct rp_data *d, const struct rp_chart_opts *o,
 	return rc;
 }
 
-static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
-			const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
+/* The per-dollar chart of one currency (cur), its pairs alone: two currencies never share an
+ * axis. The first currency's chart is per_dollar, another's per_CODE ("per_eur"). */
+static int chart_dollar_in(const struct rp_data *d, const struct rp_cost_row *cost,
+			   size_t n_cost, const char *cur, int first, size_t n_cur,
+			   const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
 {
-	/* one currency per chart, as per table: the ranking's first; the others are left out */
-	const char *cur = n_cost && cost[0].rank ? (cost[0].currency ? cost[0].currency : "USD")
-						 : "USD";
-	/* the database is input: only a three-letter code goes into gnuplot's quotes */
-	int code_ok = strlen(cur) == 3;
-	for (size_t k = 0; k < 3 && code_ok; k++)
-		code_ok = cur[k] >= 'A' && cur[k] <= 'Z';
-	size_t other = 0;
-	for (size_t i = 0; i < n_cost; i++)
-		other += cost[i].rank && strcmp(cost[i].currency ? cost[i].currency : "USD", cur);
-	char caption[640];
+	const char *m = rp_money(cur), *word = rp_money_word(cur);
+	char caption[640], name[32], title[96], ylabel[48];
 	snprintf(caption, sizeof(caption), "Mbit/s per %s/hour of each pair's ranked case (%s), "
 		 "per hourly %s of the pair (or of the sender, as the matrix chose), best "
-		 "first; the ranked case is named under each bar.%s", strcmp(cur, "USD") ? cur : "$",
-		 o->rank_rule ? o->rank_rule : "its best case: the highest median goodput",
-		 strcmp(cur, "USD") ? cur : "dollar", other ? " Pairs priced in another currency "
-		 "are left out: they rank in their own currency (the cost table says why)." : "");
-	struct rp_chart *c = cg_chart_new(cs, o, "per_dollar", "Throughput per hourly dollar", caption);
+		 "first; the ranked case is named under each bar.%s", m,
+		 o->rank_rule ? o->rank_rule : "its best case: the highest median goodput", word,
+		 n_cur > 1 ? " Only the pairs priced in this currency: each currency has its own "
+		 "chart and ranking, never one axis for two." : "");
+	if (first) {
+		snprintf(name, sizeof(name), "per_dollar");
+	} else {
+		snprintf(name, sizeof(name), "per_%s", rp_money_code(cur));
+		for (char *p = name; *p; p++)
+			*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	}
+	snprintf(title, sizeof(title), "Throughput per hourly %s", word);
+	/* gnuplot's fonts may lack a symbol: the code on the axis, never "$" for another money */
+	snprintf(ylabel, sizeof(ylabel), "Mbit/s per %s/hour", !strcmp(m, "$") ? "$"
+		 : rp_money_code_ok(cur) ? rp_money_code(cur) : "price unit");
+	struct rp_chart *c = cg_chart_new(cs, o, name, title, caption);
 	struct rp_buf dat, gp, lab;
 	rp_buf_init(&dat);
 	rp_buf_init(&gp);
 	rp_buf_init(&lab);
 	size_t n = 0;
 	double top = 0;
-	rp_buf_puts(&dat, "# label Mbps_per_usd_hour Mbps usd_per_hour\n");
+	if (!strcmp(rp_money_code(cur), "USD"))
+		rp_buf_puts(&dat, "# label Mbps_per_usd_hour Mbps usd_per_hour\n");
+	else
+		rp_buf_printf(&dat, "# label Mbps_per_hour Mbps per_hour (in %s)\n",
+			      rp_money_code_ok(cur) ? rp_money_code(cur) : "its currency");
 	for (size_t i = 0; i < n_cost; i++) {
-		if (!cost[i].rank || strcmp(cost[i].currency ? cost[i].currency : "USD", cur))
+		if (!cost[i].rank || !rp_money_same(cost[i].currency, cur))
 			continue;
 		rp_buf_reset(&lab);
 		rp_buf_puts(&lab, rp_ep_label(&d->eps[cost[i].ep]));
@@ -354,10 +364,11 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 	 * chart grows a row per bar; the axis leaves a fifth more room for the figures. */
 	rp_buf_printf(&gp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,%d' "
 		      "background '#ffffff'\n", CG_WIDTH, 110 + (n ? n : 1) * 52, CG_FONT_PX);
-	rp_buf_printf(&gp, "set xlabel 'Mbit/s per %s/hour'\nset key off\nunset ytics\n"
+	rp_buf_puts(&gp, "set xlabel ");
+	rp_gp_quote(&gp, ylabel);
+	rp_buf_printf(&gp, "\nset key off\nunset ytics\n"
 		      "set border 1\nset lmargin 2\nset rmargin 4\nset grid noytics\n"
-		      "set yrange [%zu.5:-0.8]\n", !strcmp(cur, "USD") ? "$" :
-		      code_ok ? cur : "price unit", n ? n - 1 : 0);
+		      "set yrange [%zu.5:-0.8]\n", n ? n - 1 : 0);
 	if (top > 0)
 		rp_buf_printf(&gp, "set xrange [0:%.6g]\n", top * 1.2);
 	else
@@ -374,6 +385,26 @@ static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost,
 	rp_buf_free(&gp);
 	rp_buf_free(&lab);
 	return rc;
+}
+
+/* One per-dollar chart per currency of the ranking (its rows come grouped by currency, US
+ * dollars first); one chart, per dollar, when nothing is priced. */
+static int chart_dollar(const struct rp_data *d, const struct rp_cost_row *cost, size_t n_cost,
+			const struct rp_chart_opts *o, struct rp_charts *cs, struct ns_err *err)
+{
+	const char *curs[4];
+	size_t n_cur = 0;
+	for (size_t i = 0; i < n_cost; i++)
+		if (cost[i].rank == 1 && (!n_cur || !rp_money_same(curs[n_cur - 1], cost[i].currency)) &&
+		    n_cur < sizeof(curs) / sizeof(curs[0]))
+			curs[n_cur++] = rp_money_code(cost[i].currency);
+	if (!n_cur)
+		return chart_dollar_in(d, cost, n_cost, "USD", 1, 1, o, cs, err);
+	for (size_t k = 0; k < n_cur; k++)
+		if (cs->n < RP_MAX_CHARTS - 6 &&
+		    chart_dollar_in(d, cost, n_cost, curs[k], k == 0, n_cur, o, cs, err) < 0)
+			return -1;
+	return 0;
 }
 
 static int chart_cpu(const struct rp_data *d, const struct rp_chart_opts *o,

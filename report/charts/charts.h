@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 
 enum rp_chart_status {
 	RP_CHART_OK,          /* NAME.svg rendered */
@@ -19,7 +19,7 @@ enum rp_chart_status {
 	RP_CHART_FAILED       /* gnuplot failed or timed out; reason says which */
 };
 
-#define RP_MAX_CHARTS 14
+#define RP_MAX_CHARTS 18
 
 struct rp_chart {
 	char name[32];        /* file stem: NAME.gp, NAME.dat, NAME.svg */

@@ -15,25 +15,38 @@
 #include <unistd.h>
 
 #include "lib/atomicfile.h"
+#include "lib/sys/proc.h"
+#include "lib/textesc.h"
 
-/* A label inside a .dat file: double-quoted, with quotes and control characters removed. */
+/* A label inside a .dat file: double-quoted, quotes and backslashes removed, a control
+ * character or a byte that is not UTF-8 shown as U+FFFD. */
 void cg_dat_label(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "\"", 1);
-	for (; s && *s; s++)
-		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
-			rp_buf_add(b, s, 1);
+	for (size_t take; s && *s; s += take) {
+		/* a control character or a byte that is not UTF-8 (lib/textesc.h) is U+FFFD here:
+		 * its escape's backslash has no place in the quoted label */
+		char esc[8];
+		take = textesc_step(s, esc, 0);
+		if (esc[0])
+			rp_buf_puts(b, "\xef\xbf\xbd");
+		else if (*s != '"' && *s != '\\')
+			rp_buf_add(b, s, take);
+	}
 	rp_buf_add(b, "\"", 1);
 }
 
-/* A "# label" comment line in a .dat file: characters below 0x20 (a newline in an instance
- * type or a matrix value) are dropped, so the label cannot start a data line. */
+/* A "# label" comment line in a .dat file: control characters (a newline in an instance type
+ * or a matrix value) shown as lib/textesc.h's escapes, so the label cannot start a data line. */
 void cg_dat_comment(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "# ", 2);
-	for (; s && *s; s++)
-		if ((unsigned char)*s >= 0x20)
-			rp_buf_add(b, s, 1);
+	char *esc = textesc_dup(s ? s : ""); /* lib/textesc.h: no newline, valid UTF-8 */
+	if (!esc)
+		b->oom = 1;
+	else
+		rp_buf_puts(b, esc);
+	free(esc);
 	rp_buf_add(b, "\n", 1);
 }
 
@@ -64,13 +77,13 @@ void cg_gp_header(struct rp_buf *gp, const struct rp_chart_opts *o, const struct
 		      "if (!exists(\"outfile\")) outfile = '%s.svg'\nset output outfile\n", CG_WIDTH, CG_HEIGHT,
 		      CG_FONT_PX, c->name);
 	if (o->lab_scale) {
-		/* single-quoted: the scale as stored, without quotes or control characters; short
-		 * enough to fit over the plot at CG_WIDTH */
-		rp_buf_puts(gp, "set title 'Emulated: netsweep lab at scale ");
-		for (const char *p = o->lab_scale; *p && p - o->lab_scale < 16; p++)
-			if (*p != '\'' && (unsigned char)*p >= 0x20)
-				rp_buf_add(gp, p, 1);
-		rp_buf_puts(gp, "'\n");
+		/* the scale as stored, quoted by rp_gp_quote (control characters and a character
+		 * the 16 bytes cut in half as escapes); short enough to fit over the plot */
+		char t[64];
+		snprintf(t, sizeof(t), "Emulated: netsweep lab at scale %.16s", o->lab_scale);
+		rp_buf_puts(gp, "set title ");
+		rp_gp_quote(gp, t);
+		rp_buf_puts(gp, "\n");
 	}
 	/* Okabe and Ito's colour-blind-safe palette (yellow left out: unreadable on white). */
 	static const char *const okabe_ito[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
@@ -101,70 +114,34 @@ void cg_run_gnuplot(const struct rp_chart_opts *o, struct rp_chart *c)
 static int exec_gnuplot(const char *gnuplot, const char *dir, const char *expr,
 			const char *script, double timeout_s, char *reason, size_t n)
 {
-	char errpath[4096];
-	snprintf(errpath, sizeof(errpath), "%s/.%s.gnuplot-err", dir, script);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(reason, n, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		setpgid(0, 0); /* its own group, so that a timeout kills whatever it started */
-		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd >= 0)
-			dup2(fd, 2);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-		}
-		if (chdir(dir) != 0)
-			_exit(126);
-		if (expr)
-			execl(gnuplot, "gnuplot", "-e", expr, script, (char *)NULL);
-		else
-			execl(gnuplot, "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int st = 0, timed_out = 0;
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 > timeout_s) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			timed_out = 1;
-			break;
-		}
-		nanosleep(&nap, NULL);
-	}
+	char *const with_expr[] = {(char *)gnuplot, "-e", (char *)expr, (char *)script, NULL};
+	char *const plain[] = {(char *)gnuplot, (char *)script, NULL};
+	struct proc_exec x;
+	proc_run_in(dir, expr ? with_expr : plain, environ, timeout_s, 0, &x);
+	/* gnuplot's message is the last non-empty line it printed that is not an echo of the
+	 * script (those are indented) */
 	char msg[200] = "";
-	FILE *ef = fopen(errpath, "r");
-	if (ef) {
-		/* gnuplot's message is the last non-empty line it printed. */
-		char line[200];
-		while (fgets(line, sizeof(line), ef))
-			if (line[0] != '\n' && line[0] != ' ')
-				snprintf(msg, sizeof(msg), "%s", line);
-		fclose(ef);
-		msg[strcspn(msg, "\n")] = '\0';
+	for (const char *l = x.errout; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		if (len && l[0] != ' ')
+			snprintf(msg, sizeof(msg), "%.*s", (int)len, l);
+		l += len + (l[len] == '\n');
 	}
-	unlink(errpath);
-	if (timed_out) {
+	int rc = 0;
+	if (x.status == PROC_TIMEOUT) {
 		snprintf(reason, n, "gnuplot did not finish within %g s", timeout_s);
-		return -1;
+		rc = -1;
+	} else if (x.status != PROC_OK) {
+		char how[80];
+		if (x.exit_code >= 0)
+			snprintf(how, sizeof(how), "exit %d", x.exit_code);
+		else
+			snprintf(how, sizeof(how), "%.70s", x.error[0] ? x.error : "could not start");
+		snprintf(reason, n, "gnuplot failed (%s)%s%.150s", how, *msg ? ": " : "", msg);
+		rc = -1;
 	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		snprintf(reason, n, "gnuplot failed (%s%d)%s%s", WIFEXITED(st) ? "exit " : "signal ",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *msg ? ": " : "", msg);
-		return -1;
-	}
-	return 0;
+	proc_exec_free(&x);
+	return rc;
 }
 
 /* The chart's temporary output, written whole by gnuplot, becomes DIR/SCRIPT.EXT. */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 #include "report/model/fmt.h"
 
 /* The chart: rows "length goal... mrr" per series in dat (gnuplot blocks), plot commands

@@ -10,8 +10,8 @@
 
 #include "lib/cost.h"
 #include "lib/sql/sqlrow.h"
-#include "report/load/lab.h"
-#include "report/load/phases.h"
+#include "report/load/lab_runs.h"
+#include "report/load/phase_rows.h"
 #include "report/load/limits.h"
 #include "report/load/provider.h"
 #include "report/load/rundb.h"
@@ -268,7 +268,8 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
 		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
 		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
-		"r.ret_rcv_bps, g.jain, g.min_of_fair, g.converge_s, "
+		"r.ret_rcv_bps, g.jain, g.min_of_fair, g.converge_s, r.fwd_snd_cpu_s_per_gb, "
+		"r.fwd_rcv_cpu_s_per_gb, "
 		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id), g.clients, "
 		/* the store says what starved is (v_group_fairness), the report does not again */
 		"CASE WHEN g.result_id IS NOT NULL THEN (SELECT f.starved FROM v_group_fairness f "
@@ -499,7 +500,7 @@ void rp_data_free(struct rp_data *d)
 		struct rp_endpoint *e = &d->eps[i];
 		char *es[] = {e->name, e->instance_type, e->region, e->agent_addr, e->client_host,
 			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source,
-			      e->currency, e->pricing, e->price_window, e->provider};
+			      e->currency, e->pricing, e->price_window, e->provider, e->fx_currency};
 		for (size_t j = 0; j < sizeof(es) / sizeof(es[0]); j++)
 			free(es[j]);
 		host_free(&e->client);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "report/model/fmt.h"
+#include "lib/cost.h"
 #include "lib/err.h"
 
 /* One side of an endpoint pair, from schemas/hostinfo.md. NULL / 0 = not known. */
@@ -19,6 +20,22 @@ struct rp_host {
 	char *ifname, *driver, *driver_family, *driver_version, *qdisc;
 	char *provider, *cloud_instance_type, *cloud_region, *cloud_az;
 	long long online_cpus, mtu, speed_mbps;
+};
+
+/* A pair's transfer terms (store version 30): its relation and the run's rule for it, the
+ * tiers in the pair's ranked currency (converted at the report's rate where the rule's is
+ * another; a rule that cannot be converted counts as none known). */
+#define RP_XFER_TIERS 8
+struct rp_xfer {
+	char relation[16];           /* same-zone, cross-zone, cross-region, internet, unknown */
+	char client_zone[64], agent_zone[64], client_region[32], agent_region[32];
+	int has_rule;                /* tiers, billed and included hold the rule */
+	int unconvertible;           /* a rule in a currency the report has no rate for */
+	char rule_currency[4];
+	struct cost_tier tiers[RP_XFER_TIERS];
+	size_t ntiers;
+	enum cost_billed billed;
+	double included_gb;          /* the sender's type's monthly allowance, 0 = none */
 };
 
 struct rp_endpoint {
@@ -37,14 +54,16 @@ struct rp_endpoint {
 	char *lab_scale;             /* emulated by `netsweep lab` at this scale; NULL = real */
 	/* report/pricing.c: the ranked price's model and currency (usd_per_hour and
 	 * unit_usd_per_hour are in that currency; NULL = USD), the pair's on-demand and spot
-	 * prices beside it (NAN = none), the exchange rate applied (0 = none) */
-	char *currency, *pricing, *price_window;
+	 * prices beside it (NAN = none), the exchange rate applied (0 = none) and the currency
+	 * it converted (NULL = none) */
+	char *currency, *pricing, *price_window, *fx_currency;
 	double od_per_hour, spot_per_hour, fx_rate;
 	/* report/advertised.c: who sells the type and what bandwidth it advertises (Gbit/s, 0 =
 	 * none; up_to: gbps is a burst, baseline_gbps what it sustains), the lab's scale */
 	char *provider;
 	double adv_gbps, adv_baseline_gbps, emu_scale;
 	int adv_up_to;
+	struct rp_xfer xfer;         /* report/load/pricing.c: what its traffic is billed by */
 };
 
 /* Median and spread of one figure over a case's successful repeats; NAN when no repeat had it. */
@@ -60,6 +79,7 @@ enum rp_fig {
 	/* group cases (v_group_fairness): Jain's index over the clients, the slowest client's
 	 * rate over its fair share, when TCP's shares settled (s) */
 	RP_JAIN, RP_MIN_FAIR, RP_CONVERGE,
+	RP_SND_CPU_GB, RP_RCV_CPU_GB, /* each end's CPU seconds per 10^9 bytes (store version 26) */
 	RP_NFIG
 };
 
@@ -131,6 +151,10 @@ struct rp_data {
 	double run_billed_s;         /* billed seconds of all pairs' instances */
 	struct rp_unit unit;         /* the page's throughput unit, from the largest median */
 	long long results_without_price;
+	double monthly_gb;           /* the tiers' monthly volume: report --monthly-transfer, else
+	                                the matrix's (run_transfer_volume); 0 = each rate for 730 h */
+	const char *monthly_from;    /* "--monthly-transfer" (report, site), "the matrix", NULL */
+	int any_transfer;            /* a pair's transfer is known (a rule, or same-zone) */
 };
 
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err);

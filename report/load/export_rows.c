@@ -33,11 +33,18 @@ static const char CASES_SQL[] =
 	" (SELECT avg(g.jain) FROM group_results g JOIN results r ON r.id = g.result_id"
 	"  WHERE r.case_id = c.id AND r.status = 'ok'),"
 	" (SELECT min(g.min_of_fair) FROM group_results g JOIN results r ON r.id = g.result_id"
-	"  WHERE r.case_id = c.id AND r.status = 'ok')"
+	"  WHERE r.case_id = c.id AND r.status = 'ok'),"
+	" k.currency," /* the ranked price's: each currency is ranked on its own */
+	/* with transfer, in US dollars: the mean over the case's results (v_cost_total) */
+	" (SELECT avg(t.transfer_per_hour) FROM v_cost_total t WHERE t.case_id = c.id"
+	"  AND t.currency = 'USD'),"
+	" (SELECT avg(t.total_per_hour) FROM v_cost_total t WHERE t.case_id = c.id"
+	"  AND t.currency = 'USD'),"
+	" e.relation"
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
 	/* the run's ranking alone: the filter reaches the view's windows (store version 24) */
-	" LEFT JOIN (SELECT case_id, rank FROM v_cost_ranking WHERE run_id = ?1) k"
+	" LEFT JOIN (SELECT case_id, rank, currency FROM v_cost_ranking WHERE run_id = ?1) k"
 	" ON k.case_id = c.id"
 	" WHERE c.run_id = ?1 ORDER BY c.ordinal, c.id";
 
@@ -155,24 +162,34 @@ int rp_xclients_each(sqlite3 *db, long long id, rp_xclient_fn fn, void *ctx, str
 	" FROM (SELECT * FROM group_clients WHERE result_id = g.result_id ORDER BY client) m))" \
 	" FROM group_results g WHERE g.result_id = v.result_id)"
 
+/* A successful result's v_cost_total figures (NULL for a failed one). */
+#define TRANSFER_JSON \
+	"(SELECT json_object('relation', t.relation, 'bps', t.bps, 'currency', t.currency," \
+	" 'instance_per_hour', t.instance_per_hour, 'gb_per_hour', t.gb_per_hour," \
+	" 'monthly_gb', t.monthly_gb, 'transfer_per_hour', t.transfer_per_hour," \
+	" 'total_per_hour', t.total_per_hour, 'mbps_per_instance_hour', t.mbps_per_instance_hour," \
+	" 'mbps_per_total_hour', t.mbps_per_total_hour, 'transfer_per_tb', t.transfer_per_tb," \
+	" 'total_per_tb', t.total_per_tb) FROM v_cost_total t WHERE t.result_id = v.result_id)"
+
 int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
 		  struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	/* a group case's figures, then the type's family last, to select by; every column
 	 * before them is v_results' */
-	if (rp_db_prep(db, "SELECT v.*, " GROUP_JSON ", (SELECT t.family FROM run_instance_types t"
-		       " WHERE t.run_id = v.run_id AND t.instance_type = v.instance_type)"
-		       " FROM v_results v WHERE v.run_id = ?1 ORDER BY v.result_id", &st, err) < 0)
+	if (rp_db_prep(db, "SELECT v.*, " GROUP_JSON ", " TRANSFER_JSON ", (SELECT t.family FROM"
+		       " run_instance_types t WHERE t.run_id = v.run_id AND t.instance_type ="
+		       " v.instance_type) FROM v_results v WHERE v.run_id = ?1 ORDER BY v.result_id",
+		       &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	int rc = 0, cols = sqlite3_column_count(st) - 2, type_col = -1;
+	int rc = 0, cols = sqlite3_column_count(st) - 3, type_col = -1;
 	for (int k = 0; k < cols; k++)
 		if (!strcmp(sqlite3_column_name(st, k), "instance_type"))
 			type_col = k;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		if (!itype_matches(type_col < 0 ? NULL : sqlrow_text(st, type_col),
-				   sqlrow_text(st, cols + 1), type))
+				   sqlrow_text(st, cols + 2), type))
 			continue;
 		struct jsonw w;
 		jsonw_init(&w, false);
@@ -189,6 +206,10 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 		if (sqlite3_column_type(st, cols) != SQLITE_NULL) {
 			jsonw_key(&w, "group");
 			jsonw_raw(&w, (const char *)sqlite3_column_text(st, cols));
+		}
+		if (sqlite3_column_type(st, cols + 1) != SQLITE_NULL) {
+			jsonw_key(&w, "transfer");
+			jsonw_raw(&w, (const char *)sqlite3_column_text(st, cols + 1));
 		}
 		jsonw_obj_close(&w);
 		const char *text = jsonw_finish(&w);

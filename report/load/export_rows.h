@@ -1,6 +1,7 @@
 /* export_rows: what netsweep export reads of a run — each case with its labels and figures
  * (its median over the successful repeats, v_case_median; its time the end of its last
- * result, else the run's start), the run's billed and measured cost, and its v_results rows
+ * result, else the run's start; its mean transfer and total US dollars an hour, v_cost_total),
+ * the run's billed and measured cost, and its v_results rows
  * as JSON objects. render/export.c writes them as Prometheus, OpenMetrics or NDJSON. */
 #ifndef RP_EXPORT_ROWS_H
 #define RP_EXPORT_ROWS_H
@@ -12,7 +13,8 @@
 
 enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
        RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
-       RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_COLS };
+       RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_RANK_CUR,
+       RP_X_XFER, RP_X_TOTAL, RP_X_RELATION, RP_X_COLS };
 
 /* One case: its labels as text and its figures (NAN = none). */
 struct rp_xcase {

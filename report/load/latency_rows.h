@@ -1,6 +1,6 @@
 /* latency_rows: the run's request/response results as v_latency holds them — one row per case
  * with its repeats' medians and each repeat's p99, and each pair's histograms merged for the
- * percentile chart. The analysis (price, baseline test, A/B) fills the rest: analyze/latency.h. */
+ * percentile chart. The analysis (price, baseline test, A/B) fills the rest: analyze/latency_analysis.h. */
 #ifndef RP_LATENCY_ROWS_H
 #define RP_LATENCY_ROWS_H
 
@@ -23,7 +23,9 @@ struct rp_lat_case {
 	int client_cpu;                    /* of the first result */
 	int agent_cpu;                     /* ... the agent's answerer's (-1 unknown) */
 	double agent_cpu_pct;              /* the agent's answerers' CPU load, median */
-	double usd_per_mtx;                /* pair price per hour / (tps x 3600) x 1e6; NAN */
+	double usd_per_mtx;                /* pair price per hour / (tps x 3600) x 1e6; NAN;
+					      in currency (the name is the old one) */
+	const char *currency;              /* of that price: the pair's (NULL = USD) */
 	double p99s[RP_LAT_MAX_REPEATS];   /* each repeat's p99, for the test */
 	/* against the baseline's case of the same key: change of the median p99 (%), Welch on
 	 * log p99 (p = NAN when either side has fewer than 2 repeats), verdict */

@@ -15,10 +15,19 @@ const char rp_loadlat_method[] =
 	"load's streams, after its omit). The added delay is loaded minus idle — the queue the "
 	"load built at the bottleneck (bufferbloat). Medians over repeats.";
 
+const char rp_loadlat_rpm_method[] =
+	"Responsiveness (RPM, round trips per minute; the IETF IPPM draft's method, "
+	"schemas/responsiveness.md): TCP connections were added until the goodput saturated, then "
+	"60 s over the mean of two trimmed means under that load: a probe's round trips on a "
+	"connection of its own and the loaded connections' own RTT. Idle RPM: the probe alone. "
+	"RPM per $/hour: by the pair's hourly price in USD. Medians over repeats.";
+
 static const char q_run[] =
-	"SELECT case_key, endpoint, protocol, direction, streams, test, goodput_mbps, idle_p50_us,"
-	" idle_p99_us, loaded_p50_us, loaded_p99_us, added_p50_us, added_p99_us, loaded_lost"
-	" FROM v_latency_under_load WHERE run_id = ?1 AND status = 'ok' ORDER BY case_id, repeat";
+	"SELECT l.case_key, l.endpoint, l.protocol, l.direction, l.streams, l.test, l.goodput_mbps,"
+	" l.idle_p50_us, l.idle_p99_us, l.loaded_p50_us, l.loaded_p99_us, l.added_p50_us,"
+	" l.added_p99_us, r.rpm, r.rpm_idle, r.rpm_per_usd_hour, l.loaded_lost"
+	" FROM v_latency_under_load l LEFT JOIN v_responsiveness r ON r.result_id = l.result_id"
+	" WHERE l.run_id = ?1 AND l.status = 'ok' ORDER BY l.case_id, l.repeat";
 enum { Q_KEY, Q_EP, Q_PROTO, Q_DIR, Q_STREAMS, Q_TEST, Q_FIRST_V, Q_LOST = Q_FIRST_V + RP_LL_N };
 
 /* The median of the finite values of v[0..n) (compacted and sorted in place); NAN when none
@@ -81,6 +90,7 @@ int rp_loadlat_load(sqlite3 *db, long long run_id, struct rp_loadlat *out, struc
 			c->n++;
 		}
 		c->lost += sqlite3_column_int64(st, Q_LOST);
+		out->rpm |= sqlite3_column_type(st, Q_FIRST_V + RP_LL_RPM) != SQLITE_NULL;
 	}
 	if (out->n)
 		for (int k = 0; k < RP_LL_N; k++)

@@ -49,19 +49,6 @@ int rp_pricing_parse_fx(const char *s, struct rp_pricing *p, struct ns_err *err)
 	return 0;
 }
 
-const char *rp_money(const char *currency)
-{
-	static const struct { const char *code, *sym; } syms[] = {
-		{"USD", "$"}, {"EUR", "€"}, {"GBP", "£"}, {"JPY", "¥"},
-	};
-	if (!currency)
-		return "$";
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
-		if (!strcmp(currency, syms[i].code))
-			return syms[i].sym;
-	return currency;
-}
-
 static void set_str(char **dst, const unsigned char *v)
 {
 	free(*dst);
@@ -221,7 +208,8 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
 			e->od_per_hour *= f->usd;
 			e->spot_per_hour *= f->usd;
 			e->fx_rate = f->usd;
-			free(e->currency);
+			free(e->fx_currency);
+			e->fx_currency = e->currency;
 			e->currency = NULL;
 			bool told = false;
 			for (size_t k = 0; k < n_seen; k++)
@@ -258,4 +246,107 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p)
 		note_add(p, " One ranking in US dollars.", "", 0, "");
 	}
 	rp_data_recost(d);
+}
+
+/* Each pair's rule as v_cost_total picks it (forward: the client sends), its tiers in order. */
+static const char XFER_SQL[] =
+	"SELECT e.id, e.relation, e.client_zone, e.agent_zone, coalesce(e.client_region, e.region),"
+	" coalesce(e.agent_region, e.region), t.billed, t.currency,"
+	" json_extract(j.value, '$.up_to_gb'), json_extract(j.value, '$.per_gb'),"
+	" (SELECT q.included_gb_month FROM run_included_transfer q WHERE q.run_id = e.run_id"
+	"  AND q.instance_type = e.instance_type AND q.region = e.region)"
+	" FROM endpoints e"
+	" LEFT JOIN run_instance_types it ON it.run_id = e.run_id AND it.instance_type = e.instance_type"
+	" LEFT JOIN run_transfer_prices t ON t.rowid = (SELECT u.rowid FROM run_transfer_prices u"
+	"  WHERE u.run_id = e.run_id AND u.provider = it.provider"
+	"  AND u.region = coalesce(e.client_region, e.region) AND u.relation = e.relation"
+	"  AND (u.relation <> 'cross-region' OR u.peer_region IN ('', coalesce(e.agent_region,"
+	"  e.region))) ORDER BY u.peer_region = '' LIMIT 1)"
+	" LEFT JOIN json_each(t.tiers) j"
+	" WHERE e.run_id = ?1 ORDER BY e.id, j.key";
+
+static void copy_col(char *dst, size_t len, sqlite3_stmt *st, int i)
+{
+	const unsigned char *v = sqlite3_column_text(st, i);
+	snprintf(dst, len, "%s", v ? (const char *)v : "");
+}
+
+/* A rule's tiers into the pair's ranked currency: as they are, or at the report's rate to US
+ * dollars; a currency without a rate leaves the pair's transfer unknown. */
+static void xfer_currency(struct rp_endpoint *e, const struct rp_pricing *p)
+{
+	struct rp_xfer *x = &e->xfer;
+	const char *cur = e->currency ? e->currency : "USD";
+	if (!x->has_rule || !strcmp(x->rule_currency, cur))
+		return;
+	const struct rp_fx *f = strcmp(cur, "USD") ? NULL : fx_of(p, x->rule_currency);
+	if (!f) {
+		x->has_rule = 0;
+		x->unconvertible = 1;
+		return;
+	}
+	for (size_t k = 0; k < x->ntiers; k++)
+		x->tiers[k].per_gb *= f->usd;
+}
+
+int rp_transfer_load(sqlite3 *db, struct rp_data *d, const struct rp_pricing *p,
+		     double monthly_gb, struct ns_err *err)
+{
+	sqlite3_stmt *st;
+	d->monthly_gb = monthly_gb > 0 ? monthly_gb : 0;
+	d->monthly_from = monthly_gb > 0 ? "--monthly-transfer" : NULL;
+	if (!(monthly_gb > 0)) {
+		if (rp_db_prep(db, "SELECT monthly_gb FROM run_transfer_volume WHERE run_id = ?1", &st,
+			       err) < 0)
+			return -1;
+		sqlite3_bind_int64(st, 1, d->run.id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_double(st, 0) > 0) {
+			d->monthly_gb = sqlite3_column_double(st, 0);
+			d->monthly_from = "the matrix";
+		}
+		sqlite3_finalize(st);
+	}
+	if (rp_db_prep(db, XFER_SQL, &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->run.id);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		for (size_t i = 0; i < d->n_eps; i++) {
+			struct rp_xfer *x = &d->eps[i].xfer;
+			if (d->eps[i].id != id)
+				continue;
+			copy_col(x->relation, sizeof(x->relation), st, 1);
+			copy_col(x->client_zone, sizeof(x->client_zone), st, 2);
+			copy_col(x->agent_zone, sizeof(x->agent_zone), st, 3);
+			copy_col(x->client_region, sizeof(x->client_region), st, 4);
+			copy_col(x->agent_region, sizeof(x->agent_region), st, 5);
+			x->included_gb = sqlite3_column_double(st, 10);
+			if (sqlite3_column_type(st, 6) == SQLITE_NULL || x->ntiers == RP_XFER_TIERS)
+				break;
+			x->has_rule = cost_billed_parse((const char *)sqlite3_column_text(st, 6),
+							&x->billed) == 0;
+			copy_col(x->rule_currency, sizeof(x->rule_currency), st, 7);
+			x->tiers[x->ntiers++] = (struct cost_tier){
+				.upto_gb = sqlite3_column_type(st, 8) == SQLITE_NULL
+						   ? INFINITY : sqlite3_column_double(st, 8),
+				.per_gb = sqlite3_column_double(st, 9),
+			};
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ns_err_code(err, NS_E_INPUT, "database: reading transfer rules: %s",
+				   sqlite3_errmsg(db));
+	for (size_t i = 0; i < d->n_eps; i++)
+		xfer_currency(&d->eps[i], p);
+	return 0;
+}
+
+int rp_xfer_rule(const struct rp_xfer *x, struct cost_transfer_rule *r)
+{
+	if (!x->has_rule)
+		return 0;
+	*r = (struct cost_transfer_rule){x->billed, x->tiers, x->ntiers, x->included_gb};
+	return 1;
 }

@@ -59,7 +59,13 @@ void rp_pricing_settle(struct rp_data *d, struct rp_pricing *p);
  * both instances; the sender alone): lib/cost's formula, NAN for a missing or invalid price. */
 double rp_ep_hourly(const struct rp_endpoint *e, double unit);
 
-/* The money of a price: "$" for USD, "€" for EUR, else the code and a space. */
-const char *rp_money(const char *currency);
+/* Each pair's transfer terms (rp_endpoint.xfer) and the run's monthly volume (monthly_gb > 0:
+ * report --monthly-transfer's, else the matrix's), after rp_pricing_settle: a rule in another
+ * currency than the pair's ranked price is converted at p's rate to US dollars, else counts as
+ * none. A database from before store version 30 reads as relations unknown. */
+int rp_transfer_load(sqlite3 *db, struct rp_data *d, const struct rp_pricing *p,
+		     double monthly_gb, struct ns_err *err);
+/* The pair's rule for lib/cost.h (pointing into x); 0 when none is known. */
+int rp_xfer_rule(const struct rp_xfer *x, struct cost_transfer_rule *r);
 
 #endif

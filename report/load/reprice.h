@@ -1,7 +1,6 @@
 /* reprice: `report --catalog FILE` — the run's pairs priced from a catalog file
  * (schemas/catalog.xsd) instead of the prices the run stored, and the run's costs and ranking
- * recomputed with them. The report reads the catalog itself (libxml2 against the schema),
- * never through the runner's code. */
+ * recomputed with them, read by lib/catalog (the runner's loader too: one parser). */
 #ifndef RP_REPRICE_H
 #define RP_REPRICE_H
 

@@ -107,6 +107,8 @@ void rp_case_probe_cmd(const struct rp_data *d, const struct rp_case *c, struct 
 	}
 	if (c->protocol && strcmp(c->protocol, "udp") == 0)
 		rp_buf_puts(b, " -u");
+	if (c->protocol && strcmp(c->protocol, "quic") == 0)
+		rp_buf_puts(b, " --quic");
 	opt_ll(b, "-P", c->streams);
 	if (c->threads)
 		opt_ll(b, "--threads", c->threads);

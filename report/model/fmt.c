@@ -84,7 +84,19 @@ void rp_md_escape(struct rp_buf *b, const char *s)
 {
 	if (!s)
 		return;
-	for (; *s; s++) {
+	for (size_t take; *s; s += take) {
+		/* control characters and bytes that are not UTF-8 as lib/textesc.h shows them */
+		char esc[8];
+		take = textesc_step(s, esc, TEXTESC_KEEP_SPACE);
+		if (esc[0]) {
+			rp_buf_puts(b, "\\");
+			rp_buf_puts(b, esc);
+			continue;
+		}
+		if (take > 1) {
+			rp_buf_add(b, s, take);
+			continue;
+		}
 		unsigned char c = (unsigned char)*s;
 		switch (c) {
 		case '<': rp_buf_puts(b, "&lt;"); break;
@@ -99,8 +111,6 @@ void rp_md_escape(struct rp_buf *b, const char *s)
 			rp_buf_add(b, s, 1);
 			break;
 		default:
-			if (c < 0x20)
-				break; /* other control characters carry nothing a reader needs */
 			rp_buf_add(b, s, 1);
 		}
 	}
@@ -148,12 +158,17 @@ void rp_csv_field(struct rp_buf *b, const char *raw)
 void rp_gp_quote(struct rp_buf *b, const char *s)
 {
 	rp_buf_add(b, "'", 1);
-	for (; s && *s; s++) {
-		if ((unsigned char)*s < 0x20)
-			continue;
+	for (size_t take; s && *s; s += take) {
+		/* control characters and bytes that are not UTF-8 shown as escapes (lib/textesc.h):
+		 * gnuplot copies the text into the SVG, which must stay UTF-8 XML */
+		char esc[8];
+		take = textesc_step(s, esc, 0);
 		if (*s == '\'')
 			rp_buf_add(b, "'", 1);
-		rp_buf_add(b, s, 1);
+		if (esc[0])
+			rp_buf_puts(b, esc);
+		else
+			rp_buf_add(b, s, take);
 	}
 	rp_buf_add(b, "'", 1);
 }
@@ -234,4 +249,70 @@ void rp_fmt_range(char *out, size_t n, double lo, double hi, struct rp_unit u)
 		snprintf(out, n, "%.*s–%s", (int)(ux - x), x, y);
 	else
 		snprintf(out, n, "%s–%s", x, y);
+}
+
+static const struct {
+	const char *code, *sym, *word;
+} money[] = {
+	{"USD", "$", "dollar"}, {"EUR", "€", "euro"}, {"GBP", "£", "pound"}, {"JPY", "¥", "yen"},
+};
+
+const char *rp_money_code(const char *currency)
+{
+	return currency ? currency : "USD";
+}
+
+int rp_money_same(const char *a, const char *b)
+{
+	return strcmp(rp_money_code(a), rp_money_code(b)) == 0;
+}
+
+int rp_money_code_ok(const char *currency)
+{
+	const char *c = rp_money_code(currency);
+	return strlen(c) == 3 && strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 3;
+}
+
+/* The row of a currency in money[], or -1. */
+static int money_row(const char *currency)
+{
+	const char *c = rp_money_code(currency);
+	for (size_t i = 0; i < sizeof(money) / sizeof(money[0]); i++)
+		if (!strcmp(c, money[i].code))
+			return (int)i;
+	return -1;
+}
+
+const char *rp_money(const char *currency)
+{
+	int i = money_row(currency);
+	/* the database is input: only a code goes into a page, a format or a gnuplot string */
+	return i >= 0 ? money[i].sym : rp_money_code_ok(currency) ? currency : "¤";
+}
+
+const char *rp_money_word(const char *currency)
+{
+	int i = money_row(currency);
+	return i >= 0 ? money[i].word : rp_money_code_ok(currency) ? currency : "unit of its currency";
+}
+
+void rp_fmt_money(char *out, size_t n, const char *num_fmt, double v, const char *currency)
+{
+	if (!isfinite(v)) {
+		snprintf(out, n, "–");
+		return;
+	}
+	char num[64];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(num, sizeof(num), num_fmt, v);
+#pragma GCC diagnostic pop
+	const char *sym = rp_money(currency);
+	/* a symbol sticks to the figure, a code stands apart from it */
+	snprintf(out, n, "%s%s%s", sym, strlen(sym) == 3 && rp_money_code_ok(sym) ? " " : "", num);
+}
+
+void rp_fmt_per_money(char *out, size_t n, const char *currency)
+{
+	snprintf(out, n, "Mbit/s per %s/hour", rp_money(currency));
 }

@@ -8,9 +8,12 @@
 #include <string.h>
 
 #include "lib/cli.h"
-#include "report/load/lab.h"
+#include "lib/cost.h"
+#include "report/analyze/plan.h"
+#include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
+#include "report/placement/placement_section.h"
 
 struct cb {
 	struct rp_content *c;
@@ -135,6 +138,46 @@ static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 		     d->run_cost_usd);
 	else
 		para(b, RP_PARA_TEXT, NULL, 1, "The run's cost is unknown: no price was recorded.");
+	/* the pairs of each other currency, in it: never added to the dollars */
+	for (size_t i = 0; i < d->n_eps; i++) {
+		const struct rp_endpoint *e = &d->eps[i];
+		int first = !rp_ep_usd(e) && !isnan(e->usd_per_hour);
+		for (size_t k = 0; k < i && first; k++)
+			first = isnan(d->eps[k].usd_per_hour) || !rp_money_same(d->eps[k].currency,
+										  e->currency);
+		if (!first)
+			continue;
+		double sum = 0;
+		for (size_t k = i; k < d->n_eps; k++)
+			if (!isnan(d->eps[k].usd_per_hour) && rp_money_same(d->eps[k].currency,
+									     e->currency))
+				sum += cost_run_usd(d->eps[k].usd_per_hour, d->eps[k].measured_s);
+		char money[64];
+		rp_fmt_money(money, sizeof(money), sum >= 0.001 ? "%.4f" : "%.6f", sum, e->currency);
+		para(b, RP_PARA_TEXT, NULL, 1, "The pairs priced in %s cost %s of instance time, "
+		     "in their own currency.", rp_money_code(e->currency), money);
+	}
+}
+
+/* With a stated monthly volume (the matrix's monthly-transfer, report --monthly-transfer):
+ * netsweep plan's answer for moving it (report/analyze/plan.h). */
+static void plan_sentence(struct cb *b, const struct rp_report *r)
+{
+	const struct rp_data *d = r->d;
+	if (!(d->monthly_gb > 0))
+		return;
+	struct rp_plan_need need = {
+		.bps = d->monthly_gb * 8e9 / (COST_HOURS_PER_MONTH * 3600.0),
+		.monthly_gb = d->monthly_gb,
+	};
+	struct rp_plan_option *o = NULL;
+	size_t n = 0;
+	char s[1024];
+	if (rp_plan_build(d, r->cost, r->n_cost, &need, &o, &n, NULL) == 0 &&
+	    rp_plan_sentence(d, r->cost, &need, o, n, s, sizeof(s)))
+		para(b, RP_PARA_LEAD, "plan", 0, "%s (netsweep plan: pairs scaled out on their "
+		     "measured rates, a 730-hour month, the transfer at its relation's rule.)", s);
+	free(o);
 }
 
 static void cost(struct cb *b, const struct rp_report *r)
@@ -147,12 +190,30 @@ static void cost(struct cb *b, const struct rp_report *r)
 		para(b, RP_PARA_LEAD, "rank-rule", 0, "Ranked on: best — each pair's highest-median "
 		     "case.");
 	para(b, RP_PARA_NOTE, NULL, 0, "Per endpoint pair: the ranked case's median receiver "
-	     "goodput per hourly dollar of the pair (both instances) or of the sender alone, as "
+	     "goodput per hourly %s of the pair (both instances) or of the sender alone, as "
 	     "the matrix declared (price basis). Prices are the ones recorded with the run. "
 	     "ranking.csv, report.json and the database's v_cost_ranking view follow the same "
-	     "rule (the matrix's rank-by attribute, or report --rank-by).");
+	     "rule (the matrix's rank-by attribute, or report --rank-by).",
+	     r->pricing && r->pricing->per_currency ? "price, in its own currency," : "dollar");
 	if (r->pricing)
 		para(b, RP_PARA_LEAD, "pricing-note", 0, "%s", r->pricing->note);
+	char dis[1024];
+	if (rp_cost_disagree(r->d, r->cost, r->n_cost, dis, sizeof(dis)))
+		para(b, RP_PARA_LEAD, "transfer-disagree", 0, "%s", dis);
+	for (size_t i = 0; i < r->n_cost; i++)
+		if (!isnan(r->cost[i].transfer_per_hour)) {
+			if (r->d->monthly_gb > 0)
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "%.6g GB a month (%s).", r->d->monthly_gb, r->d->monthly_from);
+			else
+				para(b, RP_PARA_NOTE, "transfer-volume", 0, "Transfer tiers read at "
+				     "each pair's ranked rate for a 730-hour month (report "
+				     "--monthly-transfer or the matrix's monthly-transfer states "
+				     "another volume). Same-zone traffic without a rule is free; the "
+				     "database's v_cost_total view has every result's figures.");
+			break;
+		}
+	plan_sentence(b, r);
 	run_cost_sentence(b, r->d);
 }
 
@@ -346,6 +407,11 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	if (r->loadlat && r->loadlat->n) {
 		sec(&b, RP_SEC_LOADLAT, "latency-under-load", "Latency under load");
 		para(&b, RP_PARA_NOTE, NULL, 0, "%s", rp_loadlat_method);
+	}
+	if (r->placement && rp_placement_any(r->placement)) {
+		sec(&b, RP_SEC_PLACEMENT, "placement", "Placement and steadiness");
+		if (rp_placement_section(r->placement, r->d->unit, b.s) < 0)
+			b.oom = 1;
 	}
 	if (r->ab && r->ab->n_goodput)
 		ab(&b, r);

@@ -22,6 +22,7 @@ enum rp_sec_kind {
 	RP_SEC_FINDINGS,
 	RP_SEC_LATENCY,     /* request/response cases */
 	RP_SEC_LOADLAT,     /* throughput cases with a latency probe */
+	RP_SEC_PLACEMENT,   /* heatmaps and steadiness over nights (report/placement) */
 	RP_SEC_AB,          /* pairs differing in one attribute */
 	RP_SEC_CHARTS,
 	RP_SEC_HISTORY,     /* the cases over the last runs */
@@ -147,7 +148,7 @@ struct rp_fig_col {
 	enum rp_fig fig;
 	const char *fmt;             /* NULL: bits/s; "pps": packets/s; else printf format */
 };
-#define RP_N_FIG_COLS 11
+#define RP_N_FIG_COLS 13
 extern const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS];
 /* used[k]: whether column k has a value in d; returns whether "Of advertised" applies. */
 int rp_results_cols(const struct rp_data *d, int used[RP_N_FIG_COLS]);

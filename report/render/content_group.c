@@ -4,8 +4,13 @@
  * varies, without sqlite3. */
 #include "report/render/content.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "report/model/describe.h"
-#include "report/render/content_tb.h"
+#include "report/model/fmt.h"
+#include "report/render/content_cells.h"
 
 /* The clients' rates of case c (report.h's rows are in case order): their sum and the
  * slowest's; the number found. */

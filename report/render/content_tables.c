@@ -14,7 +14,8 @@
 #include "report/load/limits.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/render/content_tb.h"
+
+#include "report/render/content_cells.h"
 
 const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Sender (median)", RP_SND_BPS, NULL},
@@ -24,6 +25,8 @@ const struct rp_fig_col rp_fig_cols[RP_N_FIG_COLS] = {
 	{"Kernel drops", RP_KDROPS, "%.0f"},
 	{"Sender CPU %", RP_SND_CPU, "%.0f"},
 	{"Receiver CPU %", RP_RCV_CPU, "%.0f"},
+	{"Sender CPU s/GB", RP_SND_CPU_GB, "%.3f"},
+	{"Receiver CPU s/GB", RP_RCV_CPU_GB, "%.3f"},
 	{"Return direction (bidir)", RP_RET_BPS, NULL},
 	{"Jain's index (clients)", RP_JAIN, "%.3f"},
 	{"Slowest client / fair share", RP_MIN_FAIR, "%.2f"},
@@ -77,9 +80,15 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 	}
 	if (!n->n_cost)
 		return;
-	static const char *const cols[] = {"Pair", "Baseline Mbit/s per $/hour", "Now", "Change",
-					   "Rank then", "Rank now", "Ranked case"};
-	tb_table(b, "cost-change-table", "Per dollar, then and now", NULL, cols, 7);
+	/* in more than one currency, each figure names its own */
+	int usd = 1;
+	for (size_t k = 0; k < n->n_cost; k++)
+		usd &= !strcmp(rp_money_code(r->cost[n->cost[k].cur].currency), "USD");
+	const char *cols[] = {"Pair", usd ? "Baseline Mbit/s per $/hour" :
+			      "Baseline Mbit/s per hour's price", "Now", "Change", "Rank then",
+			      "Rank now", "Ranked case"};
+	tb_table(b, "cost-change-table", usd ? "Per dollar, then and now" :
+	      "Per unit of each currency, then and now", NULL, cols, 7);
 	for (size_t k = 0; k < n->n_cost; k++) {
 		const struct rp_cost_change *c = &n->cost[k];
 		const struct rp_endpoint *e = &r->d->eps[r->cost[c->cur].ep];
@@ -93,8 +102,11 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 		tb_row(b, (up && !fall) || (rise && !down) ? "improvement"
 		       : (down && !rise) || (fall && !up) ? "regression" : NULL, "data-pair", e->name);
 		tb_cell(b, rp_ep_label(e));
-		tb_cell_fmt(b, "%.0f", c->base_mpd);
-		tb_cell_fmt(b, "%.0f", c->cur_mpd);
+		char per[48];
+		snprintf(per, sizeof(per), "%%.0f per %s/hour",
+			 rp_money(r->cost[c->cur].currency));
+		tb_cell_fmt(b, usd ? "%.0f" : per, c->base_mpd);
+		tb_cell_fmt(b, usd ? "%.0f" : per, c->cur_mpd);
 		tb_cell_fmt(b, "%+.1f %%", c->change_pct);
 		snprintf(t, sizeof(t), "%d", c->base_rank);
 		tb_cell_v(b, c->base < 0 ? "new" : c->base_rank ? t : "unranked", RP_CELL_NUM,
@@ -109,74 +121,6 @@ static void news(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
 			tb_cell(b, t);
 		} else {
 			tb_cell(b, "untestable");
-		}
-	}
-}
-
-static void cost(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
-{
-	const struct rp_data *d = r->d;
-	int spot = r->pricing && r->pricing->have_spot;
-	/* prices in another currency are per that currency's hour: the Currency column says */
-	/* a group case ranked (incast, fan-out): how fairly its clients shared, beside its total */
-	int fair = 0;
-	for (size_t i = 0; i < r->n_cost && !fair; i++)
-		fair = r->cost[i].best_case >= 0 && d->cases[r->cost[i].best_case].fig[RP_JAIN].n > 0;
-	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", "$/hour",
-				"Mbit/s", "Mbit/s per $/hour", "$ per Gbit/s-hour", "Ranked case",
-				"Price as of", "Provider", "Currency", "Pricing"};
-	size_t n_cols = 13;
-	if (spot) {
-		cols[n_cols++] = "Mbit/s per on-demand hour";
-		cols[n_cols++] = "Mbit/s per spot hour";
-	}
-	if (fair)
-		cols[n_cols++] = "Fairness (Jain's index)";
-	tb_table(b, "cost-table", NULL, NULL, cols, n_cols);
-	for (size_t i = 0; i < r->n_cost; i++) {
-		const struct rp_cost_row *c = &r->cost[i];
-		const struct rp_endpoint *e = &d->eps[c->ep];
-		int priced = !isnan(c->usd_per_hour);
-		tb_row(b, priced ? NULL : "missing", NULL, NULL);
-		if (c->rank)
-			tb_cell_int(b, c->rank);
-		else
-			tb_cell_v(b, "–", RP_CELL_NUM, NAN);
-		tb_cell(b, rp_ep_label(e));
-		tb_cell(b, e->region);
-		tb_cell(b, e->price_basis);
-		if (priced)
-			tb_cell_fmt(b, "%.4g", c->usd_per_hour);
-		else
-			tb_cell(b, "missing");
-		/* shaped on credits: ranked on the rate after the burst; sender-limited: the
-		 * sender's figure, not the pair's */
-		tb_cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
-			 : c->sustained ? "%.0f sustained"
-			 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
-		tb_cell_fmt(b, "%.0f", c->mbps_per_usd_hour);
-		tb_cell_fmt(b, "%.4g", c->usd_per_gbps_hour);
-		rp_buf_reset(lab);
-		if (c->best_case >= 0)
-			rp_case_label(d, &d->cases[c->best_case], lab);
-		tb_cell(b, c->best_case >= 0 ? rp_buf_str(lab) : "no successful case");
-		tb_cell(b, e->price_as_of);
-		tb_cell(b, e->provider);
-		tb_cell(b, !priced ? "–" : c->currency ? c->currency : "USD");
-		struct rp_cell *pc = tb_cell(b, e->pricing ? e->pricing : "on-demand");
-		if (pc)
-			pc->title = e->price_window;
-		if (spot) {
-			tb_cell_fmt(b, "%.0f", c->od_mbps_per_hour);
-			tb_cell_fmt(b, "%.0f", c->spot_mbps_per_hour);
-		}
-		if (fair) {
-			const struct rp_stat *j = c->best_case >= 0 ? &d->cases[c->best_case].fig[RP_JAIN]
-								    : NULL;
-			if (j && j->n > 0)
-				tb_cell_fmt(b, "%.3f", j->med);
-			else
-				tb_cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
 	}
 }
@@ -363,13 +307,17 @@ static void ab(struct tb *b, const struct rp_report *r, struct rp_buf *lab)
  * against the baseline's, the cost of a million transactions; then A/B on latency. */
 static void latency(struct tb *b, const struct rp_report *r)
 {
-	static const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
-					   "p99.9 µs", "Lost", "p99 vs baseline", "$ per million",
-					   "Client CPU", "Agent CPU (load)"};
 	const struct rp_latency *l = r->latency;
 	char t[160];
 	if (!l || !l->n)
 		return;
+	/* a pair priced in another currency: each price names its money, none under "$" */
+	int usd = 1;
+	for (size_t i = 0; i < l->n; i++)
+		usd &= isnan(l->cases[i].usd_per_mtx) || rp_money_same(l->cases[i].currency, "USD");
+	const char *const cols[] = {"Pair", "Case", "Transactions/s", "p50 µs", "p99 µs",
+				    "p99.9 µs", "Lost", "p99 vs baseline", usd ? "$ per million"
+				    : "Price per million", "Client CPU", "Agent CPU (load)"};
 	tb_table(b, "latency-table", NULL, NULL, cols, 11);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_lat_case *c = &l->cases[i];
@@ -401,7 +349,12 @@ static void latency(struct tb *b, const struct rp_report *r)
 		} else {
 			tb_cell_v(b, "–", RP_CELL_NUM, NAN);
 		}
-		tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		if (usd || isnan(c->usd_per_mtx)) {
+			tb_cell_fmt(b, "%.4g", c->usd_per_mtx);
+		} else {
+			rp_fmt_money(t, sizeof(t), "%.4g", c->usd_per_mtx, c->currency);
+			tb_cell_v(b, t, RP_CELL_NUM, c->usd_per_mtx);
+		}
 		snprintf(t, sizeof(t), "%d", c->client_cpu);
 		tb_cell(b, c->client_cpu >= 0 ? t : "–");
 		if (c->agent_cpu >= 0)
@@ -440,13 +393,14 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 {
 	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
 					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
-					   "Added p99 µs"};
+					   "Added p99 µs", "RPM", "Idle RPM", "RPM per $/hour"};
 	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
-						 "%+.1f"};
+						 "%+.1f", "%.0f", "%.0f", "%.1f"};
 	const struct rp_loadlat *l = r->loadlat;
 	if (!l || !l->n)
 		return;
-	tb_table(b, "latency-under-load-table", NULL, NULL, cols, 9);
+	tb_table(b, "latency-under-load-table", NULL, l->rpm ? rp_loadlat_rpm_method : NULL, cols,
+	      l->rpm ? 12 : 9); /* the RPM columns where a case is a responsiveness test */
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rp_ll_case *c = &l->cases[i];
 		tb_row(b, NULL, "data-case-key", c->case_key);
@@ -454,7 +408,7 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 		if (pc)
 			pc->cls = "label";
 		tb_cell(b, c->desc);
-		for (int k = 0; k < RP_LL_N; k++)
+		for (int k = 0; k < (l->rpm ? RP_LL_N : RP_LL_RPM); k++)
 			tb_cell_fmt(b, fmt[k], c->v[k]);
 	}
 }
@@ -628,7 +582,7 @@ int rp_content_tables(const struct rp_report *r, struct rp_section *s)
 	rp_buf_init(&lab);
 	switch (s->kind) {
 	case RP_SEC_NEWS: news(&b, r, &lab); break;
-	case RP_SEC_COST: cost(&b, r, &lab); break;
+	case RP_SEC_COST: rp_content_cost(&b, r, &lab); break;
 	case RP_SEC_COMPARISON: comparison(&b, r, &lab); break;
 	case RP_SEC_RESULTS: results(&b, r, &lab); break;
 	case RP_SEC_LATENCY: latency(&b, r); break;

@@ -10,7 +10,7 @@
 #include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/load/result_rows.h"
 #include "report/render/report.h"
 
@@ -61,7 +61,9 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 	rp_buf_init(&b);
 	bool lab = rp_lab_scale(r->d) != NULL;
 	rp_buf_puts(&b, "rule,rank,endpoint,instance_type,region,price_basis,usd_per_hour,case_key,"
-		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour");
+		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour,relation,"
+		    "gb_per_hour,monthly_gb,transfer_per_hour,total_per_hour,mbps_per_total_hour,"
+		    "transfer_per_tb,total_per_tb,total_rank");
 	rp_buf_puts(&b, lab ? ",emulated,lab_scale\n" : "\n");
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
@@ -102,6 +104,19 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 		rp_buf_puts(&b, ",");
 		if (!isnan(c->mbps_per_usd_hour))
 			rp_buf_printf(&b, "%.17g", c->mbps_per_usd_hour);
+		rp_buf_puts(&b, ",");
+		rp_csv_field(&b, e->xfer.relation[0] ? e->xfer.relation : "unknown");
+		const double xf[] = {c->gb_per_hour, c->monthly_gb, c->transfer_per_hour,
+				     c->total_per_hour, c->mbps_per_total_hour, c->transfer_per_tb,
+				     c->total_per_tb};
+		for (size_t k = 0; k < sizeof(xf) / sizeof(xf[0]); k++) {
+			rp_buf_puts(&b, ",");
+			if (!isnan(xf[k]))
+				rp_buf_printf(&b, "%.17g", xf[k]);
+		}
+		rp_buf_puts(&b, ",");
+		if (c->total_rank)
+			rp_buf_printf(&b, "%d", c->total_rank);
 		if (lab && e->lab_scale)
 			rp_buf_printf(&b, ",1,%.17g", e->emu_scale);
 		else if (lab)

@@ -6,27 +6,40 @@
 #include "report/render/export.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/textesc.h"
 #include "report/load/export_rows.h"
 
 void rp_export_label(const char *v, char *buf, size_t cap)
 {
 	size_t o = 0;
-	for (; *v && o + 3 < cap; v++) {
+	for (size_t take; *v; v += take) {
+		/* a control character or a byte that is not UTF-8 as lib/textesc.h's escape, its
+		 * backslash doubled: label values must be UTF-8 */
+		char esc[8], piece[16];
+		take = textesc_step(v, esc, TEXTESC_KEEP_SPACE);
 		unsigned char ch = (unsigned char)*v;
-		if (ch == '\\' || ch == '"') {
-			buf[o++] = '\\';
-			buf[o++] = (char)ch;
-		} else if (ch == '\n') {
-			buf[o++] = '\\';
-			buf[o++] = 'n';
-		} else {
-			buf[o++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
-		}
+		if (esc[0])
+			snprintf(piece, sizeof(piece), "\\%s", esc);
+		else if (ch == '\\' || ch == '"')
+			snprintf(piece, sizeof(piece), "\\%c", ch);
+		else if (ch == '\n')
+			snprintf(piece, sizeof(piece), "\\n");
+		else if (ch == '\r' || ch == '\t')
+			snprintf(piece, sizeof(piece), " ");
+		else
+			snprintf(piece, sizeof(piece), "%.*s", (int)take, v);
+		size_t len = strlen(piece);
+		if (o + len >= cap)
+			break; /* not half a character or escape */
+		memcpy(buf + o, piece, len);
+		o += len;
 	}
-	buf[o] = '\0';
+	if (cap > 0)
+		buf[o] = '\0';
 }
 
 static void label(FILE *out, const char *name, const char *v, bool first)
@@ -87,6 +100,8 @@ static const struct xmetric metrics[] = {
 	 RP_X_LOST, 0.01},
 	{"netsweep_tcp_retransmits", NULL, "Mean TCP retransmissions per repeat (TCP cases).", "tcp",
 	 RP_X_RETR, 1},
+	{"netsweep_quic_lost_packets", NULL,
+	 "Mean packets ngtcp2 declared lost per repeat (QUIC cases).", "quic", RP_X_RETR, 1},
 	{"netsweep_sender_cpu_ratio", "ratio",
 	 "Mean CPU of the sending engine threads, share of one CPU.", NULL, RP_X_SCPU, 0.01},
 	{"netsweep_receiver_cpu_ratio", "ratio",
@@ -189,14 +204,51 @@ static void write_text(FILE *out, const struct rp_xset *s, const struct rp_expor
 		stamp(out, o, x->num[RP_X_TS]);
 		fputc('\n', out);
 	}
+	/* with transfer (v_cost_total, US dollars): the hour's transfer and total, and goodput per
+	 * hourly dollar of the total */
+	static const struct { const char *name, *help; int col; } xfer[] = {
+		{"netsweep_transfer_usd_per_hour", "What moving the case's traffic costs an hour "
+		 "(v_cost_total: its relation's transfer rule; 0 = free).", RP_X_XFER},
+		{"netsweep_total_usd_per_hour", "Instances and transfer an hour (v_cost_total).",
+		 RP_X_TOTAL},
+	};
+	for (size_t k = 0; k < sizeof(xfer) / sizeof(xfer[0]); k++) {
+		family(out, o, xfer[k].name, NULL, xfer[k].help);
+		for (size_t i = 0; i < s->n; i++) {
+			const struct rp_xcase *x = &s->c[i];
+			if (!isfinite(x->num[xfer[k].col]))
+				continue;
+			fprintf(out, "%s{", xfer[k].name);
+			case_labels(out, x);
+			fprintf(out, ",relation=\"%s\"} %.17g", x->text[RP_X_RELATION],
+				x->num[xfer[k].col]);
+			stamp(out, o, x->num[RP_X_TS]);
+			fputc('\n', out);
+		}
+	}
+	family(out, o, "netsweep_goodput_bytes_per_second_per_total_usd_hour", NULL,
+	       "Median goodput per hourly dollar of instances and transfer.");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rp_xcase *x = &s->c[i];
+		if (!isfinite(x->num[RP_X_MEDIAN]) || !(x->num[RP_X_TOTAL] > 0))
+			continue;
+		fputs("netsweep_goodput_bytes_per_second_per_total_usd_hour{", out);
+		case_labels(out, x);
+		fprintf(out, ",relation=\"%s\"} %.17g", x->text[RP_X_RELATION],
+			x->num[RP_X_MEDIAN] / 8.0 / x->num[RP_X_TOTAL]);
+		stamp(out, o, x->num[RP_X_TS]);
+		fputc('\n', out);
+	}
 	family(out, o, "netsweep_cost_rank", NULL,
-	       "Rank of the pair per dollar in its run (1 = most), on its ranked case.");
+	       "Rank of the pair per unit of its currency in its run (1 = most), on its ranked "
+	       "case; each currency ranks on its own.");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rp_xcase *x = &s->c[i];
 		if (!isfinite(x->num[RP_X_RANK]))
 			continue;
 		fputs("netsweep_cost_rank{", out);
 		case_labels(out, x);
+		label(out, "currency", x->text[RP_X_RANK_CUR], false);
 		fprintf(out, "} %.0f", x->num[RP_X_RANK]);
 		stamp(out, o, x->num[RP_X_TS]);
 		fputc('\n', out);

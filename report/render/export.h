@@ -24,8 +24,10 @@ struct rp_export_opts {
 int rp_export(sqlite3 *db, const long long *run_ids, size_t n, const struct rp_export_opts *o,
 	      FILE *out, struct ns_err *err);
 
-/* A label value in the text formats' escaping (backslash, double quote, newline), with other
- * control characters as spaces, into buf. Exposed for tests. */
+/* A label value in the text formats' escaping (backslash, double quote, newline), CR and tab
+ * as spaces, other control characters and bytes that are not UTF-8 as lib/textesc.h's escapes
+ * (backslash doubled), into buf (cut before a character that does not fit whole). Exposed for
+ * tests. */
 void rp_export_label(const char *v, char *buf, size_t cap);
 
 #endif

@@ -5,10 +5,12 @@
 #include <libxml/parser.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "lib/atomicfile.h"
+#include "lib/textesc.h"
 
 xmlNodePtr hd_el(xmlNodePtr parent, const char *name, const char *text)
 {
@@ -269,9 +271,40 @@ int hd_embed_svg(xmlNodePtr fig, const char *dir, const char *name, const char *
 	return 0;
 }
 
+/* Every text, attribute value and comment under n made valid XML 1.0 and UTF-8 by the one
+ * sanitiser (lib/textesc.h): a stored label, pair name or hook output with control characters
+ * or bytes that are not UTF-8 is shown as escapes instead of making a document no parser reads
+ * (a site's night.xml that every later build stopped at). Returns -1 when out of memory. */
+static int sanitise(xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE ||
+		     n->type == XML_COMMENT_NODE) && n->content &&
+		    textesc_needed_f((const char *)n->content, TEXTESC_KEEP_SPACE)) {
+			char *t = textesc_dup_f((const char *)n->content, TEXTESC_KEEP_SPACE);
+			if (!t)
+				return -1;
+			xmlNodeSetContent(n, BAD_CAST t);
+			free(t);
+		}
+		if (n->type == XML_ELEMENT_NODE) {
+			for (xmlAttrPtr a = n->properties; a; a = a->next)
+				if (sanitise(a->children) < 0)
+					return -1;
+		}
+		if (n->type != XML_ENTITY_REF_NODE && sanitise(n->children) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int hd_save(xmlDocPtr doc, const char *path, int html, struct ns_err *err)
 {
 	struct atomicfile af;
+	if (sanitise(doc->children) < 0) {
+		xmlFreeDoc(doc);
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	}
 	if (atomicfile_open(&af, path, 0644, 0, err) < 0) {
 		xmlFreeDoc(doc);
 		return -1;

@@ -14,7 +14,7 @@
 #include "report/model/describe.h"
 #include "report/render/hdoc.h"
 #include "report/analyze/advertised.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "report/model/fmt.h"
 #include "report/load/limits.h"
 #include "lib/cli.h"
@@ -33,6 +33,8 @@ static const char *css =
 	"th{background:#eef2f7}tr.regression td{background:#fde2e1}tr.improvement td{background:#e3f5e1}"
 	"tr.missing td{color:#8a5a00}tr.significant td{font-weight:600}.note{color:#555}.warn{background:#fff4d6;padding:8px 12px;"
 	"border-left:4px solid #e69f00}td.mismatch{background:#fde2e1;font-weight:600}"
+	"span.burst{display:inline-block;white-space:normal;min-width:9em;color:#8a5a00;"
+	"font-weight:600;text-align:left}"
 	"figure{margin:1em 0;background:#fff;border:1px solid #d0d5dd;padding:8px}"
 	"figure svg{width:100%;height:auto;max-width:960px;display:block}"
 	"figcaption{color:#444;font-size:.9em}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;"
@@ -40,6 +42,9 @@ static const char *css =
 	"overflow-wrap:anywhere}ul.findings li{margin:.3em 0}.summary td{overflow-wrap:anywhere}"
 	".summary td:first-child{font-weight:600}.scroll{overflow-x:auto;max-width:100%}"
 	"td.label{min-width:12em}.lead{font-size:1.1em}"
+	/* heatmaps (report/placement): a sequential scale, text legible on every step */
+	"td.heat0{background:#f7fbff}td.heat1{background:#deebf7}td.heat2{background:#c6dbef}"
+	"td.heat3{background:#6baed6}td.heat4{background:#08519c;color:#fff}"
 	"#environment-table td{white-space:nowrap}td.step{background:#fde2e1;font-weight:600}"
 	"@media (max-width:700px){main{padding:8px}table{font-size:.8em}"
 	"figure{padding:2px;margin:.6em 0}"
@@ -87,20 +92,18 @@ static const struct rp_chart *chart_named(const struct rp_report *r, const char 
 	return NULL;
 }
 
-/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers —
- * but not one bar of a run of group cases, which opens on its clients instead. */
-static const struct rp_chart *lead_chart(const struct rp_report *r)
+/* The per-dollar chart, when drawn, opens the page: it is the question netsweep answers;
+ * so do the other currencies' (per_eur, ...), each its own chart — but not one bar of a run
+ * of group cases, which opens on its clients instead. */
+static int lead_chart(const struct rp_report *r, const struct rp_chart *c)
 {
 	size_t ranked = 0;
 	for (size_t i = 0; i < r->n_cost; i++)
 		ranked += r->cost[i].rank > 0;
 	if (ranked < 2 && chart_named(r, "fairness"))
-		return NULL;
-	for (size_t i = 0; i < r->charts->n; i++)
-		if (!strcmp(r->charts->items[i].name, "per_dollar") &&
-		    r->charts->items[i].status == RP_CHART_OK)
-			return &r->charts->items[i];
-	return NULL;
+		return 0;
+	return c->status == RP_CHART_OK && (!strcmp(c->name, "per_dollar") ||
+		(!strncmp(c->name, "per_", 4) && strlen(c->name) == 7));
 }
 
 static void chart_figure(const struct rp_report *r, xmlNodePtr s, const struct rp_chart *c)
@@ -148,7 +151,7 @@ static void write_charts(const struct rp_report *r, const struct rp_section *sec
 	rp_buf_init(&nd);
 	for (size_t i = 0; i < r->charts->n; i++) {
 		const struct rp_chart *c = &r->charts->items[i];
-		if (c == lead_chart(r) || !strcmp(c->name, "fairness"))
+		if (lead_chart(r, c) || !strcmp(c->name, "fairness"))
 			continue;
 		if (c->status == RP_CHART_NODATA)
 			rp_buf_printf(&nd, "%s%s (%s)", nd.len ? "; " : "Not drawn, nothing to draw: ",
@@ -190,14 +193,16 @@ static void write_section(const struct rp_report *r, const struct rp_section *se
 	case RP_SEC_NEWS:
 		write_tables(sec, main);
 		/* the page's lead chart right after the news, above the ranking it illustrates */
-		if (lead_chart(r))
-			chart_figure(r, main, lead_chart(r));
+		for (size_t i = 0; i < r->charts->n; i++)
+			if (lead_chart(r, &r->charts->items[i]))
+				chart_figure(r, main, &r->charts->items[i]);
 		break;
 	case RP_SEC_GROUP: write_group(r, sec, main); break;
 	case RP_SEC_COST: write_tables(sec, main); break;
 	case RP_SEC_FINDINGS: write_findings(r, sec, main); break;
 	case RP_SEC_LATENCY: write_tables(sec, main); break;
 	case RP_SEC_LOADLAT: write_tables(sec, main); break;
+	case RP_SEC_PLACEMENT: write_tables(sec, main); break;
 	case RP_SEC_AB: write_tables(sec, main); break;
 	case RP_SEC_CHARTS: write_charts(r, sec, main); break;
 	case RP_SEC_HISTORY: write_tables(sec, main); break;

@@ -10,8 +10,9 @@
 #include "lib/atomicfile.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/load/lab.h"
+#include "report/load/lab_runs.h"
 #include "lib/jsonw.h"
+#include "report/placement/placement_section.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)
 {
@@ -68,6 +69,9 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 	jsonw_kv_str(w, "pricing", r->pricing ? r->pricing->model : "on-demand");
 	jsonw_kv_bool(w, "per_currency", r->pricing && r->pricing->per_currency);
 	jsonw_kv_str(w, "note", r->pricing ? r->pricing->note : NULL);
+	char dis[1024];
+	jsonw_kv_str(w, "transfer_note", rp_cost_disagree(d, r->cost, r->n_cost, dis, sizeof(dis))
+					  ? dis : NULL);
 	jsonw_key(w, "rows");
 	jsonw_arr_open(w);
 	for (size_t i = 0; i < r->n_cost; i++) {
@@ -93,10 +97,40 @@ static void ranking(struct jsonw *w, const struct rp_report *r, struct rp_buf *l
 		jsonw_kv_str(w, "pricing", e->pricing ? e->pricing : "on-demand");
 		jsonw_kv_double(w, "per_hour", c->usd_per_hour);
 		jsonw_kv_double(w, "mbps_per_hour", c->mbps_per_usd_hour);
+		/* how many rank in its currency: "1 of ranked_among", never across currencies */
+		size_t among = 0;
+		for (size_t k = 0; k < r->n_cost && c->rank; k++)
+			among += r->cost[k].rank && rp_money_same(r->cost[k].currency, c->currency);
+		if (c->rank)
+			jsonw_kv_uint(w, "ranked_among", among);
+		else
+			jsonw_kv_str(w, "ranked_among", NULL);
+		/* converted from its own currency at the run's stated rate */
+		jsonw_kv_str(w, "quoted_currency", e->fx_rate > 0 ? e->fx_currency : NULL);
+		jsonw_kv_double(w, "fx_usd", e->fx_rate > 0 ? e->fx_rate : NAN);
 		jsonw_kv_double(w, "spot_mbps_per_hour", c->spot_mbps_per_hour);
 		jsonw_kv_double(w, "advertised_pct", c->best_case >= 0 ?
 				rp_advertised_case(d, &d->cases[c->best_case]).pct : NAN);
 		jsonw_kv_bool(w, "sender_limited", c->sender_limited);
+		/* an "up to" type: its burst window (measured, or the documented range) and
+		 * whether the ranked case ran inside it on credit (report/analyze/burst.h) */
+		jsonw_kv_bool(w, "inside_burst", c->inside_burst);
+		jsonw_kv_str(w, "burst_window_from", !c->burst_window ? NULL
+			     : c->window_measured ? "measured" : "documented");
+		jsonw_kv_double(w, "burst_window_s", c->window_s);
+		/* with transfer (v_cost_total's figures at the ranked rate), in currency */
+		jsonw_kv_str(w, "relation", e->xfer.relation[0] ? e->xfer.relation : "unknown");
+		jsonw_kv_double(w, "gb_per_hour", c->gb_per_hour);
+		jsonw_kv_double(w, "monthly_gb", c->monthly_gb);
+		jsonw_kv_double(w, "transfer_per_hour", c->transfer_per_hour);
+		jsonw_kv_double(w, "total_per_hour", c->total_per_hour);
+		jsonw_kv_double(w, "mbps_per_total_hour", c->mbps_per_total_hour);
+		jsonw_kv_double(w, "transfer_per_tb", c->transfer_per_tb);
+		jsonw_kv_double(w, "total_per_tb", c->total_per_tb);
+		if (c->total_rank)
+			jsonw_kv_int(w, "total_rank", c->total_rank);
+		else
+			jsonw_kv_str(w, "total_rank", NULL);
 		if (e->lab_scale)
 			jsonw_kv_double(w, "lab_scale", e->emu_scale);
 		jsonw_obj_close(w);
@@ -136,9 +170,14 @@ static void comparison(struct jsonw *w, const struct rp_report *r, struct rp_buf
 	for (size_t k = 0; r->news && k < r->news->n_cost; k++) {
 		const struct rp_cost_change *c = &r->news->cost[k];
 		jsonw_obj_open(w);
+		const char *cur = r->cost[c->cur].currency;
+		int usd = !strcmp(rp_money_code(cur), "USD"); /* the dollar keys only in dollars */
 		jsonw_kv_str(w, "pair", r->d->eps[r->cost[c->cur].ep].name);
-		jsonw_kv_double(w, "baseline_mbps_per_usd_hour", c->base_mpd);
-		jsonw_kv_double(w, "mbps_per_usd_hour", c->cur_mpd);
+		jsonw_kv_double(w, "baseline_mbps_per_usd_hour", usd ? c->base_mpd : NAN);
+		jsonw_kv_double(w, "mbps_per_usd_hour", usd ? c->cur_mpd : NAN);
+		jsonw_kv_str(w, "currency", rp_money_code(cur));
+		jsonw_kv_double(w, "baseline_mbps_per_hour", c->base_mpd);
+		jsonw_kv_double(w, "mbps_per_hour", c->cur_mpd);
 		jsonw_kv_double(w, "change_pct", c->change_pct);
 		jsonw_kv_int(w, "baseline_rank", c->base_rank);
 		jsonw_kv_int(w, "rank", c->cur_rank);
@@ -187,6 +226,11 @@ int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *er
 		jsonw_obj_close(&w);
 	}
 	jsonw_arr_close(&w);
+	jsonw_key(&w, "placement");
+	if (r->placement)
+		rp_placement_json(&w, r->placement);
+	else
+		jsonw_null(&w);
 	jsonw_obj_close(&w);
 	const char *text = jsonw_finish(&w);
 	int rc = -1;

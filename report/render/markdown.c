@@ -226,7 +226,7 @@ static void section(const struct rp_report *r, const struct rp_section *sec, str
 	case RP_SEC_NEWS: case RP_SEC_COST: case RP_SEC_COMPARISON: case RP_SEC_RESULTS: break;
 	case RP_SEC_GROUP: break; /* its chart after its tables, below */
 	case RP_SEC_FINDINGS: findings(r, b); break;
-	case RP_SEC_LATENCY: case RP_SEC_LOADLAT: break;
+	case RP_SEC_LATENCY: case RP_SEC_LOADLAT: case RP_SEC_PLACEMENT: break;
 	case RP_SEC_AB: break;
 	case RP_SEC_CHARTS: charts(r, b); break;
 	case RP_SEC_HISTORY: break;

@@ -8,16 +8,17 @@
 
 #include "report/charts/charts.h"
 #include "report/analyze/compare.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 #include "report/analyze/findings.h"
 #include "report/analyze/ab.h"
 #include "report/analyze/history.h"
-#include "report/analyze/latency.h"
+#include "report/analyze/latency_analysis.h"
 #include "report/load/loadlat.h"
 #include "report/analyze/news.h"
-#include "report/load/search.h"
+#include "report/load/search_rows.h"
 #include "report/load/pricing.h"
+#include "report/placement/placement.h"
 
 /* One client of a group case (v_group_clients): its case, its member name and its mean
  * receive rate over the case's successful results, in case and client order. */
@@ -52,6 +53,7 @@ struct rp_report {
 	const struct rp_loadlat *loadlat; /* cases with a latency probe; NULL or n = 0: none */
 	const struct rp_client_rate *clients; /* group cases' clients; n_clients = 0: none */
 	size_t n_clients;
+	const struct rp_placement *placement; /* heatmaps and steadiness; NULL = none */
 };
 
 #define RP_INSTALL_GNUPLOT "apt-get install gnuplot-nox"

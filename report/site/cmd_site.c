@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "lib/cli.h"
+#include "lib/cost.h"
 #include "report/site/cmd_site.h"
 #include "report/site/site.h"
 
@@ -35,7 +36,10 @@ static void usage(FILE *f)
 		"  --base-url URL     where DIR is published (https://...): the feed and the cards\n"
 		"                     get absolute addresses, which chat unfurlers need\n"
 		"  --rerender         render every night's report again (after an upgrade)\n"
-		"  --gnuplot-timeout S  time limit per chart (default 20)\n\n"
+		"  --gnuplot-timeout S  time limit per chart (default 20)\n"
+		"  --monthly-transfer VOLUME  the nights' transfer tiers at this monthly volume\n"
+		"                     (50TB; default: each night's matrix's, else its rates for a\n"
+		"                     730-hour month); new nights only, or all with --rerender\n\n"
 		"Environment: NETSWEEP_GNUPLOT=PATH|none picks or disables gnuplot.\n");
 }
 
@@ -49,10 +53,12 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 		{"base-url", required_argument, NULL, 'u'},
 		{"rerender", no_argument, NULL, 'R'},
 		{"gnuplot-timeout", required_argument, NULL, 'g'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	rp_site_cfg_init(o);
+	o->db = cli_db_default();
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -69,6 +75,14 @@ static int parse_args(int argc, char **argv, struct rp_site_cfg *o)
 			if (cli_number("--gnuplot-timeout", optarg, 0.1, 3600, &o->gnuplot_timeout,
 				       &ge) < 0) {
 				fprintf(stderr, "netsweep site: %s\n", ge.msg);
+				return -1;
+			}
+			break;
+		}
+		case 'M': {
+			struct ns_err me = {0};
+			if (cost_volume_parse(optarg, &o->monthly_gb, &me) < 0) {
+				fprintf(stderr, "netsweep site: --monthly-transfer: %s\n", me.msg);
 				return -1;
 			}
 			break;
@@ -105,5 +119,8 @@ int cmd_site(int argc, char **argv)
 	printf("netsweep site: %s/index.html: %zu night%s (%zu rendered in %.1f s), %zu pair "
 	       "page%s, feed.xml; %.1f s in all\n", cfg.outdir, st.nights, NS_PLURAL(st.nights),
 	       st.rendered, st.render_s, st.pairs, NS_PLURAL(st.pairs), st.total_s);
+	if (st.repaired)
+		printf("netsweep site: %zu night%s rendered again: %s night.xml did not parse\n",
+		       st.repaired, NS_PLURAL(st.repaired), st.repaired == 1 ? "its" : "their");
 	return EXIT_OK;
 }

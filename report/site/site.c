@@ -1,6 +1,7 @@
 /* site: see site.h. */
 #include "report/site/site.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,7 @@
 
 void rp_site_cfg_init(struct rp_site_cfg *cfg)
 {
-	const char *env = getenv("NETSWEEP_DB");
-	*cfg = (struct rp_site_cfg){.db = env && *env ? env : "netsweep.db",
+	*cfg = (struct rp_site_cfg){.db = "netsweep.db",
 				    .outdir = "netsweep-site", .gnuplot_timeout = 20};
 }
 
@@ -54,6 +54,7 @@ static int render_night(const struct rp_site_cfg *cfg, const struct rp_night_ref
 	rp_report_cfg_init(&rc);
 	rc.db = cfg->db;
 	rc.run = run;
+	rc.monthly_gb = cfg->monthly_gb;
 	rc.baseline = "previous";
 	rc.outdir = dir;
 	rc.gnuplot_timeout = cfg->gnuplot_timeout;
@@ -117,9 +118,22 @@ int rp_site_build(const struct rp_site_cfg *cfg, struct rp_site_stats *st, struc
 		site_night_slug(&refs[i], slug, sizeof(slug));
 		snprintf(dir, sizeof(dir), "%s/nights/%s", cfg->outdir, slug);
 		snprintf(path, sizeof(path), "%s/night.xml", dir);
-		if (!cfg->rerender && stat(path, &sb) == 0) {
-			rc = site_night_read(path, &nights[i], err);
-		} else {
+		bool render = cfg->rerender || stat(path, &sb) != 0;
+		struct ns_err rerr = {0};
+		if (!render && (rc = site_night_read(path, &nights[i], &rerr)) < 0) {
+			site_night_free(&nights[i]);
+			if (rerr.code != NS_E_INPUT) {
+				if (err)
+					*err = rerr;
+				goto out;
+			}
+			/* a summary no parser reads (an older build wrote a stored label's control
+			 * bytes into it): the night is rendered again from the database rather than
+			 * stopping this build and every later one */
+			render = true;
+			st->repaired++;
+		}
+		if (render) {
 			double t = now_s();
 			rc = render_night(cfg, &refs[i], slug, dir, &nights[i], err);
 			st->render_s += now_s() - t;
@@ -136,6 +150,7 @@ int rp_site_build(const struct rp_site_cfg *cfg, struct rp_site_stats *st, struc
 	site_title(cfg, &s);
 	char *gnuplot = rp_gnuplot_find(reason, sizeof(reason));
 	s.gnuplot = gnuplot;
+	s.mixed = site_nights_mixed(s.nights, s.n);
 	rc = site_series_build(&s, err);
 	if (rc == 0)
 		rc = site_pages_write(&s, err);

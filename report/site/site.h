@@ -21,10 +21,13 @@ struct rp_site_cfg {
 				   absolute addresses; NULL = relative ones only */
 	double gnuplot_timeout; /* per chart */
 	int rerender;           /* render every night's report again (its address kept) */
+	double monthly_gb;      /* --monthly-transfer: the nights' transfer tiers at this volume;
+				   0 = each night's matrix's, else its rates for 730 hours */
 };
 
 struct rp_site_stats {
 	size_t nights, rendered, pairs;
+	size_t repaired;           /* of rendered: nights whose night.xml no parser read */
 	double render_s, total_s;  /* rendering the new nights; the whole build */
 };
 
@@ -32,8 +35,9 @@ struct rp_site_stats {
 void rp_site_cfg_init(struct rp_site_cfg *cfg);
 /* NS_E_USAGE: no database, no folder, a base URL that is not http(s). */
 int rp_site_cfg_check(const struct rp_site_cfg *cfg, struct ns_err *err);
-/* Builds or updates the site. Errors: NS_E_USAGE (no finished run), NS_E_INPUT (the
- * database, a damaged summary), NS_E_IO (the folder or a file), NS_E_NOMEM. */
+/* Builds or updates the site; a night whose night.xml is damaged is rendered again (counted in
+ * st->repaired). Errors: NS_E_USAGE (no finished run), NS_E_INPUT (the database), NS_E_IO (the
+ * folder or a file), NS_E_NOMEM. */
 int rp_site_build(const struct rp_site_cfg *cfg, struct rp_site_stats *st, struct ns_err *err);
 
 #endif

@@ -91,6 +91,14 @@ const char *site_lab_scale(const struct site_ctx *s)
 	return NULL;
 }
 
+/* "Mbit/s per $/hour" for dollars, "Mbit/s per EUR/hour" for another currency (its code:
+ * gnuplot's font may lack the symbol, and "$" is never another money's). */
+void site_gp_per_money(const char *cur, char *out, size_t n)
+{
+	snprintf(out, n, "Mbit/s per %s/hour", !strcmp(rp_money_code(cur), "USD") ? "$"
+		 : rp_money_code_ok(cur) ? rp_money_code(cur) : "price");
+}
+
 static const char *style(const struct site_ctx *s)
 {
 	return s->n > MARKED_NIGHTS ? "lines" : "linespoints";
@@ -177,15 +185,23 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 	struct rp_buf dat;
 	rp_buf_init(&dat);
 	cg_dat_comment(&dat, p->name);
-	rp_buf_puts(&dat, "# night_start mbps usd_per_hour mbps_per_usd_hour\n");
+	/* the pair's money is its last night's: a night priced in another currency is a gap,
+	 * never a point on the same axis */
+	const char *cur = p->currency;
+	if (!strcmp(cur, "USD"))
+		rp_buf_puts(&dat, "# night_start mbps usd_per_hour mbps_per_usd_hour\n");
+	else
+		rp_buf_printf(&dat, "# night_start mbps per_hour mbps_per_hour (in %s)\n",
+			      rp_money_code_ok(cur) ? cur : "its currency");
 	double lo = NAN, hi = NAN;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct site_pair *sp = p->at[i];
+		int same = sp && rp_money_same(site_pair_currency(sp), cur);
 		rp_buf_printf(&dat, "%s ", s->nights[i].started);
 		cg_dat_num(&dat, sp ? sp->mbps : NAN, " ");
-		cg_dat_num(&dat, sp ? sp->usd_per_hour : NAN, " ");
-		cg_dat_num(&dat, sp ? sp->mpd : NAN, "\n");
-		if (sp && !isnan(sp->usd_per_hour)) {
+		cg_dat_num(&dat, same ? sp->usd_per_hour : NAN, " ");
+		cg_dat_num(&dat, same ? sp->mpd : NAN, "\n");
+		if (same && !isnan(sp->usd_per_hour)) {
 			lo = isnan(lo) || sp->usd_per_hour < lo ? sp->usd_per_hour : lo;
 			hi = isnan(hi) || sp->usd_per_hour > hi ? sp->usd_per_hour : hi;
 		}
@@ -195,21 +211,114 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 	rp_buf_free(&dat);
 	if (rc < 0)
 		return -1;
-	char card[256];
-	snprintf(card, sizeof(card), "%.200s: Mbit/s per $/hour%s", p->name, lab ? " (emulated)" : "");
-	if (series_chart(s, &o, "per_dollar", "Mbit/s per $/hour over the nights",
-			 "The pair's ranked case's median receiver goodput per hourly dollar, "
-			 "night by night.", "Mbit/s per $/hour", 4, out, card, jobs, n, err) < 0 ||
+	char card[320], per[48], title[96], caption[320], price[32];
+	site_gp_per_money(cur, per, sizeof(per));
+	snprintf(card, sizeof(card), "%.200s: %s%s", p->name, per, lab ? " (emulated)" : "");
+	snprintf(title, sizeof(title), "%s over the nights", per);
+	snprintf(caption, sizeof(caption), "The pair's ranked case's median receiver goodput per "
+		 "hourly %s, night by night.%s", rp_money_word(cur), s->mixed ? " Nights it was "
+		 "priced in another currency are gaps: two currencies never share an axis." : "");
+	snprintf(price, sizeof(price), "%s/hour", !strcmp(cur, "USD") ? "$"
+		 : rp_money_code_ok(cur) ? cur : "price");
+	if (series_chart(s, &o, "per_dollar", title, caption, per, 4, out, card, jobs, n,
+			 err) < 0 ||
 	    series_chart(s, &o, "throughput", "Throughput over the nights",
 			 "The median receiver goodput of the pair's ranked case, night by night.",
 			 "Mbit/s", 2, out, NULL, jobs, n, err) < 0)
 		return -1;
 	if (!isnan(lo) && hi > lo &&
 	    series_chart(s, &o, "price", "Price over the nights",
-			 "The pair's hourly price as each night recorded it.", "$/hour", 3, out,
+			 "The pair's hourly price as each night recorded it.", price, 3, out,
 			 NULL, jobs, n, err) < 0)
 		return -1;
 	return 0;
+}
+
+/* The index's chart of one currency: the pairs whose last night priced them in it, each a
+ * gap on a night priced in another; "per_dollar" for the first currency, "per_CODE" for
+ * another. The card is drawn from the first. */
+static int index_chart(const struct site_ctx *s, const char *dir, const char *cur, int first,
+		       size_t n_cur, struct rp_chart_opts *o, struct site_charts *out,
+		       struct cg_job *jobs, size_t *n, struct ns_err *err)
+{
+	struct rp_buf dat, gp, body;
+	rp_buf_init(&dat);
+	rp_buf_init(&gp);
+	rp_buf_init(&body);
+	char name[32], per[48], title[96], caption[400];
+	if (first) {
+		snprintf(name, sizeof(name), "per_dollar");
+	} else {
+		snprintf(name, sizeof(name), "per_%s", cur);
+		for (char *q = name; *q; q++)
+			*q = (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+	}
+	site_gp_per_money(cur, per, sizeof(per));
+	size_t shown = 0;
+	for (size_t k = 0; k < s->n_series; k++) {
+		const struct site_series *p = &s->series[k];
+		if (!rp_money_same(p->currency, cur))
+			continue;
+		if (shown)
+			rp_buf_puts(&dat, "\n\n");
+		cg_dat_label(&dat, p->name);
+		rp_buf_puts(&dat, "\n");
+		for (size_t i = 0; i < s->n; i++) {
+			const struct site_pair *sp = p->at[i];
+			rp_buf_printf(&dat, "%s ", s->nights[i].started);
+			cg_dat_num(&dat, sp && rp_money_same(site_pair_currency(sp), cur) ? sp->mpd
+				   : NAN, "\n");
+		}
+		shown++;
+	}
+	snprintf(title, sizeof(title), "%s over the nights", per);
+	snprintf(caption, sizeof(caption), "Each pair's ranked case's median receiver goodput per "
+		 "hourly %s, night by night.%s", rp_money_word(cur), n_cur > 1 ? " Only the pairs "
+		 "priced in this currency: each currency has its own chart, never one axis for "
+		 "two." : "");
+	struct rp_chart *c = cg_chart_new(&out->c, o, name, title, caption);
+	cg_gp_header(&gp, o, c);
+	cg_gp_key_margin(&gp, shown);
+	night_axis(s, &body);
+	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel ");
+	rp_gp_quote(&body, per);
+	/* past the palette's 7 colours the lines are told apart by their dashes */
+	rp_buf_printf(&body, "\nplot for [i=0:%zu] '%s.dat' index i using 0:2 with %s "
+		      "lw 2 dt i / 7 + 1 title columnheader(1)\n", shown ? shown - 1 : 0, name,
+		      style(s));
+	rp_buf_add(&gp, rp_buf_str(&body), body.len);
+	int rc = 0;
+	if (dat.oom || gp.oom || body.oom) {
+		rc = ns_err_code(err, NS_E_NOMEM, "out of memory");
+	} else if (!shown) {
+		c->status = RP_CHART_NODATA;
+		snprintf(c->reason, sizeof(c->reason), "no pair in any night");
+	} else if ((rc = cg_write_file(dir, c->name, "dat", &dat, err)) == 0 &&
+		   (rc = cg_write_file(dir, c->name, "gp", &gp, err)) == 0) {
+		add_job(o, c, "svg", jobs, n);
+	}
+	if (rc == 0 && shown && first) {
+		/* the card's key goes to the right: 630 px leave no room below; on a site of
+		 * several currencies the card is the first's and its title says so */
+		char ctitle[320];
+		if (n_cur > 1)
+			snprintf(ctitle, sizeof(ctitle), "%.200s (pairs priced in %s)%s", s->title,
+				 cur, o->lab_scale ? " (emulated)" : "");
+		else
+			snprintf(ctitle, sizeof(ctitle), "%.280s%s", s->title,
+				 o->lab_scale ? " (emulated)" : "");
+		struct rp_buf cb;
+		rp_buf_init(&cb);
+		rp_buf_puts(&cb, "set key rmargin top vertical maxcols 1\n");
+		rp_buf_add(&cb, rp_buf_str(&body), body.len);
+		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
+			    : write_card(o, ctitle, &cb, out, jobs, n, err);
+		rp_buf_free(&cb);
+	}
+	rp_buf_free(&dat);
+	rp_buf_free(&gp);
+	rp_buf_free(&body);
+	return rc;
 }
 
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
@@ -220,60 +329,22 @@ int site_charts_index(const struct site_ctx *s, const char *dir, struct site_cha
 	const char *lab = site_lab_scale(s);
 	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
 				  .timeout_s = s->cfg->gnuplot_timeout, .lab_scale = lab};
-	struct rp_buf dat, gp, body;
-	rp_buf_init(&dat);
-	rp_buf_init(&gp);
-	rp_buf_init(&body);
-	size_t shown = 0;
+	/* the currencies of the pairs' last nights, in the pairs' order (US dollars first);
+	 * SITE_CHART_JOBS leaves room for the card and three charts */
+	const char *curs[SITE_CHART_JOBS - 1];
+	size_t n_cur = 0;
 	for (size_t k = 0; k < s->n_series; k++) {
-		const struct site_series *p = &s->series[k];
-		if (shown)
-			rp_buf_puts(&dat, "\n\n");
-		cg_dat_label(&dat, p->name);
-		rp_buf_puts(&dat, "\n");
-		for (size_t i = 0; i < s->n; i++) {
-			rp_buf_printf(&dat, "%s ", s->nights[i].started);
-			cg_dat_num(&dat, p->at[i] ? p->at[i]->mpd : NAN, "\n");
-		}
-		shown++;
+		size_t j = 0;
+		while (j < n_cur && strcmp(curs[j], s->series[k].currency) != 0)
+			j++;
+		if (j == n_cur && n_cur < sizeof(curs) / sizeof(curs[0]) &&
+		    rp_money_code_ok(s->series[k].currency))
+			curs[n_cur++] = s->series[k].currency;
 	}
-	struct rp_chart *c = cg_chart_new(&out->c, &o, "per_dollar",
-					  "Mbit/s per $/hour over the nights",
-					  "Each pair's ranked case's median receiver goodput per hourly "
-					  "dollar, night by night.");
-	cg_gp_header(&gp, &o, c);
-	cg_gp_key_margin(&gp, shown);
-	night_axis(s, &body);
-	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel 'Mbit/s per $/hour'\n");
-	/* past the palette's 7 colours the lines are told apart by their dashes */
-	rp_buf_printf(&body, "plot for [i=0:%zu] 'per_dollar.dat' index i using 0:2 with %s "
-		      "lw 2 dt i / 7 + 1 title columnheader(1)\n", shown ? shown - 1 : 0,
-		      style(s));
-	rp_buf_add(&gp, rp_buf_str(&body), body.len);
-	int rc = 0;
-	if (dat.oom || gp.oom) {
-		rc = ns_err_code(err, NS_E_NOMEM, "out of memory");
-	} else if (!shown) {
-		c->status = RP_CHART_NODATA;
-		snprintf(c->reason, sizeof(c->reason), "no pair in any night");
-	} else if ((rc = cg_write_file(dir, c->name, "dat", &dat, err)) == 0 &&
-		   (rc = cg_write_file(dir, c->name, "gp", &gp, err)) == 0) {
-		add_job(&o, c, "svg", jobs, n);
-	}
-	if (rc == 0 && shown) {
-		/* the card's key goes to the right: 630 px leave no room below */
-		struct rp_buf cb;
-		char card[300];
-		snprintf(card, sizeof(card), "%s%s", s->title, lab ? " (emulated)" : "");
-		rp_buf_init(&cb);
-		rp_buf_puts(&cb, "set key rmargin top vertical maxcols 1\n");
-		rp_buf_add(&cb, rp_buf_str(&body), body.len);
-		rc = cb.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
-			    : write_card(&o, card, &cb, out, jobs, n, err);
-		rp_buf_free(&cb);
-	}
-	rp_buf_free(&dat);
-	rp_buf_free(&gp);
-	rp_buf_free(&body);
-	return rc;
+	if (!n_cur)
+		curs[n_cur++] = "USD";
+	for (size_t k = 0; k < n_cur; k++)
+		if (index_chart(s, dir, curs[k], k == 0, n_cur, &o, out, jobs, n, err) < 0)
+			return -1;
+	return 0;
 }

@@ -18,7 +18,7 @@ struct site_charts {
 };
 
 /* At most this many gnuplot jobs per page. */
-#define SITE_CHART_JOBS 4
+#define SITE_CHART_JOBS 5 /* the band chart (site_band.h) too */
 
 /* The lab's scale of the first pair whose latest night was emulated by `netsweep lab`; NULL
  * when every pair's was measured on real instances. */
@@ -32,5 +32,8 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 /* The same for the index (dir: the site's root): every pair's per dollar over the nights. */
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
 		      struct cg_job *jobs, size_t *n, struct ns_err *err);
+
+/* A chart's axis of throughput per price: "Mbit/s per $/hour", "Mbit/s per EUR/hour". */
+void site_gp_per_money(const char *cur, char *out, size_t n);
 
 #endif

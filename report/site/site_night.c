@@ -93,8 +93,13 @@ int site_night_from_report(const struct rp_night_ref *ref, const char *slug,
 			.itype = dup_or_null(e->instance_type), .region = dup_or_null(e->region),
 			.usd_per_hour = c->usd_per_hour, .mbps = c->mbps,
 			.mpd = c->mbps_per_usd_hour, .rank = c->rank,
+			.currency = isnan(c->usd_per_hour) ? NULL
+				  : strdup(rp_money_code(c->currency)),
+			.fx_currency = e->fx_rate > 0 ? dup_or_null(e->fx_currency) : NULL,
+			.fx_usd = e->fx_rate > 0 ? e->fx_rate : NAN, .inside_burst = c->inside_burst,
 			.lab_scale = dup_or_null(e->lab_scale)};
-		if (!sp->name || (e->lab_scale && !sp->lab_scale))
+		if (!sp->name || (!isnan(c->usd_per_hour) && !sp->currency) ||
+		    (e->lab_scale && !sp->lab_scale))
 			goto nomem;
 	}
 	return 0;
@@ -158,6 +163,11 @@ int site_night_write(const struct site_night *n, const char *path, struct ns_err
 		set_num(e, "mbps", p->mbps);
 		set_num(e, "mbps_per_usd_hour", p->mpd);
 		set_num(e, "rank", p->rank);
+		set_text(e, "currency", p->currency);
+		set_text(e, "quoted_currency", p->fx_currency);
+		set_num(e, "fx_usd", p->fx_usd);
+		if (p->inside_burst)
+			set_num(e, "inside_burst", 1);
 		set_text(e, "lab_scale", p->lab_scale);
 	}
 	return hd_save(doc, path, 0, err);
@@ -248,6 +258,10 @@ int site_night_read(const char *path, struct site_night *out, struct ns_err *err
 				.itype = get_text(c, "instance_type"), .region = get_text(c, "region"),
 				.usd_per_hour = get_num(c, "usd_per_hour"), .mbps = get_num(c, "mbps"),
 				.mpd = get_num(c, "mbps_per_usd_hour"), .rank = isnan(v) ? 0 : (int)v,
+				.currency = get_text(c, "currency"),
+				.fx_currency = get_text(c, "quoted_currency"),
+				.fx_usd = get_num(c, "fx_usd"),
+				.inside_burst = get_num(c, "inside_burst") == 1,
 				.lab_scale = get_text(c, "lab_scale")};
 			if (!p->name && !(p->name = strdup("?")))
 				goto nomem;
@@ -296,8 +310,33 @@ void site_night_free(struct site_night *n)
 		free(n->pairs[i].name);
 		free(n->pairs[i].itype);
 		free(n->pairs[i].region);
+		free(n->pairs[i].currency);
+		free(n->pairs[i].fx_currency);
 		free(n->pairs[i].lab_scale);
 	}
 	free(n->pairs);
 	*n = (struct site_night){0};
+}
+
+const char *site_pair_currency(const struct site_pair *p)
+{
+	return rp_money_code(p->currency);
+}
+
+size_t site_night_ranked(const struct site_night *n, const char *cur)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n->n_pairs; i++)
+		k += n->pairs[i].rank > 0 && rp_money_same(n->pairs[i].currency, cur);
+	return k;
+}
+
+int site_nights_mixed(const struct site_night *nights, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < nights[i].n_pairs; j++)
+			if (!rp_money_same(nights[i].pairs[j].currency, "USD") ||
+			    nights[i].pairs[j].fx_currency)
+				return 1;
+	return 0;
 }

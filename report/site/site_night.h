@@ -14,8 +14,13 @@
 
 struct site_pair {
 	char *name, *itype, *region;
-	double usd_per_hour, mbps, mpd;  /* NAN = unknown; mpd = Mbit/s per $/hour */
-	int rank;                        /* 0 = unranked */
+	double usd_per_hour, mbps, mpd;  /* NAN = unknown; mpd = Mbit/s per $/hour; both in
+					    currency (the names are the old ones) */
+	char *currency;                  /* of the price; NULL = USD (a night.xml of before) */
+	char *fx_currency;               /* converted from it at fx_usd US dollars each; NULL = */
+	double fx_usd;                   /* not converted */
+	int rank;                        /* 0 = unranked; ranked among its currency's pairs */
+	int inside_burst;                /* an "up to" type ranked inside its burst window */
 	char *lab_scale;                 /* emulated by `netsweep lab` at this scale; NULL = real */
 };
 
@@ -50,6 +55,15 @@ int site_night_write(const struct site_night *n, const char *path, struct ns_err
 /* Reads a night.xml site_night_write wrote; NS_E_INPUT when it is not one. */
 int site_night_read(const char *path, struct site_night *out, struct ns_err *err);
 void site_night_free(struct site_night *n);
+/* The currency a pair's price and per-price figures are in: its code, "USD" for a night.xml
+ * of before the site kept currencies (its prices were dollars). */
+const char *site_pair_currency(const struct site_pair *p);
+/* How many pairs of the night rank in currency cur: the N of "rank 1 of N". */
+size_t site_night_ranked(const struct site_night *n, const char *cur);
+/* Whether the site's nights price any pair in another currency than US dollars, or convert
+ * one: then every price and per-price figure names its currency. */
+int site_nights_mixed(const struct site_night *nights, size_t n);
+
 /* A regression in words, as the index and the feed list it: "m5.8xlarge tcp forward 1
  * stream: -99.5 % (100 Mbit/s to 470 kbit/s)", three significant figures at each end. */
 void site_reg_text(const struct site_reg *g, char *out, size_t n);

@@ -15,6 +15,7 @@
 
 #include "report/pipeline.h"
 #include "report/render/hdoc.h"
+#include "report/site/site_band.h"
 #include "report/site/site_charts.h"
 
 static const char *css =
@@ -77,6 +78,13 @@ static int by_rank(const void *a, const void *b)
 	int rx = x->at[x->latest]->rank, ry = y->at[y->latest]->rank;
 	if ((rx == 0) != (ry == 0))
 		return rx == 0 ? 1 : -1;
+	/* each currency ranks on its own: US dollars first, then by code */
+	int ux = !strcmp(x->currency, "USD"), uy = !strcmp(y->currency, "USD");
+	if (ux != uy)
+		return ux ? -1 : 1;
+	int c = strcmp(x->currency, y->currency);
+	if (c)
+		return c;
 	if (rx != ry)
 		return rx < ry ? -1 : 1;
 	return strcmp(x->name, y->name);
@@ -113,6 +121,8 @@ int site_series_build(struct site_ctx *s, struct ns_err *err)
 			s->series[k].latest = i;
 		}
 	}
+	for (size_t k = 0; k < s->n_series; k++)
+		s->series[k].currency = site_pair_currency(s->series[k].at[s->series[k].latest]);
 	if (s->n_series > 1)
 		qsort(s->series, s->n_series, sizeof(*s->series), by_rank);
 	return 0;
@@ -222,6 +232,11 @@ static void figure(xmlNodePtr parent, const char *dir, const struct rp_chart *c,
 		hd_el_class(fig, "p", "note", "Not rendered (no gnuplot).");
 	xmlNodePtr cap = hd_el(fig, "figcaption", c->caption);
 	hd_text(cap, " Data: ");
+	char own[48];
+	if (!dat) { /* the chart's own NAME.dat */
+		snprintf(own, sizeof(own), "%s.dat", c->name);
+		dat = own;
+	}
 	link_to(cap, dat, dat);
 	hd_text(cap, ", script: ");
 	snprintf(b, sizeof(b), "%s.gp", c->name);
@@ -237,22 +252,65 @@ static void td_num(xmlNodePtr tr, const char *fmt, double v)
 		hd_td_fmt(tr, fmt, v);
 }
 
-static void td_rank(xmlNodePtr tr, const struct site_pair *p, size_t of)
+/* A pair's rank among the pairs of its currency that night ("1 of 3"; "1 of 2 in EUR" on a
+ * site of several currencies): never a rank across currencies. */
+static void rank_text(const struct site_ctx *s, const struct site_night *n,
+		      const struct site_pair *p, char *out, size_t len)
 {
-	char b[48];
-	if (!p || !p->rank)
-		snprintf(b, sizeof(b), "–");
+	const char *cur = site_pair_currency(p);
+	if (!p->rank)
+		snprintf(out, len, "–");
+	else if (s->mixed)
+		snprintf(out, len, "%d of %zu in %s", p->rank, site_night_ranked(n, cur), cur);
 	else
-		snprintf(b, sizeof(b), "%d of %zu", p->rank, of);
+		snprintf(out, len, "%d of %zu", p->rank, site_night_ranked(n, cur));
+}
+
+static void td_rank(const struct site_ctx *s, xmlNodePtr tr, const struct site_night *n,
+		    const struct site_pair *p)
+{
+	char b[64];
+	rank_text(s, n, p, b, sizeof(b));
 	hd_el_class(tr, "td", "num", b);
 }
 
-static size_t ranked(const struct site_night *n)
+/* A price and a figure per price: plain numbers under "$/hour" headers on a dollars-only site,
+ * else each with its own money ("€0.012", "3353 per €/hour"; "(EUR at 1.08)" when converted). */
+static void td_price(const struct site_ctx *s, xmlNodePtr tr, const struct site_pair *p)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n->n_pairs; i++)
-		k += n->pairs[i].rank > 0;
-	return k;
+	char b[96];
+	if (!s->mixed || isnan(p->usd_per_hour)) {
+		td_num(tr, "%.4g", p->usd_per_hour);
+		return;
+	}
+	rp_fmt_money(b, sizeof(b), "%.4g", p->usd_per_hour, p->currency);
+	if (p->fx_currency && p->fx_usd > 0)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), " (%.3s at %g)", p->fx_currency,
+			 p->fx_usd);
+	hd_td_num(tr, b, p->usd_per_hour);
+}
+
+/* A pair's Mbit/s, and beside it when an "up to" type was ranked on burst credit. */
+static void td_mbps(xmlNodePtr tr, const struct site_pair *p)
+{
+	char b[96];
+	if (!p->inside_burst || isnan(p->mbps)) {
+		td_num(tr, "%.0f", p->mbps);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.0f (inside its burst window)", p->mbps);
+	hd_td_num(tr, b, p->mbps);
+}
+
+static void td_mpd(const struct site_ctx *s, xmlNodePtr tr, const struct site_pair *p)
+{
+	char b[64];
+	if (!s->mixed || isnan(p->mpd)) {
+		td_num(tr, "%.0f", p->mpd);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.0f per %s/hour", p->mpd, rp_money(p->currency));
+	hd_td_num(tr, b, p->mpd);
 }
 
 static void night_href(const struct site_night *n, const char *up, char *out, size_t len)
@@ -273,10 +331,18 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 	if (isnan(lp->mpd))
 		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s; no price, so unranked.",
 			 p->name, ln->title, lp->mbps);
-	else
-		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s at $%.4g/hour, %.0f Mbit/s per "
-			 "$/hour, rank %d of %zu.", p->name, ln->title, lp->mbps, lp->usd_per_hour,
-			 lp->mpd, lp->rank, ranked(ln));
+	else {
+		char price[64], rank[64], conv[96] = "";
+		rp_fmt_money(price, sizeof(price), "%.4g", lp->usd_per_hour, lp->currency);
+		rank_text(s, ln, lp, rank, sizeof(rank));
+		if (lp->fx_currency && lp->fx_usd > 0)
+			snprintf(conv, sizeof(conv), " (its %.3s price converted at the run's "
+				 "rate, %g US dollars each)", lp->fx_currency, lp->fx_usd);
+		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s%s at %s/hour, %.0f Mbit/s per "
+			 "%s/hour, rank %s%s.", p->name, ln->title, lp->mbps, lp->inside_burst ?
+			 " (inside its burst window: credit's, not what it sustains)" : "", price,
+			 lp->mpd, rp_money(lp->currency), rank, conv);
+	}
 	if (lp->lab_scale) { /* as the night's report says it: the figures are the lab's */
 		size_t dl = strlen(desc);
 		snprintf(desc + dl, sizeof(desc) - dl, " Emulated (netsweep lab, scale %.32s), not "
@@ -307,8 +373,11 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 	for (size_t i = 0; i < ch.c.n; i++)
 		figure(main, dir, &ch.c.items[i], "series.dat");
 	xmlNodePtr sec = hd_section(main, "nights", "Every night");
-	static const char *const cols[] = {"Night", "Mbit/s", "$/hour", "Mbit/s per $/hour",
-					   "Rank", NULL};
+	/* a pair's figures are in its own money, whatever another pair's */
+	char price_col[32], mpd_col[48];
+	snprintf(price_col, sizeof(price_col), "%s/hour", s->mixed ? "Price" : "$");
+	snprintf(mpd_col, sizeof(mpd_col), "Mbit/s per %s/hour", s->mixed ? "price" : "$");
+	const char *const cols[] = {"Night", "Mbit/s", price_col, mpd_col, "Rank", NULL};
 	xmlNodePtr tb = hd_el(hd_scroll_table(sec, "nights-table", cols), "tbody", NULL);
 	for (size_t i = s->n; i-- > 0;) {
 		const struct site_pair *sp = p->at[i];
@@ -317,10 +386,10 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		xmlNodePtr tr = hd_el(tb, "tr", NULL);
 		night_href(&s->nights[i], "../../", href, sizeof(href));
 		link_to(hd_el(tr, "td", NULL), href, s->nights[i].title);
-		td_num(tr, "%.0f", sp->mbps);
-		td_num(tr, "%.4g", sp->usd_per_hour);
-		td_num(tr, "%.0f", sp->mpd);
-		td_rank(tr, sp, ranked(&s->nights[i]));
+		td_mbps(tr, sp);
+		td_price(s, tr, sp);
+		td_mpd(s, tr, sp);
+		td_rank(s, tr, &s->nights[i], sp);
 	}
 	hd_stack_on_phones(tb->parent);
 	snprintf(b, sizeof(b), "Generated by netsweep site at %s.", s->generated);
@@ -357,8 +426,13 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 	xmlNodePtr sec = hd_section(main, "pairs", "Pairs");
 	hd_el_class(sec, "p", "note", "Each pair as the last night it ran in found it; its page "
 		    "has its trend over every night.");
-	static const char *const cols[] = {"Pair", "Instance type", "Mbit/s", "$/hour",
-					   "Mbit/s per $/hour", "Rank", NULL};
+	const char *const cols[] = {"Pair", "Instance type", "Mbit/s", s->mixed ? "Price/hour"
+				    : "$/hour", s->mixed ? "Mbit/s per price/hour"
+				    : "Mbit/s per $/hour", "Rank", NULL};
+	if (s->mixed)
+		hd_el_class(sec, "p", "note", "Each pair's price is in its own currency, and each "
+			    "currency is ranked on its own: a figure per dollar is never compared "
+			    "with one per euro.");
 	xmlNodePtr tb = hd_el(hd_scroll_table(sec, "pairs-table", cols), "tbody", NULL);
 	for (size_t k = 0; k < s->n_series; k++) {
 		const struct site_series *p = &s->series[k];
@@ -369,10 +443,10 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 		snprintf(href, sizeof(href), "%.200s%s", lp->itype ? lp->itype : "–",
 			 lp->lab_scale ? " (emulated)" : "");
 		hd_el(tr, "td", href);
-		td_num(tr, "%.0f", lp->mbps);
-		td_num(tr, "%.4g", lp->usd_per_hour);
-		td_num(tr, "%.0f", lp->mpd);
-		td_rank(tr, lp, ranked(&s->nights[p->latest]));
+		td_mbps(tr, lp);
+		td_price(s, tr, lp);
+		td_mpd(s, tr, lp);
+		td_rank(s, tr, &s->nights[p->latest], lp);
 	}
 	hd_stack_on_phones(tb->parent);
 }
@@ -417,7 +491,7 @@ static int index_page(const struct site_ctx *s, const struct site_charts *chp,
 	hd_el(main, "h1", h1);
 	latest_news(s, main);
 	for (size_t i = 0; i < ch.c.n; i++)
-		figure(main, s->cfg->outdir, &ch.c.items[i], "per_dollar.dat");
+		figure(main, s->cfg->outdir, &ch.c.items[i], NULL);
 	pairs_table(s, main);
 	nights_table(s, main);
 	char b[160], path[4096];
@@ -447,6 +521,8 @@ int site_pages_write(const struct site_ctx *s, struct ns_err *err)
 		snprintf(dir, sizeof(dir), "%s/pairs/%s", root, s->series[k].slug);
 		if ((rc = rp_mkdir_p(dir, err)) == 0)
 			rc = site_charts_pair(s, &s->series[k], dir, &pc[k], jobs, &nj, err);
+		if (rc == 0)
+			rc = site_band_pair(s, &s->series[k], &pc[k], jobs, &nj, err);
 	}
 	struct site_charts *ic = pc ? &pc[s->n_series] : NULL;
 	if (rc == 0)

@@ -17,6 +17,8 @@ struct site_series {
 	char slug[96];         /* pairs/SLUG/ */
 	const struct site_pair **at; /* per night (oldest first); NULL = not in that night */
 	size_t latest;         /* the last night it ran */
+	const char *currency;  /* its price's in the last night ("USD", "EUR"): its charts are in
+				  it, a night priced in another is a gap */
 };
 
 struct site_ctx {
@@ -28,6 +30,8 @@ struct site_ctx {
 	const char *gnuplot;              /* NULL: charts written as .gp/.dat only */
 	char title[256];
 	char generated[32];               /* RFC 3339, UTC */
+	int mixed;                        /* a pair priced in another currency than dollars:
+					     every figure names its own (site_nights_mixed) */
 };
 
 /* The pairs over the nights, in order of first appearance; NS_E_NOMEM. */

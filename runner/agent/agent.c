@@ -81,6 +81,8 @@ struct agent *agent_create(const struct agent_opts *o, struct ns_err *err)
 		ns_err_prefix(err, "--allow");
 		goto err;
 	}
+	if (a->o.trust && a->o.trust[0] && gate_parse_trust(a, a->o.trust, err) < 0)
+		goto err;
 	/* as many descriptors as allowed: the handshakes in flight and 2 x 1024 data streams */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -260,28 +262,55 @@ static void join_sessions(struct agent *a, bool all)
 	}
 }
 
+/* The last message of a connection, sent without waiting from the accept loop and kept until
+ * the client read it: a refusal or a health check's STATUS. */
+static void send_last(struct agent *a, struct conn *c, uint16_t type, struct proto_buf *b)
+{
+	struct proto_buf out;
+	uint8_t hdr[PROTO_HDR_LEN];
+	proto_buf_init(&out);
+	proto_header_pack(hdr, type, (uint32_t)b->len);
+	proto_put_bytes(&out, hdr, sizeof(hdr));
+	proto_put_bytes(&out, b->p, b->len);
+	if (!out.oom && !b->oom) {
+		ssize_t r = send(c->ctl, out.p, out.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		(void)r;
+	}
+	proto_buf_free(&out);
+	agent_linger(a, c->ctl);
+	free(c->buf);
+	free(c);
+}
+
+/* The health check (STATUS_REQUEST, version 24): answered here, on the accept loop, from the
+ * agent's counters — no test slot, no session thread, no data socket, no draw on --max-rate —
+ * so it passes under every cap and with every slot in use, and a running test never sees it. */
+static void answer_status(struct agent *a, struct conn *c)
+{
+	struct proto_buf b;
+	struct proto_status st = {.tests = atomic_load(&a->tests), .max_tests = a->o.max_tests,
+				  .max_rate_bps = a->o.max_rate_bps, .sessions = a->n_sessions,
+				  .delegate = a->o.delegate ? 1 : 0,
+				  .uptime_s = proto_now() - a->started};
+	proto_buf_init(&b);
+	if (c->req_len != 0)
+		proto_enc_error(&b, PROTO_E_BAD_REQUEST, "STATUS_REQUEST has no payload");
+	else
+		proto_enc_status(&b, &st);
+	send_last(a, c, c->req_len != 0 ? PROTO_ERROR : PROTO_STATUS, &b);
+	proto_buf_free(&b);
+}
+
 /* The last message of a connection the agent has no room for: ERROR code 9 naming the bound,
  * kept until the client read it (a client of version 19 or older was told BUSY). */
 static void refuse_full(struct agent *a, struct conn *c, const char *why)
 {
-	struct proto_buf b, out;
-	uint8_t hdr[PROTO_HDR_LEN];
+	struct proto_buf b;
 	proto_buf_init(&b);
-	proto_buf_init(&out);
 	proto_enc_error(&b, PROTO_E_FULL, why);
-	proto_header_pack(hdr, PROTO_ERROR, (uint32_t)b.len);
-	proto_put_bytes(&out, hdr, sizeof(hdr));
-	proto_put_bytes(&out, b.p, b.len);
-	if (!out.oom) {
-		ssize_t r = send(c->ctl, out.p, out.len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		(void)r;
-	}
-	proto_buf_free(&b);
-	proto_buf_free(&out);
-	agent_linger(a, c->ctl);
 	agent_log_limited(a, "%s: refused: %s", c->peer_name, why);
-	free(c->buf);
-	free(c);
+	send_last(a, c, PROTO_ERROR, &b);
+	proto_buf_free(&b);
 }
 
 /* The gate hands over a client that is through the handshake with its request: a test or a
@@ -292,6 +321,10 @@ static void on_ready(struct agent *a, struct conn *c)
 	char why[160];
 	bool test = c->req_type == PROTO_TEST_REQUEST || c->req_type == PROTO_DELEGATE_REQUEST;
 	join_sessions(a, false);
+	if (c->req_type == PROTO_STATUS_REQUEST) {
+		answer_status(a, c);
+		return;
+	}
 	if (test && atomic_load(&a->tests) >= a->o.max_tests) {
 		snprintf(why, sizeof(why), "busy: this agent runs at most %u test%s at once "
 			 "(--max-tests %u) and all are running; try again later",
@@ -378,6 +411,7 @@ int agent_serve(struct agent *a, struct ns_err *err)
 	int map[AGENT_MAX_LINGER], wait_ms = 200;
 	if (!pfd)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	a->started = proto_now();
 	agent_log(a, "listening on %s port %u", a->o.listen_addr, (unsigned)a->port);
 	if (!a->key.len)
 		agent_log(a, "no --psk-file: serving loopback clients only");

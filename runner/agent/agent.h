@@ -18,7 +18,14 @@ struct agent_opts {
 	double idle_timeout_s;      /* a silent client is dropped after this long (default 10) */
 	const char *psk_file;       /* pre-shared key; NULL = none: loopback clients only */
 	const char *allow;          /* "CIDR,..." clients and delegation targets; NULL = any */
-	int quiet;                  /* no log lines on stderr */
+	const char *trust;          /* "CIDR[:N],..." networks whose addresses may each hold N
+				       connections in their handshake (AGENT_TRUST_DEFAULT), not
+				       AGENT_PENDING_PER_ADDR; NULL = none */
+	int quiet;                  /* no log lines */
+	/* where log lines go (each whole, timestamped, printable, no newline): the command that
+	 * starts the agent decides (netsweep agent: stderr or --logfile); NULL = nowhere */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
 	double max_duration_s;      /* omit + duration of one test (default 3600; 0 = 86400) */
 	uint64_t max_rate_bps;      /* pacing rate a test must ask for at most (0 = no cap) */
 	uint32_t max_streams;       /* streams per direction (default and most: 1024) */

@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/units.h"
 #include "agent.h"
+#include "conn.h"
 #include "caps.h"
 #include "runner/proto/probe.h"
 
@@ -27,7 +28,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: netsweep agent [--listen ADDR:PORT] [--psk-file FILE] [--allow CIDR,...]\n"
-		   "                      [--delegate] [--max-duration S] [--max-rate RATE]\n"
+		   "                      [--trust CIDR[:N],...] [--delegate] [--max-duration S] [--max-rate RATE]\n"
 		   "                      [--max-streams N] [--max-tests N] [--idle-timeout S]\n"
 		   "                      [--no-realtime] [--quiet]\n"
 		   "  -l, --listen ADDR:PORT  control address (default [::]:%d, IPv4 too;\n"
@@ -36,6 +37,10 @@ static void usage(FILE *f)
 		   "                          without one only loopback clients are served\n"
 		   "      --allow CIDR,...    serve only clients in these address blocks, and send\n"
 		   "                          delegated tests only to targets in them\n"
+		   "      --trust CIDR[:N],...  each address in these blocks may hold N connections\n"
+		   "                          in their handshake at once (default N %d; others %d,\n"
+		   "                          and %d per /24 or /64): key holders behind one NAT;\n"
+		   "                          a host with :N is written ADDR/32 or ADDR/128\n"
 		   "      --delegate          run tests on a remote runner's behalf (a matrix pair's\n"
 		   "                          client, netsweep probe --from); off by default\n"
 		   "      --no-delegate       the default: refuse every delegated test\n"
@@ -53,7 +58,8 @@ static void usage(FILE *f)
 		   "  -q, --quiet             no log lines on stderr\n"
 		   "      --logfile FILE      append the log lines (each test's summary, with the\n"
 		   "                          time) to FILE instead of stderr\n",
-		NS_DEFAULT_PORT, AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS, AGENT_MAX_TESTS_LIMIT,
+		NS_DEFAULT_PORT, AGENT_TRUST_DEFAULT, AGENT_PENDING_PER_ADDR, AGENT_PENDING_PER_PREFIX,
+		AGENT_DEFAULT_MAX_DURATION_S, NS_MAX_STREAMS, AGENT_MAX_TESTS_LIMIT,
 		AGENT_DEFAULT_MAX_TESTS);
 }
 
@@ -93,6 +99,13 @@ static int parse_listen(const char *s, struct agent_opts *o, struct ns_err *err)
 	return 0;
 }
 
+/* The agent's log lines: stderr, which --logfile reopened on the file. */
+static void log_line(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
+
 int cmd_agent(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -103,6 +116,7 @@ int cmd_agent(int argc, char **argv)
 		{"delegate", no_argument, NULL, 'G'},
 		{"psk-file", required_argument, NULL, 'k'},
 		{"allow", required_argument, NULL, 'A'},
+		{"trust", required_argument, NULL, 'R'},
 		{"max-duration", required_argument, NULL, 'T'},
 		{"max-rate", required_argument, NULL, 'B'},
 		{"max-streams", required_argument, NULL, 'S'},
@@ -152,6 +166,9 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'A':
 			o.allow = optarg;
+			break;
+		case 'R':
+			o.trust = optarg;
 			break;
 		case 'T':
 			if (units_parse_duration(optarg, NS_MAX_DURATION_S, &o.max_duration_s, &err) < 0 ||
@@ -211,6 +228,7 @@ int cmd_agent(int argc, char **argv)
 		setvbuf(stderr, NULL, _IOLBF, 0);
 	}
 
+	o.log = log_line;
 	struct agent *a = agent_create(&o, &err);
 	if (!a) {
 		fprintf(stderr, "netsweep agent: %s\n", err.msg);

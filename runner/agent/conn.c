@@ -1,4 +1,4 @@
-/* conn: what the agent's daemon (agent.c) and its test runners (agent_test.c,
+/* conn: what the agent's daemon (agent.c) and its test runners (agent_session.c,
  * agent_delegate.c) share about one client connection — log lines, refusals, releasing the test
  * slot, and address helpers. Below both; calls neither. */
 #include "conn.h"
@@ -12,7 +12,7 @@
 
 void agent_log(const struct agent *a, const char *fmt, ...)
 {
-	if (a->o.quiet)
+	if (a->o.quiet || !a->o.log)
 		return;
 	/* peers' words (names, refused values) go into the line: one line each, nothing raw */
 	char line[1024];
@@ -28,7 +28,9 @@ void agent_log(const struct agent *a, const char *fmt, ...)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (gmtime_r(&ts.tv_sec, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ ", &tm);
-	fprintf(stderr, "%snetsweep agent: %s\n", when, line);
+	char out[1100];
+	snprintf(out, sizeof(out), "%snetsweep agent: %s", when, line);
+	a->o.log(a->o.log_arg, out);
 }
 
 void agent_log_limited(struct agent *a, const char *fmt, ...)

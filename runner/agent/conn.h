@@ -1,5 +1,5 @@
 /* conn: the agent's state and one client connection, shared by the daemon (agent.c: listening,
- * sessions, the --max-tests bound) and what it runs for a client (agent_test.c, agent_delegate.c); the helpers
+ * sessions, the --max-tests bound) and what it runs for a client (agent_session.c, agent_delegate.c); the helpers
  * are in conn.c. Internal to runner/agent: the runner and the CLI use agent.h. */
 #ifndef NS_AGENT_CONN_H
 #define NS_AGENT_CONN_H
@@ -33,9 +33,9 @@
 #define AGENT_MAX_PENDING 1024     /* connections in their handshake, served together */
 #define AGENT_PENDING_PER_ADDR 64  /* ... from one address: one runner's concurrent pairs */
 #define AGENT_PENDING_PER_PREFIX 256 /* ... from one /24 or /64 */
+#define AGENT_TRUST_DEFAULT 512    /* --trust CIDR without :N: the share of each address in it */
+#define AGENT_MAX_TRUST 16         /* --trust blocks */
 #define AGENT_LOG_PER_S 5          /* refused-connection log lines per second, at most */
-#define AGENT_HELD_SHARE 0.95      /* a sender below this share of its rate, held by the
-				    * --max-rate bucket, is said to be (timer slack is less) */
 
 struct gate;
 
@@ -50,14 +50,18 @@ struct agent {
 	uint64_t fd_limit;         /* RLIMIT_NOFILE once raised (UINT64_MAX: none) */
 	struct auth_key key;       /* key.len 0: no key, loopback clients only */
 	struct cidr_list allow;    /* allow.n 0: any address */
+	struct cidr_list trust[AGENT_MAX_TRUST]; /* --trust: one block each */
+	unsigned trust_n[AGENT_MAX_TRUST];       /* ... and its share of the handshakes */
+	unsigned n_trust;
 	struct gate *gate;         /* connections in their handshake (gate.c) */
-	struct budget *budget;     /* --max-rate: what every test's senders draw from, one after
-				    * another (NULL: no cap) */
+	struct budget *budget;     /* --max-rate: every running test's senders draw from it, each
+				    * its fair share (budget.h; NULL: no cap) */
 	double log_window;         /* rate limit of refused-connection log lines */
 	unsigned log_lines;
 	unsigned long log_dropped;
 	struct session *sessions;  /* every session thread not yet joined (agent.c's loop only) */
 	unsigned n_sessions;
+	double started;            /* proto_now() when it began to listen (STATUS's uptime) */
 	struct {
 		int fd;
 		double until;

@@ -121,7 +121,8 @@ static int cmp_pfx(const void *x, const void *y)
  * free one, else the oldest of the network that holds the most. So a flood from one place
  * churns only its own slots, and a client elsewhere keeps its slot for its whole deadline
  * (AGENT_AUTH_S, then AGENT_REQUEST_S), whatever arrives after it. */
-static struct pend *find_slot(struct gate *g, const uint8_t addr[16], const uint8_t pfx[16])
+static struct pend *find_slot(struct gate *g, const uint8_t addr[16], const uint8_t pfx[16],
+			      int per_addr, int per_prefix)
 {
 	struct pend *free_slot = NULL, *own = NULL, *net = NULL;
 	int n_own = 0, n_net = 0;
@@ -143,9 +144,9 @@ static struct pend *find_slot(struct gate *g, const uint8_t addr[16], const uint
 		if (!own || p->deadline < own->deadline)
 			own = p;
 	}
-	if (n_own >= AGENT_PENDING_PER_ADDR)
+	if (n_own >= per_addr)
 		return own;
-	if (n_net >= AGENT_PENDING_PER_PREFIX)
+	if (n_net >= per_prefix)
 		return net;
 	if (free_slot)
 		return free_slot;
@@ -168,6 +169,82 @@ static struct pend *find_slot(struct gate *g, const uint8_t addr[16], const uint
 	return victim;
 }
 
+/* The last message of a connection: ERROR with its reason, sent without waiting and kept
+ * until the client read it (agent_linger); closed at once when it does not fit. The reasons
+ * name what the agent checked — an address, a share, a wait — never anything of the key. */
+static void tell(struct agent *a, int fd, uint16_t code, const char *why)
+{
+	struct proto_buf b, out;
+	uint8_t hdr[PROTO_HDR_LEN];
+	proto_buf_init(&b);
+	proto_buf_init(&out);
+	proto_enc_error(&b, code, why);
+	proto_header_pack(hdr, PROTO_ERROR, (uint32_t)b.len);
+	proto_put_bytes(&out, hdr, sizeof(hdr));
+	proto_put_bytes(&out, b.p, b.len);
+	if (!out.oom && send(fd, out.p, out.len, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)out.len)
+		agent_linger(a, fd);
+	else
+		close(fd);
+	proto_buf_free(&b);
+	proto_buf_free(&out);
+}
+
+static void tell_and_drop(struct gate *g, struct pend *p, uint16_t code, const char *why)
+{
+	if (p->fd >= 0)
+		tell(g->a, p->fd, code, why);
+	p->fd = -1;
+	drop(p);
+}
+
+/* The handshake share of an address: a --trust block's, else AGENT_PENDING_PER_ADDR. */
+static int share_of(const struct agent *a, const struct sockaddr_storage *ss)
+{
+	for (unsigned i = 0; i < a->n_trust; i++)
+		if (cidr_match(&a->trust[i], (const struct sockaddr *)ss))
+			return (int)a->trust_n[i];
+	return AGENT_PENDING_PER_ADDR;
+}
+
+int gate_parse_trust(struct agent *a, const char *s, struct ns_err *err)
+{
+	char item[128];
+	a->n_trust = 0;
+	for (const char *p = s; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof(item))
+			return ns_err_code(err, NS_E_USAGE, "--trust: '%.*s' is not CIDR[:N]",
+					   (int)len, p);
+		if (a->n_trust >= AGENT_MAX_TRUST)
+			return ns_err_code(err, NS_E_USAGE, "--trust: at most %d blocks",
+					   AGENT_MAX_TRUST);
+		memcpy(item, p, len);
+		item[len] = '\0';
+		unsigned n = AGENT_TRUST_DEFAULT;
+		char *slash = strchr(item, '/'), *colon = slash ? strchr(slash, ':') : NULL;
+		if (!slash && strchr(item, '.') && strchr(item, ':'))
+			colon = strchr(item, ':'); /* 192.0.2.7:100 */
+		if (colon) {
+			char *end;
+			unsigned long v = strtoul(colon + 1, &end, 10);
+			if (*end || colon[1] == '\0' || v < 1 || v > AGENT_MAX_PENDING)
+				return ns_err_code(err, NS_E_USAGE, "--trust %s: the share after ':' is "
+						   "1..%d connections in their handshake", item,
+						   AGENT_MAX_PENDING);
+			n = (unsigned)v;
+			*colon = '\0';
+		}
+		if (cidr_parse(item, &a->trust[a->n_trust], err) < 0) {
+			ns_err_prefix(err, "--trust");
+			return -1;
+		}
+		a->trust_n[a->n_trust++] = n;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 void gate_accept(struct gate *g, int fd)
 {
 	struct agent *a = g->a;
@@ -179,24 +256,37 @@ void gate_accept(struct gate *g, int fd)
 		return;
 	}
 	peer_name(&ss, sl, name, sizeof(name));
+	char why[256];
 	if (a->allow.n && !cidr_match(&a->allow, (struct sockaddr *)&ss)) {
 		agent_log_limited(a, "%s: refused: not in --allow", name);
-		close(fd);
+		snprintf(why, sizeof(why), "this agent serves only the address blocks of "
+			 "its --allow, and %s is not in them", name);
+		tell(a, fd, PROTO_E_ADDRESS, why);
 		return;
 	}
 	if (!a->key.len && !cidr_is_loopback((struct sockaddr *)&ss)) {
 		agent_log_limited(a, "%s: refused: without --psk-file only loopback clients are served",
 				  name);
-		close(fd);
+		tell(a, fd, PROTO_E_ADDRESS, "this agent has no key (--psk-file) and serves "
+		     "loopback clients only");
 		return;
 	}
 	uint8_t addr[16], pfx[16];
 	addr_key(&ss, addr, pfx);
-	struct pend *slot = find_slot(g, addr, pfx);
+	int share = share_of(a, &ss);
+	struct pend *slot = find_slot(g, addr, pfx, share,
+				      share > AGENT_PENDING_PER_PREFIX ? share
+								       : AGENT_PENDING_PER_PREFIX);
 	if (slot->state != P_FREE) {
+		bool own = !memcmp(slot->addr, addr, 16);
 		agent_log_limited(a, "%s: dropped: too many connections in their handshake from %s",
-				  slot->name, memcmp(slot->addr, addr, 16) ? "its network" : "it");
-		drop(slot);
+				  slot->name, own ? "it" : "its network");
+		snprintf(why, sizeof(why), "too many connections in their handshake from %s "
+			 "(at most %d at once from one address, %d from one network); try again "
+			 "later, or ask the agent's operator to --trust your network", own
+			 ? "your address" : slot->addr[10] == 0xff ? "your /24" : "your /64",
+			 share, share > AGENT_PENDING_PER_PREFIX ? share : AGENT_PENDING_PER_PREFIX);
+		tell_and_drop(g, slot, PROTO_E_FULL, why);
 	}
 	memcpy(slot->addr, addr, 16);
 	memcpy(slot->pfx, pfx, 16);
@@ -447,17 +537,20 @@ int gate_step(struct gate *g, const struct pollfd *pfd, int n)
 		if (now >= p->deadline) {
 			static const char *const awaited[] = {
 				[P_HELLO] = "HELLO", [P_AUTH] = "AUTH_RESPONSE",
-				[P_REQUEST] = "a request (TEST_REQUEST, HOSTINFO_REQUEST or "
-					      "DELEGATE_REQUEST)"};
+				[P_REQUEST] = "a request (TEST_REQUEST, HOSTINFO_REQUEST, "
+					      "STATUS_REQUEST or DELEGATE_REQUEST)"};
 			char from[PROTO_ADDR_NAME_LEN], agent[PROTO_ADDR_NAME_LEN];
 			proto_sa_name((struct sockaddr *)&p->peer, p->peer_len, true, from,
 				      sizeof(from));
 			proto_addr_name(p->fd, true, agent, sizeof(agent));
+			double waited = p->state == P_REQUEST ? AGENT_REQUEST_S : AGENT_AUTH_S;
 			agent_log_limited(g->a, "%s: dropped: timed out after %g s waiting for %s "
-					  "from %s (agent %s)", p->name, p->state == P_REQUEST ?
-					  AGENT_REQUEST_S : AGENT_AUTH_S, awaited[p->state], from,
-					  agent);
-			drop(p);
+					  "from %s (agent %s)", p->name, waited, awaited[p->state],
+					  from, agent);
+			char why[200];
+			snprintf(why, sizeof(why), "the agent waited %g s for %s from you",
+				 waited, awaited[p->state]);
+			tell_and_drop(g, p, PROTO_E_TIMEOUT, why);
 		} else if (p->deadline < next) {
 			next = p->deadline;
 		}

@@ -1,5 +1,5 @@
 /* serve: what the daemon (agent.c) hands an accepted, greeted client to — a test
- * (agent_test.c) or a delegated run (agent_delegate.c). Internal to runner/agent. */
+ * (agent_session.c) or a delegated run (agent_delegate.c). Internal to runner/agent. */
 #ifndef NS_AGENT_SERVE_H
 #define NS_AGENT_SERVE_H
 

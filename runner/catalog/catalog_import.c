@@ -11,10 +11,10 @@
 #include <libxml/xmlsave.h>
 #include <sqlite3.h>
 
-#include "catalog.h"
+#include "lib/catalog/catalog.h"
 #include "catalog_import_int.h"
 #include "lib/atomicfile.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/sql/jsonr.h"
 
 /* Working tables: what every input adds, merged; then written out in type order. */
@@ -23,7 +23,7 @@ static const char SCHEMA_SQL[] =
 	" gbps REAL, baseline REAL, ena TEXT, efa INTEGER, provider TEXT, up_to INTEGER, family TEXT);"
 	"CREATE TABLE price (type TEXT, region TEXT, pricing TEXT NOT NULL DEFAULT 'on-demand',"
 	" term TEXT NOT NULL DEFAULT '', currency TEXT NOT NULL DEFAULT 'USD', amount REAL,"
-	" win TEXT, as_of TEXT, source TEXT, PRIMARY KEY (type, region, pricing, term));"
+	" win TEXT, as_of TEXT, source TEXT, incl REAL, PRIMARY KEY (type, region, pricing, term));"
 	"CREATE TABLE gcp_rate (family TEXT, region TEXT, usage TEXT, what TEXT, rate REAL,"
 	" currency TEXT, eff TEXT, source TEXT, PRIMARY KEY (family, region, usage, what));"
 	"CREATE TABLE gcp_shape (type TEXT PRIMARY KEY, vcpus INTEGER, mem REAL);"
@@ -239,7 +239,13 @@ static int import_cloud(sqlite3 *db, const struct catalog_import_opts *o, const 
 		 f->source, base);
 	const char *v[] = {doc, o->as_of, source, zone[0] ? zone : NULL};
 	size_t lens[] = {len, 0, 0, 0};
-	return exec_bound(db, f->sql, v, 4, lens, path, err);
+	if (exec_bound(db, f->sql, v, 4, lens, path, err) < 0)
+		return -1;
+	if (!f->xsql)
+		return 0;
+	snprintf(source, sizeof(source), "%.170s; imported by netsweep catalog import from %.40s",
+		 f->xsource, base);
+	return exec_bound(db, f->xsql, v, 4, lens, path, err);
 }
 
 static int import_one(sqlite3 *db, const struct catalog_import_opts *o, const char *path,
@@ -277,6 +283,16 @@ static int import_one(sqlite3 *db, const struct catalog_import_opts *o, const ch
 		rc = exec_bound(db, fmt == FMT_OFFER ? OFFER_SQL : GET_PRODUCTS_SQL, v, 1, &len, path,
 				err) < 0 ||
 		     exec_bound(db, PRICES_SQL, pv, 2, NULL, path, err) < 0 ? -1 : 0;
+		/* its "Data Transfer" products, if any: transfer rules */
+		snprintf(source, sizeof(source), "AWS Price List %s%.40s%s, Data Transfer products "
+			 "(IntraRegion, InterRegion Outbound, AWS Outbound); imported by netsweep "
+			 "catalog import from %.60s", fmt == FMT_OFFER ? "offer file" : "API",
+			 version[0] ? " version " : "", version, base);
+		const char *xv[] = {doc, o->as_of, source};
+		size_t xl[] = {len, 0, 0};
+		if (rc == 0)
+			rc = exec_bound(db, fmt == FMT_OFFER ? CI_AWS_XFER_OFFER_SQL
+					: CI_AWS_XFER_GET_PRODUCTS_SQL, xv, 3, xl, path, err);
 	}
 	free(doc);
 	return rc;
@@ -310,6 +326,8 @@ static int finish_inputs(sqlite3 *db, const struct catalog_import_opts *o, unsig
 			return -1;
 	}
 	const char *v[] = {NULL};
+	if (exec_bound(db, CI_XFER_FINISH_SQL, v, 0, NULL, "--region", err) < 0)
+		return -1;
 	return exec_bound(db, "DELETE FROM price WHERE (EXISTS (SELECT 1 FROM regions) AND region"
 			  " NOT IN (SELECT r FROM regions)) OR (EXISTS (SELECT 1 FROM kinds) AND"
 			  " pricing NOT IN (SELECT k FROM kinds));"
@@ -387,6 +405,7 @@ static void write_price(xmlNodePtr in, sqlite3_stmt *prices)
 		xmlNewProp(p, BAD_CAST "pricing", BAD_CAST pricing);
 	prop_text(p, "term", prices, 6, 7);
 	prop_text(p, "window", prices, 7, 255);
+	prop_num(p, "included-gb-month", prices, 8, false);
 	xmlNewProp(p, BAD_CAST "as-of", sqlite3_column_text(prices, 2));
 	prop_text(p, "source", prices, 3, 255);
 }
@@ -430,7 +449,7 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 			       " provider, up_to, family FROM itype ORDER BY type", -1, &types,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT region, amount, as_of, source, currency, pricing, term,"
-			       " win FROM price WHERE type = ?1 ORDER BY region, pricing = 'reserved',"
+			       " win, incl FROM price WHERE type = ?1 ORDER BY region, pricing = 'reserved',"
 			       " pricing, term", -1, &prices, NULL) != SQLITE_OK) {
 		ns_err_set(err, "catalog import: %s", sqlite3_errmsg(db));
 		goto out;
@@ -465,8 +484,13 @@ static int write_xml(sqlite3 *db, const struct catalog_import_opts *o, const cha
 			stats->prices++;
 		}
 	}
-	if (stats->instance_types == 0) {
-		ns_err_code(err, NS_E_INPUT, "catalog import: no instance type found in the inputs");
+	if (ci_write_transfers(db, root, &stats->transfers) < 0) {
+		ns_err_set(err, "catalog import: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (stats->instance_types == 0 && stats->transfers == 0) {
+		ns_err_code(err, NS_E_INPUT, "catalog import: no instance type or transfer price found "
+			    "in the inputs");
 		goto out;
 	}
 	if (xmlSaveFormatFileEnc(out, doc, "UTF-8", 1) < 0) {
@@ -493,7 +517,8 @@ int catalog_import(const struct catalog_import_opts *o, const char *out_path,
 	if (jsonr_open(&reader, err) < 0)
 		goto out;
 	db = jsonr_sql(reader);
-	if (sqlite3_exec(db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+	if (sqlite3_exec(db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, CI_XFER_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
 		ns_err_set(err, "catalog import: %s", sqlite3_errmsg(db));
 		goto out;
 	}

@@ -31,7 +31,7 @@ struct catalog_import_opts {
 };
 
 struct catalog_import_stats {
-	size_t instance_types, prices;
+	size_t instance_types, prices, transfers;
 };
 
 /* Reads every input and writes the catalog to out_path. Errors name the file. */

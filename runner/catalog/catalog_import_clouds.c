@@ -174,14 +174,15 @@ static const char HETZNER_SQL[] =
 	" WHERE json_extract(t, '$.name') IS NOT NULL"
 	" ON CONFLICT (type) DO UPDATE SET vcpus = excluded.vcpus, mem = excluded.mem,"
 	" provider = excluded.provider, family = excluded.family;"
-	"INSERT INTO price (type, region, pricing, term, currency, amount, as_of, source)"
+	"INSERT INTO price (type, region, pricing, term, currency, amount, as_of, source, incl)"
 	" SELECT json_extract(h.t, '$.name'), json_extract(p.value, '$.location'), 'on-demand', '',"
 	" 'EUR', CAST(json_extract(p.value, '$.price_hourly.net') AS REAL),"
-	" coalesce(?2, date('now')), ?3 FROM h, json_each(h.t, '$.prices') p"
+	" coalesce(?2, date('now')), ?3, CAST(json_extract(p.value, '$.included_traffic') AS REAL)"
+	" / 1e9 FROM h, json_each(h.t, '$.prices') p"
 	" WHERE CAST(json_extract(p.value, '$.price_hourly.net') AS REAL) > 0"
 	" AND json_extract(p.value, '$.location') IS NOT NULL"
 	" ON CONFLICT (type, region, pricing, term) DO UPDATE SET amount = excluded.amount,"
-	" as_of = excluded.as_of, source = excluded.source;"
+	" as_of = excluded.as_of, source = excluded.source, incl = excluded.incl;"
 	"DROP TABLE h;";
 
 /* `aws ec2 describe-spot-price-history`: Linux/UNIX records only (SUSE, Red Hat and Windows
@@ -220,17 +221,33 @@ static const char SPOT_SQL[] =
 const struct ci_format ci_cloud_formats[] = {
 	{"Azure Retail Prices", "$.Items", AZURE_SQL,
 	 "Azure Retail Prices API: Linux pay-as-you-go, Spot and reservation meters (Windows, Low "
-	 "Priority and Dev/Test left out)", 0},
+	 "Priority and Dev/Test left out)", 0,
+	 CI_AZURE_XFER_SQL,
+	 "Azure Retail Prices API, Bandwidth: Standard Data Transfer Out (Rtn Preference: MGN) and "
+	 "Intra Continent Data Transfer Out meters"},
 	{"Google Cloud Billing Catalog", "$.skus", GCP_SQL,
-	 "Google Cloud Billing Catalog: predefined vCPU and RAM rates composed per machine type", 0},
-	{"gcloud machine types", "$[0].guestCpus", GCP_SHAPES_SQL, "gcloud machine types", 0},
+	 "Google Cloud Billing Catalog: predefined vCPU and RAM rates composed per machine type", 0,
+	 CI_GCP_XFER_SQL,
+	 "Google Cloud Billing Catalog: Network InterzoneEgress SKUs, per GiB converted to per GB"},
+	{"gcloud machine types", "$[0].guestCpus", GCP_SHAPES_SQL, "gcloud machine types", 0, NULL,
+	 NULL},
 	{"Scaleway instance products", "$.servers", SCALEWAY_SQL,
-	 "Scaleway Instance API products/servers: hourly price in EUR (Windows types left out)", 1},
+	 "Scaleway Instance API products/servers: hourly price in EUR (Windows types left out)", 1,
+	 CI_SCALEWAY_XFER_SQL,
+	 "Scaleway docs, Understanding Scaleway Instance pricing (2025-08-19): Instance hours, "
+	 "flexible IPv4s and volumes are billed, no per-GB traffic is listed"},
 	{"Hetzner Cloud server types", "$.server_types", HETZNER_SQL,
-	 "Hetzner Cloud API server_types: hourly price net of VAT in EUR (gross left out)", 0},
+	 "Hetzner Cloud API server_types: hourly price net of VAT in EUR (gross left out)", 0,
+	 CI_HETZNER_XFER_SQL,
+	 "Hetzner Cloud API server_types price_per_tb_traffic (net EUR per TiB past included_traffic); "
+	 "internal traffic in a network zone free (Hetzner Cloud billing FAQ)"},
 	{"Hetzner Cloud server types", "$.server_type", HETZNER_SQL,
-	 "Hetzner Cloud API server_types: hourly price net of VAT in EUR (gross left out)", 0},
+	 "Hetzner Cloud API server_types: hourly price net of VAT in EUR (gross left out)", 0,
+	 CI_HETZNER_XFER_SQL,
+	 "Hetzner Cloud API server_types price_per_tb_traffic (net EUR per TiB past included_traffic); "
+	 "internal traffic in a network zone free (Hetzner Cloud billing FAQ)"},
 	{"AWS spot price history", "$.SpotPriceHistory", SPOT_SQL,
-	 "aws ec2 describe-spot-price-history: median of the window's Linux/UNIX prices", 0},
-	{NULL, NULL, NULL, NULL, 0},
+	 "aws ec2 describe-spot-price-history: median of the window's Linux/UNIX prices", 0, NULL,
+	 NULL},
+	{NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

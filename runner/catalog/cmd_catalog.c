@@ -36,6 +36,16 @@ static void usage(FILE *f)
 		"  Hetzner Cloud server_types: each location's hourly price net of VAT, in EUR (gross\n"
 		"      left out), cores, memory; deprecated types left out\n"
 		"Every price keeps its pricing model, currency, date and the file it came from.\n"
+		"Transfer prices become <transfer> rules (schemas/transfer-pricing.md):\n"
+		"  AWS Price List \"Data Transfer\" products (the AWSDataTransfer offer or get-products):\n"
+		"      IntraRegion as cross-zone billed both, InterRegion Outbound as cross-region to\n"
+		"      toRegionCode, AWS Outbound to External as internet in its tiers; same-zone free\n"
+		"  Azure Bandwidth meters: Standard Data Transfer Out (Rtn Preference: MGN) as internet\n"
+		"      tiers, Intra Continent Data Transfer Out per peer region of the same continent\n"
+		"  Google Cloud Network InterzoneEgress SKUs: cross-zone, per GiB converted to per GB\n"
+		"  Hetzner price_per_tb_traffic past included_traffic (included-gb-month on each price);\n"
+		"      free within a location and its network zone\n"
+		"  Scaleway: its billing lists no per-GB traffic: free rules for the file's zone\n"
 		"  -o, --output OUT  the catalog file to write\n"
 		"  --region R        prices of this region or zone only (repeatable; default all)\n"
 		"  --pricing KIND    on-demand, spot or reserved prices only (repeatable; default all)\n"
@@ -112,8 +122,13 @@ static int cmd_import(int argc, char **argv)
 		fprintf(stderr, "netsweep catalog import: %s\n", err.msg);
 		return err.code == NS_E_INPUT ? NS_EXIT_USAGE : NS_EXIT_FAIL;
 	}
-	printf("netsweep catalog import: %zu instance type%s, %zu price%s -> %s\n", st.instance_types,
-	       st.instance_types == 1 ? "" : "s", st.prices, st.prices == 1 ? "" : "s", out);
+	char rules[48] = "";
+	if (st.transfers)
+		snprintf(rules, sizeof(rules), ", %zu transfer rule%s", st.transfers,
+			 st.transfers == 1 ? "" : "s");
+	printf("netsweep catalog import: %zu instance type%s, %zu price%s%s -> %s\n",
+	       st.instance_types, st.instance_types == 1 ? "" : "s", st.prices,
+	       st.prices == 1 ? "" : "s", rules, out);
 	return NS_EXIT_OK;
 }
 

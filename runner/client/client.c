@@ -116,7 +116,7 @@ static int data_timed_out(const struct client *c, double after_s, const char *wh
 	proto_sa_name((struct sockaddr *)&sa, c->peer_len, true, where, sizeof(where));
 	proto_addr_name(c->ctl, false, agent, sizeof(agent));
 	return ns_err_timeout(err, after_s, "%s %s %s (agent %s)", stream,
-			      c->p->proto == NS_PROTO_UDP ? "from" : "to be accepted by", where,
+			      NS_PROTO_DGRAM(c->p->proto) ? "from" : "to be accepted by", where,
 			      agent);
 }
 
@@ -506,6 +506,7 @@ static int compute(struct client *c, struct ns_err *err)
 			pd->receiver.kernel_drops = me_sender ? (as ? as->kernel_drops : 0) : my_drops;
 		for (uint32_t i = 0; i < me->n && me->eng; i++)
 			pd->streams[i].cpu = engine_stream_cpu(me->eng, i);
+		placement_note(res, d, me, as, dur);
 		if (me->eng && me_sender && engine_gso_active(me->eng))
 			res->gso_active = true;
 		if (me->eng && me_sender && c->p->zerocopy)
@@ -522,9 +523,10 @@ static int compute(struct client *c, struct ns_err *err)
 					 "sender %s, receiver %s", me_sender ? mine_mode : their_mode,
 					 me_sender ? their_mode : mine_mode);
 		}
-		if (as && !me_sender && as->held_by_cap)
-			client_warn(res, "the agent's --max-rate, shared by its tests one after "
-				    "another, held its sending below the asked rate");
+		if ((as && !me_sender && as->held_by_cap) ||
+		    (me_sender && session_end_held_by_cap(me, c->p->rate_bps)))
+			client_warn(res, "the agent's --max-rate, shared by the tests it runs at "
+				    "once, held its sending below the asked rate");
 		if (as && !me_sender && as->zc_active) {
 			res->zerocopy_active = true;
 			res->zerocopy_sends += as->zc_sends;
@@ -562,20 +564,6 @@ static int compute(struct client *c, struct ns_err *err)
 }
 
 /* Both ends' interface counters over the test, and whether the provider shaped it. */
-static void nic_figures(struct client *c)
-{
-	struct probe_result *res = c->res;
-	struct ns_err e = {0};
-	if (niccount_end(&c->nic, &res->nic_client, &e) < 0)
-		client_warn(res, e.msg);
-	if (c->agent_done && c->agent.n_dirs > 0) {
-		res->nic_agent = c->agent.dirs[0].nic;
-		proto_printable(res->nic_agent.ifname);
-	}
-	res->shaped_by_provider = niccount_shaped(&res->nic_client) ||
-				  niccount_shaped(&res->nic_agent);
-}
-
 static void client_free(struct client *c)
 {
 	session_end_destroy(&c->lat);
@@ -649,8 +637,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 		ns_err_set(&e, "no agent host given");
 		goto fail;
 	}
-	if (session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0 || sockopt_fd_room(p, &e) < 0 ||
-	    longrun_init(&c.lr, p, &e) < 0)
+	if (sockopt_fd_room(p, &e) < 0 || longrun_init(&c.lr, p, &e) < 0)
 		goto fail;
 	if (p->lat_probe[0]) { /* the idle window: the probe alone, before the load */
 		probe_lat_params(p, &c.lp);
@@ -679,11 +666,14 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	c.ctl = connect_ctl(&c, p->host, p->port, conn_deadline, &e);
 	if (c.ctl < 0 || hello(&c, conn_deadline, &e) < 0)
 		goto fail;
+	placement_resolve(&res->params, c.ctl, res->cpu_placement, sizeof(res->cpu_placement));
+	if (session_cpus(c.p, false, cpus, UNITS_MAX_CPUS, &n_cpus, &e) < 0)
+		goto fail;
 
 	struct proto_buf b;
 	uint32_t len;
 	proto_buf_init(&b);
-	proto_enc_params(&b, p);
+	proto_enc_params(&b, c.p);
 	int rc = proto_send_buf(c.ctl, PROTO_TEST_REQUEST, &b, conn_deadline, &e);
 	proto_buf_free(&b);
 	double setup_deadline = min_d(c.deadline, proto_now() + p->connect_timeout_s + 5);
@@ -720,7 +710,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			goto fail;
 	/* late echoes of the UDP greeting must go before START: after it, data arrives */
 	for (uint32_t i = 0; i < c.n_ends; i++)
-		if (c.ends[i].role == ENGINE_RECV && p->proto == NS_PROTO_UDP)
+		if (c.ends[i].role == ENGINE_RECV && NS_PROTO_DGRAM(p->proto))
 			client_drain(c.ends[i].fds, c.ends[i].n);
 	if (c.lat.n && c.lp.proto == NS_PROTO_UDP)
 		client_drain(c.lat.fds, 1);
@@ -739,6 +729,7 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 			if ((pass == 0) != (se->role == ENGINE_RECV))
 				continue;
 			se->cookie = c.ready.cookie;
+			memcpy(se->quic.peer_sha256, c.ready.cert_sha256, QUIC_SHA256_LEN); /* zeros: none */
 			if (!strcmp(c.p->rr, "crr")) { /* each transaction connects to the data port */
 				se->crr_addr = c.peer;
 				se->crr_addr_len = c.peer_len;
@@ -769,7 +760,8 @@ static int run(const struct probe_params *p, struct probe_result *res, client_in
 	for (uint32_t i = 0; i < c.n_ends; i++)
 		if (c.ends[i].role == ENGINE_RECV)
 			session_end_finish(&c.ends[i], CLIENT_DRAIN_S);
-	nic_figures(&c);
+	client_note_nics(c.res, &c.nic,
+			 c.agent_done && c.agent.n_dirs > 0 ? &c.agent.dirs[0].nic : NULL);
 	if (compute(&c, &e) < 0 ||
 	    (c.lat.n && client_lat_result(res, &c.lp, &idle.sum, idle_s, &c.lat, &e) < 0))
 		goto fail;

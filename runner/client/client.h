@@ -36,6 +36,12 @@ int probe_run_synced(const struct probe_params *p, struct probe_result *res,
 int probe_hostinfo(const char *host, uint16_t port, const char *psk_file, double timeout_s,
 		   char **json, struct ns_err *err);
 
+/* The health check (STATUS_REQUEST, version 24): the handshake, with the key when psk_file
+ * names one, and the agent's counters back; no test, no data socket, no test slot. */
+struct proto_status;
+int probe_status(const char *host, uint16_t port, const char *psk_file, double timeout_s,
+		 struct proto_status *st, struct ns_err *err);
+
 /* The same, with the route towards peer (NULL = towards this caller) picking the interface
  * described: a delegating runner asks the client agent about its way to the target. */
 int probe_hostinfo_peer(const char *host, uint16_t port, const char *psk_file, const char *peer,

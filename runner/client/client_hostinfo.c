@@ -1,6 +1,7 @@
-/* client_hostinfo: probe_hostinfo — asks an agent to describe its host (HOSTINFO_REQUEST,
- * optionally naming the peer whose route picks the interface) — and the JSON check applied to
- * whatever text an agent sends before it is stored or embedded. */
+/* client_hostinfo: the control-only questions to an agent — probe_hostinfo asks it to describe
+ * its host (HOSTINFO_REQUEST, optionally naming the peer whose route picks the interface),
+ * probe_status is the health check (STATUS_REQUEST) — and the JSON check applied to whatever
+ * text an agent sends before it is stored or embedded. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,4 +67,27 @@ err:
 		close(ctl);
 	free(buf);
 	return -1;
+}
+
+int probe_status(const char *host, uint16_t port, const char *psk_file, double timeout_s,
+		 struct proto_status *st, struct ns_err *err)
+{
+	uint32_t len;
+	if (!(timeout_s > 0))
+		timeout_s = 5;
+	double deadline = proto_now() + timeout_s;
+	uint8_t *buf = malloc(PROTO_MAX_PAYLOAD + 1);
+	if (!buf)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	int ctl = client_ctl_connect(host, port, deadline, NULL, NULL, err);
+	int rc = ctl < 0 || client_ctl_hello(ctl, buf, 0, psk_file, deadline, err) < 0 ||
+			 proto_send(ctl, PROTO_STATUS_REQUEST, NULL, 0, deadline, err) < 0 ||
+			 client_ctl_expect(ctl, buf, PROTO_STATUS, &len, deadline, err) < 0 ||
+			 proto_dec_status(buf, len, st, err) < 0
+		 ? -1
+		 : 0;
+	if (ctl >= 0)
+		close(ctl);
+	free(buf);
+	return rc;
 }

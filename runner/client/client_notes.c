@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runner/host/clockbound.h"
+#include "runner/proto/proto.h"
 
 void client_warn(struct probe_result *res, const char *w)
 {
@@ -60,4 +61,18 @@ void client_latency_clock(struct probe_result *res, const struct session_end *me
 	l->client_clock_synced = cb.synced;
 	l->client_clock_maxerror_us = cb.maxerror_us;
 	clock_round_trip_why(&cb, l->sum.p50_us, l->one_way_why, sizeof(l->one_way_why));
+}
+
+void client_note_nics(struct probe_result *res, struct niccount *nic,
+		      const struct probe_nic *agent)
+{
+	struct ns_err e = {0};
+	if (niccount_end(nic, &res->nic_client, &e) < 0)
+		client_warn(res, e.msg);
+	if (agent) {
+		res->nic_agent = *agent;
+		proto_printable(res->nic_agent.ifname);
+	}
+	res->shaped_by_provider = niccount_shaped(&res->nic_client) ||
+				  niccount_shaped(&res->nic_agent);
 }

@@ -5,6 +5,7 @@
 #define NS_CLIENT_NOTES_H
 
 #include "runner/engine/engine.h"
+#include "runner/host/niccount.h"
 #include "runner/proto/probe.h"
 #include "runner/session/session.h"
 
@@ -16,6 +17,11 @@ void client_warn(struct probe_result *res, const char *w);
 void client_note_zerocopy(struct probe_result *res, int *zc_errno, const struct engine *eng);
 /* -Z fell back (or the kernel copied every send): the reason, as a warning. */
 void client_zerocopy_warnings(const struct probe_params *p, int zc_errno, struct probe_result *res);
+
+/* Both ends' interface counters over the test (this end's from nic, the agent's as it said
+ * them; NULL = none) and whether the provider shaped either. */
+void client_note_nics(struct probe_result *res, struct niccount *nic,
+		      const struct probe_nic *agent);
 
 /* Request/response: both ends' CPUs (the requester's, and agent_cpu the agent said its
  * answerer ran on), the clock state, and why the figures are round trips only (never a

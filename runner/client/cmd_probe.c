@@ -14,10 +14,11 @@
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
 #include "lib/err.h"
-#include "lib/logout.h"
+#include "lib/sys/logout.h"
 #include "lib/steady.h"
 #include "lib/units.h"
 #include "client.h"
+#include "client_rpm.h"
 #include "iperf3_text.h"
 #include "probe_opts.h"
 #include "runner/proto/dscp.h"
@@ -35,7 +36,7 @@
 
 enum {
 	OPT_FROM = PROBE_OPT_END, OPT_JSON_FORMAT, OPT_JSON_STREAM, OPT_LOGFILE, OPT_TIMESTAMPS,
-	OPT_FORCEFLUSH, OPT_NO_REALTIME
+	OPT_FORCEFLUSH, OPT_NO_REALTIME, OPT_RPM
 };
 
 /* -f's unit for the text output (0 = netsweep's own adaptive units): the command's state. */
@@ -51,6 +52,8 @@ static void usage(FILE *f)
 		"      --psk-file FILE      the agents' pre-shared key (default $NETSWEEP_PSK_FILE)\n"
 		"  -p, --port PORT          agent control port (default %d)\n"
 		"  -u, --udp                UDP (default TCP)\n"
+		"      --quic               QUIC (ngtcp2): -P connections of one stream each; the agent's\n"
+		"                           certificate is made per test and checked by its hash\n"
 		"  -P, --streams N          parallel streams, 1..%d (default 1; also --parallel)\n"
 		"      --threads N          sending/receiving threads (default min(streams, CPUs))\n"
 		"  -l, --length BYTES       TCP write size (128K) or UDP payload (%d; %d..%d)\n"
@@ -62,7 +65,14 @@ static void usage(FILE *f)
 		"  -O, --omit SECS          warm-up excluded from the results\n"
 		"  -R, --reverse            the agent sends\n"
 		"      --bidir              both directions at once\n"
-		"  -A, --affinity CPULIST   pin threads on both ends (e.g. 0-3,8)\n"
+		"  -A, --affinity CPULIST   pin the engine threads of both ends (e.g. 0-3,8; thread\n"
+		"                           i on the i-th CPU), none: unpinned; default: a one-\n"
+		"                           stream request/response test pins each end to one CPU\n"
+		"                           (one for both on loopback), others run unpinned\n"
+		"      --agent-affinity L   the agent's threads instead: a CPU list, none or auto\n"
+		"      --skip-rx-copy       TCP receiver: drop the bytes in the kernel (MSG_TRUNC)\n"
+		"      --rx-zerocopy        TCP receiver: map them (TCP_ZEROCOPY_RECEIVE; copies\n"
+		"                           what cannot be mapped, the result says how much)\n"
 		"  -w, --window BYTES       socket buffers (SO_SNDBUF/SO_RCVBUF)\n"
 		"  -M, --mss BYTES          TCP maximum segment size (also --set-mss)\n"
 		"  -N, --no-delay           TCP_NODELAY\n"
@@ -101,6 +111,11 @@ static void usage(FILE *f)
 		"      --latency-rate N[/s] its transactions/s (default %g)\n"
 		"      --latency-size BYTES its request and response size (default the least)\n"
 		"      --latency-idle S     its idle window before the load (default %g)\n"
+		"      --responsiveness     the responsiveness test (RPM, the IETF IPPM draft; also\n"
+		"                           --rpm): TCP connections added until the goodput\n"
+		"                           saturates, then round trips per minute from probes on\n"
+		"                           connections of their own and on the loaded ones\n"
+		"                           (schemas/responsiveness.md)\n"
 		"      --connect-timeout S  agent connection timeout (default 5)\n"
 		"      --timeout S          whole-test bound (default omit + time + 15)\n"
 		"  -J, --json               one JSON object on stdout (schemas/probe-result.md)\n"
@@ -157,6 +172,9 @@ static void print_figures(const char *who, const struct probe_figures *f, enum n
 		printf("  %-9s %.0f pkt/s  cpu %.1f%%", who, f->packets_per_second, f->cpu_percent);
 	if (proto == NS_PROTO_TCP && !strcmp(who, "sender"))
 		printf("  retr %llu  rtt %.3f ms", (unsigned long long)f->retransmits, f->rtt_ms);
+	if (proto == NS_PROTO_QUIC && !strcmp(who, "sender"))
+		printf("  lost %llu  rtt %.3f ms (min %.3f)", (unsigned long long)f->retransmits,
+		       f->rtt_ms, f->rtt_min_ms);
 	if (proto == NS_PROTO_UDP && !strcmp(who, "receiver"))
 		printf("  lost %llu/%llu (%.3g%%)  ooo %llu  dup %llu  jitter %.3f ms  kernel drops %llu",
 		       (unsigned long long)f->lost, (unsigned long long)(f->lost + f->packets),
@@ -184,10 +202,11 @@ static void print_interval(const struct probe_interval *v, enum ns_dir dir, void
 		printf(v->stream < 0 ? "[SUM]" : "[%3u]", (unsigned)(v->stream + 5) % 1000u);
 	printf("  %-7s %7.2f-%-7.2f s %12s %15s", ns_dir_name(dir), v->start_s, v->end_s, bytes,
 	       rate);
-	if (p->proto == NS_PROTO_TCP && dir == NS_DIR_FORWARD) {
+	if (p->proto != NS_PROTO_UDP && dir == NS_DIR_FORWARD) {
 		char cwnd[32];
 		fmt_bytes((double)v->cwnd_bytes, cwnd, sizeof(cwnd));
-		printf("  retr %llu  cwnd %s", (unsigned long long)v->retransmits, cwnd);
+		printf(p->proto == NS_PROTO_TCP ? "  retr %llu  cwnd %s" : "  lost %llu  cwnd %s",
+		       (unsigned long long)v->retransmits, cwnd);
 	}
 	else if (p->proto == NS_PROTO_UDP && dir == NS_DIR_FORWARD)
 		printf("  %llu datagrams sent", (unsigned long long)v->packets);
@@ -300,6 +319,16 @@ static void print_text(const struct probe_result *r)
 		printf("UDP GSO (UDP_SEGMENT) was used\n");
 	if (r->engine_mode[0] && strcmp(r->engine_mode, "socket"))
 		printf("engine: %s\n", r->engine_mode);
+	if (r->cpu_placement[0])
+		printf("CPU placement: %s (client threads on CPUs %s, agent threads on %s)\n",
+		       r->cpu_placement, r->client_cpus[0] ? r->client_cpus : "any",
+		       r->agent_cpus[0] ? r->agent_cpus : "any");
+	for (uint32_t d = 0; !p->rr[0] && d < r->n_dirs && d < 2; d++)
+		printf("CPU per GB%s: sender %.3f s, receiver %.3f s%s%s\n",
+		       r->n_dirs > 1 ? (d ? " (reverse)" : " (forward)") : "",
+		       r->dirs[d].sender.cpu_s_per_gb, r->dirs[d].receiver.cpu_s_per_gb,
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? "; receive path " : "",
+		       r->rx_path[0] && strcmp(r->rx_path, "copy") ? r->rx_path : "");
 	if (p->tos && r->tos_applied >= 0) {
 		char name[16];
 		dscp_name((uint32_t)r->tos_applied >> 2, name, sizeof(name));
@@ -425,7 +454,7 @@ static void print_verbose_end(const struct probe_result *r, const struct iperf3_
 /* What probe's own options say; the test options go into probe_params. */
 struct cli {
 	const char *from_arg, *psk, *target;
-	bool time_given, iperf3_json, json_stream, verbose;
+	bool time_given, iperf3_json, json_stream, verbose, rpm;
 	struct logout_opts out;
 };
 
@@ -434,6 +463,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 	struct cli *o = ctx;
 	switch (c) {
 	case OPT_FROM: o->from_arg = arg; return 0;
+	case OPT_RPM: o->rpm = true; return 0;
 	case PROBE_OPT_PSK: o->psk = arg; return 0;
 	case 'J': case PROBE_OPT_JSON: return 0; /* taken before parsing */
 	case 't': o->time_given = true; break;
@@ -458,6 +488,7 @@ static int own_opt(int c, const char *arg, void *ctx, struct ns_err *err)
 static const struct option longopts[] = {
 	PROBE_LONGOPTS_SHARED,
 	{"bitrate", required_argument, NULL, 'b'}, /* iperf3's name first: -b/--bitrate in errors */
+	{"quic", no_argument, NULL, PROBE_OPT_QUIC},
 	{"rate", required_argument, NULL, 'b'},
 	{"fq-rate", required_argument, NULL, PROBE_OPT_FQ_RATE},
 	{"time", required_argument, NULL, 't'},
@@ -471,6 +502,8 @@ static const struct option longopts[] = {
 	{"gso", no_argument, NULL, PROBE_OPT_GSO},
 	{"timeout", required_argument, NULL, PROBE_OPT_TIMEOUT},
 	{"from", required_argument, NULL, OPT_FROM},
+	{"responsiveness", no_argument, NULL, OPT_RPM},
+	{"rpm", no_argument, NULL, OPT_RPM},
 	{"bind", required_argument, NULL, 'B'},
 	{"cport", required_argument, NULL, PROBE_OPT_CPORT},
 	{"version4", no_argument, NULL, '4'},
@@ -572,8 +605,11 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	}
 	int cpus[UNITS_MAX_CPUS];
 	uint32_t n_cpus;
-	if (!c->o.from_arg && session_cpus(p, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
+	if (!c->o.from_arg && session_cpus(p, false, cpus, UNITS_MAX_CPUS, &n_cpus, err) < 0)
 		return -1; /* this host's */
+	char why[NS_ERR_MAX]; /* this host runs the QUIC end itself: say so before any agent */
+	if (!c->o.from_arg && p->proto == NS_PROTO_QUIC && !quic_available(why, sizeof(why)))
+		return ns_err_code(err, NS_E_UNSUPPORTED, "%s", why);
 	if (c->o.out.logfile || c->o.out.time_format || c->o.out.forceflush) {
 		FILE *f = logout_open(&c->o.out, err);
 		if (!f)
@@ -584,6 +620,44 @@ static int probe_cmd_validate(struct probe_cmd *c, struct ns_err *err)
 	return 0;
 }
 
+/* --responsiveness: the responsiveness test (client_rpm.h) and its result, JSON
+ * (schemas/responsiveness.md) or text. */
+static int probe_cmd_rpm(const struct probe_params *p, bool json)
+{
+	struct probe_result res;
+	struct ns_err err = {0};
+	int rc = client_rpm_run(p, &res, &err);
+	const struct probe_rpm *r = &res.rpm;
+	if (json) {
+		char *text = probe_result_json(&res, true);
+		if (text)
+			printf("%s\n", text);
+		else
+			print_json_error("out of memory writing the result");
+		free(text);
+	} else if (rc == 0) {
+		printf("Responsiveness: %.0f RPM under working conditions (idle %.0f RPM)\n", r->rpm,
+		       r->rpm_idle);
+		printf("  foreign probes (TCP_RR on connections of their own): trimmed mean %.3f ms of "
+		       "%llu; idle %.3f ms of %llu\n", r->foreign_tm_ms,
+		       (unsigned long long)r->foreign_probes, r->idle_tm_ms,
+		       (unsigned long long)r->idle_probes);
+		printf("  self (smoothed RTT of the loaded connections): trimmed mean %.3f ms of %llu\n",
+		       r->self_tm_ms, (unsigned long long)r->self_samples);
+		printf("  %u load-generating connections (%s), goodput %.1f Mbit/s\n", r->connections,
+		       r->saturated ? "goodput saturated" : "goodput not saturated",
+		       r->goodput_bps / 1e6);
+		if (res.warnings[0])
+			printf("warning: %s\n", res.warnings);
+	}
+	if (rc < 0)
+		fprintf(stderr, "netsweep probe: %s\n", err.msg);
+	probe_result_free(&res);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = -1;
+	return rc < 0 ? NS_EXIT_FAIL : NS_EXIT_OK;
+}
+
 /* Runs the test and prints its result as asked: the exit code. */
 static int probe_cmd_run(struct probe_cmd *c)
 {
@@ -592,6 +666,8 @@ static int probe_cmd_run(struct probe_cmd *c)
 	bool json = c->json;
 	struct ns_err err = {0};
 	signal(SIGPIPE, SIG_IGN); /* a lost peer is an error of its call, not the end of us */
+	if (o->rpm)
+		return probe_cmd_rpm(p, json);
 	struct probe_result res;
 	struct probe_run_view view = {.p = p, .stream = o->json_stream};
 	probe_view_start(&view, o->verbose && !json);

@@ -57,7 +57,7 @@ static void stream_line(FILE *out, const char *id, double secs, const struct pro
 	iperf3_format_rate(f->bits_per_second, unit, rate, sizeof(rate));
 	iperf3_format_bytes((double)f->bytes, bytes, sizeof(bytes));
 	fprintf(out, "[%s]   0.00-%-6.2f sec  %12s  %16s", id, secs, bytes, rate);
-	if (p->proto == NS_PROTO_TCP)
+	if (p->proto != NS_PROTO_UDP) /* QUIC: the packets declared lost */
 		fprintf(out, !strcmp(role, "sender") ? "  %4llu" : "      ",
 			(unsigned long long)f->retransmits);
 	else if (!strcmp(role, "receiver"))
@@ -77,7 +77,7 @@ void iperf3_print_streams(FILE *out, const struct probe_result *r, char unit)
 		if (r->n_dirs > 1)
 			fprintf(out, "%s:\n", ns_dir_name(d->dir));
 		fprintf(out, "[ ID] Interval           Transfer          Bitrate%s\n",
-			p->proto == NS_PROTO_TCP ? "          Retr" : "           Jitter    Lost/Total");
+			p->proto != NS_PROTO_UDP ? "          Retr" : "           Jitter    Lost/Total");
 		for (uint32_t i = 0; i < d->n_streams; i++) {
 			const struct probe_stream_result *s = &d->streams[i];
 			snprintf(id, sizeof(id), "%3u", (unsigned)(s->id + 5) % 1000u);

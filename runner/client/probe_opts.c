@@ -45,6 +45,7 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 		p->port = (uint16_t)v;
 		return 0;
 	case 'u': case PROBE_OPT_UDP: p->proto = NS_PROTO_UDP; return 0;
+	case PROBE_OPT_QUIC: p->proto = NS_PROTO_QUIC; return 0;
 	case 'P':
 		if (units_parse_uint(arg, 1, NS_MAX_STREAMS, &v, err) < 0)
 			return -1;
@@ -68,6 +69,10 @@ int probe_opts_apply(int c, const char *arg, struct probe_params *p, struct ns_e
 	case 'R': p->dir = NS_DIR_REVERSE; return 0;
 	case PROBE_OPT_BIDIR: p->dir = NS_DIR_BIDIR; return 0;
 	case 'A': return copy_str(p->affinity, sizeof(p->affinity), arg, "CPU list", err);
+	case PROBE_OPT_AGENT_AFFINITY:
+		return copy_str(p->agent_affinity, sizeof(p->agent_affinity), arg, "CPU list", err);
+	case PROBE_OPT_SKIP_RX_COPY: snprintf(p->rx_copy, sizeof(p->rx_copy), "skip"); return 0;
+	case PROBE_OPT_RX_ZEROCOPY: snprintf(p->rx_copy, sizeof(p->rx_copy), "mmap"); return 0;
 	case 'w':
 		if (units_parse_bytes(arg, UINT32_MAX, &v, err) < 0)
 			return -1;

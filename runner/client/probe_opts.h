@@ -17,6 +17,7 @@ enum probe_opt {
 	PROBE_OPT_CPORT, PROBE_OPT_DSCP, PROBE_OPT_DONT_FRAGMENT, PROBE_OPT_PSK, PROBE_OPT_UNTIL,
 	PROBE_OPT_STEADY, PROBE_OPT_RR, PROBE_OPT_REQUEST, PROBE_OPT_RESPONSE, PROBE_OPT_RR_RATE,
 	PROBE_OPT_LAT_PROBE, PROBE_OPT_LAT_RATE, PROBE_OPT_LAT_SIZE, PROBE_OPT_LAT_IDLE,
+	PROBE_OPT_QUIC, PROBE_OPT_AGENT_AFFINITY, PROBE_OPT_SKIP_RX_COPY, PROBE_OPT_RX_ZEROCOPY,
 	PROBE_OPT_END
 };
 
@@ -29,6 +30,9 @@ enum probe_opt {
 	{"parallel", required_argument, NULL, 'P'}, \
 	{"threads", required_argument, NULL, PROBE_OPT_THREADS}, \
 	{"affinity", required_argument, NULL, 'A'}, \
+	{"agent-affinity", required_argument, NULL, PROBE_OPT_AGENT_AFFINITY}, \
+	{"skip-rx-copy", no_argument, NULL, PROBE_OPT_SKIP_RX_COPY}, \
+	{"rx-zerocopy", no_argument, NULL, PROBE_OPT_RX_ZEROCOPY}, \
 	{"window", required_argument, NULL, 'w'}, \
 	{"reverse", no_argument, NULL, 'R'}, \
 	{"engine", required_argument, NULL, PROBE_OPT_ENGINE}, \

@@ -5,11 +5,13 @@
 
 #include "cmds.h"
 #include "report/cmd_export.h"
+#include "report/cmd_plan.h"
 #include "report/cmd_report.h"
 #include "report/site/cmd_site.h"
 #include "lib/err.h"
 #include "lib/names/suggest.h"
 #include "version.h"
+#include "lib/settings.h"
 
 struct subcommand {
 	const char *name;
@@ -22,9 +24,11 @@ static const struct subcommand subcommands[] = {
 	{"agent", cmd_agent, "serve tests: the receiving (or, reversed, sending) end"},
 	{"key", cmd_key, "write a new pre-shared key file for agents and their clients"},
 	{"probe", cmd_probe, "run one test against an agent"},
+	{"health", cmd_health, "check that an agent answers (control only: no test, no data)"},
 	{"search", cmd_search, "find the highest UDP rate with no (or little) loss: NDR, PDR"},
 	{"report", cmd_report, "render HTML, Markdown, CSV and charts from the database"},
 	{"export", cmd_export, "runs as OpenMetrics/Prometheus text, NDJSON or iperf3's JSON"},
+	{"plan", cmd_plan, "which type, how many, where and what a month, for a stated need"},
 	{"site", cmd_site, "a static site of every night: index, pair trends, Atom feed"},
 	{"runs", cmd_runs, "list the runs in the database: id, label, status, cost"},
 	{"db", cmd_db, "database tools: merge runners' databases into one, prune old intervals"},
@@ -64,6 +68,9 @@ int main(int argc, char **argv)
 		printf("netsweep %s\n", NETSWEEP_VERSION);
 		return NS_EXIT_OK;
 	}
+	struct ns_settings env;
+	settings_from_env(&env); /* the one reading of the environment: the library reads these */
+	settings_set(&env);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) == 0) {
 			int rc = subcommands[i].fn(argc - 1, argv + 1);

@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "engine_int.h"
 #include "sysstat.h"
+#include "lib/settings.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -79,6 +80,28 @@ static int check_cfg(const struct engine_cfg *cfg, uint32_t nfds, struct ns_err 
 	return 0;
 }
 
+/* cfg.transport's engine behind this one: every public call below goes to it. */
+static struct engine *tp_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+				struct ns_err *err)
+{
+	if (!cfg->transport) {
+		ns_err_code(err, NS_E_UNSUPPORTED, "engine: QUIC needs its transport (runner/quic)");
+		return NULL;
+	}
+	struct engine *e = calloc(1, sizeof(*e));
+	if (!e || !(e->tp = cfg->transport->create(cfg, fds, nfds, err))) {
+		if (!e)
+			ns_err_sys(err, "engine: allocation");
+		free(e);
+		return NULL;
+	}
+	e->cfg = *cfg;
+	e->n = nfds;
+	return e;
+}
+#define TP(call) do { if (e->tp) return e->cfg.transport->call; } while (0)
+#define TPV(call) do { if (e->tp) { e->cfg.transport->call; return; } } while (0)
+
 struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
 			     struct ns_err *err)
 {
@@ -86,6 +109,8 @@ struct engine *engine_create(const struct engine_cfg *cfg, const int *fds, uint3
 		ns_err_set(err, "engine: no configuration or sockets");
 		return NULL;
 	}
+	if (cfg->proto == NS_PROTO_QUIC || cfg->transport)
+		return tp_create(cfg, fds, nfds, err);
 	if (check_cfg(cfg, nfds, err) < 0)
 		return NULL;
 	for (uint32_t i = 0; i < nfds; i++) {
@@ -189,11 +214,13 @@ static uint32_t draw_budget(struct e_thread *t, struct e_stream *s, uint64_t now
 	struct engine *e = t->e;
 	struct budget *b = e->cfg.budget;
 	uint64_t step = e->cfg.proto == NS_PROTO_TCP ? s->allow : e->unit;
-	if (e->cfg.proto == NS_PROTO_TCP && step > (uint64_t)b->burst)
-		step = s->allow = (uint64_t)b->burst;
-	*granted = budget_take(b, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step, step);
+	uint64_t burst = e->cfg.proto == NS_PROTO_TCP ? budget_burst(b, &e->share) : 0;
+	if (e->cfg.proto == NS_PROTO_TCP && step > burst)
+		step = s->allow = burst;
+	*granted = budget_take(b, &e->share, now, e->cfg.proto == NS_PROTO_TCP ? step : units * step,
+			       step);
 	if (!*granted) {
-		uint64_t w = budget_wait_ns(b, now, step);
+		uint64_t w = budget_wait_ns(b, &e->share, now, step);
 		if (w < *wait)
 			*wait = w;
 		return 0;
@@ -237,7 +264,7 @@ static bool send_round(struct e_thread *t, uint64_t now, uint64_t pace_ns, uint6
 		uint64_t bytes = 0;
 		int rc = e->ops->send(t, s, units, now, &bytes);
 		if (e->cfg.budget && granted > bytes)
-			budget_refund(e->cfg.budget, granted - bytes);
+			budget_refund(e->cfg.budget, &e->share, granted - bytes);
 		pace_sent(&s->pace, bytes);
 		if (s->left != UINT64_MAX)
 			s->left = bytes < s->left ? s->left - bytes : 0;
@@ -309,66 +336,6 @@ static uint64_t stagger_ns(const struct engine *e, const struct e_thread *t,
 	return (uint64_t)((double)s->id * t->pace_unit * 8e9 / (double)e->cfg.rate_bps);
 }
 
-/* engine.h: real time for the threads whose work falls due at set times. */
-static _Atomic int realtime_on = -1; /* -1: not decided, from the environment */
-
-void engine_set_realtime(bool on)
-{
-	atomic_store(&realtime_on, on ? 1 : 0);
-}
-
-const char *engine_sched_name(unsigned sched)
-{
-	static const char *const names[] = {"normal", "not_permitted", "realtime",
-					    "realtime_dropped"};
-	return sched < sizeof(names) / sizeof(names[0]) ? names[sched] : "";
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void rt_enter(struct e_thread *t)
-{
-	int on = atomic_load(&realtime_on);
-	if (on < 0) {
-		const char *v = getenv("NETSWEEP_REALTIME");
-		on = !(v && !strcmp(v, "0"));
-	}
-	t->sched = ENGINE_SCHED_NORMAL;
-	if (!on || !t->e->cfg.rate_bps || t->e->cfg.rr)
-		return;
-	struct sched_param sp = {.sched_priority = ENGINE_RT_PRIO};
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
-		t->sched = ENGINE_SCHED_NOT_PERMITTED;
-		return;
-	}
-	t->sched = ENGINE_SCHED_REALTIME;
-	t->rt_win_ns = engine_now_ns();
-	t->rt_win_cpu_ns = thread_cpu_ns();
-}
-
-/* A real-time thread that used ENGINE_RT_MAX_SHARE of its core over a window would starve the
- * host's other work on that core for nothing (it is CPU-bound either way): back to normal. */
-static void rt_guard(struct e_thread *t, uint64_t now)
-{
-	if (t->sched != ENGINE_SCHED_REALTIME || now - t->rt_win_ns < ENGINE_RT_WINDOW_NS)
-		return;
-	uint64_t cpu = thread_cpu_ns();
-	if ((double)(cpu - t->rt_win_cpu_ns) >= ENGINE_RT_MAX_SHARE * (double)(now - t->rt_win_ns)) {
-		struct sched_param sp = {.sched_priority = 0};
-		pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
-		t->sched = ENGINE_SCHED_REALTIME_DROPPED;
-		return;
-	}
-	t->rt_win_ns = now;
-	t->rt_win_cpu_ns = cpu;
-}
-
 /* Sender: streams get their batches while any makes progress; a thread sleeps only when none
  * did: in poll() when some socket was full, otherwise until the earliest pacer is ready, and
  * never longer than E_POLL_NS so that the stop flag is seen. */
@@ -391,7 +358,7 @@ static void run_sender(struct e_thread *t)
 	bool deadline = false, stalled = false;
 	while (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
 		now = engine_now_ns();
-		rt_guard(t, now);
+		engine_rt_guard(t, now);
 		if (e->stall_ns && !stalled && now >= e->stall_at_ns) {
 			stalled = true;
 			sleep_ns(t, 0, now, e->stall_ns);
@@ -435,7 +402,7 @@ static void run_receiver(struct e_thread *t)
 		uint32_t np = 0;
 		bool progress = false;
 		if (t->sched == ENGINE_SCHED_REALTIME) /* no clock read per batch otherwise */
-			rt_guard(t, engine_now_ns());
+			engine_rt_guard(t, engine_now_ns());
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct e_stream *s = t->streams[i];
 			if (!s->active)
@@ -466,21 +433,23 @@ static void run_receiver(struct e_thread *t)
 static void *thread_main(void *arg)
 {
 	struct e_thread *t = arg;
-	rt_enter(t);
+	engine_rt_enter(t);
 	if (t->e->cfg.rr)
 		engine_rr_run(t);
 	else if (t->e->cfg.role == ENGINE_SEND)
 		run_sender(t);
 	else
 		run_receiver(t);
-	atomic_store_explicit(&t->cpu_final_ns, thread_cpu_ns(), memory_order_relaxed);
+	atomic_store_explicit(&t->cpu_final_ns, engine_self_cpu_ns(), memory_order_relaxed);
 	uint64_t runq = 0;
 	sysstat_thread_runq_ns(&runq);
 	atomic_store_explicit(&t->runq_ns, runq, memory_order_relaxed);
 	atomic_store_explicit(&t->cpu_final, true, memory_order_release);
 	if (!atomic_load_explicit(&t->end_ns, memory_order_relaxed)) /* a sender set it already */
 		atomic_store_explicit(&t->end_ns, engine_now_ns(), memory_order_relaxed);
-	atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release);
+	if (atomic_fetch_sub_explicit(&t->e->running, 1, memory_order_release) == 1 &&
+	    t->e->share.joined) /* the last thread: the others' shares grow */
+		budget_leave(t->e->cfg.budget, &t->e->share, engine_now_ns());
 	return NULL;
 }
 
@@ -488,7 +457,7 @@ static void *thread_main(void *arg)
  * the start — a test hook that stands for a sender kept off the CPU (tests/integration). */
 static void stall_hook(struct engine *e)
 {
-	const char *v = getenv("NETSWEEP_TEST_SEND_STALL");
+	const char *v = settings_get()->test_send_stall;
 	unsigned at, len;
 	if (e->cfg.role != ENGINE_SEND || !v || sscanf(v, "%u:%u", &at, &len) != 2 || !len ||
 	    len > 10000)
@@ -499,6 +468,7 @@ static void stall_hook(struct engine *e)
 
 int engine_start(struct engine *e, struct ns_err *err)
 {
+	TP(start(e->tp, err));
 	if (e->started)
 		return ns_err_set(err, "engine: already started");
 	for (uint32_t i = 0; i < e->nthreads; i++)
@@ -506,6 +476,8 @@ int engine_start(struct engine *e, struct ns_err *err)
 			return -1;
 	e->started = true;
 	e->t0_ns = engine_now_ns();
+	if (e->cfg.budget && e->cfg.role == ENGINE_SEND)
+		budget_join(e->cfg.budget, &e->share, e->cfg.rate_bps, e->t0_ns);
 	e->t0_real_ns = engine_real_ns();
 	stall_hook(e);
 	if (e->cfg.role == ENGINE_SEND && e->cfg.send_duration_s > 0)
@@ -513,16 +485,7 @@ int engine_start(struct engine *e, struct ns_err *err)
 	atomic_store(&e->running, e->nthreads);
 	for (uint32_t i = 0; i < e->nthreads; i++) {
 		struct e_thread *t = &e->threads[i];
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		if (t->cpu >= 0) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(t->cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		int rc = pthread_create(&t->tid, &attr, thread_main, t);
-		pthread_attr_destroy(&attr);
+		int rc = engine_thread_spawn(&t->tid, t->cpu, thread_main, t);
 		if (rc) {
 			/* threads not created will never count themselves down */
 			atomic_fetch_sub(&e->running, e->nthreads - i);
@@ -540,16 +503,19 @@ int engine_start(struct engine *e, struct ns_err *err)
 
 void engine_stop(struct engine *e)
 {
+	TPV(stop(e->tp));
 	atomic_store(&e->stop, true);
 }
 
 bool engine_done(const struct engine *e)
 {
+	TP(done(e->tp));
 	return e->started && atomic_load_explicit(&e->running, memory_order_acquire) == 0;
 }
 
 double engine_end_s(const struct engine *e)
 {
+	TP(end_s(e->tp));
 	if (!engine_done(e))
 		return 0;
 	uint64_t last = 0;
@@ -563,6 +529,7 @@ double engine_end_s(const struct engine *e)
 
 void engine_join(struct engine *e)
 {
+	TPV(join(e->tp));
 	if (!e->started || e->joined)
 		return;
 	for (uint32_t i = 0; i < e->nthreads; i++)
@@ -581,6 +548,7 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 	o->retransmits = ti.tcpi_total_retrans;
 	o->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
 	o->rtt_ms = ti.tcpi_rtt / 1000.0;
+	o->rtt_min_ms = ti.tcpi_min_rtt / 1000.0;
 	/* older kernels return a shorter struct: the fields past len stay 0 */
 	o->segs = e->cfg.role == ENGINE_SEND ? ti.tcpi_segs_out : ti.tcpi_segs_in;
 	if (e->cfg.role == ENGINE_SEND)
@@ -589,6 +557,7 @@ static void tcp_info_fill(const struct engine *e, int fd, struct engine_stream_s
 
 void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
 {
+	TPV(snapshot(e->tp, snaps));
 	for (uint32_t i = 0; i < e->n; i++) {
 		struct e_stream *s = &e->streams[i];
 		struct engine_stream_snap *o = &snaps[i];
@@ -615,6 +584,7 @@ void engine_snapshot(struct engine *e, struct engine_stream_snap *snaps)
 uint64_t engine_cpu_ns(const struct engine *e)
 {
 	uint64_t sum = 0;
+	TP(cpu_ns(e->tp));
 	if (!e->started)
 		return 0;
 	for (uint32_t i = 0; i < e->nthreads; i++) {
@@ -640,8 +610,15 @@ uint32_t engine_nstreams(const struct engine *e)
 	return e->n;
 }
 
+uint64_t engine_budget_held(const struct engine *e)
+{
+	TP(budget_held(e->tp));
+	return e->cfg.budget ? budget_share_held(&e->share) : 0;
+}
+
 bool engine_gso_active(const struct engine *e)
 {
+	TP(gso_active(e->tp));
 	return atomic_load(&e->gso_active);
 }
 
@@ -650,7 +627,7 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 	memset(out, 0, sizeof(*out));
 	out->active = atomic_load(&e->zc_active);
 	out->fallback_errno = atomic_load(&e->zc_errno);
-	for (uint32_t i = 0; e->cfg.role == ENGINE_SEND && i < e->n; i++) {
+	for (uint32_t i = 0; !e->tp && e->cfg.role == ENGINE_SEND && i < e->n; i++) {
 		out->sends += e->streams[i].zc_sends;
 		out->completions += e->streams[i].zc_done;
 		out->copied += e->streams[i].zc_copied;
@@ -660,14 +637,14 @@ void engine_zerocopy(const struct engine *e, struct engine_zc *out)
 void engine_latency(const struct engine *e, struct lathist *out)
 {
 	lathist_init(out);
-	for (uint32_t i = 0; i < e->n; i++)
+	for (uint32_t i = 0; !e->tp && i < e->n; i++)
 		if (e->streams[i].hist)
 			lathist_merge(out, e->streams[i].hist);
 }
 
 int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
 {
-	if (stream >= e->n)
+	if (stream >= e->n || e->tp)
 		return -1;
 	return atomic_load_explicit(&e->streams[stream].t->last_cpu, memory_order_relaxed);
 }
@@ -675,6 +652,7 @@ int engine_stream_last_cpu(const struct engine *e, uint32_t stream)
 void engine_diag(const struct engine *e, struct engine_diag *out)
 {
 	memset(out, 0, sizeof(*out));
+	TPV(diag(e->tp, out));
 	if (!e->started || !e->joined)
 		return;
 	double blocked = 0;
@@ -705,6 +683,7 @@ void engine_diag(const struct engine *e, struct engine_diag *out)
 
 int engine_stream_cpu(const struct engine *e, uint32_t stream)
 {
+	TP(stream_cpu(e->tp, stream));
 	if (stream >= e->n)
 		return -1;
 	return e->streams[stream].t->cpu;
@@ -712,6 +691,7 @@ int engine_stream_cpu(const struct engine *e, uint32_t stream)
 
 const char *engine_mode(const struct engine *e)
 {
+	TP(mode(e->tp));
 	return e->mode[0] ? e->mode : "socket";
 }
 
@@ -720,10 +700,18 @@ void engine_destroy(struct engine *e)
 	if (!e)
 		return;
 	int saved = errno;
+	if (e->tp) {
+		e->cfg.transport->destroy(e->tp);
+		free(e);
+		errno = saved;
+		return;
+	}
 	if (e->started && !e->joined) {
 		engine_stop(e);
 		engine_join(e);
 	}
+	if (e->share.joined) /* threads that were never created */
+		budget_leave(e->cfg.budget, &e->share, engine_now_ns());
 	if (e->streams) {
 		for (uint32_t i = 0; i < e->n; i++) {
 			if (e->streams[i].fd >= 0)

@@ -5,6 +5,7 @@
 #ifndef NS_ENGINE_H
 #define NS_ENGINE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "runner/engine/limits.h"
 
 struct budget;
+struct engine_transport;
 
 /* Every UDP datagram starts with this header, serialised big-endian field by field:
  *   u64 sequence number (per stream, from 0)
@@ -45,6 +47,13 @@ enum engine_kind { ENGINE_SOCKET = 0, ENGINE_XDP = 1, ENGINE_XDP_RX = 2 };
  * sequence number) back, so that a late answer is never taken for the current one; a request
  * unanswered for ENGINE_RR_LOST_NS counts as lost and the next one goes out. */
 enum engine_rr { ENGINE_RR_NONE = 0, ENGINE_RR = 1, ENGINE_CRR = 2 };
+/* How a TCP receiver takes the bytes off its sockets: read() into a buffer (the default),
+ * recv(MSG_TRUNC), which the kernel drops without copying them to user space (iperf3's
+ * --skip-rx-copy), or TCP receive zero-copy (getsockopt TCP_ZEROCOPY_RECEIVE on a mapping
+ * of the socket, as the kernel selftests' tcp_mmap): the pages of page-aligned segments are
+ * mapped, the rest (recv_skip_hint) copied. A socket that refuses the mapping copies, and
+ * engine_rx_path() says "mmap_fallback". UDP and the AF_XDP engines ignore it. */
+enum engine_rx { ENGINE_RX_COPY = 0, ENGINE_RX_SKIP = 1, ENGINE_RX_MMAP = 2 };
 /* TCP_CRR (ENGINE_CRR): each transaction on a connection of its own — connect, the greeting
  * (the test's ENGINE_RR_COOKIE_LEN-byte cookie and the u32 stream index, big-endian) with the
  * request in one write, the response, close — timed from connect to the last byte. The
@@ -92,6 +101,12 @@ struct engine_cfg {
 	socklen_t crr_addr_len;
 	int crr_listen_fd;
 	uint8_t crr_cookie[ENGINE_RR_COOKIE_LEN];
+	/* NS_PROTO_QUIC: the transport that runs the whole engine (runner/quic registers none
+	 * here: the caller hands its table, so the engine depends on nothing above it) and its
+	 * argument (runner/quic/quic.h: struct quic_side) */
+	const struct engine_transport *transport;
+	const void *transport_arg;
+	enum engine_rx rx;      /* TCP receiver: copy, skip the copy, or map (enum engine_rx) */
 };
 
 /* Cumulative counters of one stream since engine_start(). */
@@ -112,6 +127,7 @@ struct engine_stream_snap {
 	uint64_t retransmits;   /* tcpi_total_retrans */
 	uint64_t cwnd_bytes;    /* tcpi_snd_cwnd * tcpi_snd_mss */
 	double rtt_ms;          /* tcpi_rtt */
+	double rtt_min_ms;      /* tcpi_min_rtt (QUIC: ngtcp2's min_rtt); 0 = unknown */
 	uint64_t segs;          /* tcpi_segs_out (sender) / tcpi_segs_in (receiver) */
 	uint64_t acked;         /* sender: tcpi_bytes_acked, the bytes the peer has received
 	                           (0 = the kernel does not say) */
@@ -142,6 +158,9 @@ uint32_t engine_nstreams(const struct engine *e);
  * they have returned. Another engine or program in the process does not count. */
 uint64_t engine_cpu_ns(const struct engine *e);
 bool engine_gso_active(const struct engine *e);
+/* Sender with cfg.budget: how many times its share of the cap (budget.h) was short of what its
+ * pacer allowed; 0 without a budget. */
+uint64_t engine_budget_held(const struct engine *e);
 /* -Z: whether MSG_ZEROCOPY was in use on every stream, the sends made with it, the completions
  * the kernel reported for them and how many of those it copied after all, and why the first
  * stream that fell back to copying did (an errno: SO_ZEROCOPY refused, ENOBUFS when the
@@ -177,6 +196,34 @@ struct engine_diag {
 };
 void engine_diag(const struct engine *e, struct engine_diag *out);
 
+/* A transport engine.c hands every public call to (cfg.transport): an engine of its own
+ * behind the same contract, e.g. QUIC over the UDP sockets. impl is what create returned. */
+struct engine_transport {
+	const char *name;
+	void *(*create)(const struct engine_cfg *cfg, const int *fds, uint32_t nfds,
+			struct ns_err *err); /* NULL on failure: the fds are still the caller's */
+	int (*start)(void *impl, struct ns_err *err);
+	void (*stop)(void *impl);
+	bool (*done)(const void *impl);
+	double (*end_s)(const void *impl);
+	void (*join)(void *impl);
+	void (*snapshot)(void *impl, struct engine_stream_snap *snaps);
+	uint64_t (*cpu_ns)(const void *impl);
+	void (*diag)(const void *impl, struct engine_diag *out);
+	int (*stream_cpu)(const void *impl, uint32_t stream);
+	bool (*gso_active)(const void *impl);
+	const char *(*mode)(const void *impl);
+	uint64_t (*budget_held)(const void *impl); /* times --max-rate's share held it back */
+	void (*destroy)(void *impl);
+};
+
+/* What a transport's own threads share with the engine's: CLOCK_MONOTONIC in ns, a thread
+ * pinned to cpu (-1 = not pinned; 0 or pthread_create's error), and a running thread's CPU
+ * time through its clock id (0 when it cannot be read). */
+uint64_t engine_now_ns(void);
+int engine_thread_spawn(pthread_t *tid, int cpu, void *(*fn)(void *), void *arg);
+uint64_t engine_thread_cpu_ns(pthread_t tid);
+
 /* Real-time scheduling. A paced sender and the receiver of a paced test run SCHED_FIFO at
  * the lowest priority where the process may (root, CAP_SYS_NICE or RLIMIT_RTPRIO): their
  * work falls due at set times, and on a busy host an ordinary thread woke several ms late,
@@ -201,6 +248,16 @@ void engine_set_realtime(bool on);
 const char *engine_sched_name(unsigned sched);
 /* CPU each stream's thread is pinned to, -1 if none. */
 int engine_stream_cpu(const struct engine *e, uint32_t stream);
+/* True when both ends of connected socket fd have the same address: the traffic stays on
+ * this host (loopback). */
+bool engine_sock_is_local(int fd);
+/* The CPU every worker thread is pinned to, in thread order and comma-separated ("0,0,1"),
+ * "" when none is pinned (the scheduler places them). */
+void engine_thread_cpus(const struct engine *e, char *buf, size_t len);
+/* A TCP receiver's path, read after engine_join: "copy", "skip", "mmap" or "mmap_fallback"
+ * (asked, refused by a socket: copied; *why the errno); "" for a sender or UDP. mapped: the
+ * bytes TCP_ZEROCOPY_RECEIVE mapped rather than copied. */
+const char *engine_rx_path(const struct engine *e, uint64_t *mapped, int *why);
 void engine_destroy(struct engine *e);
 /* What ran, e.g. "socket", "xdp tx copy", "xdp rx copy native", "xdp rx count-only native". */
 const char *engine_mode(const struct engine *e);

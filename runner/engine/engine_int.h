@@ -14,8 +14,8 @@
 #include "engine.h"
 #include "budget.h"
 #include "pace.h"
-#include "udpseq.h"
-#include "zerocopy.h"
+#include "runner/engine/base/udpseq.h"
+#include "runner/engine/base/zerocopy.h"
 
 #define E_POLL_NS 50000000ull  /* longest a thread sleeps before it looks at the stop flag */
 #define E_FLUSH_NS 200000000ull /* most a paced sender spends on what it owes at the deadline */
@@ -140,6 +140,7 @@ struct engine_ops {
 
 struct engine {
 	struct engine_cfg cfg;
+	void *tp;              /* cfg.transport's engine: every public call goes to it */
 	int *cpus;
 	const struct engine_ops *ops;
 	struct e_stream *streams;
@@ -160,6 +161,11 @@ struct engine {
 	char mode[64];         /* engine_mode(); set by setup and thread_init */
 	_Atomic bool zc_active;
 	_Atomic int zc_errno;  /* why the first stream fell back to copying, 0 = none did */
+	struct budget_share share; /* sender with cfg.budget: its part of the cap, from start
+				      until its last thread ends (budget.h) */
+	_Atomic int rx_errno;  /* TCP receiver, ENGINE_RX_MMAP: why the first stream could not
+	                          map (it copies), 0 = none */
+	_Atomic uint64_t rx_mapped; /* ... bytes mapped, over its streams */
 };
 
 extern const struct engine_ops engine_tcp_send_ops, engine_tcp_recv_ops;
@@ -171,7 +177,13 @@ extern const struct engine_ops engine_xdp_send_ops, engine_xdp_rx_ops, engine_xd
 /* A request/response thread's whole run (engine_rr.c). */
 void engine_rr_run(struct e_thread *t);
 
-uint64_t engine_now_ns(void);
+/* engine_rt.c: a thread enters real time where its work falls due at set times and the
+ * process may; the guard drops it back to normal once it used ENGINE_RT_MAX_SHARE of its core
+ * over a window; the calling thread's own CPU time in ns. */
+void engine_rt_enter(struct e_thread *t);
+void engine_rt_guard(struct e_thread *t, uint64_t now);
+uint64_t engine_self_cpu_ns(void);
+
 /* CLOCK_REALTIME, the clock of the kernel's receive timestamps (SO_TIMESTAMPNS). */
 uint64_t engine_real_ns(void);
 /* Zero-filled, page-backed buffers for the threads; NULL on failure. */

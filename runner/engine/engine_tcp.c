@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <linux/tcp.h>
 
 #define TCP_RECV_BUF (256 * 1024)  /* big reads: fewer syscalls per byte */
@@ -20,10 +22,10 @@
 /* MSG_ZEROCOPY: reap completions once this many sends are outstanding (each pins option
  * memory until reaped, and net.core.optmem_max is as small as 20 KiB on older kernels). */
 #define TCP_ZC_REAP_AT 16
+/* TCP receive zero-copy: the mapping of each socket (tcp_mmap's chunk is 512 KiB) */
+#define TCP_RX_MAP_LEN (512 * 1024)
 
-/* True when both ends of the connection have the same address: the traffic stays on this
- * host's loopback. */
-static bool peer_is_local(int fd)
+bool engine_sock_is_local(int fd)
 {
 	struct sockaddr_storage me, peer;
 	socklen_t ml = sizeof(me), pl = sizeof(peer);
@@ -57,10 +59,19 @@ static int notsent_lowat(const struct engine_cfg *cfg, uint32_t streams, int fd)
 	if (cfg->rate_bps && (!rate || cfg->rate_bps / streams < rate))
 		rate = cfg->rate_bps / streams;
 	double backlog = rate / 8.0 * TCP_BACKLOG_S;
-	double floor = peer_is_local(fd) ? TCP_LOWAT_LOOPBACK : TCP_LOWAT_LINK;
+	double floor = engine_sock_is_local(fd) ? TCP_LOWAT_LOOPBACK : TCP_LOWAT_LINK;
 	if (backlog < floor)
 		return (int)floor;
 	return backlog > TCP_LOWAT_MAX ? TCP_LOWAT_MAX : (int)backlog;
+}
+
+static void rx_map_off(struct engine *e, struct e_stream *s, int why)
+{
+	int none = 0;
+	if (s->priv)
+		munmap(s->priv, TCP_RX_MAP_LEN);
+	s->priv = NULL;
+	atomic_compare_exchange_strong(&e->rx_errno, &none, why ? why : EOPNOTSUPP);
 }
 
 static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
@@ -71,6 +82,13 @@ static int tcp_setup(struct engine *e, struct e_stream *s, struct ns_err *err)
 		/* not fatal: the stream copies and the engine says zero-copy did not take */
 		if (e->cfg.zerocopy && !(s->zc = zc_enable(s->fd)))
 			engine_zc_off(e, s, errno);
+	} else if (e->cfg.rx == ENGINE_RX_MMAP) {
+		/* not fatal either: a socket that cannot be mapped copies, and the result says so */
+		void *m = mmap(NULL, TCP_RX_MAP_LEN, PROT_READ, MAP_SHARED, s->fd, 0);
+		if (m == MAP_FAILED)
+			rx_map_off(e, s, errno);
+		else
+			s->priv = m;
 	}
 	return engine_sock_pacing(e, s->fd, err);
 }
@@ -143,9 +161,14 @@ static void tcp_end(struct e_stream *s)
 	shutdown(s->fd, SHUT_WR);
 }
 
-static int tcp_recv(struct e_thread *t, struct e_stream *s)
+/* One read of at most len bytes, into the thread's buffer or, skipping the copy, nowhere
+ * (MSG_TRUNC: TCP drops the bytes in the kernel and returns their count). */
+static int tcp_read(struct e_thread *t, struct e_stream *s, size_t len)
 {
-	ssize_t n = recv(s->fd, t->buf, t->buf_len, MSG_DONTWAIT);
+	bool skip = t->e->cfg.rx == ENGINE_RX_SKIP;
+	if (len > t->buf_len)
+		len = t->buf_len;
+	ssize_t n = recv(s->fd, skip ? NULL : t->buf, len, MSG_DONTWAIT | (skip ? MSG_TRUNC : 0));
 	if (n > 0) {
 		e_add(&s->bytes, (uint64_t)n);
 		e_add(&s->packets, 1);
@@ -159,6 +182,66 @@ static int tcp_recv(struct e_thread *t, struct e_stream *s)
 		return E_BLOCKED;
 	e_finish(s, errno);
 	return E_DONE;
+}
+
+/* TCP_ZEROCOPY_RECEIVE: the kernel maps whole pages of the queue into the socket's mapping
+ * and hints how many bytes must be read instead (the part not page-aligned); an error other
+ * than "nothing there" turns the stream to copying. */
+static int tcp_recv_map(struct e_thread *t, struct e_stream *s)
+{
+	struct tcp_zerocopy_receive zc;
+	memset(&zc, 0, sizeof(zc));
+	zc.address = (uint64_t)(uintptr_t)s->priv;
+	zc.length = TCP_RX_MAP_LEN;
+	socklen_t zl = sizeof(zc);
+	if (getsockopt(s->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, &zc, &zl) < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return E_BLOCKED;
+		rx_map_off(t->e, s, errno);
+		return E_PROGRESS;
+	}
+	if (zc.length) {
+		e_add(&s->bytes, zc.length);
+		e_add(&s->packets, 1);
+		atomic_fetch_add_explicit(&t->e->rx_mapped, zc.length, memory_order_relaxed);
+		/* let go of the pages at once, as tcp_mmap does: the next call maps new ones */
+		madvise(s->priv, zc.length, MADV_DONTNEED);
+	}
+	if (zc.recv_skip_hint)
+		return tcp_read(t, s, zc.recv_skip_hint);
+	if (zc.length)
+		return E_PROGRESS;
+	return tcp_read(t, s, t->buf_len); /* nothing mapped nor hinted: EOF, or nothing yet */
+}
+
+static int tcp_recv(struct e_thread *t, struct e_stream *s)
+{
+	if (s->priv)
+		return tcp_recv_map(t, s);
+	return tcp_read(t, s, t->buf_len);
+}
+
+static void tcp_recv_fini(struct engine *e)
+{
+	for (uint32_t i = 0; i < e->n; i++)
+		if (e->streams[i].priv) {
+			munmap(e->streams[i].priv, TCP_RX_MAP_LEN);
+			e->streams[i].priv = NULL;
+		}
+}
+
+const char *engine_rx_path(const struct engine *e, uint64_t *mapped, int *why)
+{
+	*mapped = atomic_load(&e->rx_mapped);
+	*why = atomic_load(&e->rx_errno);
+	if (e->cfg.role != ENGINE_RECV || e->cfg.proto != NS_PROTO_TCP || e->cfg.rr ||
+	    e->cfg.kind != ENGINE_SOCKET)
+		return "";
+	if (e->cfg.rx == ENGINE_RX_SKIP)
+		return "skip";
+	if (e->cfg.rx == ENGINE_RX_MMAP)
+		return *why ? "mmap_fallback" : "mmap";
+	return "copy";
 }
 
 const struct engine_ops engine_tcp_send_ops = {
@@ -175,4 +258,5 @@ const struct engine_ops engine_tcp_recv_ops = {
 	.setup = tcp_setup,
 	.thread_init = tcp_recv_thread_init,
 	.recv = tcp_recv,
+	.fini = tcp_recv_fini,
 };

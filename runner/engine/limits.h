@@ -13,7 +13,10 @@
 #define NS_UDP_DEFAULT_LEN 1460
 #define NS_TCP_MAX_LEN (16 * 1024 * 1024)
 
-enum ns_proto { NS_PROTO_TCP = 0, NS_PROTO_UDP = 1 };
+/* NS_PROTO_QUIC: QUIC (runner/quic, on ngtcp2) over UDP sockets, set up as UDP's are */
+enum ns_proto { NS_PROTO_TCP = 0, NS_PROTO_UDP = 1, NS_PROTO_QUIC = 2 };
+/* Whether a protocol's data sockets are UDP ones (UDP, and QUIC over UDP). */
+#define NS_PROTO_DGRAM(p) ((p) == NS_PROTO_UDP || (p) == NS_PROTO_QUIC)
 enum ns_dir { NS_DIR_FORWARD = 0, NS_DIR_REVERSE = 1, NS_DIR_BIDIR = 2 };
 
 #endif

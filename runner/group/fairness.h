@@ -10,9 +10,8 @@
 /* Jain's index over the rates counted as "converged" once every interval from there on has at
  * least this index: equal TCP flows through one bottleneck settle above it within seconds. */
 #define FAIR_CONVERGED_JAIN 0.9
-/* A client with less than this share of its fair share (total / clients) is "starved": the
- * report's finding. */
-#define FAIR_STARVED_SHARE 0.5
+/* "starved" (a client with less than half of its fair share, total / clients) has one home:
+ * the store's view v_group_fairness (schemas/store.sql), which the report reads. */
 
 /* (sum x)^2 / (n sum x^2): 1 when all are equal, 1/n when one client has everything. NaN for
  * n = 0 or when every rate is 0 (nothing was shared). */

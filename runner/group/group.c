@@ -13,8 +13,9 @@
 #include "runner/client/client.h"
 
 /* The common start: a test arrives when it is set up (or leaves when it failed before); the
- * gate opens once every test did one or the other, or at the deadline. */
-struct gate {
+ * barrier opens once every test did one or the other, or at the deadline (not the agent's
+ * handshake gate, runner/agent/gate.c). */
+struct start_barrier {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t n, in;
@@ -24,12 +25,12 @@ struct gate {
 
 struct worker {
 	struct group_test *t;
-	struct gate *g;
+	struct start_barrier *g;
 	bool arrived;
 	pthread_t th;
 };
 
-static void gate_count(struct gate *g)
+static void barrier_count(struct start_barrier *g)
 {
 	if (++g->in >= g->n) {
 		g->open = true;
@@ -37,13 +38,13 @@ static void gate_count(struct gate *g)
 	}
 }
 
-static void gate_arrive(void *arg)
+static void barrier_arrive(void *arg)
 {
 	struct worker *w = arg;
-	struct gate *g = w->g;
+	struct start_barrier *g = w->g;
 	pthread_mutex_lock(&g->mu);
 	w->arrived = true;
-	gate_count(g);
+	barrier_count(g);
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += (time_t)g->deadline_s;
@@ -61,23 +62,23 @@ static void *work(void *arg)
 	struct group_test *t = w->t;
 	memset(&t->err, 0, sizeof(t->err));
 	if (t->client_host[0]) { /* a client agent: it sets up on its own, starts at start_at */
-		gate_arrive(w);
+		barrier_arrive(w);
 		t->rc = probe_run_from(t->client_host, t->client_port, &t->pp, &t->res, &t->err);
 	} else {
-		struct client_sync s = {.ready = gate_arrive, .arg = w};
+		struct client_sync s = {.ready = barrier_arrive, .arg = w};
 		t->rc = probe_run_synced(&t->pp, &t->res, &s, &t->err);
 	}
 	t->started = t->res.started_unix;
 	pthread_mutex_lock(&w->g->mu);
 	if (!w->arrived)
-		gate_count(w->g); /* failed before its start: the others need not wait for it */
+		barrier_count(w->g); /* failed before its start: the others need not wait for it */
 	pthread_mutex_unlock(&w->g->mu);
 	return NULL;
 }
 
 int group_run(struct group_test *t, size_t n, struct ns_err *err)
 {
-	struct gate g = {.n = n};
+	struct start_barrier g = {.n = n};
 	struct worker *w = calloc(n ? n : 1, sizeof(*w));
 	if (!w)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
@@ -99,7 +100,7 @@ int group_run(struct group_test *t, size_t n, struct ns_err *err)
 			ns_err_code(&t[i].err, NS_E_NOMEM, "cannot start a thread for this test");
 			snprintf(t[i].res.error, sizeof(t[i].res.error), "%s", t[i].err.msg);
 			pthread_mutex_lock(&g.mu);
-			gate_count(&g);
+			barrier_count(&g);
 			pthread_mutex_unlock(&g.mu);
 			w[i].th = 0;
 			w[i].t = NULL;

@@ -8,6 +8,10 @@
 
 static void add_figures(struct probe_figures *a, const struct probe_figures *b, double w)
 {
+	/* each test's engine threads' CPU seconds, added, over all the bytes */
+	uint64_t both = a->bytes + b->bytes;
+	a->cpu_s_per_gb = both ? (a->cpu_s_per_gb * (double)a->bytes +
+				  b->cpu_s_per_gb * (double)b->bytes) / (double)both : 0;
 	a->bytes += b->bytes;
 	a->packets += b->packets;
 	a->bits_per_second += b->bits_per_second;

@@ -15,6 +15,7 @@
 #include "lib/units.h"
 #include "imds.h"
 #include "nic.h"
+#include "lib/settings.h"
 
 void hostinfo_opts_init(struct hostinfo_opts *o)
 {
@@ -25,11 +26,9 @@ void hostinfo_opts_init(struct hostinfo_opts *o)
 	o->imds_timeout_s = 0.5;
 	/* Environment switches, so that tests and agents started by others can be redirected to a
 	 * fake metadata server or keep away from the real one without new options everywhere. */
-	const char *addr = getenv("NETSWEEP_IMDS_ADDR");
-	if (addr && *addr)
-		o->imds_addr = addr;
-	const char *on = getenv("NETSWEEP_IMDS");
-	if (on && (!strcmp(on, "0") || !strcmp(on, "off") || !strcmp(on, "no")))
+	if (settings_get()->imds_addr)
+		o->imds_addr = settings_get()->imds_addr;
+	if (settings_get()->imds_off)
 		o->imds = false;
 }
 

@@ -14,7 +14,7 @@
 #include "lib/err.h"
 #include "lib/jsonw.h"
 #include "lib/units.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/matrix/matrix.h"
 #include "lab.h"
 #include "shape.h"
@@ -38,7 +38,9 @@ static void usage(FILE *f)
 		"directions to the type's network figure from the catalog; an \"up to\" type gets its\n"
 		"baseline as rate and its burst as peakrate over a credit bucket. Rates are TCP\n"
 		"goodputs: tbf is set %.1f %% higher for the headers of full-size segments.\n"
-		"  --matrix FILE    one lab pair per pair of the matrix (name and instance-type)\n"
+		"  --matrix FILE    one lab pair per pair of the matrix (name and instance-type;\n"
+		"                   its client-zone, agent-zone and regions go into the pair JSON,\n"
+		"                   so that run --lab prices the pair's transfer by its relation)\n"
 		"  TYPE...          one lab pair per instance type named (the pair takes its name)\n"
 		"  --scale S        every rate times S (1/100, 0.01; default 1), stated in the results\n"
 		"  --rate T=R,...   the goodput of type T (436M), over the catalog's figure\n"
@@ -186,6 +188,13 @@ static int pick_pairs(const struct lab_cfg *c, int argc, char **argv, struct lab
 			}
 			snprintf(v[i].pair, sizeof(v->pair), "%s", mp->name);
 			snprintf(v[i].type, sizeof(v->type), "%s", mp->instance_type);
+			/* the placement the matrix states, for run --lab's relation */
+			snprintf(v[i].client_zone, sizeof(v->client_zone), "%s", mp->client_zone);
+			snprintf(v[i].agent_zone, sizeof(v->agent_zone), "%s", mp->agent_zone);
+			snprintf(v[i].client_region, sizeof(v->client_region), "%s",
+				 mp->client_region[0] ? mp->client_region : mp->region);
+			snprintf(v[i].agent_region, sizeof(v->agent_region), "%s",
+				 mp->agent_region[0] ? mp->agent_region : mp->region);
 			v[i].n_clients = c->clients;
 			if (mp->group == MX_GROUP_FANOUT)
 				rc = ns_err_code(err, NS_E_INPUT, "%s:%d: group %s: the lab emulates "

@@ -3,6 +3,7 @@
 #include "lib/atomicfile.h"
 #include "lib/sql/jsonr.h"
 #include "runner/proto/auth.h"
+#include "lib/settings.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +23,7 @@ int lab_open(struct lab *lab, const char *dir, const char *prefix, struct ns_err
 	memset(lab, 0, sizeof(*lab));
 	lab->lock_fd = -1;
 	if (!dir || !*dir)
-		dir = getenv("NETSWEEP_LAB_DIR");
+		dir = settings_get()->lab_dir;
 	if (!dir || !*dir)
 		dir = LAB_DEFAULT_DIR;
 	size_t plen = strlen(prefix);
@@ -99,6 +100,12 @@ void lab_pair_json(struct jsonw *w, const struct lab_pair *p)
 	jsonw_kv_str(w, "namespace", p->link.ns);
 	jsonw_kv_int(w, "agent_pid", p->agent_pid);
 	jsonw_kv_str(w, "psk_file", p->psk_file[0] ? p->psk_file : NULL);
+	const char *const place[][2] = {{"client_zone", p->client_zone}, {"agent_zone", p->agent_zone},
+					{"client_region", p->client_region},
+					{"agent_region", p->agent_region}};
+	for (size_t k = 0; k < sizeof(place) / sizeof(place[0]); k++)
+		if (place[k][1][0])
+			jsonw_kv_str(w, place[k][0], place[k][1]);
 	if (p->n_clients) {
 		jsonw_key(w, "clients");
 		jsonw_arr_open(w);

@@ -37,6 +37,10 @@ struct lab_client {
 struct lab_pair {
 	char pair[64];
 	char type[64];
+	/* where the instances it stands for would run (lab up --matrix: the pair's client-zone,
+	 * agent-zone, client-region, agent-region; "" = not said): the pair JSON carries them to
+	 * run --lab, whose transfer pricing needs the pair's relation (v_cost_total) */
+	char client_zone[64], agent_zone[64], client_region[32], agent_region[32];
 	struct lab_shape shape;
 	const char *scale_text;   /* as the user wrote it ("1/100") */
 	char psk_file[256];       /* the key its agent proves: the caller's, else the lab's own */

@@ -1,5 +1,7 @@
 #include "labnet.h"
 
+#include "lib/sys/proc.h"
+
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -35,50 +37,22 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* ip and tc run under this limit: each is done in milliseconds; one that hangs is stopped. */
+#define LABNET_CMD_TIMEOUT_S 60.0
+
 int labnet_run(const char *const *argv, struct ns_err *err)
 {
-	int fd[2];
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		return ns_err_sys(err, "pipe");
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fd[0]);
-		close(fd[1]);
-		errno = e;
-		return ns_err_sys(err, "fork");
+	struct proc_exec x;
+	proc_run_argv((char *const *)argv, environ, LABNET_CMD_TIMEOUT_S, 0, &x);
+	int ok = x.status == PROC_OK;
+	char why[256], cmd[160] = "";
+	if (!ok) {
+		proc_why(&x, why, sizeof(why));
+		for (size_t i = 0, o = 0; argv[i] && o < sizeof(cmd) - 1; i++)
+			o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s%s", i ? " " : "", argv[i]);
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-		}
-		dup2(fd[1], STDERR_FILENO);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	char msg[256];
-	size_t have = 0;
-	ssize_t n;
-	while ((n = read(fd[0], msg + have, sizeof(msg) - 1 - have)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && (have += (size_t)n) >= sizeof(msg) - 1)
-			break;
-	msg[have] = '\0';
-	close(fd[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return ns_err_sys(err, "waitpid");
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	msg[strcspn(msg, "\n")] = '\0';
-	char cmd[160] = "";
-	for (size_t i = 0, o = 0; argv[i] && o < sizeof(cmd) - 1; i++)
-		o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s%s", i ? " " : "", argv[i]);
-	return ns_err_code(err, NS_E_FAIL, "%s: %s", cmd, msg[0] ? msg : "failed");
+	proc_exec_free(&x);
+	return ok ? 0 : ns_err_code(err, NS_E_FAIL, "%s: %s", cmd, why);
 }
 
 void labnet_link_init(struct lab_link *l, const char *prefix, unsigned slot)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 
 /* A full-MTU TCP segment as tbf counts it (Ethernet header 14 + IPv4 20 + TCP 20 + timestamps
  * 12 + payload 1448) against the payload the application gets: the ~4.4 % that separates a

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sha256.h"
+#include "lib/rpm.h"
 
 /* An exclude condition resolved to an index among the axis's product values (-1: none). */
 struct resolved {
@@ -105,13 +106,13 @@ int expand_describe(const struct matrix *m, const struct sweep_case *c, char *bu
 	return (int)w;
 }
 
-static void set_key(const struct matrix *m, struct sweep_case *c)
+static int set_key(const struct matrix *m, struct sweep_case *c, struct ns_err *err)
 {
 	char buf[2048];
 	int n = expand_canonical(m, c, buf, sizeof(buf));
 	if (n >= (int)sizeof(buf))
 		n = (int)sizeof(buf) - 1;
-	sha256_hex(buf, (size_t)n, EXPAND_KEY_LEN / 2, c->key);
+	return sha256_hex(buf, (size_t)n, EXPAND_KEY_LEN / 2, c->key, err);
 }
 
 /* Open-addressing set of case keys (their first 64 bits), to keep includes unique. */
@@ -198,7 +199,8 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 			struct sweep_case *c = &out->v[out->n++];
 			memcpy(c->idx, idx, sizeof(idx));
 			c->include_line = 0;
-			set_key(m, c);
+			if (set_key(m, c, err) < 0)
+				goto fail;
 		} else {
 			out->excluded++;
 		}
@@ -226,7 +228,8 @@ int expand_matrix(const struct matrix *m, struct sweep_cases *out, struct ns_err
 					(uint32_t)find_value(ax, rule->c[i].value.text, ax->n);
 			}
 			c->include_line = rule->line;
-			set_key(m, c);
+			if (set_key(m, c, err) < 0)
+				goto fail;
 			if (!keyset_add(&ks, key_bits(c->key)))
 				out->n++; /* an include equal to a case already there adds nothing */
 		}
@@ -277,6 +280,9 @@ static void apply_axis(struct probe_params *p, int a, const struct matrix_value 
 	case MX_GSO: p->gso = v->u != 0; break;
 	case MX_ENGINE: snprintf(p->engine, sizeof(p->engine), "%s", v->text); break;
 	case MX_ZEROCOPY: p->zerocopy = v->u != 0; break;
+	case MX_RX_COPY: /* "copy" is the default path: params say it as "" */
+		snprintf(p->rx_copy, sizeof(p->rx_copy), "%s", strcmp(v->text, "copy") ? v->text : "");
+		break;
 	case MX_DSCP: p->tos = (uint32_t)v->u; break;
 	case MX_FAMILY: p->family = (uint32_t)v->u; break;
 	case MX_AMOUNT: p->bytes = v->u; break;
@@ -329,6 +335,10 @@ double expand_case_seconds(const struct matrix *m, const struct sweep_case *c)
 	}
 	/* a latency probe's idle test comes before the load (its default window: no axis sets it) */
 	double idle = expand_value(m, c, MX_LAT_PROBE)->u ? PROBE_LAT_IDLE_S : 0;
+	/* a responsiveness case: its saturation search (7 tests at least, counted at 10) and its
+	 * own latency probe's idle test before the load */
+	if (expand_value(m, c, MX_RPM)->u)
+		idle = 10 * RPM_ID_S + PROBE_LAT_IDLE_S;
 	return idle + expand_value(m, c, MX_OMIT)->d + expand_value(m, c, MX_DURATION)->d;
 }
 
@@ -353,6 +363,16 @@ int expand_check(const struct matrix *m, const struct sweep_cases *cs, struct ns
 		if (mxbind_apply(m, expand_value(m, c, MX_PAIR)->u, expand_value(m, c, MX_BIND)->text,
 				 &p, err) < 0)
 			return -1;
+		if (expand_value(m, c, MX_RPM)->u &&
+		    (p.proto != NS_PROTO_TCP || p.rr[0] || p.lat_probe[0] || p.dir == NS_DIR_BIDIR ||
+		     mxgroup_is_group(m, c))) {
+			char what[1024];
+			expand_describe(m, c, what, sizeof(what));
+			return ns_err_code(err, NS_E_INPUT, "%s:%d: case %s: responsiveness loads TCP in "
+					   "one direction and brings its own probes: not with protocol "
+					   "udp, rr, latency-probe, direction bidir or several clients",
+					   m->path, m->axes[MX_RPM].line ? m->axes[MX_RPM].line : 1, what);
+		}
 		if (check_params(&p, &e) == 0)
 			continue;
 		/* A value wrong even on top of the defaults is that value's fault: name its line. */

@@ -2,6 +2,7 @@
 #include "lib/xml/xmlhint.h"
 #include "bind.h"
 #include "matrix_group.h"
+#include "matrix_mesh.h"
 #include "pair_key.h"
 
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "lib/cost.h"
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
 #include "matrix_search.h"
@@ -198,17 +200,34 @@ static const char *fld(bool group, const char *field)
 	return out;
 }
 
+/* A written pair's zone axis from its declared placement: its relation, else its ends'
+ * zones and regions (each end's region defaults to the pair's). */
+static void pair_placement(struct matrix_pair *p)
+{
+	const char *rel = p->relation[0] ? p->relation
+		: cost_relation(p->client_region[0] ? p->client_region : p->region, p->client_zone,
+				p->agent_region[0] ? p->agent_region : p->region, p->agent_zone);
+	if (strcmp(rel, "same-zone") == 0)
+		p->zone_rel = MX_ZONE_SAME;
+	else if (strcmp(rel, "cross-zone") == 0 || strcmp(rel, "cross-region") == 0)
+		p->zone_rel = MX_ZONE_CROSS;
+}
+
 static int load_pairs(struct loader *L, xmlNodePtr pairs)
 {
 	struct matrix *m = L->m;
 	size_t cap = L->n_found;
 	for (xmlNodePtr n = pairs->children; n; n = n->next)
-		cap += is_elem(n, "pair") || is_elem(n, "group");
+		cap += is_elem(n, "pair") || is_elem(n, "group") ? 1
+		       : is_elem(n, "mesh")			 ? mxmesh_capacity(n)
+								 : 0;
 	m->pairs = calloc(cap ? cap : 1, sizeof(*m->pairs));
 	if (!m->pairs)
 		return ns_err_code(L->err, NS_E_NOMEM, "out of memory");
 	for (xmlNodePtr n = pairs->children; n; n = n->next) {
 		if (is_elem(n, "kubernetes") && load_kube(L, n) < 0)
+			return -1;
+		if (is_elem(n, "mesh") && mxmesh_load(L->path, n, m, L->err) < 0)
 			return -1;
 		bool grp = is_elem(n, "group");
 		if (!is_elem(n, "pair") && !grp)
@@ -226,6 +245,18 @@ static int load_pairs(struct loader *L, xmlNodePtr pairs)
 		    copy_field(L, n, fld(grp, "expected-driver"), p->expected_driver,
 			       sizeof(p->expected_driver), attr(n, "expected-driver")) < 0)
 			return -1;
+		if (copy_field(L, n, fld(grp, "client-zone"), p->client_zone, sizeof(p->client_zone),
+			       attr(n, "client-zone")) < 0 ||
+		    copy_field(L, n, fld(grp, "agent-zone"), p->agent_zone, sizeof(p->agent_zone),
+			       attr(n, "agent-zone")) < 0 ||
+		    copy_field(L, n, fld(grp, "client-region"), p->client_region,
+			       sizeof(p->client_region), attr(n, "client-region")) < 0 ||
+		    copy_field(L, n, fld(grp, "agent-region"), p->agent_region,
+			       sizeof(p->agent_region), attr(n, "agent-region")) < 0 ||
+		    copy_field(L, n, fld(grp, "relation"), p->relation, sizeof(p->relation),
+			       attr(n, "relation")) < 0)
+			return -1;
+		pair_placement(p);
 		snprintf(p->price_basis, sizeof(p->price_basis), "%s",
 			 attr(n, "price-basis") ? attr(n, "price-basis") : "pair");
 		if (load_hooks(L, n, &p->setup, &p->teardown) < 0)
@@ -431,6 +462,8 @@ static int load_settings(struct loader *L, xmlNodePtr root)
 		return fail_at(L, root, "rank-by");
 	if ((s = attr(root, "pricing")) && !(m->pricing = strdup(s)))
 		return fail_at(L, root, "pricing");
+	if ((s = attr(root, "monthly-transfer")) && cost_volume_parse(s, &m->monthly_gb, L->err) < 0)
+		return fail_at(L, root, "monthly-transfer");
 	if ((s = attr(root, "seed"))) {
 		if (units_parse_uint(s, 0, UINT32_MAX, &m->seed, L->err) < 0)
 			return fail_at(L, root, "seed");
@@ -576,7 +609,8 @@ static int load_mem(struct loader L, const char *path, const char *text, size_t 
 	memcpy(m->text, text, len);
 	m->text[len] = '\0';
 	m->text_len = len;
-	sha256_hex(text, len, 32, m->hash);
+	if (sha256_hex(text, len, 32, m->hash, err) < 0)
+		goto err;
 
 	doc = xsdcheck_mem(&xsdcheck_matrix, path, text, len, err);
 	if (!doc) {

@@ -5,23 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matrix_value.h"
 #include "runner/proto/probe.h"
 
-/* A copy of an attribute; "" when absent; -1 when longer than cap - 1. */
-static int attr_copy(xmlNodePtr n, const char *name, char *dst, size_t cap)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	int rc = 0;
-	dst[0] = '\0';
-	if (!v)
-		return 0;
-	if (strlen((const char *)v) >= cap)
-		rc = -1;
-	else
-		snprintf(dst, cap, "%s", (const char *)v);
-	xmlFree(v);
-	return rc;
-}
 
 /* "host:port", "[v6]:port" or "host" (the default port) into host and port. */
 static int target(const char *path, int line, const char *field, const char *s, char *host,
@@ -48,9 +34,9 @@ static int load_member(const char *path, xmlNodePtr n, struct matrix_pair *p, st
 	char client[300], agent[300];
 	memset(mb, 0, sizeof(*mb));
 	mb->line = line;
-	if (attr_copy(n, "name", mb->name, sizeof(mb->name)) < 0 ||
-	    attr_copy(n, "client", client, sizeof(client)) < 0 ||
-	    attr_copy(n, "agent", agent, sizeof(agent)) < 0)
+	if (mxval_attr(n, "name", mb->name, sizeof(mb->name)) < 0 ||
+	    mxval_attr(n, "client", client, sizeof(client)) < 0 ||
+	    mxval_attr(n, "agent", agent, sizeof(agent)) < 0)
 		return ns_err_code(err, NS_E_INPUT, "%s:%d: group member: a value is too long", path,
 				   line);
 	for (size_t i = 0; i < p->n_members; i++)
@@ -90,7 +76,7 @@ int mxgroup_load(const char *path, xmlNodePtr g, struct matrix_pair *p, struct n
 {
 	int line = (int)xmlGetLineNo(g);
 	char kind[16];
-	if (attr_copy(g, "kind", kind, sizeof(kind)) < 0 || !kind[0])
+	if (mxval_attr(g, "kind", kind, sizeof(kind)) < 0 || !kind[0])
 		return ns_err_code(err, NS_E_INPUT, "%s:%d: group kind: incast or fan-out", path, line);
 	p->group = !strcmp(kind, "incast") ? MX_GROUP_INCAST : MX_GROUP_FANOUT;
 	if (p->group == MX_GROUP_INCAST && !p->agent_host[0])

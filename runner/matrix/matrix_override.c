@@ -155,19 +155,23 @@ static void set_axis(struct matrix *m, enum matrix_axis_id a, struct matrix_valu
 	}
 }
 
-static void rehash(struct matrix *m, const struct mxo_list *l)
+static int rehash(struct matrix *m, const struct mxo_list *l, struct ns_err *err)
 {
 	char *j = mxo_json(l);
 	size_t lt = m->text_len, lj = j ? strlen(j) : 0;
 	char *buf = malloc(lt + lj + 1);
-	if (buf && j) {
+	int rc = -1;
+	if (!buf || !j) {
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+	} else {
 		memcpy(buf, m->text, lt);
 		buf[lt] = '\0'; /* text, a NUL, the overrides: no matrix text ends that way */
 		memcpy(buf + lt + 1, j, lj);
-		sha256_hex(buf, lt + 1 + lj, 32, m->hash);
+		rc = sha256_hex(buf, lt + 1 + lj, 32, m->hash, err);
 	}
 	free(buf);
 	free(j);
+	return rc;
 }
 
 int mxo_apply_sets(struct matrix *m, const struct mxo_list *l, struct ns_err *err)
@@ -202,7 +206,7 @@ int mxo_apply_sets(struct matrix *m, const struct mxo_list *l, struct ns_err *er
 		set_axis(m, (enum matrix_axis_id)a, vals, n);
 	}
 	if (l->n_set || l->n_only)
-		rehash(m, l);
+		return rehash(m, l, err);
 	return 0;
 }
 

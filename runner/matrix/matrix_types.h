@@ -26,6 +26,7 @@ enum matrix_axis_id {
 	MX_LAT_PROBE, MX_LAT_RATE, MX_LAT_SIZE,
 	MX_ZONE,
 	MX_CLIENTS,
+	MX_RX_COPY, MX_RPM,
 	MX_AXIS_COUNT
 };
 #define MX_V1_AXES MX_ENGINE
@@ -116,11 +117,22 @@ struct matrix_pair {
 	size_t n_binds;
 	char psk_file[256];                /* key file proven to its agents ("" = none; pair_key.h) */
 	uint8_t zone_rel;                  /* enum matrix_zone: its ends' zones (ANY = unknown) */
+	/* A pair a <mesh> made (matrix_mesh.h): the mesh's name and its two hosts' names ("" = not
+	 * a mesh pair). The runner keeps a mesh's hosts out of two tests at once and runs its
+	 * pairs in rounds (runner/mesh/mesh_rounds.h). */
+	char mesh[MX_NAME_MAX];
+	char client_name[MX_NAME_MAX], agent_name[MX_NAME_MAX];
+	/* Each end's placement ("" = not known: the run asks the end's instance metadata): the
+	 * matrix's client-zone/agent-zone, a mesh host's zone=, a Kubernetes node's labels; and
+	 * the relation declared ("" = derived from the ends: lib/cost.h cost_relation). */
+	char client_zone[MX_NAME_MAX], agent_zone[MX_NAME_MAX];
+	char client_region[32], agent_region[32];
+	char relation[16];
 	int line;
 };
 
 /* <kubernetes selector=".." namespace=".." port=".." from="agents|runner"/> in <pairs>: the
- * pairs are the cluster's agents, listed when the run starts (runner/sweep/kubepairs.h) and
+ * pairs are the cluster's agents, listed when the run starts (runner/pairs/kubepairs.h) and
  * handed to matrix_load_found. */
 struct matrix_kube {
 	bool present;
@@ -155,6 +167,7 @@ struct matrix {
 	char *description;                 /* may be NULL */
 	char *rank_by;                     /* rank-by attribute, NULL = best (the report's rule) */
 	char *pricing;                     /* pricing attribute ("spot", "reserved:1yr"), NULL = on-demand */
+	double monthly_gb;                 /* monthly-transfer attribute, decimal GB; 0 = not stated */
 	uint32_t repeats;
 	enum matrix_order order;
 	bool has_seed;

@@ -23,6 +23,7 @@ static const char *const axis_names[MX_AXIS_COUNT] = {
 	"latency-probe", "latency-rate", "latency-size",
 	"zone",
 	"clients",
+	"rx-copy", "responsiveness",
 };
 
 /* Default of an axis the matrix does not write (the pair axis defaults to every pair). */
@@ -35,6 +36,7 @@ static const char *const axis_defaults[MX_AXIS_COUNT] = {
 	"none", "0", "0",
 	"any",
 	"1",
+	"copy", "0",
 };
 
 const char *matrix_axis_default(enum matrix_axis_id a)
@@ -93,18 +95,17 @@ int mxval_parse_duration(const char *s, bool positive, double *d, struct ns_err 
 	return 0;
 }
 
-/* Canonical texts: the DSCP as its number (u holds the TOS byte), an amount in bytes. */
 /* A protocol or direction by its name; a misspelt one's error says the nearest ("did you
  * mean") as the matrix's names do, else the names there are. */
 static int enum_value(enum matrix_axis_id axis, const char *text, uint64_t *u, struct ns_err *err)
 {
-	static const char *const protos[] = {"tcp", "udp"};
+	static const char *const protos[] = {"tcp", "udp", "quic"};
 	static const char *const dirs[] = {"forward", "reverse", "bidir"};
-	static const uint64_t proto_v[] = {NS_PROTO_TCP, NS_PROTO_UDP};
+	static const uint64_t proto_v[] = {NS_PROTO_TCP, NS_PROTO_UDP, NS_PROTO_QUIC};
 	static const uint64_t dir_v[] = {NS_DIR_FORWARD, NS_DIR_REVERSE, NS_DIR_BIDIR};
 	int proto = axis == MX_PROTOCOL;
 	const char *const *names = proto ? protos : dirs;
-	size_t n = proto ? 2 : 3;
+	size_t n = 3;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(text, names[i])) {
 			*u = proto ? proto_v[i] : dir_v[i];
@@ -114,10 +115,11 @@ static int enum_value(enum matrix_axis_id axis, const char *text, uint64_t *u, s
 	if (near)
 		return ns_err_code(err, NS_E_INPUT, "'%s': no such %s (did you mean '%s'?)", text,
 				   proto ? "protocol" : "direction", near);
-	return ns_err_code(err, NS_E_INPUT, proto ? "'%s': protocol is tcp or udp"
+	return ns_err_code(err, NS_E_INPUT, proto ? "'%s': protocol is tcp, udp or quic"
 			   : "'%s': direction is forward, reverse or bidir", text);
 }
 
+/* Canonical texts: the DSCP as its number (u holds the TOS byte), an amount in bytes. */
 static const char *dscp_text(uint64_t tos)
 {
 	static char buf[8];
@@ -208,9 +210,16 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 		if (units_parse_uint(text, 1, MX_MAX_MEMBERS, &u, err) < 0)
 			return -1;
 		break;
+	case MX_RX_COPY:
+		if (strcmp(text, "copy") && strcmp(text, "skip") && strcmp(text, "mmap"))
+			return ns_err_code(err, NS_E_INPUT, "'%s': expected copy, skip (MSG_TRUNC: the TCP "
+					   "receiver drops the bytes in the kernel) or mmap (TCP receive "
+					   "zero-copy)", text);
+		return set_text(out, "%s", text) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
 	case MX_NODELAY:
 	case MX_GSO:
 	case MX_ZEROCOPY:
+	case MX_RPM:
 		if (mxval_parse_bool(text, &b) < 0)
 			return ns_err_code(err, NS_E_INPUT, "'%s': expected true or false", text);
 		u = b;
@@ -259,4 +268,19 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 	}
 	out->u = u;
 	return set_text(out, "%llu", (unsigned long long)u) < 0 ? ns_err_code(err, NS_E_NOMEM, "out of memory") : 0;
+}
+
+int mxval_attr(xmlNodePtr n, const char *name, char *dst, size_t cap)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	int rc = 0;
+	dst[0] = '\0';
+	if (!v)
+		return 0;
+	if (strlen((const char *)v) >= cap)
+		rc = -1;
+	else
+		snprintf(dst, cap, "%s", (const char *)v);
+	xmlFree(v);
+	return rc;
 }

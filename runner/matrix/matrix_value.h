@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include <libxml/tree.h>
+
 #include "lib/err.h"
 #include "matrix_types.h"
 
@@ -23,5 +25,7 @@ int matrix_parse_value(const struct matrix *m, enum matrix_axis_id axis, const c
 int mxval_parse_duration(const char *s, bool positive, double *d, struct ns_err *err);
 /* 1/true/yes/on or 0/false/no/off; -1 for anything else. */
 int mxval_parse_bool(const char *s, bool *b);
+/* An element's attribute copied into dst: "" when absent, -1 when longer than cap - 1. */
+int mxval_attr(xmlNodePtr n, const char *name, char *dst, size_t cap);
 
 #endif

@@ -57,6 +57,9 @@ DEFINE_TABLE(fields_latency, "probe_latency_figures", PROBE_LATENCY_FIELDS)
 #define FIELD_STRUCT struct probe_lul
 DEFINE_TABLE(fields_lul, "probe_lul", PROBE_LUL_FIELDS)
 #undef FIELD_STRUCT
+#define FIELD_STRUCT struct probe_rpm
+DEFINE_TABLE(fields_rpm, "probe_rpm", PROBE_RPM_FIELDS)
+#undef FIELD_STRUCT
 #define FIELD_STRUCT struct probe_limit
 DEFINE_TABLE(fields_limit, "probe_limit", PROBE_LIMIT_FIELDS)
 #undef FIELD_STRUCT
@@ -68,8 +71,8 @@ bool field_in_json(const struct field *f, enum ns_proto proto)
 {
 	if (!(f->flags & F_JSON) || !f->key)
 		return false;
-	if ((f->flags & F_TCP) && proto != NS_PROTO_TCP)
-		return false;
+	if ((f->flags & F_TCP) && proto != NS_PROTO_TCP && proto != NS_PROTO_QUIC)
+		return false; /* QUIC: retransmits are the packets ngtcp2 declared lost */
 	if ((f->flags & F_UDP) && proto != NS_PROTO_UDP)
 		return false;
 	return true;
@@ -128,9 +131,9 @@ static const struct field *get(struct proto_rd *r, const struct field_table *t, 
 		case FT_STR: proto_get_str(r, p, f->size); break;
 		case FT_PROTO: {
 			uint8_t v = proto_get_u8(r);
-			if (v > NS_PROTO_UDP && !bad)
+			if (v > NS_PROTO_QUIC && !bad)
 				bad = f;
-			*(enum ns_proto *)p = v > NS_PROTO_UDP ? NS_PROTO_TCP : (enum ns_proto)v;
+			*(enum ns_proto *)p = v > NS_PROTO_QUIC ? NS_PROTO_TCP : (enum ns_proto)v;
 			break;
 		}
 		case FT_DIR: {

@@ -95,7 +95,9 @@ enum field_type {
 	X(FT_F64, lat_rate, "latency_rate", F_WJ) \
 	X(FT_U32, lat_size, "latency_size", F_WJ) \
 	X(FT_F64, lat_idle_s, "latency_idle_s", F_WJ) \
-	X(FT_F64, start_at, "start_at", F_WJ)
+	X(FT_F64, start_at, "start_at", F_WJ) \
+	X(FT_STR, agent_affinity, "agent_affinity", F_WJ) \
+	X(FT_STR, rx_copy, "rx_copy", F_WJ)
 /* (psk_file is not here: a path on the caller's host, never sent since version 6) */
 
 /* struct probe_nic as member m of a struct, its JSON keys prefixed by pre (the keys are
@@ -129,7 +131,11 @@ enum field_type {
 	X(FT_STR, ended, "ended", F_JSON) \
 	PROBE_NIC_FIELDS(X, nic_client, "client_", F_JSON) \
 	PROBE_NIC_FIELDS(X, nic_agent, "agent_", F_JSON) \
-	X(FT_F64, started_unix, "started_unix", F_JSON)
+	X(FT_F64, started_unix, "started_unix", F_JSON) \
+	X(FT_STR, cpu_placement, "cpu_placement", F_JSON) \
+	X(FT_STR, client_cpus, "client_cpus", F_JSON) \
+	X(FT_STR, agent_cpus, "agent_cpus", F_JSON) \
+	X(FT_STR, rx_path, "rx_path", F_JSON)
 
 /* struct probe_figures: "sender" / "receiver" of the sums and of each stream (JSON only; the
  * agent sends its raw counters as engine_stream_snap and the client does the arithmetic). */
@@ -139,8 +145,10 @@ enum field_type {
 	X(FT_U64, packets, "packets", F_JSON) \
 	X(FT_F64, packets_per_second, "packets_per_second", F_JSON) \
 	X(FT_F64, cpu_percent, "cpu_percent", F_JSON) \
+	X(FT_F64, cpu_s_per_gb, "cpu_s_per_gb", F_JSON) \
 	X(FT_U64, retransmits, "retransmits", F_JSON | F_TCP) \
 	X(FT_F64, rtt_ms, "rtt_ms", F_JSON | F_TCP) \
+	X(FT_F64, rtt_min_ms, "rtt_min_ms", F_JSON | F_TCP) \
 	X(FT_U64, cwnd_bytes, "cwnd_bytes", F_JSON | F_TCP) \
 	X(FT_U64, lost, "lost", F_JSON | F_UDP) \
 	X(FT_F64, lost_percent, "lost_percent", F_JSON | F_UDP) \
@@ -226,6 +234,21 @@ enum field_type {
 	X(FT_F64, added_p99_us, "added_p99_us", F_JSON) \
 	X(FT_F64, added_p999_us, "added_p999_us", F_JSON)
 
+/* struct probe_rpm: "responsiveness" (JSON only: the client runs the test; its "search"
+ * array and "method" object are written beside these). */
+#define PROBE_RPM_FIELDS(X) \
+	X(FT_F64, rpm, "rpm", F_JSON) \
+	X(FT_F64, rpm_idle, "rpm_idle", F_JSON) \
+	X(FT_F64, foreign_tm_ms, "foreign_tm_ms", F_JSON) \
+	X(FT_U64, foreign_probes, "foreign_probes", F_JSON) \
+	X(FT_F64, self_tm_ms, "self_tm_ms", F_JSON) \
+	X(FT_U64, self_samples, "self_samples", F_JSON) \
+	X(FT_F64, idle_tm_ms, "idle_tm_ms", F_JSON) \
+	X(FT_U64, idle_probes, "idle_probes", F_JSON) \
+	X(FT_U32, connections, "connections", F_JSON) \
+	X(FT_BOOL, saturated, "saturated", F_JSON) \
+	X(FT_F64, goodput_bps, "goodput_bps", F_JSON)
+
 /* struct engine_stream_snap: one counter snapshot of a stream in RESULT_STREAMS (two per
  * stream: end of omit, end of test). */
 #define ENGINE_SNAP_FIELDS(X) \
@@ -243,7 +266,8 @@ enum field_type {
 	X(FT_BOOL, finished, NULL, F_WIRE) \
 	X(FT_ERRNO, error, NULL, F_WIRE) \
 	X(FT_U64, sock_drops, NULL, F_WIRE) \
-	X(FT_U64, acked, NULL, F_WIRE)
+	X(FT_U64, acked, NULL, F_WIRE) \
+	X(FT_F64, rtt_min_ms, NULL, F_WIRE)
 
 /* struct proto_dir_summary (proto.h): one direction of RESULTS. Ranges are checked by
  * proto_dec_results. */
@@ -270,7 +294,10 @@ enum field_type {
 	X(FT_F64, runq_pct, NULL, F_WIRE) \
 	X(FT_I32, last_cpu, NULL, F_WIRE) \
 	X(FT_U8, sched, NULL, F_WIRE) \
-	X(FT_U64, tx_busy, NULL, F_WIRE)
+	X(FT_U64, tx_busy, NULL, F_WIRE) \
+	X(FT_STR, cpus, NULL, F_WIRE) \
+	X(FT_STR, rx_path, NULL, F_WIRE) \
+	X(FT_U64, rx_mapped, NULL, F_WIRE)
 
 /* The wire length of a table of fixed-size fields, as a constant expression. */
 #define FIELD_WIRE_SIZE(t, m, k, fl) +(((fl) & F_WIRE) ? FT_WSZ_##t : 0)
@@ -291,7 +318,7 @@ struct field_table {
 
 extern const struct field_table fields_params, fields_result, fields_figures, fields_stream,
 	fields_interval, fields_snap, fields_dir_summary, fields_shaping, fields_latency,
-	fields_limit, fields_lul;
+	fields_limit, fields_lul, fields_rpm;
 
 /* Binary: every F_WIRE field of src, in table order. */
 void fields_put(struct proto_buf *b, const struct field_table *t, const void *src);

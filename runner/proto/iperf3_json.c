@@ -71,7 +71,8 @@ static void start_body(struct jsonw *w, const struct probe_params *p, const stru
 	jsonw_kv_uint(w, "sock_bufsize", p->window);
 	jsonw_key(w, "test_start");
 	jsonw_obj_open(w);
-	jsonw_kv_str(w, "protocol", p->proto == NS_PROTO_UDP ? "UDP" : "TCP");
+	jsonw_kv_str(w, "protocol", p->proto == NS_PROTO_UDP ? "UDP" : p->proto == NS_PROTO_QUIC ? "QUIC"
+									      : "TCP");
 	jsonw_kv_int(w, "num_streams", p->streams);
 	jsonw_kv_int(w, "blksize", p->length ? p->length
 				   : p->proto == NS_PROTO_UDP ? NS_UDP_DEFAULT_LEN : NS_TCP_DEFAULT_LEN);
@@ -107,7 +108,7 @@ static void interval_entry(struct jsonw *w, const struct probe_params *p,
 	if (!sum)
 		jsonw_kv_int(w, "socket", IPERF3_SOCKET_BASE + (int64_t)v->stream);
 	span_json(w, v->start_s, v->end_s, v->bytes, v->bits_per_second);
-	if (p->proto == NS_PROTO_TCP && sends) {
+	if (p->proto != NS_PROTO_UDP && sends) { /* QUIC: lost packets, cwnd, RTT */
 		jsonw_kv_uint(w, "retransmits", v->retransmits);
 		if (!sum) {
 			jsonw_kv_uint(w, "snd_cwnd", v->cwnd_bytes);

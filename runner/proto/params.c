@@ -23,7 +23,7 @@
 
 const char *ns_proto_name(enum ns_proto p)
 {
-	return p == NS_PROTO_UDP ? "udp" : "tcp";
+	return p == NS_PROTO_UDP ? "udp" : p == NS_PROTO_QUIC ? "quic" : "tcp";
 }
 
 const char *ns_dir_name(enum ns_dir d)
@@ -58,6 +58,22 @@ void probe_params_init(struct probe_params *p)
 static bool terminated(const char *s, size_t cap)
 {
 	return memchr(s, '\0', cap) != NULL;
+}
+
+/* -A / --agent-affinity: "" (the default), "none", a CPU list, and for the agent "auto". */
+static int check_cpus(const char *v, size_t cap, const char *what, bool auto_ok,
+		      struct ns_err *err)
+{
+	if (!terminated(v, cap))
+		return ns_err_set(err, "a text parameter is not terminated");
+	if (!v[0] || !strcmp(v, "none") || (auto_ok && !strcmp(v, "auto")))
+		return 0;
+	int tmp[UNITS_MAX_CPUS];
+	size_t n;
+	struct ns_err e;
+	if (units_parse_cpulist(v, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
+		return ns_err_set(err, "%s: %s (or none%s)", what, e.msg, auto_ok ? ", auto" : "");
+	return 0;
 }
 
 /* -B, --cport, -4/-6, -S, -n, -k: their ranges and conflicts. */
@@ -257,8 +273,12 @@ bool probe_engine_fallback(const struct probe_params *p)
 
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
 {
-	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP)
+	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP && p->proto != NS_PROTO_QUIC)
 		return ns_err_set(err, "unknown protocol %d", (int)p->proto);
+	if (p->proto == NS_PROTO_QUIC &&
+	    (p->rr[0] || probe_engine_kind(p) != ENGINE_SOCKET || p->length || p->zerocopy))
+		return ns_err_code(err, NS_E_USAGE, "QUIC is bulk transfer on the socket engine: "
+				   "not with --rr, --engine xdp, --length or --zerocopy");
 	if (p->dir != NS_DIR_FORWARD && p->dir != NS_DIR_REVERSE && p->dir != NS_DIR_BIDIR)
 		return ns_err_set(err, "unknown direction %d", (int)p->dir);
 	if (!terminated(p->host, sizeof(p->host)) || !terminated(p->affinity, sizeof(p->affinity)) ||
@@ -312,21 +332,25 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 	if (p->mss != 0 && (p->mss < P2_MIN_MSS || p->mss > P2_MAX_MSS))
 		return ns_err_set(err, "MSS %u out of range: must be %d..%d bytes", (unsigned)p->mss,
 				  P2_MIN_MSS, P2_MAX_MSS);
-	if (p->proto == NS_PROTO_UDP && (p->mss || p->nodelay || p->congestion[0]))
+	if (p->proto != NS_PROTO_TCP && (p->mss || p->nodelay || p->congestion[0]))
 		return ns_err_set(err, "--mss, --no-delay and --congestion apply to TCP only");
-	if (p->proto == NS_PROTO_TCP && p->gso)
-		return ns_err_set(err, "--gso applies to UDP only");
+	if (p->proto != NS_PROTO_UDP && p->gso)
+		return ns_err_set(err, "--gso applies to UDP only (QUIC uses UDP GSO by itself)");
 	for (const char *c = p->congestion; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
 			return ns_err_set(err, "congestion control name '%s' is not valid",
 					  p->congestion);
-	if (p->affinity[0]) {
-		int tmp[UNITS_MAX_CPUS];
-		size_t n;
-		struct ns_err e;
-		if (units_parse_cpulist(p->affinity, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
-			return ns_err_set(err, "affinity: %s", e.msg);
-	}
+	if (check_cpus(p->affinity, sizeof(p->affinity), "affinity", false, err) < 0 ||
+	    check_cpus(p->agent_affinity, sizeof(p->agent_affinity), "agent affinity", true,
+		       err) < 0)
+		return -1;
+	if (!terminated(p->rx_copy, sizeof(p->rx_copy)) ||
+	    (p->rx_copy[0] && strcmp(p->rx_copy, "skip") && strcmp(p->rx_copy, "mmap")))
+		return ns_err_code(err, NS_E_USAGE, "rx_copy '%.7s': expected skip or mmap (or none "
+				   "for the copy)", p->rx_copy);
+	if (p->rx_copy[0] && (p->proto != NS_PROTO_TCP || p->rr[0]))
+		return ns_err_code(err, NS_E_USAGE, "--skip-rx-copy and --rx-zerocopy are for a TCP "
+				   "throughput test's receiver");
 	if (!(p->connect_timeout_s > 0 && p->connect_timeout_s <= P2_MAX_CONNECT_TIMEOUT_S))
 		return ns_err_set(err, "connect timeout %g s out of range: must be > 0 and <= %g s",
 				  p->connect_timeout_s, P2_MAX_CONNECT_TIMEOUT_S);

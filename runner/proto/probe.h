@@ -30,7 +30,9 @@ struct probe_params {
 	double interval_s;      /* -i, 0 = no interval reports */
 	double omit_s;          /* -O, warm-up excluded from results */
 	enum ns_dir dir;
-	char affinity[256];     /* -A CPU list for both ends, "" = none */
+	char affinity[256];     /* -A CPU list for the client's engine threads (and the agent's
+	                           when agent_affinity is ""), "none" = unpinned, "" = the
+	                           default placement (runner/session/placement.h) */
 	uint32_t window;        /* -w SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
 	uint32_t mss;           /* -M TCP_MAXSEG, 0 = default */
 	bool nodelay;           /* -N */
@@ -79,6 +81,11 @@ struct probe_params {
 	 * since the epoch) at which the set-up test starts, 0 = at once; at most
 	 * PROBE_START_AT_MAX_S ahead, so a client agent waits a bounded while */
 	double start_at;
+	char agent_affinity[256]; /* --agent-affinity: the agent's engine threads: a CPU list,
+	                             "none", "auto" (the agent picks one CPU per thread from its
+	                             own), or "" = as affinity */
+	char rx_copy[8];        /* TCP receiver: "" (copy into the buffer), "skip" (MSG_TRUNC,
+	                           --skip-rx-copy) or "mmap" (receive zero-copy, --rx-zerocopy) */
 };
 #define PROBE_START_AT_MAX_S 60.0
 /* CLOCK_REALTIME in seconds since the epoch: start_at's and started_unix's clock. */
@@ -125,9 +132,13 @@ struct probe_figures {
 	double bits_per_second;
 	double packets_per_second;
 	double cpu_percent;        /* user+system of the process over the test, % of one CPU */
+	double cpu_s_per_gb;       /* that end's CPU seconds per 10^9 bytes it moved (its own
+	                              bytes: sent or received), 0 = none moved */
 	/* TCP */
 	uint64_t retransmits;
 	double rtt_ms;             /* smoothed RTT, mean over streams (sender side) */
+	double rtt_min_ms;         /* the least RTT seen, least over streams (sender side; 0 =
+	                              unknown) */
 	uint64_t cwnd_bytes;       /* last cwnd, summed over streams (sender side) */
 	/* UDP (receiver side) */
 	uint64_t lost;
@@ -281,6 +292,22 @@ struct probe_lul {
 	uint32_t n_intervals;
 };
 
+/* JSON "responsiveness": present only for a responsiveness test (runner/client/client_rpm.h,
+ * schemas/responsiveness.md): its RPM, the trimmed means it came from and the saturation
+ * search that chose the load. The result around it is the loaded test's. */
+#define PROBE_RPM_MAX_SEARCH 16
+struct probe_rpm {
+	bool present;
+	double rpm, rpm_idle;          /* round trips per minute under load and idle, 0 = none */
+	double foreign_tm_ms, self_tm_ms, idle_tm_ms; /* single-sided trimmed means */
+	uint64_t foreign_probes, self_samples, idle_probes;
+	uint32_t connections;          /* load-generating connections of the loaded test */
+	bool saturated;                /* the goodput saturated at that many */
+	double goodput_bps;            /* the loaded test's receiver goodput */
+	uint32_t n_search;             /* the search's tests: i + 1 connections each */
+	double search_bps[PROBE_RPM_MAX_SEARCH];
+};
+
 struct probe_result {
 	struct probe_params params;
 	double duration_s;         /* measured time actually covered */
@@ -299,12 +326,21 @@ struct probe_result {
 	bool shaped_by_provider;
 	double started_unix;       /* when this end's test began (after the agent's START), wall
 	                              clock in seconds since the epoch; 0 = it never began */
+	/* where every engine thread ran (placement.h): "given" (-A / --agent-affinity),
+	 * "auto" (the default placement), "none" (unpinned: the scheduler's choice); each end's
+	 * CPUs, one per engine thread in thread order ("" unpinned; bidir: "fwd/rev") */
+	char cpu_placement[8];
+	char client_cpus[160], agent_cpus[160];
+	/* the TCP receiver's path (engine_rx_path): "copy", "skip", "mmap", "mmap_fallback";
+	 * "" for UDP and request/response */
+	char rx_path[16];
 	char ended[12];            /* with params.until: "sustained" (the rate held after a step
 	                              down) or "duration" (the bound came first); "" otherwise */
 	struct probe_direction dirs[2]; /* [0] the requested direction, [1] the return one (bidir) */
 	uint32_t n_dirs;
 	struct probe_latency latency;
 	struct probe_lul lul;
+	struct probe_rpm rpm;
 	char *agent_hostinfo;      /* JSON text from the agent, or NULL */
 	int status;                /* 0 ok, -1 failed (error says why; figures may be partial) */
 	char error[NS_ERR_MAX];

@@ -38,6 +38,8 @@ static const char *const type_names[PROTO_TYPE_MAX + 1] = {
 	[PROTO_DELEGATE_LATENCY] = "DELEGATE_LATENCY",
 	[PROTO_DELEGATE_LAT_HISTOGRAM] = "DELEGATE_LAT_HISTOGRAM",
 	[PROTO_DELEGATE_LAT_INTERVALS] = "DELEGATE_LAT_INTERVALS",
+	[PROTO_STATUS_REQUEST] = "STATUS_REQUEST",
+	[PROTO_STATUS] = "STATUS",
 };
 
 const char *proto_type_name(uint16_t type)
@@ -345,6 +347,8 @@ void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r)
 	proto_put_u32(b, r->n_udp);
 	for (uint32_t i = 0; i < r->n_udp && i < PROTO_MAX_UDP_PORTS; i++)
 		proto_put_u16(b, r->udp_ports[i]);
+	proto_put_u8(b, r->has_cert);
+	proto_put_bytes(b, r->cert_sha256, PROTO_CERT_SHA256_LEN);
 }
 
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct ns_err *err)
@@ -359,6 +363,8 @@ int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *o, struct 
 				  PROTO_MAX_UDP_PORTS);
 	for (uint32_t i = 0; i < o->n_udp; i++)
 		o->udp_ports[i] = proto_get_u16(&r);
+	o->has_cert = proto_get_u8(&r) != 0;
+	proto_get_bytes(&r, o->cert_sha256, PROTO_CERT_SHA256_LEN);
 	return proto_rd_end(&r, "READY", err);
 }
 
@@ -510,4 +516,27 @@ int proto_dec_hostinfo_request(const uint8_t *p, size_t len, char *peer, size_t 
 		return ns_err_set(err, "HOSTINFO_REQUEST peer is too long");
 	memcpy(peer, t, strlen(t) + 1);
 	return 0;
+}
+
+void proto_enc_status(struct proto_buf *b, const struct proto_status *s)
+{
+	proto_put_u32(b, s->tests);
+	proto_put_u32(b, s->max_tests);
+	proto_put_u64(b, s->max_rate_bps);
+	proto_put_u32(b, s->sessions);
+	proto_put_u8(b, s->delegate);
+	proto_put_f64(b, s->uptime_s);
+}
+
+int proto_dec_status(const uint8_t *p, size_t len, struct proto_status *s, struct ns_err *err)
+{
+	struct proto_rd r;
+	proto_rd_init(&r, p, len);
+	s->tests = proto_get_u32(&r);
+	s->max_tests = proto_get_u32(&r);
+	s->max_rate_bps = proto_get_u64(&r);
+	s->sessions = proto_get_u32(&r);
+	s->delegate = proto_get_u8(&r);
+	s->uptime_s = proto_get_f64(&r);
+	return proto_rd_end(&r, "STATUS", err);
 }

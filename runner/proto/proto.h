@@ -16,7 +16,7 @@
 #include "fields.h"
 #include "probe.h"
 
-#define PROTO_VERSION 23              /* 11: RESULTS say held_by_cap; 12: request/response
+#define PROTO_VERSION 24              /* 11: RESULTS say held_by_cap; 12: request/response
 					 (rr, rr_request, rr_response, rr_rate);
 					 13: RESULTS carry each end's limits (engine_diag,
 					 steal); a delegated result its probe_limit;
@@ -39,11 +39,20 @@
 					 22: a direction summary's tx_busy, a delegated
 					 result's limit sender_tx_busy;
 					 23: TEST_REQUEST's start_at (a group's common
-					 start), a delegated result's started_unix */
+					 start), a delegated result's started_unix;
+					 24: STATUS_REQUEST and STATUS, the health check:
+					 control only, no test slot, no data; READY's QUIC
+					 certificate fingerprint, a stream snapshot's
+					 rtt_min_ms;
+					 TEST_REQUEST's agent_affinity and rx_copy,
+					 a direction summary's cpus, rx_path, rx_mapped,
+					 a result's cpu_placement, client_cpus,
+					 agent_cpus, rx_path, figures' cpu_s_per_gb */
 #define PROTO_MAGIC 0x4e535750u      /* "NSWP" at the start of HELLO */
 #define PROTO_HDR_LEN 8               /* u32 payload length, u16 type, u16 flags */
 #define PROTO_MAX_PAYLOAD 65536       /* larger frames are a protocol error */
 #define PROTO_COOKIE_LEN 16
+#define PROTO_CERT_SHA256_LEN 32
 #define PROTO_DATA_HELLO_LEN (PROTO_COOKIE_LEN + 4) /* cookie + u32 stream index */
 #define PROTO_MAX_DATA_STREAMS (2 * NS_MAX_STREAMS) /* bidir: both directions */
 #define PROTO_MAX_UDP_PORTS (PROTO_MAX_DATA_STREAMS + 1) /* and a UDP latency probe's */
@@ -74,7 +83,9 @@ enum proto_type {
 	PROTO_DELEGATE_LATENCY = 20, /* client agent -> runner: its latency objects (version 16) */
 	PROTO_DELEGATE_LAT_HISTOGRAM = 21, /* client agent -> runner: one latency histogram (21) */
 	PROTO_DELEGATE_LAT_INTERVALS = 22, /* ... a chunk of a latency series (version 21) */
-	PROTO_TYPE_MAX = 22
+	PROTO_STATUS_REQUEST = 23, /* client -> agent: how are you (no payload; version 24) */
+	PROTO_STATUS = 24,         /* agent -> client: struct proto_status (version 24) */
+	PROTO_TYPE_MAX = 24
 };
 
 /* HELLO flag from the agent: AUTH_CHALLENGE follows, the key must be proven. */
@@ -96,11 +107,28 @@ enum proto_errcode {
 	PROTO_E_AUTH = 6,         /* authentication failed */
 	PROTO_E_ABORT = 7,        /* the test was aborted */
 	PROTO_E_REFUSED = 8,      /* delegation refused (--no-delegate, or a chained request) */
-	PROTO_E_FULL = 9          /* the agent runs as many tests as --max-tests allows; the
-				     text names the bound: try again later (version 20) */
+	PROTO_E_FULL = 9,         /* the agent runs as many tests as --max-tests allows; the
+				     text names the bound: try again later (version 20); or
+				     (version 24) the client's address or network holds its
+				     whole share of the connections in their handshake */
+	PROTO_E_ADDRESS = 10      /* refused for its address: not in --allow, or a keyless
+				     agent reached from outside loopback (version 24) */
 };
 
 const char *proto_type_name(uint16_t type);
+
+/* STATUS: the agent's answer to a health check, read from its counters without touching a
+ * test (schemas/control-protocol.md). */
+struct proto_status {
+	uint32_t tests;          /* tests and delegated runs running now */
+	uint32_t max_tests;      /* --max-tests */
+	uint64_t max_rate_bps;   /* --max-rate (0: none) */
+	uint32_t sessions;       /* session threads, tests and host-info questions */
+	uint8_t delegate;        /* 1: --delegate */
+	double uptime_s;         /* since the agent started listening */
+};
+void proto_enc_status(struct proto_buf *b, const struct proto_status *s);
+int proto_dec_status(const uint8_t *p, size_t len, struct proto_status *s, struct ns_err *err);
 
 /* Replaces every byte outside printable ASCII with '?': text from the network ends up in logs
  * and on terminals, where a newline forges a log line and an escape drives the terminal. */
@@ -162,6 +190,10 @@ struct proto_ready {
 	uint8_t cookie[PROTO_COOKIE_LEN];
 	uint32_t n_udp;          /* UDP: one agent port per data stream */
 	uint16_t udp_ports[PROTO_MAX_UDP_PORTS];
+	/* QUIC (version 24): SHA-256 of the certificate the agent's QUIC server presents, made
+	 * for this test; the client refuses any other */
+	bool has_cert;
+	uint8_t cert_sha256[PROTO_CERT_SHA256_LEN];
 };
 void proto_enc_ready(struct proto_buf *b, const struct proto_ready *r);
 int proto_dec_ready(const uint8_t *p, size_t len, struct proto_ready *r, struct ns_err *err);
@@ -192,6 +224,9 @@ struct proto_results {
 		                          (a request/response answerer's, beside client_cpu) */
 		uint8_t sched;         /* enum engine_sched of its end (engine_diag) */
 		uint64_t tx_busy;      /* sender, AF_XDP: its device-busy back-offs (engine_diag) */
+		char cpus[80];         /* engine_thread_cpus of its end ("" unpinned) */
+		char rx_path[16];      /* receiver: engine_rx_path ("" sender, UDP) */
+		uint64_t rx_mapped;    /* ... bytes TCP receive zero-copy mapped */
 	} dirs[2];
 };
 void proto_enc_results(struct proto_buf *b, const struct proto_results *r);
@@ -199,7 +234,7 @@ int proto_dec_results(const uint8_t *p, size_t len, struct proto_results *r, str
 
 /* Per-stream counters: two snapshots (end of omit, end of test) so the client does all the
  * arithmetic in one place. A chunk holds streams [first, first + count). */
-#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 109 bytes */
+#define PROTO_SNAP_WIRE_LEN (0 ENGINE_SNAP_FIELDS(FIELD_WIRE_SIZE)) /* 117 bytes */
 #define PROTO_STREAMS_PER_CHUNK ((PROTO_MAX_PAYLOAD - 16) / (2 * PROTO_SNAP_WIRE_LEN + 4))
 struct proto_stream_rec {
 	int32_t cpu;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/jsonw.h"
+#include "lib/rpm.h"
 #include "runner/core/version.h"
 #include "fields.h"
 #include "probe.h"
@@ -153,6 +154,38 @@ static void lul_json(struct jsonw *w, const struct probe_result *res)
 	jsonw_obj_close(w);
 }
 
+/* "responsiveness": its figures, the method's constants and the saturation search; absent
+ * for every other test. */
+static void rpm_json(struct jsonw *w, const struct probe_result *res)
+{
+	const struct probe_rpm *r = &res->rpm;
+	if (!r->present)
+		return;
+	jsonw_key(w, "responsiveness");
+	jsonw_obj_open(w);
+	fields_json(w, &fields_rpm, r, res->params.proto);
+	jsonw_key(w, "method");
+	jsonw_obj_open(w);
+	jsonw_kv_uint(w, "mad", RPM_MAD);
+	jsonw_kv_double(w, "sdt_pct", RPM_SDT_PCT);
+	jsonw_kv_double(w, "trim_pct", RPM_TRIM_PCT);
+	jsonw_kv_uint(w, "max_connections", RPM_MNP);
+	jsonw_kv_double(w, "interval_s", RPM_ID_S);
+	jsonw_kv_double(w, "probe_rate", RPM_MPS);
+	jsonw_kv_double(w, "self_interval_s", RPM_SELF_INTERVAL_S);
+	jsonw_obj_close(w);
+	jsonw_key(w, "search");
+	jsonw_arr_open(w);
+	for (uint32_t i = 0; i < r->n_search && i < PROBE_RPM_MAX_SEARCH; i++) {
+		jsonw_obj_open(w);
+		jsonw_kv_uint(w, "connections", i + 1);
+		jsonw_kv_double(w, "goodput_bps", r->search_bps[i]);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_obj_close(w);
+}
+
 static void warnings_json(struct jsonw *w, const char *text)
 {
 	jsonw_key(w, "warnings");
@@ -223,6 +256,7 @@ char *probe_result_json(const struct probe_result *res, bool pretty)
 		sum_json(&w, "sum_reverse", &res->dirs[1], p->proto);
 	latency_json(&w, res);
 	lul_json(&w, res);
+	rpm_json(&w, res);
 	jsonw_key(&w, "agent_hostinfo");
 	jsonw_raw(&w, res->agent_hostinfo);
 	jsonw_obj_close(&w);

@@ -193,7 +193,9 @@ static int row_fields(struct rp *r, sqlite3_stmt *st, int *col, const struct fie
 		case FT_STR: copy_text(p, f->size, st, k); break;
 		case FT_PROTO: {
 			const char *name = sqlrow_text(st, k);
-			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP : NS_PROTO_TCP;
+			*(enum ns_proto *)p = name && !strcmp(name, "udp") ? NS_PROTO_UDP
+					      : name && !strcmp(name, "quic") ? NS_PROTO_QUIC
+					      : NS_PROTO_TCP;
 			break;
 		}
 		case FT_DIR:
@@ -574,6 +576,36 @@ static int lul(struct rp *r, struct probe_result *res)
 	return rc;
 }
 
+/* "responsiveness": its figures and the search's goodputs. */
+static int rpm(struct rp *r, struct probe_result *res)
+{
+	struct probe_rpm *m = &res->rpm;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (prep(r, "SELECT ?1 -> '$.responsiveness', (SELECT json_group_array(json_extract(value,"
+		    " '$.goodput_bps')) FROM json_each(?1, '$.responsiveness.search'))", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		ns_err_set(r->err, "reading responsiveness: %s", sqlite3_errmsg(r->db));
+	else if (sum_object(r, sqlrow_text(st, 0), &fields_rpm, m, sizeof(*m), "responsiveness") >= 0)
+		rc = 0;
+	const char *arr = rc == 0 ? sqlrow_text(st, 1) : NULL;
+	for (const char *s = arr; s && *s && m->n_search < PROBE_RPM_MAX_SEARCH;) {
+		while (*s == '[' || *s == ',' || *s == ' ')
+			s++;
+		char *end;
+		double v = strtod(s, &end);
+		if (end == s)
+			break;
+		m->search_bps[m->n_search++] = v;
+		s = end;
+	}
+	m->present = rc == 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The latency objects, where the result has them (else they stay absent). */
 static int latency_objects(struct rp *r, struct probe_result *res)
 {
@@ -590,7 +622,12 @@ static int latency_objects(struct rp *r, struct probe_result *res)
 	sqlite3_finalize(st);
 	if ((has_lat && latency(r, res) < 0) || (has_lul && lul(r, res) < 0))
 		return -1;
-	return 0;
+	if (prep(r, "SELECT json_type(?1, '$.responsiveness') = 'object'", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
+	bool has_rpm = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return has_rpm ? rpm(r, res) : 0;
 }
 
 int probe_result_from_json(const char *json, struct probe_result *res, struct ns_err *err)

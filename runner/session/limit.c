@@ -52,7 +52,7 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 	}
 	if (l->sender_limited) {
 		if (!strcmp(l->cause, "sndbuf_full"))
-			return proto == NS_PROTO_TCP ? "window" : "network";
+			return proto != NS_PROTO_UDP ? "window" : "network";
 		if (!strcmp(l->cause, "steal"))
 			return "steal";
 		/* sender_cpu, pacer_late (the host's CPU was not there when due), unknown */
@@ -74,7 +74,7 @@ static const char *judge(const struct probe_limit *l, const struct probe_directi
 	if (l->receiver_runq_pct >= LIMIT_RUNQ_PCT)
 		return cpu_or_steal("receiver_cpu", l->receiver_steal_pct);
 	if (l->sender_blocked_pct >= LIMIT_BLOCKED_PCT)
-		return proto == NS_PROTO_TCP ? "window" : "network";
+		return proto != NS_PROTO_UDP ? "window" : "network";
 	return "";
 }
 
@@ -140,6 +140,7 @@ const char *limit_words(const char *by)
 		{"network", "the network"}, {"sender_cpu", "the sender's CPU"},
 		{"receiver_cpu", "the receiver's CPU"}, {"steal", "CPU stolen by the hypervisor"},
 		{"pacing", "the pacing rate asked"}, {"window", "the TCP window"},
+		{"max_rate", "the agent's --max-rate"},
 	};
 	for (size_t i = 0; by && i < sizeof(w) / sizeof(w[0]); i++)
 		if (!strcmp(by, w[i].key))

@@ -40,28 +40,6 @@ uint32_t session_threads(const struct probe_params *p)
 	return t ? t : 1;
 }
 
-int session_cpus(const struct probe_params *p, int *cpus, uint32_t cap, uint32_t *n,
-		 struct ns_err *err)
-{
-	*n = 0;
-	if (!p->affinity[0])
-		return 0;
-	int tmp[UNITS_MAX_CPUS];
-	size_t cnt;
-	if (units_parse_cpulist(p->affinity, tmp, UNITS_MAX_CPUS, &cnt, err) < 0)
-		return -1;
-	long have = sysconf(_SC_NPROCESSORS_CONF);
-	for (size_t i = 0; i < cnt; i++)
-		if (have > 0 && tmp[i] >= have)
-			return ns_err_set(err, "affinity: CPU %d does not exist here (CPUs 0-%ld)",
-					  tmp[i], have - 1);
-	if (cnt > cap)
-		cnt = cap;
-	memcpy(cpus, tmp, cnt * sizeof(int));
-	*n = (uint32_t)cnt;
-	return 0;
-}
-
 uint32_t session_expected_intervals(const struct probe_params *p)
 {
 	if (!(p->interval_s > 0))
@@ -97,6 +75,9 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 	uint32_t rr_req, rr_resp;
 	probe_rr_sizes(p, &rr_req, &rr_resp);
 	struct engine_cfg cfg = {
+		.rx = !strcmp(p->rx_copy, "skip")   ? ENGINE_RX_SKIP
+		      : !strcmp(p->rx_copy, "mmap") ? ENGINE_RX_MMAP
+						    : ENGINE_RX_COPY,
 		.proto = p->proto,
 		.role = s->role,
 		.length = p->length,
@@ -121,9 +102,17 @@ int session_end_start(struct session_end *s, const struct probe_params *p, uint3
 	};
 	if (s->cookie)
 		memcpy(cfg.crr_cookie, s->cookie, ENGINE_RR_COOKIE_LEN);
-	/* a greeting as long as a data datagram passes the engine's length check */
+	if (p->proto == NS_PROTO_QUIC) {
+		char why[NS_ERR_MAX];
+		if (!(cfg.transport = quic_transport()) && !quic_available(why, sizeof(why)))
+			return ns_err_code(err, NS_E_UNSUPPORTED, "%s", why);
+		cfg.transport_arg = &s->quic;
+	}
+	/* a greeting as long as a data datagram passes the engine's length check; QUIC drops
+	 * every late greeting */
 	uint32_t data_len = p->rr[0] ? rr_req : p->length;
-	if (s->cookie && p->proto == NS_PROTO_UDP && data_len == PROTO_DATA_HELLO_LEN) {
+	if (s->cookie && ((p->proto == NS_PROTO_UDP && data_len == PROTO_DATA_HELLO_LEN) ||
+			  p->proto == NS_PROTO_QUIC)) {
 		memcpy(cfg.not_data, s->cookie, PROTO_COOKIE_LEN);
 		cfg.not_data_len = PROTO_COOKIE_LEN;
 	}
@@ -223,11 +212,25 @@ void session_limit(const struct session_end *me, const struct proto_dir_summary 
 		 engine_sched_name(me_sender ? as->sched : me->diag.sched));
 	l->sender_tx_busy = me_sender ? me->diag.tx_busy : as->tx_busy;
 	limit_judge(l, d, me->proto);
-	if (l->sender_limited && !me_sender && as->held_by_cap) {
-		/* the agent's --max-rate, shared by its tests, held it: a rate limit, not the host */
+	bool held = me_sender ? session_end_held_by_cap(me, asked_bps) : as->held_by_cap;
+	if (l->sender_limited && held) {
+		/* the agent's --max-rate, shared by the tests running at once, held it: the cap's
+		 * figure, not the host's (a delegated run's end draws from its agent's cap too) */
 		snprintf(l->cause, sizeof(l->cause), "agent_max_rate");
-		snprintf(l->limited_by, sizeof(l->limited_by), "pacing");
+		snprintf(l->limited_by, sizeof(l->limited_by), "max_rate");
 	}
+}
+
+bool session_end_held_by_cap(const struct session_end *s, uint64_t asked_bps)
+{
+	if (!s->budget || s->role != ENGINE_SEND || !s->eng || !asked_bps ||
+	    !engine_budget_held(s->eng))
+		return false;
+	uint64_t sent = 0;
+	for (uint32_t k = 0; k < s->n; k++)
+		sent += s->cur[k].bytes - s->omit[k].bytes;
+	double asked = (double)asked_bps / 8.0 * (s->t_end - s->t_omit);
+	return (double)sent < SESSION_HELD_SHARE * asked;
 }
 
 bool session_end_watch(struct session_end *s, double now)
@@ -459,6 +462,7 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		snd->packets = proto == NS_PROTO_UDP ? delta(a->packets, b->packets) : packets_delta(a, b);
 		snd->retransmits = delta(a->retransmits, b->retransmits);
 		snd->rtt_ms = b->rtt_ms;
+		snd->rtt_min_ms = b->rtt_min_ms;
 		snd->cwnd_bytes = b->cwnd_bytes;
 		/* TCP after an omit mark (the sender's baseline holds what it wrote by then):
 		 * what reached the receiver over the sender's measured time is what the peer
@@ -470,11 +474,11 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 		 * the sender had written more by a 0.5 s mark than the receiver got in the whole
 		 * test, so the receiver's figure read 0. Without an omit mark the baseline is the
 		 * start, and the receiver's total is every byte the sender wrote. */
-		if (proto == NS_PROTO_TCP && s0 && s1 && a->bytes && b->acked && b->acked >= a->acked) {
+		if (proto != NS_PROTO_UDP && s0 && s1 && a->bytes && b->acked && b->acked >= a->acked) {
 			rcv->bytes = b->acked - a->acked;
 			if (e->bytes > a->acked && rcv->bytes > e->bytes - a->acked)
 				rcv->bytes = e->bytes - a->acked; /* never more than it got */
-		} else if (proto == NS_PROTO_TCP && s0) {
+		} else if (proto != NS_PROTO_UDP && s0) {
 			rcv->bytes = delta(a->bytes, e->bytes);
 		} else {
 			rcv->bytes = delta(c->bytes, e->bytes);
@@ -516,6 +520,9 @@ int session_figures(const struct engine_stream_snap *s0, const struct engine_str
 			rtt += snd->rtt_ms;
 			n_rtt++;
 		}
+		if (snd->rtt_min_ms > 0 && (!(d->sender.rtt_min_ms > 0) ||
+					    snd->rtt_min_ms < d->sender.rtt_min_ms))
+			d->sender.rtt_min_ms = snd->rtt_min_ms;
 		d->receiver.bytes += rcv->bytes;
 		d->receiver.packets += rcv->packets;
 		d->receiver.lost += rcv->lost;

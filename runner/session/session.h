@@ -13,6 +13,7 @@
 #include "runner/engine/engine.h"
 #include "runner/proto/probe.h"
 #include "runner/engine/sysstat.h"
+#include "runner/quic/quic.h"
 #include "latency.h"
 
 /* One end of one direction: the engine and its snapshots. */
@@ -45,6 +46,9 @@ struct session_end {
 	struct sockaddr_storage crr_addr;
 	socklen_t crr_addr_len;
 	int crr_fd;
+	/* QUIC: this end's side of the handshake (the agent's: server and its certificate, not
+	 * owned; the client's: the fingerprint READY gave) */
+	struct quic_side quic;
 	char xdp_refused[NS_ERR_MAX]; /* why this end runs the socket engine although the test
 	                                 asked for xdp with ",socket"; "" = it did not fall back */
 };
@@ -87,6 +91,11 @@ double session_end_steal_pct(const struct session_end *s);
 struct proto_dir_summary;
 void session_limit(const struct session_end *me, const struct proto_dir_summary *peer,
 		   uint64_t asked_bps, struct probe_direction *d);
+/* Whether the agent's --max-rate (s->budget, its engine's share of it) held this sending end
+ * below SESSION_HELD_SHARE of the rate asked: its share ran short and it sent less. An agent's
+ * own end says so in RESULTS (held_by_cap); a delegated run's sending end is judged here. */
+#define SESSION_HELD_SHARE 0.95 /* timer slack costs less than this */
+bool session_end_held_by_cap(const struct session_end *s, uint64_t asked_bps);
 
 /* The boundaries of a test: omit period, intervals, end. */
 struct session_clock {
@@ -118,8 +127,7 @@ void session_interval(const struct engine_stream_snap *a, const struct engine_st
 
 /* Resolved thread count: threads ? min(threads, streams) : min(streams, online CPUs). */
 uint32_t session_threads(const struct probe_params *p);
-/* Parses p->affinity and checks every CPU exists on this host; *n = 0 when none. */
-int session_cpus(const struct probe_params *p, int *cpus, uint32_t cap, uint32_t *n,
-		 struct ns_err *err);
+
+#include "cpu_placement.h" /* session_cpus: the CPUs of an end */
 
 #endif

@@ -20,7 +20,7 @@
 
 enum {
 	ST_RUN_INSERT, ST_RUN_FIND, ST_RUN_FIND_ANY, ST_RUN_STATUS, ST_EP_INSERT, ST_EP_UPDATE, ST_CASE_INSERT,
-	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT,
+	ST_CASE_FIND, ST_DONE, ST_DONE_OK, ST_EP_EMULATION, ST_EP_ENDS, ST_RESULT_FAILED_DROP, ST_RESULT_INSERT, ST_SAMPLE_CLEAR, ST_SAMPLE_INSERT,
 	ST_SEARCH_INSERT, ST_RESULT_TRUTH, ST_PHASE_INSERT,
 	ST_COUNT
 };
@@ -42,14 +42,19 @@ static const char *const sql_text[ST_COUNT] = {
 	" WHERE id = ?1",
 	[ST_EP_INSERT] =
 	"INSERT INTO endpoints (run_id, name, instance_type, region, client_host, agent_addr,"
-	" expected_driver, price_basis, link_bps, client_info, agent_info, zone)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	" expected_driver, price_basis, link_bps, client_info, agent_info, zone, client_zone,"
+	" client_region, agent_zone, agent_region, relation)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+	" coalesce(?17, 'unknown'))"
 	" ON CONFLICT (run_id, name) DO UPDATE SET agent_addr = excluded.agent_addr,"
 	" client_info = coalesce(excluded.client_info, client_info),"
 	" agent_info = coalesce(excluded.agent_info, agent_info)",
 	[ST_EP_UPDATE] = "SELECT id FROM endpoints WHERE run_id = ?1 AND name = ?2",
 	[ST_EP_EMULATION] =
 	"INSERT OR REPLACE INTO endpoint_emulation (endpoint_id, emulation) VALUES (?1, ?2)",
+	[ST_EP_ENDS] =
+	"INSERT OR REPLACE INTO endpoint_ends (endpoint_id, mesh, client_name, agent_name,"
+	" client_zone, agent_zone) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_CASE_INSERT] =
 	"INSERT INTO cases (run_id, endpoint_id, case_key, ordinal, protocol, streams, threads,"
 	" length, rate_bps, fq_rate_bps, direction, duration_s, omit_s, affinity, window, mss,"
@@ -73,9 +78,9 @@ static const char *const sql_text[ST_COUNT] = {
 	" fwd_retransmits, fwd_rtt_ms, fwd_cwnd_bytes, fwd_lost, fwd_lost_percent,"
 	" fwd_out_of_order, fwd_duplicates, fwd_jitter_ms, fwd_kernel_drops,"
 	" ret_snd_bps, ret_rcv_bps, ret_snd_pps, ret_rcv_pps, ret_retransmits, ret_lost_percent,"
-	" probe_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
-	" ?33, ?34, ?35)",
+	" probe_json, fwd_rtt_min_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
+	" ?30, ?31, ?32, ?33, ?34, ?35, ?36)",
 	/* results ids can be reused (INTEGER PRIMARY KEY): samples a manual DELETE left behind
 	 * (sqlite3 shell, foreign keys off) must not collide with the new result's. */
 	[ST_SAMPLE_CLEAR] = "DELETE FROM samples WHERE result_id = ?1",
@@ -393,6 +398,11 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 	sqlrow_bind_text(st, 10, e->client_info);
 	sqlrow_bind_text(st, 11, e->agent_info);
 	sqlrow_bind_text(st, 12, e->zone);
+	sqlrow_bind_text(st, 13, e->client_zone);
+	sqlrow_bind_text(st, 14, e->client_region);
+	sqlrow_bind_text(st, 15, e->agent_zone);
+	sqlrow_bind_text(st, 16, e->agent_region);
+	sqlrow_bind_text(st, 17, e->relation);
 	if (step_done(s, st, err, "recording an endpoint") < 0)
 		goto out;
 	st = stmt(s, ST_EP_UPDATE, err);
@@ -414,6 +424,20 @@ int store_endpoint_put(struct store *s, int64_t run_id, const struct store_endpo
 		sqlite3_bind_int64(st, 1, *endpoint_id);
 		sqlrow_bind_text(st, 2, e->emulation);
 		if (step_done(s, st, err, "recording a lab pair") < 0)
+			goto out;
+		rc = 0;
+	}
+	if (rc == 0 && e->ends) {
+		rc = -1;
+		if (!(st = stmt(s, ST_EP_ENDS, err)))
+			goto out;
+		sqlite3_bind_int64(st, 1, *endpoint_id);
+		sqlrow_bind_text(st, 2, e->ends->mesh);
+		sqlrow_bind_text(st, 3, e->ends->client_name);
+		sqlrow_bind_text(st, 4, e->ends->agent_name);
+		sqlrow_bind_text(st, 5, e->ends->client_zone);
+		sqlrow_bind_text(st, 6, e->ends->agent_zone);
+		if (step_done(s, st, err, "recording a pair's ends") < 0)
 			goto out;
 		rc = 0;
 	}
@@ -459,7 +483,7 @@ int store_case_put(struct store *s, int64_t run_id, const struct store_case *c, 
 	sqlite3_bind_int64(st, 2, c->endpoint_id);
 	sqlrow_bind_text(st, 3, c->case_key);
 	sqlite3_bind_int64(st, 4, c->ordinal);
-	sqlrow_bind_text(st, 5, p->proto == NS_PROTO_UDP ? "udp" : "tcp");
+	sqlrow_bind_text(st, 5, ns_proto_name(p->proto));
 	sqlite3_bind_int64(st, 6, p->streams);
 	sqlite3_bind_int64(st, 7, p->threads);
 	sqlite3_bind_int64(st, 8, p->length);
@@ -528,7 +552,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 {
 	if (!res || res->n_dirs == 0)
 		return;
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	const struct probe_direction *f = &res->dirs[0];
 	const struct probe_figures *snd = &f->sender, *rcv = &f->receiver;
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)snd->bytes);
@@ -544,6 +568,8 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 	if (tcp) {
 		sqlite3_bind_int64(st, 20, (sqlite3_int64)snd->retransmits);
 		sqlite3_bind_double(st, 21, snd->rtt_ms);
+		if (snd->rtt_min_ms > 0)
+			sqlite3_bind_double(st, 36, snd->rtt_min_ms);
 		sqlite3_bind_int64(st, 22, snd->cwnd_bytes);
 	} else {
 		sqlite3_bind_int64(st, 23, (sqlite3_int64)rcv->lost);
@@ -569,7 +595,7 @@ static void bind_figures(sqlite3_stmt *st, const struct probe_result *res)
 static int put_samples(struct store *s, int64_t result_id, const struct probe_result *res,
 		       struct ns_err *err)
 {
-	bool tcp = res->params.proto == NS_PROTO_TCP;
+	bool tcp = res->params.proto != NS_PROTO_UDP; /* QUIC: its loss and RTT in the TCP columns */
 	for (uint32_t d = 0; d < res->n_dirs && d < 2; d++) {
 		const struct probe_direction *dir = &res->dirs[d];
 		for (uint32_t i = 0; i < dir->n_intervals; i++) {

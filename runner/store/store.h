@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/proto/probe.h"
 
 #include "lib/sql/store_version.h"
@@ -68,6 +68,16 @@ struct store_endpoint {
 	const char *client_info, *agent_info; /* hostinfo JSON or NULL */
 	const char *emulation;             /* a lab pair's emulation JSON; NULL = real instances */
 	const char *zone;                  /* "same", "cross" or NULL (not known) */
+	/* each end's placement (NULL = not known) and the pair's relation: same-zone,
+	 * cross-zone, cross-region, internet, unknown (NULL = unknown) */
+	const char *client_zone, *client_region, *agent_zone, *agent_region, *relation;
+	const struct store_ends *ends;     /* a mesh pair's two hosts; NULL = none */
+};
+
+/* A pair's two ends by name and zone (a <mesh>'s pairs): table endpoint_ends. NULL strings
+ * are stored as NULL. */
+struct store_ends {
+	const char *mesh, *client_name, *agent_name, *client_zone, *agent_zone;
 };
 
 /* Inserts the endpoint, or on a resumed run refreshes its host information. */

@@ -66,9 +66,38 @@ static int put_phase(sqlite3 *db, sqlite3_stmt *st, int64_t result_id, const cha
 	return store_sql_step_done(db, st, err, "recording latency under load");
 }
 
+/* A responsiveness result's row of result_rpm (store version 26). */
+static int put_rpm(sqlite3 *db, int64_t result_id, const struct probe_rpm *r, struct ns_err *err)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO result_rpm (result_id, rpm, rpm_idle, foreign_tm_ms,"
+		" foreign_probes, self_tm_ms, self_samples, idle_tm_ms, idle_probes, connections,"
+		" saturated, goodput_bps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store_sql_err(db, err, "recording responsiveness");
+	sqlite3_bind_int64(st, 1, result_id);
+	sqlite3_bind_double(st, 2, r->rpm);
+	sqlite3_bind_double(st, 3, r->rpm_idle);
+	sqlite3_bind_double(st, 4, r->foreign_tm_ms);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)r->foreign_probes);
+	sqlite3_bind_double(st, 6, r->self_tm_ms);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->self_samples);
+	sqlite3_bind_double(st, 8, r->idle_tm_ms);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)r->idle_probes);
+	sqlite3_bind_int(st, 10, (int)r->connections);
+	sqlite3_bind_int(st, 11, r->saturated);
+	sqlite3_bind_double(st, 12, r->goodput_bps);
+	int rc = store_sql_step_done(db, st, err, "recording responsiveness");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_latency_load_put(sqlite3 *db, int64_t result_id, const struct probe_result *res,
 			   struct ns_err *err)
 {
+	if (res->rpm.present && put_rpm(db, result_id, &res->rpm, err) < 0)
+		return -1;
 	static const char sql[] =
 		"INSERT OR REPLACE INTO result_latency_load (result_id, phase, test, request,"
 		" response, rate, duration_s, transactions, transactions_per_second, lost, min_us,"

@@ -15,7 +15,8 @@ int store_latency_put(sqlite3 *db, int64_t result_id, const struct probe_result 
 		      struct ns_err *err);
 
 /* Two rows, phase 'idle' and 'loaded', for a result with a latency probe
- * (res->lul.present); nothing for any other. */
+ * (res->lul.present); nothing for any other. A responsiveness result (res->rpm.present) also
+ * gets its row of result_rpm. */
 int store_latency_load_put(sqlite3 *db, int64_t result_id, const struct probe_result *res,
 			   struct ns_err *err);
 

@@ -11,15 +11,16 @@
 
 #include "runner/core/cmds.h"
 #include "lib/cli.h"
-#include "lib/datadir.h"
+#include "lib/sys/datadir.h"
 #include "lib/err.h"
+#include "lib/textesc.h"
 #include "lib/units.h"
 #include "lib/xml/xsdcheck.h"
 #include "runner/agent/agent.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/matrix/expand.h"
-#include "kubepairs.h"
-#include "labpairs.h"
+#include "runner/pairs/kubepairs.h"
+#include "runner/pairs/labpairs.h"
 #include "runner/matrix/matrix.h"
 #include "runner/matrix/matrix_longrun.h"
 #include "runner/matrix/matrix_override.h"
@@ -28,6 +29,7 @@
 #include "progress.h"
 #include "run.h"
 #include "runner/store/store.h"
+#include "runner/mesh/mesh_rounds.h"
 
 static void usage(FILE *f)
 {
@@ -36,10 +38,11 @@ static void usage(FILE *f)
 		"                    [--jobs N] [--quiet] [--catalog FILE]... [--agent-wait TIME]\n"
 		"                    [--retry-failed] [--lab FILE | --provision lab] [--psk-file FILE]\n"
 		"                    [--only AXIS=VALUE[,VALUE...]]... [--set NAME=VALUE[,...]]...\n"
+		"                    [--seed N]\n"
 		"\n"
 		"Runs every case of a matrix file (schemas/matrix.xsd) and stores the results.\n"
 		"  --db FILE       results database (default $NETSWEEP_DB, else ./netsweep.db)\n"
-		"  --label TEXT    a label stored with the run\n"
+		"  --label TEXT    a label stored with the run (printable UTF-8, at most 200 bytes)\n"
 		"  --dry-run       list the cases, the estimated time and cost; run nothing\n"
 		"  --only AXIS=V[,V...]  run only the cases with one of these values (pair=NAME:\n"
 		"                  one pair; instance-type=T: the pairs of type T or of family T\n"
@@ -48,8 +51,12 @@ static void usage(FILE *f)
 		"                  interval, order, seed, agent-wait, instead of the matrix's\n"
 		"                  (--set repeats=1 --set duration=2s); repeatable. Overrides are\n"
 		"                  stored with the run (runs.overrides) and part of its --resume key\n"
+		"  --seed N        order=\"shuffled\" with this seed (as --set order=shuffled\n"
+		"                  --set seed=N): replays the order of the run that recorded N\n"
+		"                  (runs.seed)\n"
 		"  --resume        continue the newest unfinished run of the same matrix\n"
-		"  --jobs N        run cases of up to N different pairs at once (default 1)\n"
+		"  --jobs N        run cases of up to N different pairs at once (default 1); a\n"
+		"                  <mesh>'s pairs run in rounds, never a host in two tests at once\n"
 		"  --quiet         no progress output\n"
 		"  --catalog FILE  an instance/price catalog over the default one (repeatable)\n"
 		"  --agent-wait TIME  wait this long for a pair's agent that went away before the\n"
@@ -91,6 +98,41 @@ static void print_estimate(const struct pricecheck_estimate *e)
 		       e->unpriced ? " of the priced pairs" : "");
 }
 
+/* A mesh's rounds: which host pairs each round runs, both directions. */
+static void mesh_dry_run(const struct matrix *m, unsigned jobs)
+{
+	int *round = calloc(m->n_pairs ? m->n_pairs : 1, sizeof(int));
+	struct ns_err e;
+	int n = round ? mesh_rounds(m, round, &e) : -1;
+	if (n < 0)
+		printf("mesh schedule: %s\n", round ? e.msg : "out of memory");
+	for (int r = 0; r < n; r++) {
+		size_t tests = 0, hosts = 0; /* ordered pairs; host pairs (A->B with B->A once) */
+		for (size_t i = 0; i < m->n_pairs; i++) {
+			if (round[i] != r)
+				continue;
+			tests++;
+			bool back = false;
+			for (size_t j = 0; j < i; j++)
+				back |= round[j] == r && !strcmp(m->pairs[j].client_name,
+								 m->pairs[i].agent_name) &&
+					!strcmp(m->pairs[j].agent_name, m->pairs[i].client_name);
+			hosts += !back;
+		}
+		size_t at_once = hosts < jobs ? hosts : jobs;
+		printf("mesh round %d of %d: %zu pair%s, %zu at once (--jobs %u):", r + 1, n, tests,
+		       NS_PLURAL(tests), at_once, jobs);
+		for (size_t i = 0; i < m->n_pairs; i++)
+			if (round[i] == r)
+				printf(" %s", m->pairs[i].name);
+		printf("\n");
+	}
+	if (n > 1 && m->order == MX_ORDER_SHUFFLED)
+		printf("mesh rounds: order=\"shuffled\" runs them in the order its seed gives the "
+		       "cases, not as listed\n");
+	free(round);
+}
+
 static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsigned jobs,
 		    const struct pricecheck_estimate *e)
 {
@@ -122,6 +164,7 @@ static void dry_run(const struct matrix *m, const struct sweep_cases *cs, unsign
 			       k + 1 < p->n_members ? ";" : "\n");
 		}
 	}
+	mesh_dry_run(m, jobs);
 	size_t longrun = mxlong_count(m, cs);
 	if (longrun)
 		printf("%zu long-run case%s (until sustained): counted at the duration, an upper bound; "
@@ -228,6 +271,7 @@ struct run_cmd {
 	const char *psk;                   /* --psk-file, else $NETSWEEP_PSK_FILE */
 	bool dry, quiet;
 	struct mxo_list ovr;               /* --only and --set */
+	char seed_set[2][48];              /* --seed N as --set order=shuffled --set seed=N */
 	struct run_opts o;
 	bool show_usage;                   /* the error is about the arguments as a whole */
 };
@@ -235,7 +279,7 @@ struct run_cmd {
 static void run_cmd_init(struct run_cmd *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->db = getenv("NETSWEEP_DB");
+	c->db = cli_db_default();
 	c->psk = getenv("NETSWEEP_PSK_FILE");
 	c->o.jobs = 1;
 	c->o.out = stdout;
@@ -254,6 +298,7 @@ static int run_cmd_parse(struct run_cmd *c, int argc, char **argv, struct ns_err
 		{"lab", required_argument, NULL, 'L'}, {"provision", required_argument, NULL, 'P'},
 		{"psk-file", required_argument, NULL, 'k'},
 		{"only", required_argument, NULL, 'O'}, {"set", required_argument, NULL, 'S'},
+		{"seed", required_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
 	uint64_t u;
@@ -303,6 +348,21 @@ static int run_cmd_parse(struct run_cmd *c, int argc, char **argv, struct ns_err
 				return -1;
 			}
 			break;
+		case 's':
+			if (units_parse_uint(optarg, 0, UINT32_MAX, &u, err) < 0) {
+				ns_err_prefix(err, "--seed");
+				err->code = NS_E_USAGE;
+				return -1;
+			}
+			snprintf(c->seed_set[0], sizeof(c->seed_set[0]), "order=shuffled");
+			snprintf(c->seed_set[1], sizeof(c->seed_set[1]), "seed=%llu",
+				 (unsigned long long)u);
+			if (mxo_add(&c->ovr, 1, c->seed_set[0], err) < 0 ||
+			    mxo_add(&c->ovr, 1, c->seed_set[1], err) < 0) {
+				err->code = NS_E_USAGE;
+				return -1;
+			}
+			break;
 		case 'h': usage(stdout); return 1;
 		default: {
 			struct ns_err hint = {0};
@@ -320,6 +380,28 @@ static int run_cmd_parse(struct run_cmd *c, int argc, char **argv, struct ns_err
 	return 0;
 }
 
+/* A label is shown in every report, page and feed: printable UTF-8 (lib/textesc.h changes
+ * nothing in it) and at most RUN_LABEL_MAX bytes. Text that is already stored is made safe
+ * where it is written; here it is refused where it enters. */
+#define RUN_LABEL_MAX 200
+static int check_label(const char *label, struct ns_err *err)
+{
+	size_t len = strlen(label);
+	if (len == 0 || len > RUN_LABEL_MAX)
+		return ns_err_code(err, NS_E_USAGE, "--label: %zu bytes; a label is 1 to %d bytes",
+				   len, RUN_LABEL_MAX);
+	for (size_t i = 0, take; label[i]; i += take) {
+		char esc[8];
+		take = textesc_step(label + i, esc, 0);
+		if (esc[0])
+			return ns_err_code(err, NS_E_USAGE, "--label: %s at byte %zu; a label is "
+					   "printable UTF-8 text, without control characters",
+					   esc[1] == 'x' && (unsigned char)label[i] >= 0x80
+					   ? "a byte that is not UTF-8" : "a control character", i + 1);
+	}
+	return 0;
+}
+
 /* What the options say together: -1 with err (NS_E_USAGE) when they conflict. */
 static int run_cmd_validate(struct run_cmd *c, struct ns_err *err)
 {
@@ -329,6 +411,8 @@ static int run_cmd_validate(struct run_cmd *c, struct ns_err *err)
 		return ns_err_code(err, NS_E_USAGE, "--retry-failed goes with --resume");
 	if (c->lab && c->provision_lab)
 		return ns_err_code(err, NS_E_USAGE, "--lab or --provision lab, not both");
+	if (c->o.label && check_label(c->o.label, err) < 0)
+		return -1;
 	c->o.progress = c->quiet ? PROGRESS_QUIET
 			: isatty(STDOUT_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
 	return 0;

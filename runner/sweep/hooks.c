@@ -161,7 +161,7 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 		   char *why, size_t wlen, struct ns_err *err)
 {
 	const char *pair = p ? p->name : "";
-	struct hook_exec x;
+	struct proc_exec x;
 	char *obj = NULL;
 	char **envp = make_env(H, kind, p, attempt, setup_output);
 	if (!envp)
@@ -175,16 +175,16 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 		env_free(envp);
 		return -1;
 	}
-	hook_run(hk->command, envp, hk->timeout_s, &x);
+	proc_run(hk->command, envp, hk->timeout_s, &x);
 	env_free(envp);
-	if (x.status == HOOK_OK && !strcmp(kind, "setup") && !(obj = setup_object(x.out))) {
-		x.status = HOOK_FAILED;
+	if (x.status == PROC_OK && !strcmp(kind, "setup") && !(obj = setup_object(x.out))) {
+		x.status = PROC_FAILED;
 		snprintf(x.error, sizeof(x.error), "printed no JSON object on stdout");
 	}
 	static const char *const status[] = {"ok", "failed", "timeout"};
 	const struct store_hook_end end = {status[x.status], x.exit_code, x.error[0] ? x.error : NULL,
 					   x.out, x.errout, obj};
-	int rc = store_hook_finished(H->o.st, &key, &end, err) < 0 ? -1 : x.status != HOOK_OK;
+	int rc = store_hook_finished(H->o.st, &key, &end, err) < 0 ? -1 : x.status != PROC_OK;
 	if (rc == 1) {
 		/* the command's last words say more than its exit status */
 		const char *e = x.errout, *last = e;
@@ -199,7 +199,7 @@ static int hook_do(struct hooks *H, const struct matrix_hook *hk, const struct m
 		*output = obj;
 	else
 		free(obj);
-	hook_exec_free(&x);
+	proc_exec_free(&x);
 	return rc;
 }
 

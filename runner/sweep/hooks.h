@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/sys/proc.h"
 #include "runner/matrix/matrix.h"
 #include "progress.h"
 #include "runner/store/store.h"
@@ -44,23 +45,5 @@ const char *hooks_pair_failure(const struct hooks *h, size_t i);
 /* Runs every teardown owed (pairs in parallel, then the run's), noting on prog, and frees
  * *h; NULL-safe. Returns the number of teardowns that failed. */
 int hooks_teardown(struct hooks **h, struct progress *prog);
-
-/* Runs one command with /bin/sh -c in a process group of its own, with the environment envp,
- * stdin from /dev/null, stdout and stderr captured (up to HOOK_OUTPUT_MAX each) and a time
- * limit, after which the group gets SIGTERM and, 5 s later, SIGKILL. */
-#define HOOK_OUTPUT_MAX (256 * 1024)
-enum hook_status { HOOK_OK, HOOK_FAILED, HOOK_TIMEOUT };
-struct hook_exec {
-	enum hook_status status;
-	int exit_code;                     /* -1: ended by a signal or could not start */
-	char *out, *errout;                /* NUL-terminated, never NULL after hook_run */
-	char error[256];                   /* "" when ok */
-};
-void hook_run(const char *command, char *const envp[], double timeout_s, struct hook_exec *x);
-/* The same for a program and its arguments, no shell (argv[0] without '/' looked up in
- * PATH), its stdout kept up to max_out bytes (a cut one: status HOOK_OK with error set). */
-void hook_run_argv(char *const argv[], char *const envp[], double timeout_s, size_t max_out,
-		   struct hook_exec *x);
-void hook_exec_free(struct hook_exec *x);
 
 #endif

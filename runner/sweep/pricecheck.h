@@ -11,7 +11,7 @@
 #include "lib/err.h"
 #include "runner/matrix/expand.h"
 #include "runner/matrix/matrix.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 
 /* Loads the default catalog (a missing or broken default is a warning) and the given
  * files into cat (catalog_init'ed by the caller). A bad --catalog file is an error. */

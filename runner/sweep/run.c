@@ -18,13 +18,15 @@
 #include "runner/group/group_case.h"
 #include "runner/matrix/matrix_group.h"
 #include "search_case.h"
+#include "runner/client/client_rpm.h"
 #include "runner/proto/proto.h"
 #include "runner/store/lease.h"
 #include "hooks.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "retry.h"
 #include "run_int.h"
 #include "runner/matrix/bind.h"
+#include "runner/mesh/mesh_rounds.h"
 
 /* Allowance per case for connecting, host information and the database write, used only in
  * estimates (the runner's own overhead is measured by tests/bench/sweep_overhead.sh). */
@@ -50,7 +52,7 @@ char *run_case_json(const struct matrix *m, const struct sweep_case *c)
 		case MX_DURATION: case MX_OMIT: case MX_STEADY:
 			jsonw_kv_double(&w, matrix_axis_name(a), v->d);
 			break;
-		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY:
+		case MX_NODELAY: case MX_GSO: case MX_ZEROCOPY: case MX_RPM:
 			jsonw_kv_bool(&w, matrix_axis_name(a), v->u != 0);
 			break;
 		default:
@@ -206,6 +208,17 @@ static int run_probe(const struct matrix_pair *mp, const struct probe_params *pp
 	return probe_run(pp, res, e);
 }
 
+/* A responsiveness case (client_rpm.h): its tests run from this host; a pair's client agent
+ * would need the whole test delegated, which the protocol does not carry yet. */
+static int run_rpm(const struct matrix_pair *mp, const struct probe_params *pp,
+		   struct probe_result *res, struct ns_err *e)
+{
+	if (mp->client_host[0])
+		return ns_err_code(e, NS_E_UNSUPPORTED, "responsiveness: pair %s sends from a client "
+				   "agent, which cannot run it yet (run it from this host)", mp->name);
+	return client_rpm_run(pp, res, e);
+}
+
 /* Tries the case again while its agent is away, for at most agent-wait; past that the pair
  * is down and this case's error says so. Returns whether the case then succeeded. */
 static bool wait_for_agent(struct runner *R, const struct matrix_pair *mp, struct pair_rt *p,
@@ -311,6 +324,8 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		if (m->search && pp.proto == NS_PROTO_UDP)
 			ok = search_case_run(&m->search_cfg, &pp, mp->client_host[0] ? mp->client_host : NULL,
 					     mp->client_port, &res, &search_json, &e) == 0;
+		else if (expand_value(m, c, MX_RPM)->u) /* the responsiveness test, from this host */
+			ok = run_rpm(mp, &pp, &res, &e) == 0;
 		else if (mxgroup_is_group(m, c)) /* several tests as one case, started together */
 			ok = group_case_run(m, c, &pp, &res, &grp, &e) == 0;
 		else
@@ -318,14 +333,15 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 		/* An agent running all the tests its --max-tests allows (one of version 19 or older:
 		 * any other test) answers busy before any test starts: wait for it, a bounded
 		 * while, rather than fail. */
-		for (int tries = 0; !grp && !ok && res.n_dirs == 0 && e.code == NS_E_BUSY && tries < 20 &&
-				    !run_stopped(R); tries++) {
+		bool rpm = expand_value(m, c, MX_RPM)->u != 0; /* its own tests: not retried as one */
+		for (int tries = 0; !rpm && !grp && !ok && res.n_dirs == 0 && e.code == NS_E_BUSY &&
+				    tries < 20 && !run_stopped(R); tries++) {
 			probe_result_free(&res);
 			memset(&res, 0, sizeof(res));
 			sleep_s(R, 0.5);
 			ok = run_probe(mp, &pp, &res, &e) == 0;
 		}
-		if (!grp && !ok && retry_agent_lost(&e, &res))
+		if (!rpm && !grp && !ok && retry_agent_lost(&e, &res))
 			ok = wait_for_agent(R, mp, p, &pp, &res, &e);
 		ran = true;
 		if (res.warnings[0])
@@ -400,12 +416,28 @@ static int run_slot(struct runner *R, const struct sweep_slot *slot)
 
 /* The next slot whose pair is free: among free pairs, the one whose next slot comes first in
  * the schedule. NULL when nothing can start now. Called with R->lock held. */
+/* A mesh pair may start when its round is the first unfinished one and neither of its hosts
+ * is in a test. */
+static bool mesh_free(struct runner *R, size_t i)
+{
+	const struct pair_rt *p = &R->pairs[i];
+	if (p->round < 0)
+		return true;
+	for (int r = 0; r < p->round; r++)
+		if (R->round_left[r])
+			return false;
+	for (size_t j = 0; j < R->m->n_pairs; j++)
+		if (R->pairs[j].busy && mesh_shares_host(&R->m->pairs[i], &R->m->pairs[j]))
+			return false;
+	return true;
+}
+
 static struct pair_rt *pick(struct runner *R, size_t *pos)
 {
 	struct pair_rt *best = NULL;
 	for (size_t i = 0; i < R->m->n_pairs; i++) {
 		struct pair_rt *p = &R->pairs[i];
-		if (p->busy || p->next >= p->n_queue)
+		if (p->busy || p->next >= p->n_queue || !mesh_free(R, i))
 			continue;
 		if (!best || p->queue[p->next] < best->queue[best->next])
 			best = p;
@@ -448,6 +480,8 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_lock(&R->lock);
 		p->busy = false;
+		if (p->round >= 0)
+			R->round_left[p->round]--;
 		pthread_cond_broadcast(&R->cond);
 	}
 	pthread_cond_broadcast(&R->cond);
@@ -463,12 +497,40 @@ static int execute(struct runner *R, const uint8_t *done, struct ns_err *err)
 		if (!R->pairs[i].queue)
 			return ns_err_code(err, NS_E_NOMEM, "out of memory");
 	}
+	int *round = calloc(n_pairs ? n_pairs : 1, sizeof(int));
+	if (!round)
+		return ns_err_code(err, NS_E_NOMEM, "out of memory");
+	R->n_rounds = mesh_rounds(R->m, round, err);
+	R->round_left = R->n_rounds > 0 ? calloc((size_t)R->n_rounds, sizeof(size_t)) : NULL;
+	if (R->n_rounds > 0 && R->round_left && R->m->order == MX_ORDER_SHUFFLED) {
+		/* the seed orders the rounds as it orders the slots */
+		size_t *first = R->round_left;
+		for (int r = 0; r < R->n_rounds; r++)
+			first[r] = SIZE_MAX;
+		for (size_t k = R->n_slots; k-- > 0;) {
+			int r = round[expand_value(R->m, &R->cases->v[R->slots[k].case_idx], MX_PAIR)->u];
+			if (r >= 0)
+				first[r] = k;
+		}
+		if (mesh_rounds_reorder(R->m, round, R->n_rounds, first) < 0)
+			R->n_rounds = -1;
+		memset(first, 0, (size_t)(R->n_rounds > 0 ? R->n_rounds : 0) * sizeof(size_t));
+	}
+	for (size_t i = 0; i < n_pairs; i++)
+		R->pairs[i].round = R->n_rounds > 0 ? round[i] : -1;
+	free(round);
+	if (R->n_rounds < 0 && !err->msg[0])
+		ns_err_code(err, NS_E_NOMEM, "out of memory");
+	if (R->n_rounds < 0 || (R->n_rounds > 0 && !R->round_left))
+		return R->n_rounds < 0 ? -1 : ns_err_code(err, NS_E_NOMEM, "out of memory");
 	for (size_t k = 0; k < R->n_slots; k++) {
 		const struct sweep_slot *s = &R->slots[k];
 		if (done[(size_t)s->case_idx * R->m->repeats + s->repeat])
 			continue;
 		struct pair_rt *p = &R->pairs[expand_value(R->m, &R->cases->v[s->case_idx], MX_PAIR)->u];
 		p->queue[p->n_queue++] = k;
+		if (p->round >= 0)
+			R->round_left[p->round]++;
 	}
 	unsigned jobs = R->o->jobs ? R->o->jobs : 1;
 	if (jobs > n_pairs)
@@ -511,14 +573,26 @@ double run_estimate(const struct matrix *m, const struct sweep_cases *cases, uns
 		if (per_pair)
 			per_pair[expand_value(m, &cases->v[i], MX_PAIR)->u] += t;
 	}
-	for (size_t i = 0; per_pair && i < m->n_pairs; i++)
-		if (per_pair[i] > worst)
+	/* a mesh's pairs run in rounds (mesh_rounds.h): those seconds apart, the rest spread */
+	int *round = per_pair && jobs > 1 ? calloc(m->n_pairs ? m->n_pairs : 1, sizeof(int)) : NULL;
+	struct ns_err e;
+	int n_rounds = round ? mesh_rounds(m, round, &e) : 0;
+	double mesh_s = n_rounds > 0 ? mesh_estimate(m, round, n_rounds, per_pair, jobs) : 0;
+	size_t others = m->n_pairs;
+	for (size_t i = 0; per_pair && i < m->n_pairs; i++) {
+		if (n_rounds > 0 && round[i] >= 0) {
+			total -= per_pair[i];
+			others--;
+		} else if (per_pair[i] > worst) {
 			worst = per_pair[i];
+		}
+	}
+	free(round);
 	free(per_pair);
 	if (jobs <= 1)
 		return total;
-	double spread = total / (jobs < m->n_pairs ? jobs : m->n_pairs);
-	return spread > worst ? spread : worst;
+	double spread = others ? total / (jobs < others ? jobs : others) : 0;
+	return (spread > worst ? spread : worst) + mesh_s;
 }
 
 static const char *order_name(enum matrix_order o)
@@ -564,8 +638,6 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 					: store_run_find_unfinished(st, m->hash, &R.run_id, &seed, err);
 		if (found < 0)
 			goto out;
-		if (!found && o->progress != PROGRESS_QUIET)
-			fprintf(o->out, "netsweep run: no unfinished run of this matrix: starting a new one\n");
 	}
 	if (!found) {
 		if (m->order == MX_ORDER_SHUFFLED && !m->has_seed)
@@ -593,6 +665,8 @@ int run_execute(const struct matrix *m, const struct sweep_cases *cases, struct 
 	sum->total = R.n_slots;
 
 	R.prog = progress_create(o->out, o->progress, R.n_slots, run_estimate(m, cases, 1));
+	if (o->resume && !found)
+		progress_note(R.prog, "netsweep run: no unfinished run of this matrix: starting a new one");
 	struct hooks_opts ho = {st, R.run_id, o->jobs, R.prog, R.stop};
 	if (hooks_setup(m, &ho, &R.hooks, err) < 0)
 		goto fail_run;
@@ -648,6 +722,7 @@ out:
 		free(R.pairs[i].queue);
 	}
 	free(R.pairs);
+	free(R.round_left);
 	free(R.case_ids);
 	free(R.slots);
 	free(done);

@@ -31,6 +31,7 @@ struct pair_rt {
 	size_t next;                       /* next position in its queue */
 	size_t *queue;                     /* schedule positions of its pending slots */
 	size_t n_queue;
+	int round;                         /* its mesh round (mesh_rounds.h), -1 = no mesh */
 };
 
 struct runner {
@@ -48,6 +49,8 @@ struct runner {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t in_flight;
+	size_t *round_left;                /* slots of each mesh round not yet finished */
+	int n_rounds;
 	bool fatal;
 	struct ns_err fatal_err;
 	pid_t agent_pid;

@@ -5,14 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cost.h"
 #include "lib/sql/jsonr.h"
 #include "lib/units.h"
 #include "runner/client/client.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/host/hostinfo.h"
 #include "hooks.h"
 #include "runner/store/store_catalog.h"
-#include "loopback.h"
+#include "runner/pairs/loopback.h"
 #include "run_int.h"
 
 /* ---- run start: endpoints, host information, catalog --------------------------------------- */
@@ -126,6 +127,19 @@ static void check_pair(struct runner *R, const struct matrix_pair *mp, struct pa
 	}
 }
 
+
+/* One end's zone or region: the matrix's when it states one, else the end's hostinfo JSON
+ * (its instance metadata) at path, else "". */
+static void end_place(const char *declared, const char *info, const char *path, char *out,
+		      size_t len)
+{
+	out[0] = '\0';
+	if (declared && declared[0])
+		snprintf(out, len, "%s", declared);
+	else if (info && jsonr_get_once(info, path, out, len, NULL) != 1)
+		out[0] = '\0';
+}
+
 int run_setup_pairs(struct runner *R, struct jsonw *warnings, struct ns_err *err)
 {
 	const struct matrix *m = R->m;
@@ -201,6 +215,25 @@ record:;
 		else if (jsonr_get_once(hooks_setup_output(R->hooks, i), "$.emulation",
 					emulated, sizeof(emulated), NULL) != 1 || emulated[0] != '{')
 			emulated[0] = '\0';
+		/* each end's placement: the matrix's, else what its instance metadata said */
+		char cz[64], ca[64], cr[32], ar[32];
+		end_place(mp->client_zone, p->client_info, "$.cloud.availability_zone", cz, sizeof(cz));
+		end_place(mp->agent_zone, p->agent_info, "$.cloud.availability_zone", ca, sizeof(ca));
+		end_place(mp->client_region[0] ? mp->client_region : mp->region, p->client_info,
+			  "$.cloud.region", cr, sizeof(cr));
+		end_place(mp->agent_region[0] ? mp->agent_region : mp->region, p->agent_info,
+			  "$.cloud.region", ar, sizeof(ar));
+		const char *rel = mp->relation[0] ? mp->relation : cost_relation(cr, cz, ar, ca);
+		if (!strcmp(rel, "unknown") && mp->zone_rel != MX_ZONE_ANY)
+			rel = mp->zone_rel == MX_ZONE_SAME ? "same-zone" : "cross-zone";
+		/* a mesh pair's hosts by name and zone (endpoint_ends) */
+		struct store_ends ends = {
+			.mesh = mp->mesh,
+			.client_name = mp->client_name,
+			.agent_name = mp->agent_name,
+			.client_zone = mp->client_zone[0] ? mp->client_zone : NULL,
+			.agent_zone = mp->agent_zone[0] ? mp->agent_zone : NULL,
+		};
 		struct store_endpoint ep = {
 			.name = mp->name,
 			.instance_type = mp->instance_type[0] ? mp->instance_type : NULL,
@@ -213,9 +246,15 @@ record:;
 			.client_info = p->client_info,
 			.agent_info = p->agent_info,
 			.emulation = emulated[0] ? emulated : NULL,
-			.zone = mp->zone_rel == MX_ZONE_SAME    ? "same"
-				: mp->zone_rel == MX_ZONE_CROSS ? "cross"
-								: NULL,
+			.zone = !strcmp(rel, "same-zone") ? "same"
+				: !strcmp(rel, "cross-zone") || !strcmp(rel, "cross-region") ? "cross"
+											   : NULL,
+			.client_zone = cz[0] ? cz : NULL,
+			.client_region = cr[0] ? cr : NULL,
+			.agent_zone = ca[0] ? ca : NULL,
+			.agent_region = ar[0] ? ar : NULL,
+			.relation = rel,
+			.ends = mp->mesh[0] ? &ends : NULL,
 		};
 		if (store_endpoint_put(R->st, R->run_id, &ep, &p->endpoint_id, err) < 0)
 			return -1;
@@ -232,6 +271,9 @@ int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err
 	struct ns_err e;
 	int rc = -1;
 	bool any = false;
+	if (m->monthly_gb > 0 &&
+	    store_put_transfer_volume(R->st, R->run_id, m->monthly_gb, err) < 0)
+		return -1;
 	for (size_t i = 0; i < m->n_pairs; i++)
 		any |= m->pairs[i].instance_type[0] != 0;
 	if (!any)
@@ -265,6 +307,17 @@ int run_snapshot_catalog(struct runner *R, struct jsonw *warnings, struct ns_err
 			if (store_put_price(R->st, R->run_id, q, err) < 0)
 				goto out;
 			cp = q;
+		}
+		/* the transfer rules of the type's provider from the pair's regions */
+		const char *regions[] = {mp->region, mp->client_region, mp->agent_region};
+		for (size_t k = 0; ci && ci->provider[0] && k < cat.ntransfers; k++) {
+			const struct catalog_transfer *t = &cat.transfers[k];
+			bool ours = false;
+			for (int j = 0; j < 3; j++)
+				ours |= regions[j][0] && !strcmp(t->region, regions[j]);
+			if (ours && !strcmp(t->provider, ci->provider) &&
+			    store_put_transfer(R->st, R->run_id, t, err) < 0)
+				goto out;
 		}
 		if (!ci || (mp->region[0] && !cp)) {
 			char msg[200];

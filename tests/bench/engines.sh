@@ -3,6 +3,8 @@
 # side by side in one invocation so that all figures share the machine's state, and the ratios
 # issue 2 sets as targets:
 #   TCP, 2 streams, 10 s:       netsweep >= 1.0 x iperf -P 2 and >= 1.6 x iperf3 -P 2
+#   and, issue 41, with the receive copy skipped (--skip-rx-copy, MSG_TRUNC): >= 2 x iperf -P 2;
+#   netsweep's lines say where its engine threads ran (cpu_placement) and the CPU per GB
 #   UDP, 64-byte, unlimited:    netsweep received datagrams/s >= 2 x iperf3 -u -b 0 -l 64
 #   agent idle RSS < 32 MiB;    probe peak RSS (VmHWM) with 128 streams < 64 MiB
 # Everything runs on the loopback of a namespace of our own, so ports never collide with other
@@ -73,10 +75,15 @@ netsweep_run() {
 # it could not run).
 tcp_netsweep() {
 	FIG=""
-	netsweep_run -P 2 -t "$TCP_SECS" || return
+	netsweep_run -P 2 -t "$TCP_SECS" "$@" || return
 	FIG=$(netns_json "$J" '$.sum.receiver.bits_per_second')
-	echo "  netsweep -P 2   $(mbps "$FIG")  (cpu % of one core: sender $(printf %.0f "$(netns_json "$J" '$.sum.sender.cpu_percent')"), receiver $(printf %.0f "$(netns_json "$J" '$.sum.receiver.cpu_percent')"))"
+	printf '  %-15s %s  (cpu %% of one core: sender %.0f, receiver %.0f; CPU s/GB %.3f / %.3f; placement %s, client CPUs %s, agent CPUs %s; receive %s)\n' \
+		"netsweep -P 2${1:+ $1}" "$(mbps "$FIG")" "$(netns_json "$J" '$.sum.sender.cpu_percent')" \
+		"$(netns_json "$J" '$.sum.receiver.cpu_percent')" "$(netns_json "$J" '$.sum.sender.cpu_s_per_gb')" \
+		"$(netns_json "$J" '$.sum.receiver.cpu_s_per_gb')" "$(netns_json "$J" '$.cpu_placement')" \
+		"$(netns_json "$J" '$.client_cpus')" "$(netns_json "$J" '$.agent_cpus')" "$(netns_json "$J" '$.rx_path')"
 }
+tcp_netsweep_skip() { tcp_netsweep --skip-rx-copy; }
 tcp_iperf() {
 	FIG=""
 	have iperf || return
@@ -143,10 +150,11 @@ ROUNDS=${BENCH_ROUNDS:-2}
 # Figures are only comparable within one run; the load says how busy the machine was.
 echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs), $ROUNDS rounds"
 echo "== TCP, 2 streams, ${TCP_SECS} s, loopback (receiver goodput)"
-rounds tcp_netsweep tcp_iperf tcp_iperf3
-echo "  mean: netsweep $(mbps "$MEAN_tcp_netsweep"), iperf $(mbps "$MEAN_tcp_iperf"), iperf3 $(mbps "$MEAN_tcp_iperf3")"
+rounds tcp_netsweep tcp_netsweep_skip tcp_iperf tcp_iperf3
+echo "  mean: netsweep $(mbps "$MEAN_tcp_netsweep"), netsweep --skip-rx-copy $(mbps "$MEAN_tcp_netsweep_skip"), iperf $(mbps "$MEAN_tcp_iperf"), iperf3 $(mbps "$MEAN_tcp_iperf3")"
 ratio "TCP netsweep / iperf -P 2" "$MEAN_tcp_netsweep" "$MEAN_tcp_iperf" 1.0
 ratio "TCP netsweep / iperf3 -P 2" "$MEAN_tcp_netsweep" "$MEAN_tcp_iperf3" 1.6
+ratio "TCP netsweep --skip-rx-copy / iperf -P 2" "$MEAN_tcp_netsweep_skip" "$MEAN_tcp_iperf" 2.0
 
 echo "== UDP, 64-byte payload, unlimited rate, ${UDP_SECS} s, loopback (received datagrams/s)"
 rounds udp_netsweep udp_netsweep_gso udp_iperf3

@@ -10,6 +10,8 @@
 # Two placements, since cross-CPU wake-ups dominate a small round trip: as the scheduler puts
 # the two ends, and both ends pinned to one CPU (BENCH_RR_CPU, default 0). Each tool runs
 # BENCH_RR_SECS (default 5) per placement, in turn, so that they share the machine's state.
+# Issue 41's goal: with both ends pinned, netsweep's rate >= 1.0 x sockperf's; netsweep's line
+# says the placement its result recorded (cpu_placement, client_cpus, agent_cpus).
 HERE=$(cd "$(dirname "$0")" && pwd)
 NETNS_NICE= # every tool at the same priority
 source "$HERE/../lib/netns.sh"
@@ -37,14 +39,15 @@ ratio() {
 
 # placement LABEL PIN: PIN "" = the scheduler's choice, else a CPU for both ends of each tool.
 placement() {
-	local label=$1 pin=$2 ts="" ns_rate ns_p50 ns_cpu sp_rate sp_p50 ip_rate ip_mean
+	local label=$1 pin=$2 ts="" ns_place ns_rate ns_p50 ns_cpu sp_rate sp_p50 ip_rate ip_mean
 	[ -n "$pin" ] && ts="taskset -c $pin"
 	echo "-- $label"
 	netns_probe rc "$J" "$B:$P_NS" --rr tcp --request $MSG --response $MSG -t "$SECS" -i 0 \
-		${pin:+-A $pin}
+		-A "${pin:-none}"
 	ns_rate=$(netns_json "$J" '$.latency.transactions_per_second')
 	ns_p50=$(netns_json "$J" '$.latency.p50_us')
 	ns_cpu=$(netns_json "$J" '$.latency.client_cpu')
+	ns_place="$(netns_json "$J" '$.cpu_placement'): client CPUs $(netns_json "$J" '$.client_cpus'), agent CPUs $(netns_json "$J" '$.agent_cpus')"
 	[ -n "$ns_rate" ] || echo "  netsweep failed: $(netns_probe_why "$J")"
 	if have sockperf; then
 		# the server's CPU: its process, re-pinned for this placement
@@ -69,10 +72,10 @@ placement() {
 			if (dur > 0) printf "%.0f %.1f\n", cnt / dur, avg * 1000 }' "$NETNS_TMP/ip.txt")
 	fi
 	printf "  %-22s %12s %12s\n" tool "trans/s" "p50 RTT us"
-	printf "  %-22s %12s %12s   (client CPU %s)\n" "netsweep --rr tcp" "${ns_rate%.*}" "$ns_p50" "${ns_cpu:-?}"
+	printf "  %-22s %12s %12s   (client CPU %s; placement %s)\n" "netsweep --rr tcp" "${ns_rate%.*}" "$ns_p50" "${ns_cpu:-?}" "$ns_place"
 	printf "  %-22s %12s %12s   (2 x its one-way figure)\n" "sockperf ping-pong" "${sp_rate:-n/a}" "${sp_p50:-n/a}"
 	printf "  %-22s %12s %12s   (mean, iperf2 has no p50)\n" "iperf2 --bounceback" "${ip_rate:-n/a}" "${ip_mean:-n/a}"
-	ratio "rate: netsweep / sockperf" "$ns_rate" "$sp_rate" 0.9
+	ratio "rate: netsweep / sockperf" "$ns_rate" "$sp_rate" "$([ -n "$pin" ] && echo 1.0 || echo 0.9)"
 	ratio "p50: netsweep / sockperf" "$ns_p50" "$sp_p50" 2 1
 	ratio "rate: netsweep / iperf2 bounceback" "$ns_rate" "$ip_rate" 0.9
 }

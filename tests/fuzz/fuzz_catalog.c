@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 
 static char path[64];
 

@@ -3,7 +3,7 @@
 # frozen version-1 database migrated by a run) has exactly the columns schemas/views.md
 # documents, and the JSON of probe --json, search --json and report.json has exactly the keys
 # of the "Every key" lists in schemas/probe-result.md, search-result.md, report-json.md
-# (report.json: and of report.schema.json), runs-json.md (runs --json) and hostinfo.md. A rename or an undocumented addition fails here,
+# (report.json: and of report.schema.json), runs-json.md (runs --json), plan-json.md (plan --json) and hostinfo.md. A rename or an undocumented addition fails here,
 # naming the view/column or key and the file to edit. v_cost_ranking's names from before
 # store version 8 still answer a query on a migrated database.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -201,5 +201,13 @@ if "$NETSWEEP" runs --db "$new" --json >"$tmp/runs.json" 2>"$tmp/runs.err"; then
 	compare "runs --json keys" schemas/runs-json.md "$tmp/runs.keys" "$tmp/doc.keys" "$tmp/doc.opt"
 else
 	fail "runs --json of the new database" "$(tail -3 "$tmp/runs.err")"
+fi
+
+doc_lists plan-json.md
+if "$NETSWEEP" plan --db "$new" --move 1TB --json >"$tmp/plan.json" 2>"$tmp/plan.err"; then
+	json_keys "$opaque" "$tmp/plan.json" >"$tmp/plan.keys"
+	compare "plan --json keys" schemas/plan-json.md "$tmp/plan.keys" "$tmp/doc.keys" "$tmp/doc.opt"
+else
+	fail "plan --json of the new database" "$(tail -3 "$tmp/plan.err")"
 fi
 finish

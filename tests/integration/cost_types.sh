@@ -82,15 +82,23 @@ for c in "hetzner c" "hetzner cx2" "azure Standard" "azure Standard_D2s" "scalew
 	fi
 done
 
-# with the default catalog (AWS) alone, another provider's name says which shipped catalog
-# has it, and the --catalog that adds it
-for c in "cx22 hetzner" "Standard_D2s_v5 azure" "n2-standard gcp"; do
+# every shipped catalog is searched by default (issue 39); with one catalog as the default
+# ($NETSWEEP_CATALOG) another provider's name says which shipped catalog has it, and the
+# --catalog that adds it
+for c in "cx22 hetzner EUR" "Standard_D2s_v5 azure USD" "n2-standard-2 gcp USD"; do
 	set -- $c
-	env -u NETSWEEP_CATALOG "$NETSWEEP" cost --type "$1" >"$T/hint" 2>&1
+	env -u NETSWEEP_CATALOG "$NETSWEEP" cost --type "$1" >"$T/all" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "^$1 .* $3 " "$T/all"; then
+		pass "cost --type $1 with the default catalogs finds it in the shipped $2.xml, in $3"
+	else
+		fail "cost --type $1 with the default catalogs" "exit $rc $(cat "$T/all")"
+	fi
+	NETSWEEP_CATALOG=$CAT/aws.xml "$NETSWEEP" cost --type "$1" >"$T/hint" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && grep -q "the shipped catalog $2.xml has type $1: add --catalog .*/$2.xml" "$T/hint" &&
 		[ "$(grep -c "the shipped catalog" "$T/hint")" = 1 ]; then
-		pass "cost --type $1 with the default catalog names $2.xml"
+		pass "cost --type $1 with NETSWEEP_CATALOG=aws.xml names $2.xml"
 	else
 		fail "cost --type $1 hint" "exit $rc $(cat "$T/hint")"
 	fi

@@ -26,7 +26,9 @@ if [ -z "$missing" ]; then pass "the man page has all $n commands of the command
 else fail "the man page has every command of the command table" "missing:$missing"; fi
 
 # --- environment: every NETSWEEP_* (and any other) variable the sources read, but PATH
-grep -rhoE '(secure_)?getenv\("[A-Za-z_0-9]+"\)' --include='*.c' --include='*.h' "${SRC_DIRS[@]}" |
+# (the library's are read once, by lib/settings.c's var() and is(), for main)
+{ grep -rhoE '(secure_)?getenv\("[A-Za-z_0-9]+"\)' --include='*.c' --include='*.h' "${SRC_DIRS[@]}"
+  grep -hoE '\b(var|is)\("[A-Za-z_0-9]+"' "$ROOT/lib/settings.c" | sed 's/$/)/'; } |
 	sed 's/.*("\(.*\)")/\1/' | sort -u | grep -vx PATH >"$T/env"
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$MAN" >"$T/envsec"
 missing=""

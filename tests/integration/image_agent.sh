@@ -1,7 +1,7 @@
 #!/bin/bash
 # make image builds netsweep's OCI image without a registry (packaging/Containerfile: no base
 # image, the binary's own libraries, user netsweep, labels with version and commit, a keyed
-# probe of itself as health check), and its agent, given a key file, serves a probe from this
+# netsweep health of itself as health check), and its agent, given a key file, serves a probe from this
 # host with the key and refuses one without it. As root, and rootless as a user the test
 # makes when it can (SKIP with the reason when this machine cannot run rootless podman).
 # The agent shares the host's network (as the hostNetwork DaemonSet does) and listens on a
@@ -57,7 +57,7 @@ user=$(podman image inspect "$IMAGE:$VERSION" --format '{{.Config.User}}')
 if [ "$user" = 10001:10001 ]; then pass "runs as netsweep (10001), not root"; else fail "runs as netsweep (10001), not root" "User '$user'"; fi
 # docker format keeps HEALTHCHECK; podman's own inspect shows it as Healthcheck
 hc=$(podman image inspect "$IMAGE:$VERSION" | tr -d ' \n' | grep -o '"Healthcheck":{"Test":\[[^]]*\]')
-if echo "$hc" | grep -q '"CMD","/usr/bin/netsweep","probe","127.0.0.1"'; then pass "health check: a probe of the agent itself"; else fail "health check: a probe of the agent itself" "$hc"; fi
+if echo "$hc" | grep -q '"CMD","/usr/bin/netsweep","health","127.0.0.1"'; then pass "health check: netsweep health of the agent itself (control only)"; else fail "health check: netsweep health of the agent itself" "$hc"; fi
 ep=$(podman image inspect "$IMAGE:$VERSION" --format '{{json .Config.Entrypoint}}')
 if [ "$ep" = '["/usr/bin/netsweep","agent"]' ]; then pass "entry point: the agent"; else fail "entry point: the agent" "$ep"; fi
 size=$(podman image inspect "$IMAGE:$VERSION" --format '{{.Size}}')
@@ -127,7 +127,7 @@ probes() {
 
 # health WHO LABEL KEY: the image as shipped (the agent on port 5301 of a network namespace
 # of its own with loopback only: rootless podman may have no /dev/net/tun for slirp4netns)
-# is healthy by its own health check, its keyed probe of itself.
+# is healthy by its own health check, `netsweep health` of itself with the key.
 health() {
 	local who=$1 label=$2 key=$3
 	# shellcheck disable=SC2046
@@ -138,7 +138,7 @@ health() {
 		sleep 0.5
 	done
 	if [ -n "$ok" ]; then
-		pass "$label: health check (its keyed probe of itself) passes"
+		pass "$label: health check (netsweep health of itself, keyed) passes"
 	else
 		fail "$label: health check passes" "$(grep -v level= "$T/hc.out" | tail -n 2; podman_as "$who" logs "$CTR-hc" 2>&1 | tail -n 2)"
 	fi

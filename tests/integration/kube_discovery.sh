@@ -92,6 +92,10 @@ if [ "$(echo "$same" | wc -w)" = 2 ] && [ "$(echo "$same" | tr ' ' '\n' | grep -
 else
 	fail "v_results.zone" "same: '$same', cross: $cross"
 fi
+# each end's zone and region from its node's topology labels, and the relation from them
+place=$(q "select count(*) from v_results where client_zone like 'us-east-1_' and agent_zone like 'us-east-1_' and client_region = 'us-east-1' and agent_region = 'us-east-1' and relation = case when client_zone = agent_zone then 'same-zone' else 'cross-zone' end and relation = case zone when 'same' then 'same-zone' else 'cross-zone' end")
+if [ "$place" = 6 ]; then pass "v_results: each end's zone and region from its node's labels, the relation same-zone or cross-zone with them"
+else fail "v_results placement" "$place of 6: $(q 'select endpoint, client_zone, agent_zone, client_region, agent_region, relation from v_results' | head -n 3)"; fi
 cost=$(q "select count(*) from v_cost where endpoint like 'us-east-1%'" 2>/dev/null)
 if [ -n "$cost" ] && [ "$cost" -ge 1 ] 2>/dev/null; then pass "the discovered pairs are priced (v_cost has them)"; else fail "the discovered pairs are priced" "$cost"; fi
 

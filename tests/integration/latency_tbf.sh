@@ -23,16 +23,7 @@ CHECKS=("latency probe tcp: idle p50 through the tbf stays near the bare path"
 netns_need_netsweep "${CHECKS[@]}"
 
 A=10.66.24.11 R1=10.66.24.1 R2=10.66.25.1 B=10.66.25.12 P=7241 DELAY_MS=40
-{ netns_pair l24 lc lr "$A" "$R1" && netns_pair l24 lr la "$R2" "$B"; } >/dev/null ||
-	{ fail "namespace setup" "netns_pair failed"; exit 1; }
-netns_exec lr sysctl -qw net.ipv4.ip_forward=1
-netns_exec lc ip route add 10.66.25.0/24 via "$R1"
-netns_exec la ip route add 10.66.24.0/24 via "$R2"
-for ns in lc lr la; do
-	for d in $(netns_exec "$ns" ls /sys/class/net); do
-		[ "$d" = lo ] || netns_exec "$ns" ethtool -K "$d" gso off tso off gro off >/dev/null 2>&1
-	done
-done
+netns_routed l24 lc lr la "$A" "$R1" "$R2" "$B" || { fail "namespace setup" "netns_routed failed"; exit 1; }
 dev=$(netns_dev lr la)
 if ! netns_exec lr tc qdisc replace dev "$dev" root tbf rate 50mbit burst 32kb latency ${DELAY_MS}ms; then
 	for c in "${CHECKS[@]}"; do fail "$c" "tc tbf latency did not apply"; done

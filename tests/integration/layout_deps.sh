@@ -89,6 +89,14 @@ grep -nE '(^|[^_[:alnum:]])(sigaction|signal)[[:space:]]*\(' $(find lib runner r
 if [ -s "$T/sig" ]; then fail "only cmd_*.c and main.c install signal handlers" "$(cut -d: -f1,2 "$T/sig" | tr '\n' ' ')"
 else pass "only cmd_*.c and main.c install signal handlers"; fi
 
+# the environment is read by the command layer: entry points (cmd_*.c, main.c) and the one
+# settings reader they call (lib/settings.c); the library is handed what it says
+grep -nE '(^|[^_[:alnum:]])(secure_)?getenv[[:space:]]*\(' $(find lib runner report -name '*.c' \
+	! -name 'cmd_*.c' ! -name main.c | sort) | grep -v '^lib/settings.c:' |
+	grep -vE ':[[:space:]]*(/?\*|//)' >"$T/env"
+if [ -s "$T/env" ]; then fail "only the command layer reads the environment" "$(cut -d: -f1,2 "$T/env" | tr '\n' ' ')"
+else pass "only the command layer reads the environment"; fi
+
 # one JSON reader (lib/sql/jsonr: SQLite's JSON functions on a connection of its own); the
 # one way a private in-memory database is opened is lib/sql/sqlrow's sqlrow_open_memory (the
 # reader's connection, the report's migrated copy of an older store)

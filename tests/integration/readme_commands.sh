@@ -120,12 +120,12 @@ rule_for() {
 	"netsweep key ~/"*) echo key ;;
 	"netsweep agent "*) echo agent ;;
 	"export NETSWEEP_"[A-Z_]*=*) echo export ;;
-	"netsweep probe "*|"netsweep search "*) [[ " $1 " == *" HOST "* ]] && echo net ;;
+	"netsweep probe "*|"netsweep search "*|"netsweep health "*) [[ " $1 " == *" HOST "* ]] && echo net ;;
 	*"--help") [[ $1 == "netsweep "* ]] && echo local ;;
 	"netsweep lab "*|"netsweep run "*" --lab "*|"netsweep run "*" --provision lab"*) echo lab ;;
 	"netsweep run data/matrices/"*" --dry-run"*|"netsweep run my-matrix.xml"*) echo local ;;
 	"netsweep hostinfo"*|"netsweep cost"*|"netsweep nicstats "*|"netsweep catalog import "*) echo local ;;
-	"netsweep runs "*|"netsweep report "*|"netsweep db merge "*|"netsweep export "*|"netsweep site "*|"netsweep db prune "*) echo local ;;
+	"netsweep runs "*|"netsweep report "*|"netsweep db merge "*|"netsweep export "*|"netsweep site "*|"netsweep db prune "*|"netsweep plan "*) echo local ;;
 	"sqlite3 "*.db" \"select "*) echo local ;;
 	esac
 }

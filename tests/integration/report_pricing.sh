@@ -88,7 +88,8 @@ if [ "$(rank_of per aws)" = 1 ] && [ "$(rank_of per scw)" = 1 ] &&
 	[ "$(jq -r .ranking.per_currency "$tmp/per/report.json")" = true ] &&
 	grep -q "each currency is ranked on its own" "$tmp/per/report.md" &&
 	grep -q "each currency is ranked on its own" "$tmp/per/index.html" &&
-	grep -q "Pairs priced in another currency are left out" "$tmp/per/index.html" &&
+	grep -q "Only the pairs priced in this currency: each currency has its own chart" "$tmp/per/index.html" &&
+	[ "$(grep -vc '^#' "$tmp/per/per_eur.dat")" = 1 ] && grep -q '"PRO2-S' "$tmp/per/per_eur.dat" &&
 	grep -q "^| Run cost | at least .* of pairs without a US-dollar price not counted) |$" "$tmp/per/report.md" &&
 	[ "$(grep -vc '^#' "$tmp/per/per_dollar.dat")" = 1 ] &&
 	grep -Eq '^\| 1 \| PRO2-S \| fr-par-1 .*\| scaleway \| EUR \| on-demand \|' "$tmp/per/report.md" &&

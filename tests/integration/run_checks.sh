@@ -74,6 +74,15 @@ if [ "$(q "select json_extract(agent_info, '\$.cloud.instance_type') from endpoi
 else
 	fail "the agent's instance metadata is stored"
 fi
+# placement: the agent's zone from its instance metadata, the runner's unknown (no metadata
+# here), so the relation stays unknown and its transfer unpriced rather than guessed
+place=$(q "select agent_zone || '/' || agent_region || '/' || coalesce(client_zone, '-') || '/' || relation from endpoints where name = 'declared-xlarge'")
+if [ "$place" = "ap-northeast-1a/ap-northeast-1/-/unknown" ] &&
+	[ "$(q "select count(*) from v_cost_total where pair = 'declared-xlarge' and transfer_per_hour is null and total_per_hour is null")" = 1 ]; then
+	pass "the agent's zone from its instance metadata; one end unknown: relation unknown, transfer not guessed"
+else
+	fail "placement from instance metadata" "$place"
+fi
 types=$(q "select group_concat(instance_type, ' ') from (select instance_type from run_instance_types order by 1)")
 prices=$(q "select group_concat(instance_type || '@' || region || '=' || usd_per_hour, ' ') from (select * from run_prices order by 1)")
 if [ "$types" = "m4.large m4.xlarge scaleway.c2s" ] && [[ $prices == "m4.large@ap-northeast-1="*" m4.xlarge@ap-northeast-1="*" scaleway.c2s@fr-par-1="* ]]; then

@@ -78,6 +78,15 @@ sqlite3 "$T/old.db" "DROP TRIGGER runs_uuid; DROP INDEX runs_by_uuid; ALTER TABL
 	DROP TABLE result_latency_load;
 	DROP TABLE group_samples; DROP TABLE group_clients; DROP TABLE group_results;
 	ALTER TABLE run_instance_types DROP COLUMN family; ALTER TABLE endpoints DROP COLUMN zone;
+	ALTER TABLE endpoints DROP COLUMN client_zone; ALTER TABLE endpoints DROP COLUMN client_region;
+	ALTER TABLE endpoints DROP COLUMN agent_zone; ALTER TABLE endpoints DROP COLUMN agent_region;
+	ALTER TABLE endpoints DROP COLUMN relation;
+	DROP TABLE run_transfer_prices; DROP TABLE run_transfer_volume; DROP TABLE run_included_transfer;
+	ALTER TABLE results DROP COLUMN fwd_rtt_min_ms;
+	ALTER TABLE results DROP COLUMN fwd_snd_cpu_s_per_gb; ALTER TABLE results DROP COLUMN fwd_rcv_cpu_s_per_gb;
+	ALTER TABLE results DROP COLUMN ret_snd_cpu_s_per_gb; ALTER TABLE results DROP COLUMN ret_rcv_cpu_s_per_gb;
+	ALTER TABLE results DROP COLUMN cpu_placement; ALTER TABLE results DROP COLUMN client_cpus;
+	ALTER TABLE results DROP COLUMN agent_cpus; ALTER TABLE results DROP COLUMN rx_path;
 	PRAGMA user_version = 2;"
 sum_old=$(md5sum <"$T/old.db")
 "$NETSWEEP" db merge "$T/o.db" "$T/old.db" "$T/old.db" >"$T/log" 2>&1

@@ -10,6 +10,7 @@
 #                                        # between them, ADDR/24, lo and links up; prints the two
 #                                        # namespace names; sets NETNS_A and NETNS_B; with
 #                                        # NETNS_VETH_QUEUES=N each end has N tx and rx queues
+#   netns_routed PREFIX C R S C_ADDR R1 R2 S_ADDR  # C and S a hop apart through router R
 #   netns_dev NS [PEER]                  # the veth device inside NS (the one facing PEER)
 #   netns_shape NS RATE [BURST] [LIMIT]  # tbf on NS's veth egress (RATE as tc: 500mbit, 1gbit)
 #   netns_drop NS PERCENT                # clsact + BPF classifier dropping PERCENT % of IPv4
@@ -164,6 +165,25 @@ netns_pair() {
 	NETNS_A=$a
 	NETNS_B=$b
 	echo "$a $b"
+}
+
+# netns_routed PREFIX C R S C_ADDR R1 R2 S_ADDR: client C and server S a hop apart through
+# router R (C_ADDR and R1 on one /24, R2 and S_ADDR on another; routes both ways), with GSO,
+# TSO and GRO off along the path so that a tbf on R's veth towards S (netns_dev R S) sees
+# MTU-sized packets. A queue there is a hop away from the sender, as a real bottleneck is:
+# on the sender's own egress TCP small queues keep a qdisc nearly empty. Prints nothing.
+netns_routed() {
+	local p=$1 c=$2 r=$3 s=$4 ns d
+	{ netns_pair "$p" "$c" "$r" "$5" "$6" && netns_pair "$p" "$r" "$s" "$7" "$8"; } >/dev/null ||
+		return 1
+	netns_exec "$r" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	netns_exec "$c" ip route add "${8%.*}.0/24" via "$6" || return 1
+	netns_exec "$s" ip route add "${5%.*}.0/24" via "$7" || return 1
+	for ns in "$c" "$r" "$s"; do
+		for d in $(netns_exec "$ns" ls /sys/class/net); do
+			[ "$d" = lo ] || netns_exec "$ns" ethtool -K "$d" gso off tso off gro off >/dev/null 2>&1
+		done
+	done
 }
 
 netns_dev() {

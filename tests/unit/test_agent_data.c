@@ -23,6 +23,7 @@
 #include "runner/agent/agent.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "lib/settings.h"
 
 #define MOST 400
 /* generous on a loaded 2-core machine, far below the 20 s that waiting in turn would take */
@@ -88,7 +89,7 @@ static void run_with_silent(int streams, int silent_n)
 	struct agent_opts o;
 	struct ns_err err = {0};
 	pthread_t th;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;

@@ -22,6 +22,7 @@
 #include "runner/client/client.h"
 #include "runner/proto/probe.h"
 #include "runner/proto/proto.h"
+#include "lib/settings.h"
 
 static void *serve(void *a)
 {
@@ -34,7 +35,7 @@ static struct agent *start(uint32_t max_tests, pthread_t *th)
 {
 	struct agent_opts o;
 	struct ns_err err = {0};
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;

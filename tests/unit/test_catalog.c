@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
+#include "lib/settings.h"
 
 #define AWS NETSWEEP_DATADIR "/catalog/aws.xml"
 
@@ -173,11 +174,17 @@ static void invalid_catalog_names_file_and_line(void **state)
 static void default_path_follows_the_environment(void **state)
 {
 	(void)state;
+	struct ns_settings env;
 	unsetenv("NETSWEEP_CATALOG");
+	settings_from_env(&env);
+	settings_set(&env);
 	assert_string_equal(catalog_default_path(), AWS);
 	setenv("NETSWEEP_CATALOG", "/tmp/mine.xml", 1);
+	settings_from_env(&env); /* as main() reads them */
+	settings_set(&env);
 	assert_string_equal(catalog_default_path(), "/tmp/mine.xml");
 	unsetenv("NETSWEEP_CATALOG");
+	settings_set(&(struct ns_settings){0});
 }
 
 /* A FIFO would block the parser until a writer came: it is refused at once, by kind. */

@@ -1,7 +1,7 @@
 /* lib/cost: the m4 post's last column from its bandwidths and the catalog's Tokyo prices, the
  * pair vs sender basis, missing prices that stay missing, and the store's cost views holding
  * the same formula as the C functions, row by row, on a store made by the migration ladder;
- * and v_cost_ranking holding the report's ranking (report/analyze/cost.h) row by row, in every
+ * and v_cost_ranking holding the report's ranking (report/analyze/cost_rank.h) row by row, in every
  * pricing model and currency, converted or ranked apart. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,10 +19,12 @@
 
 #include "lib/cost.h"
 #include "lib/sql/store_schema.h"
-#include "report/analyze/cost.h"
+#include "report/analyze/burst.h"
+#include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
+#include "report/load/itypes.h"
 #include "report/load/pricing.h"
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/host/wire.h"
 
 /* The m4 post (data/matrices/m4-family.xml): iperf Mbit/s and the Mbit/s per $/hour it printed. */
@@ -488,6 +490,101 @@ static void view_ranks_as_the_report(void **state)
 	unlink(path);
 }
 
+/* An "up to" type with a sustained rate measured ranks on it, not on a short case's credit
+ * (v_cost_ranking version 26 and rp_cost_build), and v_burst_window says what
+ * report/analyze/burst.h says: m5.large "up" has a 2 s case at 5 Gbit/s and a 600 s case that
+ * stepped down to 0.74 after 300 s; m4.large "flat" (no "up to") the same cases; m5.large
+ * "short" only 2 s cases, one above its 0.75 Gbit/s baseline. */
+static void burst_ranks_on_sustained(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_cost_burst_XXXXXX";
+	sqlite3 *db = open_migrated(path);
+	struct ns_err err = {0};
+	exec_ok(db, "INSERT INTO runs(id, matrix_name, matrix_text, matrix_hash, started_at,"
+		" netsweep_version) VALUES (1, 'm', '<matrix/>', 'h', '2026-01-01T00:00:00Z', 't');"
+		"INSERT INTO run_prices VALUES (1, 'm5.large', 'r1', 0.096, '2026-01-01', 't');"
+		"INSERT INTO run_prices VALUES (1, 'm4.large', 'r1', 0.1, '2026-01-01', 't');"
+		"INSERT INTO run_instance_types(run_id, instance_type, network_gbps, baseline_gbps,"
+		" network_up_to) VALUES (1, 'm5.large', 10, 0.75, 1), (1, 'm4.large', 0.45, NULL,"
+		" NULL)");
+	static const struct {
+		const char *name, *type;
+		double dur[2], bps[2], sustained[2];
+	} eps[] = {
+		{"up", "m5.large", {2, 600}, {5e9, 2e9}, {0, 0.74e9}},
+		{"flat", "m4.large", {2, 600}, {5e9, 2e9}, {0, 0.74e9}},
+		{"short", "m5.large", {2, 2}, {3e9, 0.5e9}, {0, 0}},
+	};
+	char sql[1024];
+	for (int e = 0; e < 3; e++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO endpoints(id, run_id, name, instance_type,"
+			 " region, agent_addr, price_basis) VALUES (%d, 1, '%s', '%s', 'r1', 'x:1',"
+			 " 'pair')", e + 1, eps[e].name, eps[e].type);
+		exec_ok(db, sql);
+		for (int c = 0; c < 2; c++) {
+			int id = e * 2 + c + 1;
+			snprintf(sql, sizeof(sql), "INSERT INTO cases(id, run_id, endpoint_id, case_key,"
+				 " ordinal, protocol, streams, length, direction, duration_s, omit_s,"
+				 " params) VALUES (%d, 1, %d, 'k%d', %d, 'tcp', 1, 0, 'forward', %g, 0,"
+				 " '{}'); INSERT INTO results(id, case_id, repeat, started_at, finished_at,"
+				 " status, fwd_rcv_bps) VALUES (%d, %d, 0, 'a', 'b', 'ok', %.17g)", id,
+				 e + 1, id, id, eps[e].dur[c], id, id, eps[e].bps[c]);
+			exec_ok(db, sql);
+			if (eps[e].sustained[c] > 0) {
+				snprintf(sql, sizeof(sql), "INSERT INTO result_phases VALUES (%d, 'fwd',"
+					 " 5e9, 300, %.17g)", id, eps[e].sustained[c]);
+				exec_ok(db, sql);
+			}
+		}
+	}
+	struct rp_data d = {0};
+	struct rp_cost_row *rows = NULL;
+	size_t n = 0;
+	if (rp_data_load(db, 1, &d, &err) < 0 || rp_itypes_load(db, &d, &err) < 0)
+		fail_msg("report load: %s", err.msg);
+	assert_int_equal(rp_cost_build(&d, NULL, &rows, &n, &err), 0);
+	rp_burst_mark(&d, rows, n);
+	/* name, ranked case, Mbit/s, inside, window from */
+	static const struct {
+		const char *name;
+		long long case_id;
+		double mbps;
+		int inside;
+		const char *from;
+	} want[] = {
+		{"up", 2, 740, 0, "measured"}, {"flat", 3, 5000, 0, NULL},
+		{"short", 5, 3000, 1, "documented"},
+	};
+	for (size_t w = 0; w < 3; w++) {
+		const struct rp_cost_row *r = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(d.eps[rows[i].ep].name, want[w].name))
+				r = &rows[i];
+		assert_non_null(r);
+		assert_int_equal(d.cases[r->best_case].id, want[w].case_id);
+		assert_true(fabs(r->mbps - want[w].mbps) < 1e-6);
+		assert_int_equal(r->inside_burst, want[w].inside);
+		assert_int_equal(r->burst_window, want[w].from != NULL);
+		snprintf(sql, sizeof(sql), "SELECT case_id FROM v_cost_ranking WHERE endpoint = '%s'",
+			 want[w].name);
+		assert_int_equal((long long)one_double(db, sql), want[w].case_id);
+		snprintf(sql, sizeof(sql), "SELECT mbps FROM v_cost_ranking WHERE endpoint = '%s'",
+			 want[w].name);
+		same(one_double(db, sql), r->mbps, "mbps", w);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM v_burst_window WHERE endpoint = '%s'"
+			 " AND inside_burst = %d AND window_from = '%s'", want[w].name, want[w].inside,
+			 want[w].from ? want[w].from : "none");
+		assert_int_equal((int)one_double(db, sql), want[w].from ? 1 : 0);
+	}
+	assert_true(fabs(one_double(db, "SELECT window_s FROM v_burst_window WHERE endpoint = 'up'")
+			 - 300) < 1e-9);
+	free(rows);
+	rp_data_free(&d);
+	sqlite3_close(db);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +596,7 @@ int main(void)
 		cmocka_unit_test(store_views_agree),
 		cmocka_unit_test(views_hold_the_c_formula_row_by_row),
 		cmocka_unit_test(view_ranks_as_the_report),
+		cmocka_unit_test(burst_ranks_on_sustained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

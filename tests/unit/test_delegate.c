@@ -24,6 +24,7 @@
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
 #include "runner/proto/result_wire.h"
+#include "lib/settings.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -398,7 +399,7 @@ static void real_results_survive_json(void **state)
 {
 	(void)state;
 	struct running t;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	start_agent(&t, 0);
 	for (int k = 0; k < 2; k++) {
 		struct probe_params p;
@@ -428,7 +429,7 @@ static void run_from_goes_through_the_client_agent(void **state)
 {
 	(void)state;
 	struct running c, s, nd;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	start_agent(&c, 0);
 	start_agent(&s, 0);
 	start_agent(&nd, 1);
@@ -588,7 +589,7 @@ static void delegated_result_is_binary_with_every_key(void **state)
 {
 	(void)state;
 	struct running c, s;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	start_agent(&c, 0);
 	start_agent(&s, 0);
 	struct probe_params p;
@@ -684,7 +685,7 @@ static void delegated_latency_comes_whole(void **state)
 {
 	(void)state;
 	struct running c, s;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	start_agent(&c, 0);
 	start_agent(&s, 0);
 	for (int k = 0; k < 2; k++) {

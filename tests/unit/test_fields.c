@@ -110,7 +110,7 @@ static void tables_are_well_formed(void **state)
 			}
 		}
 	}
-	assert_int_equal(PROTO_SNAP_WIRE_LEN, 109);
+	assert_int_equal(PROTO_SNAP_WIRE_LEN, 117);
 	assert_int_equal(PROTO_IVL_WIRE_LEN, 81);
 }
 
@@ -297,6 +297,7 @@ static void every_json_field_round_trips(void **state)
 	(void)state;
 	json_round_trip(NS_PROTO_TCP);
 	json_round_trip(NS_PROTO_UDP);
+	json_round_trip(NS_PROTO_QUIC); /* "quic", with TCP's loss, RTT and cwnd keys */
 }
 
 static const struct field *find_key(const struct field_table *t, const char *key)
@@ -357,8 +358,8 @@ static void long_run_fields(void **state)
 	assert_true(e->size > strlen("sustained") && e->size > strlen("duration"));
 	/* wire fields go at the end of TEST_REQUEST: older fields keep their offsets (the
 	 * request/response ones came after) */
-	assert_ptr_equal(s, &fields_params.f[fields_params.n - 10]);
-	assert_ptr_equal(u, &fields_params.f[fields_params.n - 11]);
+	assert_ptr_equal(s, &fields_params.f[fields_params.n - 12]);
+	assert_ptr_equal(u, &fields_params.f[fields_params.n - 13]);
 }
 
 /* Request/response (issue 24): its four fields, then the latency probe's four, are the last
@@ -372,14 +373,20 @@ static void request_response_fields(void **state)
 	for (size_t i = 0; i < 8; i++) {
 		const struct field *f = find_key(&fields_params, keys[i]);
 		assert_non_null(f);
-		assert_ptr_equal(f, &fields_params.f[fields_params.n - 9 + i]);
+		assert_ptr_equal(f, &fields_params.f[fields_params.n - 11 + i]);
 		assert_true((f->flags & F_WJ) == F_WJ);
 	}
-	/* then a group case's common start (protocol 23), the last */
+	/* then a group case's common start (protocol 23) */
 	const struct field *sa = find_key(&fields_params, "start_at");
 	assert_non_null(sa);
-	assert_ptr_equal(sa, &fields_params.f[fields_params.n - 1]);
+	assert_ptr_equal(sa, &fields_params.f[fields_params.n - 3]);
 	assert_true(sa->type == FT_F64 && (sa->flags & F_WJ) == F_WJ);
+	/* then the agent's CPUs and the TCP receiver's path (protocol 24), the last */
+	const struct field *aa = find_key(&fields_params, "agent_affinity");
+	const struct field *rx = find_key(&fields_params, "rx_copy");
+	assert_ptr_equal(aa, &fields_params.f[fields_params.n - 2]);
+	assert_ptr_equal(rx, &fields_params.f[fields_params.n - 1]);
+	assert_true(aa->type == FT_STR && rx->type == FT_STR && (rx->flags & F_WJ) == F_WJ);
 	for (size_t i = 0; i < fields_latency.n; i++)
 		assert_int_equal(fields_latency.f[i].flags, F_JSON);
 	for (size_t i = 0; i < fields_lul.n; i++)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "report/model/fmt.h"
@@ -72,7 +73,11 @@ static void test_gnuplot_quote(void **state)
 {
 	(void)state;
 	expect(rp_gp_quote, "it's", "'it''s'");
-	expect(rp_gp_quote, "a\nb'; system('rm')", "'ab''; system(''rm'')'");
+	/* a newline shown as \n (lib/textesc.h): in single quotes gnuplot reads it literally */
+	expect(rp_gp_quote, "a\nb'; system('rm')", "'a\\nb''; system(''rm'')'");
+	expect(rp_gp_quote, "esc\x1b bad\xff \xc3\xa9", "'esc\\x1b bad\\xff \xc3\xa9'");
+	/* Markdown: the escape's backslash escaped, so it renders as \x1b */
+	expect(rp_md_escape, "a\x1b[31m\xff\xc3\xa9", "a\\\\x1b\\[31m\\\\xff\xc3\xa9");
 }
 
 static void test_units(void **state)
@@ -112,6 +117,37 @@ static void test_buf_grows(void **state)
 	rp_buf_free(&b);
 }
 
+/* Money: every price in its own currency's symbol or code, never "$" for another money, and
+ * nothing but a three-letter code from the database into a page or a gnuplot string. */
+static void test_money(void **state)
+{
+	(void)state;
+	char b[64];
+	rp_fmt_money(b, sizeof(b), "%.4g", 0.192, "USD");
+	assert_string_equal(b, "$0.192");
+	rp_fmt_money(b, sizeof(b), "%.4g", 0.192, NULL); /* a store of before currencies */
+	assert_string_equal(b, "$0.192");
+	rp_fmt_money(b, sizeof(b), "%.4g", 0.012, "EUR");
+	assert_string_equal(b, "€0.012");
+	rp_fmt_money(b, sizeof(b), "%.4g", 0.5, "CHF");
+	assert_string_equal(b, "CHF 0.5");
+	rp_fmt_money(b, sizeof(b), "%.4g", NAN, "EUR");
+	assert_string_equal(b, "–");
+	rp_fmt_money(b, sizeof(b), "%.4g", 1, "%s'x");
+	assert_string_equal(b, "¤1");
+	rp_fmt_per_money(b, sizeof(b), "EUR");
+	assert_string_equal(b, "Mbit/s per €/hour");
+	rp_fmt_per_money(b, sizeof(b), NULL);
+	assert_string_equal(b, "Mbit/s per $/hour");
+	assert_string_equal(rp_money_word("EUR"), "euro");
+	assert_string_equal(rp_money_word(NULL), "dollar");
+	assert_string_equal(rp_money_word("CHF"), "CHF");
+	assert_true(rp_money_same(NULL, "USD"));
+	assert_false(rp_money_same("EUR", "USD"));
+	assert_false(rp_money_code_ok("eur"));
+	assert_true(rp_money_code_ok("GBP"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_gnuplot_quote),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_buf_grows),
+		cmocka_unit_test(test_money),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,7 @@ static void client(struct group_test *t, const char *name, double bps, uint64_t 
 	d->receiver.bytes = d->sender.bytes = (uint64_t)(bps * 3 / 8);
 	d->sender.retransmits = retrans;
 	d->sender.cpu_percent = cpu;
+	d->sender.cpu_s_per_gb = cpu / 100.0; /* c1 0.4, c2 0.6 CPU s per GB */
 	d->n_streams = 2;
 	d->streams = calloc(2, sizeof(*d->streams));
 	d->intervals = calloc(9, sizeof(*d->intervals));
@@ -76,6 +77,8 @@ static void total_adds_up(void **state)
 	assert_float_equal(d->receiver.bits_per_second, 400e6, 1);
 	assert_int_equal(d->sender.retransmits, 12);
 	assert_float_equal(d->sender.cpu_percent, 60, 1e-9);
+	/* CPU per GB over all the bytes: c1 moved 3x c2's, (0.4 x 3 + 0.6) / 4 */
+	assert_float_equal(d->sender.cpu_s_per_gb, 0.45, 1e-9);
 	assert_int_equal(d->n_streams, 4);
 	for (uint32_t s = 0; s < 4; s++)
 		assert_int_equal(d->streams[s].id, s);

@@ -11,6 +11,7 @@
 #include "runner/host/hostinfo.h"
 #include "runner/host/imds.h"
 #include "runner/host/nic.h"
+#include "lib/settings.h"
 
 static void driver_families(void **state)
 {
@@ -137,19 +138,25 @@ static void opts_follow_the_environment(void **state)
 {
 	(void)state;
 	struct hostinfo_opts o;
+	struct ns_settings env;
 	unsetenv("NETSWEEP_IMDS");
 	unsetenv("NETSWEEP_IMDS_ADDR");
+	settings_from_env(&env);
+	settings_set(&env);
 	hostinfo_opts_init(&o);
 	assert_true(o.imds);
 	assert_string_equal(o.imds_addr, "169.254.169.254:80");
 	assert_true(o.imds_timeout_s > 0 && o.imds_timeout_s <= 1);
 	setenv("NETSWEEP_IMDS", "off", 1);
 	setenv("NETSWEEP_IMDS_ADDR", "127.0.0.1:8080", 1);
+	settings_from_env(&env); /* as main() reads them */
+	settings_set(&env);
 	hostinfo_opts_init(&o);
 	assert_false(o.imds);
 	assert_string_equal(o.imds_addr, "127.0.0.1:8080");
 	unsetenv("NETSWEEP_IMDS");
 	unsetenv("NETSWEEP_IMDS_ADDR");
+	settings_set(&(struct ns_settings){0});
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/logout.h"
+#include "lib/sys/logout.h"
 #include "runner/client/iperf3_text.h"
 #include "runner/proto/iperf3_json.h"
 

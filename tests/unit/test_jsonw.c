@@ -38,6 +38,19 @@ static void strings_are_escaped(void **state)
 	jsonw_free(&w);
 }
 
+/* JSON must be UTF-8: a byte that is not becomes the text \xNN (lib/textesc.h), a C1 control
+ * its \u escape, UTF-8 stays as it is */
+static void strings_are_utf8(void **state)
+{
+	(void)state;
+	struct jsonw w;
+	jsonw_init(&w, false);
+	jsonw_str(&w, "a\xff\xc3(\xc2\x85\xef\xbf\xbe\xc3\xa9\xe6\x9d\xb1\x7f");
+	assert_string_equal(jsonw_finish(&w),
+			    "\"a\\\\xff\\\\xc3(\\u0085\\ufffe\xc3\xa9\xe6\x9d\xb1\\u007f\"");
+	jsonw_free(&w);
+}
+
 static void non_finite_numbers_become_null(void **state)
 {
 	(void)state;
@@ -61,6 +74,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nested_objects_get_commas_right),
 		cmocka_unit_test(strings_are_escaped),
+		cmocka_unit_test(strings_are_utf8),
 		cmocka_unit_test(non_finite_numbers_become_null),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

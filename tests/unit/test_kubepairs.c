@@ -1,4 +1,4 @@
-/* kubepairs (runner/sweep/kubepairs.c): a matrix's <kubernetes> pairs from kubectl's pod and
+/* kubepairs (runner/pairs/kubepairs.c): a matrix's <kubernetes> pairs from kubectl's pod and
  * node lists — the recorded responses in tests/fixtures/kubernetes/ — named by zone and node,
  * priced by the nodes' instance type and region, same-zone or cross-zone; pending, address-less
  * pods left out; the matrix loaded with them and expanded along the zone axis. */
@@ -13,7 +13,7 @@
 
 #include "runner/matrix/expand.h"
 #include "runner/matrix/matrix.h"
-#include "runner/sweep/kubepairs.h"
+#include "runner/pairs/kubepairs.h"
 #include "tests/lib/read_all.h"
 
 #define FIX NETSWEEP_SCHEMADIR "/../tests/fixtures/kubernetes/"
@@ -62,6 +62,13 @@ static void test_agents(void **state)
 	assert_string_equal(cross->instance_type, "m5.large"); /* the sender's ... */
 	assert_string_equal(cross->price_basis, "sender");     /* ... of two types */
 	assert_int_equal(cross->zone_rel, MX_ZONE_CROSS);
+	/* agent to agent: a mesh of the nodes, each end named and zoned (runner/mesh's rounds,
+	 * the heatmaps) */
+	assert_string_equal(cross->mesh, "kubernetes");
+	assert_string_equal(cross->client_name, "ip-10-0-2-41");
+	assert_string_equal(cross->agent_name, "ip-10-0-1-23");
+	assert_string_equal(cross->client_zone, "us-east-1b");
+	assert_string_equal(cross->agent_zone, "us-east-1a");
 	for (size_t i = 0; i < n; i++) {
 		assert_true(strcmp(p[i].agent_host, "10.0.2.99") != 0); /* pending: not an agent */
 		assert_true(strlen(p[i].name) < MX_NAME_MAX);

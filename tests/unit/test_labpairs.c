@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "runner/proto/auth.h"
-#include "runner/sweep/labpairs.h"
+#include "runner/pairs/labpairs.h"
 
 static const char mx[] =
 	"<matrix name=\"t\">\n"

@@ -151,7 +151,7 @@ static void checks_beyond_schema_name_line(void **state)
 	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"streams\"><value>1</value>\n"
 		"<value>1</value></axis>\n</axes>\n</matrix>", 4, "repeats the value on line 3");
 	refused("<matrix name=\"x\">\n<axes>\n<axis name=\"protocol\"><value>sctp</value></axis>\n"
-		"</axes>\n</matrix>", 3, "tcp or udp");
+		"</axes>\n</matrix>", 3, "tcp, udp or quic");
 	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1\"/>\n"
 		"<pair name=\"a\" agent=\"192.0.2.2\"/>\n</pairs>\n</matrix>", 4, "already the name");
 	refused("<matrix name=\"x\">\n<pairs>\n<pair name=\"a\" agent=\"192.0.2.1:99999\"/>\n"
@@ -275,6 +275,44 @@ static void groups_load(void **state)
 	matrix_free(&m);
 }
 
+/* A written pair's placement (issue 39): each end's zone and region, or its relation, kept
+ * as written; the zone axis runs a pair only in its own relation (a pair whose placement is
+ * not written stays unknown: zone=any cases only); monthly-transfer in decimal GB. */
+static void placement_loads(void **state)
+{
+	(void)state;
+	struct matrix m;
+	struct sweep_cases cs;
+	struct ns_err err = {0};
+	const char *text =
+		"<matrix name=\"p\" monthly-transfer=\"1.5TB\"><pairs>\n"
+		"<pair name=\"sz\" agent=\"192.0.2.1\" region=\"us-east-1\" client-zone=\"use1-az1\""
+		" agent-zone=\"use1-az1\"/>\n"
+		"<pair name=\"cr\" agent=\"192.0.2.2\" region=\"us-east-1\" agent-region=\"us-west-2\"/>\n"
+		"<pair name=\"net\" agent=\"192.0.2.3\" relation=\"internet\"/>\n"
+		"<pair name=\"un\" agent=\"192.0.2.4\" region=\"us-east-1\"/>\n"
+		"</pairs><axes><axis name=\"zone\"><value>same</value><value>cross</value></axis>"
+		"</axes></matrix>\n";
+	if (load(&m, text, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(m.monthly_gb == 1500);
+	assert_string_equal(m.pairs[0].client_zone, "use1-az1");
+	assert_int_equal(m.pairs[0].zone_rel, MX_ZONE_SAME);
+	assert_string_equal(m.pairs[1].agent_region, "us-west-2");
+	assert_int_equal(m.pairs[1].zone_rel, MX_ZONE_CROSS);
+	assert_string_equal(m.pairs[2].relation, "internet");
+	assert_int_equal(m.pairs[2].zone_rel, MX_ZONE_ANY);
+	assert_int_equal(m.pairs[3].zone_rel, MX_ZONE_ANY);
+	/* zone=same: sz; zone=cross: cr */
+	assert_int_equal(expand_matrix(&m, &cs, &err), 0);
+	assert_int_equal(cs.n, 2);
+	expand_free(&cs);
+	matrix_free(&m);
+	refused("<matrix name=\"p\">\n<pairs><pair name=\"a\" agent=\"192.0.2.1\" relation=\"near\"/>"
+		"</pairs></matrix>", 2, "relation");
+	refused("<matrix name=\"p\" monthly-transfer=\"0TB\">\n</matrix>", 1, "monthly-transfer");
+}
+
 static void bad_groups_name_line(void **state)
 {
 	(void)state;
@@ -308,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_matrix_loads),
 		cmocka_unit_test(no_pairs_means_loopback),
+		cmocka_unit_test(placement_loads),
 		cmocka_unit_test(not_xml_names_line),
 		cmocka_unit_test(schema_violations_name_line),
 		cmocka_unit_test(checks_beyond_schema_name_line),

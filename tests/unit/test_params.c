@@ -168,14 +168,14 @@ static void affinity_lists_are_parsed(void **state)
 	assert_int_equal(probe_params_check(&p, NULL), 0);
 	int cpus[8];
 	uint32_t n;
-	assert_int_equal(session_cpus(&p, cpus, 8, &n, NULL), 0);
+	assert_int_equal(session_cpus(&p, false, cpus, 8, &n, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(cpus[0], 0);
 	/* a CPU this host does not have is refused by the end that would pin to it */
 	snprintf(p.affinity, sizeof(p.affinity), "4000");
 	assert_int_equal(probe_params_check(&p, NULL), 0);
 	struct ns_err err = {0};
-	assert_int_equal(session_cpus(&p, cpus, 8, &n, &err), -1);
+	assert_int_equal(session_cpus(&p, false, cpus, 8, &n, &err), -1);
 	assert_non_null(strstr(err.msg, "does not exist"));
 	/* an unterminated text field (from a broken caller) is refused, not read past */
 	p = base();
@@ -439,6 +439,40 @@ static void latency_probe(void **state)
 }
 
 /* A group case's common start: 0 (at once) or at most PROBE_START_AT_MAX_S ahead. */
+/* QUIC: bulk transfer over the socket engine, either direction and several connections; the
+ * options of another transport or engine are refused in one line. */
+static void quic_bulk_only(void **state)
+{
+	(void)state;
+	struct probe_params p = base();
+	p.proto = NS_PROTO_QUIC;
+	p.streams = 4;
+	p.dir = NS_DIR_BIDIR;
+	assert_int_equal(probe_params_check(&p, NULL), 0);
+	assert_string_equal(ns_proto_name(NS_PROTO_QUIC), "quic");
+	memcpy(p.rr, "rr", 3);
+	refused(&p, "QUIC is bulk transfer");
+	p = base();
+	p.proto = NS_PROTO_QUIC;
+	snprintf(p.engine, sizeof(p.engine), "xdp");
+	refused(&p, "QUIC is bulk transfer");
+	p = base();
+	p.proto = NS_PROTO_QUIC;
+	p.length = 1200;
+	refused(&p, "QUIC is bulk transfer");
+	p = base();
+	p.proto = NS_PROTO_QUIC;
+	p.gso = true;
+	refused(&p, "QUIC uses UDP GSO by itself");
+	p = base();
+	p.proto = NS_PROTO_QUIC;
+	snprintf(p.congestion, sizeof(p.congestion), "bbr");
+	refused(&p, "TCP only");
+	p = base();
+	p.proto = (enum ns_proto)3;
+	refused(&p, "unknown protocol 3");
+}
+
 static void start_at_bounded(void **state)
 {
 	(void)state;
@@ -459,6 +493,7 @@ static void start_at_bounded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quic_bulk_only),
 		cmocka_unit_test(start_at_bounded),
 		cmocka_unit_test(defaults_are_valid),
 		cmocka_unit_test(stream_and_thread_ranges),

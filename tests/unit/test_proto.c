@@ -20,6 +20,7 @@
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
 #include "runner/session/session.h"
+#include "lib/settings.h"
 
 static uint8_t buf[PROTO_MAX_PAYLOAD + 1];
 
@@ -493,7 +494,7 @@ static void embedded_agent_answers_and_stops(void **state)
 	(void)state;
 	struct agent_opts o;
 	struct ns_err err = {0};
-	setenv("NETSWEEP_IMDS", "0", 1); /* the agent's hostinfo must not query 169.254.169.254 */
+	settings_set(&(struct ns_settings){.imds_off = true}); /* the agent's hostinfo must not query 169.254.169.254 */
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
@@ -582,6 +583,13 @@ static int connect_local(uint16_t port)
 	return fd;
 }
 
+/* the agent's log lines, to stderr as `netsweep agent` writes them */
+static void log_to_stderr(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
+
 /* A peer's words reach the agent's log and the probe's terminal with every byte outside
  * printable ASCII made '?': a congestion name with a newline once forged a log line. */
 static void network_text_is_made_printable(void **state)
@@ -598,10 +606,11 @@ static void network_text_is_made_printable(void **state)
 	int saved = dup(2);
 	assert_true(saved >= 0 && dup2(log_fd, 2) == 2);
 	struct agent_opts o;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;
+	o.log = log_to_stderr; /* the log the test reads back */
 	struct agent *a = agent_create(&o, NULL);
 	assert_non_null(a);
 	pthread_t tid;
@@ -650,7 +659,7 @@ static void agent_survives_mutated_requests(void **state)
 {
 	(void)state;
 	struct agent_opts o;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	agent_opts_init(&o);
 	snprintf(o.listen_addr, sizeof(o.listen_addr), "127.0.0.1");
 	o.port = 0;

@@ -249,9 +249,9 @@ static void binary_result_round_trips(void **state)
 	struct probe_result r;
 	uint32_t n;
 	/* the record sizes and chunk counts schemas/control-protocol.md states */
-	assert_int_equal(PROTO_DSTREAM_WIRE_LEN, 248);
+	assert_int_equal(PROTO_DSTREAM_WIRE_LEN, 280);
 	assert_int_equal(PROTO_DIVL_WIRE_LEN, 85);
-	assert_int_equal(PROTO_DSTREAMS_PER_CHUNK, 264);
+	assert_int_equal(PROTO_DSTREAMS_PER_CHUNK, 234);
 	assert_int_equal(PROTO_DIVLS_PER_CHUNK, 770);
 	assert_int_equal(PROTO_DLATIVL_WIRE_LEN, 97);
 	assert_int_equal(PROTO_DLATIVLS_PER_CHUNK, 675);

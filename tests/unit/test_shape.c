@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "runner/catalog/catalog.h"
+#include "lib/catalog/catalog.h"
 #include "runner/catalog/catalog_import.h"
 #include "runner/lab/shape.h"
 

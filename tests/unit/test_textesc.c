@@ -47,6 +47,24 @@ static void utf8_kept_c1_and_bad_bytes_escaped(void **state)
 	expect("sur\xed\xa0\x80", "sur\\xed\\xa0\\x80");  /* a UTF-16 surrogate */
 }
 
+/* XML 1.0's forbidden noncharacters; TEXTESC_KEEP_SPACE keeps newline, CR and tab only */
+static void noncharacters_and_keep_space(void **state)
+{
+	(void)state;
+	expect("nc\xef\xbf\xbe\xef\xbf\xbf\xef\xbf\xbd", "nc\\ufffe\\uffff\xef\xbf\xbd");
+	char *got = textesc_dup_f("a\nb\tc\rd\x1b\x01\xff", TEXTESC_KEEP_SPACE);
+	assert_non_null(got);
+	assert_string_equal(got, "a\nb\tc\rd\\x1b\\x01\\xff");
+	assert_false(textesc_needed_f("two\nlines\tand tab", TEXTESC_KEEP_SPACE));
+	assert_true(textesc_needed("two\nlines"));
+	free(got);
+	char esc[8];
+	assert_int_equal(textesc_step("\xe6\x9d\xb1", esc, 0), 3);
+	assert_string_equal(esc, "");
+	assert_int_equal(textesc_step("\xe6\x9d", esc, 0), 1);
+	assert_string_equal(esc, "\\xe6");
+}
+
 static void cut_at_a_boundary(void **state)
 {
 	(void)state;
@@ -70,6 +88,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(controls_become_escapes),
 		cmocka_unit_test(utf8_kept_c1_and_bad_bytes_escaped),
+		cmocka_unit_test(noncharacters_and_keep_space),
 		cmocka_unit_test(cut_at_a_boundary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

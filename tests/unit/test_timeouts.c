@@ -24,8 +24,16 @@
 #include "runner/client/client.h"
 #include "runner/proto/proto.h"
 #include "runner/proto/result_wire.h"
+#include "lib/settings.h"
 
 /* ---- sockets ---- */
+
+/* the agents' log lines, to stderr as `netsweep agent` writes them */
+static void log_to_stderr(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
+}
 
 static int listen_on(int type, int backlog, uint16_t *port)
 {
@@ -494,7 +502,7 @@ static int agents_start(void **state)
 	(void)state;
 	enum { N = N_AGENT };
 	struct fake_client *fc = scene.fc;
-	setenv("NETSWEEP_IMDS", "0", 1);
+	settings_set(&(struct ns_settings){.imds_off = true});
 	for (int i = 0; i < 2; i++) {
 		struct fake *f = &scene.del[i];
 		memset(f, 0, sizeof(*f));
@@ -519,6 +527,7 @@ static int agents_start(void **state)
 		o.port = 0;
 		o.idle_timeout_s = 0.5;
 		o.quiet = i < N;
+		o.log = log_to_stderr;
 		if (!(fc[i].a = agent_create(&o, &err)))
 			return -1;
 		fc[i].port = agent_port(fc[i].a);
@@ -560,8 +569,8 @@ static void agent_waits_name_the_client(void **state)
 		 "after 2 s waiting for HELLO from %s (agent 127.0.0.1:%u)", mute_name,
 		 (unsigned)fc[N].port);
 	snprintf(want_hello, sizeof(want_hello), "netsweep agent: 127.0.0.1: dropped: timed out "
-		 "after 2 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST or "
-		 "DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
+		 "after 2 s waiting for a request (TEST_REQUEST, HOSTINFO_REQUEST, "
+		 "STATUS_REQUEST or DELEGATE_REQUEST) from %s (agent 127.0.0.1:%u)", hello_name, (unsigned)fc[N].port);
 	bool got_mute = log_has(log, want_mute), got_hello = log_has(log, want_hello);
 	close(scene.mute);
 	close(scene.hello);

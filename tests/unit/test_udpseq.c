@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "runner/engine/pace.h"
-#include "runner/engine/udpseq.h"
+#include "runner/engine/base/udpseq.h"
 
 static struct udpseq *fresh(void)
 {

@@ -18,8 +18,8 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "runner/engine/bpf/flow_state.h"
-#include "runner/engine/udpseq.h"
+#include "runner/engine/xdp/bpf/flow_state.h"
+#include "runner/engine/base/udpseq.h"
 
 extern const char NS_XDP_COUNT_OBJ[];
 extern const unsigned long NS_XDP_COUNT_OBJ_len;
