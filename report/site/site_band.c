@@ -2,7 +2,6 @@
 #include "report/site/site_band.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +45,8 @@ int site_band_pair(const struct site_ctx *s, const struct site_series *p,
 	double cv = mean > 0 ? 100 * sqrt(var > 0 ? var : 0) / mean : NAN;
 	free(v);
 	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
-				  .timeout_s = s->cfg->gnuplot_timeout};
+				  .timeout_s = s->cfg->gnuplot_timeout,
+				  .lab_scale = p->at[p->latest] ? p->at[p->latest]->lab_scale : NULL};
 	char caption[400];
 	snprintf(caption, sizeof(caption), "The pair varied %.0f %% night to night (coefficient "
 		 "of variation of its %zu nightly medians): the band is their 5th to 95th "
@@ -57,18 +57,17 @@ int site_band_pair(const struct site_ctx *s, const struct site_series *p,
 	struct rp_buf gp;
 	rp_buf_init(&gp);
 	cg_gp_header(&gp, &o, c);
-	/* nights of one day (a lab's) are told apart by their time */
-	const char *first = s->nights[0].started, *last = s->nights[s->n - 1].started;
-	bool one_day = first && last && !strncmp(first, last, 10);
-	rp_buf_printf(&gp, "set xdata time\nset timefmt '%%Y-%%m-%%dT%%H:%%M:%%SZ'\n"
-		      "set format x '%s'\nset yrange [0:*]\nset ylabel 'Mbit/s'\n",
-		      one_day ? "%H:%M:%S" : "%m-%d");
+	cg_gp_key_margin(&gp, 3); /* the key's three lines under the axis's label, not on it */
+	/* the nights as the page's other charts place them: one place each, labelled per night
+	 * (a time axis crowded a phone's width with the times of a lab's nights) */
+	site_night_axis(s, &gp);
+	rp_buf_puts(&gp, "set yrange [0:*]\nset ylabel 'Mbit/s'\n");
 	rp_buf_printf(&gp, "p5 = %.6g\np95 = %.6g\nmed = %.6g\n", p5, p95, med);
-	/* the band and the line span the nights, drawn at each night's time of series.dat */
-	rp_buf_puts(&gp, "plot 'series.dat' using 1:(p5):(p95) with filledcurves "
+	/* the band and the line span the nights, drawn at each night's place in series.dat */
+	rp_buf_puts(&gp, "plot 'series.dat' using 0:(p5):(p95) with filledcurves "
 		    "fc '#9ecae1' fs solid 0.6 title 'p5–p95 of the nightly medians', "
-		    "'' using 1:(med) with lines lw 2 lc '#08519c' title 'median', "
-		    "'' using 1:2 with points pt 7 lc '#1d2430' title 'a night'\n");
+		    "'' using 0:(med) with lines lw 2 lc '#08519c' title 'median', "
+		    "'' using 0:2 with points pt 7 lc '#1d2430' title 'a night'\n");
 	int rc = gp.oom ? ns_err_code(err, NS_E_NOMEM, "out of memory")
 			: cg_write_file(out->dir, "band", "gp", &gp, err);
 	rp_buf_free(&gp);

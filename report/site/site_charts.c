@@ -49,7 +49,7 @@ static void night_tic(const struct site_ctx *s, size_t i, char *out, size_t n)
  * labelled by night_tic — every k-th of them, k such that the longest label fits its share
  * of the plot's width at the chart's font, the latest night always — and one night drawn as
  * one point in the middle, not a year around it. */
-static void night_axis(const struct site_ctx *s, struct rp_buf *gp)
+void site_night_axis(const struct site_ctx *s, struct rp_buf *gp)
 {
 	char t[64];
 	size_t longest = 1;
@@ -152,7 +152,7 @@ static int series_chart(const struct site_ctx *s, const struct rp_chart_opts *o,
 	rp_buf_init(&gp);
 	rp_buf_init(&body);
 	cg_gp_header(&gp, o, c);
-	night_axis(s, &body);
+	site_night_axis(s, &body);
 	rp_buf_puts(&body, "set yrange [0:*]\nunset key\nset ylabel ");
 	rp_gp_quote(&body, ylabel);
 	rp_buf_printf(&body, "\nplot 'series.dat' using 0:%d with %s lw 2\n", col, style(s));
@@ -279,7 +279,7 @@ static int index_chart(const struct site_ctx *s, const char *dir, const char *cu
 	struct rp_chart *c = cg_chart_new(&out->c, o, name, title, caption);
 	cg_gp_header(&gp, o, c);
 	cg_gp_key_margin(&gp, shown);
-	night_axis(s, &body);
+	site_night_axis(s, &body);
 	rp_buf_puts(&body, "set yrange [0:*]\nset ylabel ");
 	rp_gp_quote(&body, per);
 	/* past the palette's 7 colours the lines are told apart by their dashes */

@@ -33,6 +33,10 @@ int site_charts_pair(const struct site_ctx *s, const struct site_series *p, cons
 int site_charts_index(const struct site_ctx *s, const char *dir, struct site_charts *out,
 		      struct cg_job *jobs, size_t *n, struct ns_err *err);
 
+/* The x axis of a chart over the nights: one place per night (a data file's row number,
+ * gnuplot's column 0), labelled by the night's label or date, as many as fit. */
+void site_night_axis(const struct site_ctx *s, struct rp_buf *gp);
+
 /* A chart's axis of throughput per price: "Mbit/s per $/hour", "Mbit/s per EUR/hour". */
 void site_gp_per_money(const char *cur, char *out, size_t n);
 
