@@ -149,7 +149,9 @@ chart_bad=
 for gp in "$rep"/per_*.gp "$site"/per_*.gp "$site"/card.gp "$site"/pairs/*/per_dollar.gp "$site"/pairs/*/card.gp; do
 	dat=$(grep -o "'[a-z_]*\.dat'" "$gp" | head -1 | tr -d "'")
 	[ -f "$(dirname "$gp")/$dat" ] || { chart_bad="$chart_bad $gp: no $dat;"; continue; }
+	# the figures' axis: y on the site's charts over the nights, x on the report's bars across
 	axis=$(sed -n "s/^set ylabel '\(.*\)'$/\1/p" "$gp")
+	[ -n "$axis" ] || axis=$(sed -n "s/^set xlabel '\(.*\)'$/\1/p" "$gp")
 	has_eur=$(grep -c 'cx22\|hetzner' "$(dirname "$gp")/$dat")
 	has_usd=$(grep -c 'm5\.large\|aws' "$(dirname "$gp")/$dat")
 	case $gp in */pairs/hetzner/*) has_eur=1 has_usd=0 ;; */pairs/aws/*) has_eur=0 has_usd=1 ;; esac
