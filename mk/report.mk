@@ -1,6 +1,6 @@
 # report/: everything after the database. Includes lib/ and its own headers, never runner/.
 LIB_SRC += report/cmd_report.c report/pipeline.c report/model/fmt.c report/render/hdoc.c report/analyze/news.c report/render/content_tables.c report/render/content_cells.c report/render/content_cost.c report/render/content_group.c report/charts/charts_gp.c report/charts/charts_series.c report/render/json_out.c report/analyze/changepoint.c report/analyze/history.c report/analyze/ab.c report/model/stats.c report/load/data.c \
-           report/analyze/cost_rank.c report/analyze/burst.c report/analyze/compare.c report/model/describe.c report/analyze/findings.c report/charts/charts.c \
+           report/analyze/cost_rank.c report/analyze/burst.c report/analyze/compare.c report/model/describe.c report/model/data.c report/analyze/findings.c report/charts/charts.c \
            report/render/html.c report/render/markdown.c report/render/csv.c report/load/result_rows.c report/load/search_rows.c report/charts/search_chart.c report/load/lab_runs.c report/load/reprice.c \
            report/load/phase_rows.c report/load/rundb.c report/analyze/latency_analysis.c report/load/latency_rows.c report/charts/latency_chart.c report/load/loadlat.c report/render/content.c
 UNIT_TESTS += test_stats test_fmt test_cost_rank test_data test_changepoint test_site_night test_report_plan

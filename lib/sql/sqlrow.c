@@ -52,3 +52,21 @@ double sqlrow_num(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
+
+int sqlrow_cols(struct sqlite3_stmt *st, const char *const *names, size_t n, int *idx,
+		struct ns_err *err)
+{
+	int ncol = sqlite3_column_count(st);
+	for (size_t i = 0; i < n; i++) {
+		idx[i] = -1;
+		for (int c = 0; c < ncol && idx[i] < 0; c++) {
+			const char *name = sqlite3_column_name(st, c);
+			if (name && !strcmp(name, names[i]))
+				idx[i] = c;
+		}
+		if (idx[i] < 0)
+			return ns_err_code(err, NS_E_INPUT, "database: no column %s in the result",
+					   names[i]);
+	}
+	return 0;
+}

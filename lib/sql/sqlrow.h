@@ -20,6 +20,12 @@ int sqlrow_open_memory(struct sqlite3 **db, const char *what, struct ns_err *err
 /* Binds v as TEXT (copied), or NULL when v is NULL. Returns SQLite's code. */
 int sqlrow_bind_text(struct sqlite3_stmt *st, int i, const char *v);
 
+/* The indexes of a statement's result columns by name (a column's AS alias, else its own
+ * name): idx[i] for names[i], so that a reader reads by name, not by position. 0, or -1 with
+ * NS_E_INPUT naming the first column the statement lacks. */
+int sqlrow_cols(struct sqlite3_stmt *st, const char *const *names, size_t n, int *idx,
+		struct ns_err *err);
+
 /* The column's text, borrowed until the next step, reset or finalize; NULL for SQL NULL. */
 const char *sqlrow_text(struct sqlite3_stmt *st, int i);
 

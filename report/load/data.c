@@ -41,21 +41,30 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 		 "warnings, seed, repeats FROM runs WHERE id = ?",
 		 &st, err) < 0)
 		return -1;
+	static const char *const names[] = {"id", "matrix_name", "matrix_description",
+		"matrix_path", "matrix_text", "matrix_hash", "label", "started_at", "finished_at",
+		"netsweep_version", "runner_host", "order_mode", "status", "warnings", "seed",
+		"repeats"};
+	int col[16];
+	if (sqlrow_cols(st, names, 16, col, err) < 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return ns_err_code(err, NS_E_INPUT, "run %lld: no such run in the database", id);
 	}
-	r->id = sqlite3_column_int64(st, 0);
+	r->id = sqlite3_column_int64(st, col[0]);
 	char **s[] = {&r->matrix_name, &r->matrix_description, &r->matrix_path, &r->matrix_text,
 		      &r->matrix_hash, &r->label, &r->started_at, &r->finished_at,
 		      &r->netsweep_version, &r->runner_host, &r->order_mode, &r->status,
 		      &r->warnings};
 	for (int i = 0; i < 13; i++)
-		*s[i] = sqlrow_dup(st, i + 1);
-	r->has_seed = sqlite3_column_type(st, 14) != SQLITE_NULL;
-	r->seed = sqlite3_column_int64(st, 14);
-	r->repeats = sqlite3_column_int64(st, 15);
+		*s[i] = sqlrow_dup(st, col[i + 1]);
+	r->has_seed = sqlite3_column_type(st, col[14]) != SQLITE_NULL;
+	r->seed = sqlite3_column_int64(st, col[14]);
+	r->repeats = sqlite3_column_int64(st, col[15]);
 	sqlite3_finalize(st);
 	/* run_rank came with schema version 8: an older database has no rule (best case). */
 	if (sqlite3_prepare_v2(db, "SELECT rank_by FROM run_rank WHERE run_id = ?", -1, &st,
@@ -68,45 +77,63 @@ static int load_run(sqlite3 *db, long long id, struct rp_run *r, struct ns_err *
 	return 0;
 }
 
-static void host_read(sqlite3_stmt *st, int base, struct rp_host *h)
+/* One hostinfo side from its 17 columns, col[] their indexes (HOST_COLS' order). */
+static void host_read(sqlite3_stmt *st, const int *col, struct rp_host *h)
 {
 	char **s[] = {&h->hostname, &h->kernel, &h->os, &h->cpu_model, &h->ifname, &h->driver,
 		      &h->driver_family, &h->driver_version, &h->qdisc, &h->provider,
 		      &h->cloud_instance_type, &h->cloud_region, &h->cloud_az};
-	h->present = sqlite3_column_type(st, base) != SQLITE_NULL;
+	h->present = sqlite3_column_type(st, col[0]) != SQLITE_NULL;
 	for (int i = 0; i < 13; i++)
-		*s[i] = sqlrow_dup(st, base + 1 + i);
-	h->online_cpus = sqlite3_column_int64(st, base + 14);
-	h->mtu = sqlite3_column_int64(st, base + 15);
-	h->speed_mbps = sqlite3_column_int64(st, base + 16);
+		*s[i] = sqlrow_dup(st, col[1 + i]);
+	h->online_cpus = sqlite3_column_int64(st, col[14]);
+	h->mtu = sqlite3_column_int64(st, col[15]);
+	h->speed_mbps = sqlite3_column_int64(st, col[16]);
 }
 
-/* Column list of one hostinfo side; X is client_info or agent_info. 17 columns. */
-#define HOST_SQL(X) \
-	X ", json_extract(" X ", '$.hostname'), json_extract(" X ", '$.kernel'), " \
-	"json_extract(" X ", '$.os'), json_extract(" X ", '$.cpu_model'), " \
-	"json_extract(" X ", '$.interface.name'), json_extract(" X ", '$.interface.driver'), " \
-	"json_extract(" X ", '$.interface.driver_family'), " \
-	"json_extract(" X ", '$.interface.driver_version'), json_extract(" X ", '$.interface.qdisc'), " \
-	"json_extract(" X ", '$.cloud.provider'), json_extract(" X ", '$.cloud.instance_type'), " \
-	"json_extract(" X ", '$.cloud.region'), json_extract(" X ", '$.cloud.availability_zone'), " \
-	"json_extract(" X ", '$.online_cpus'), json_extract(" X ", '$.interface.mtu'), " \
-	"json_extract(" X ", '$.interface.speed_mbps')"
+/* Column list of one hostinfo side, each named P + its key; X is client_info or agent_info,
+ * P "c_" or "a_". 17 columns, named as HOST_COLS(P) lists them. */
+#define HOST_SQL(X, P) \
+	X " AS " P "info, json_extract(" X ", '$.hostname') AS " P "hostname, " \
+	"json_extract(" X ", '$.kernel') AS " P "kernel, json_extract(" X ", '$.os') AS " P "os, " \
+	"json_extract(" X ", '$.cpu_model') AS " P "cpu_model, " \
+	"json_extract(" X ", '$.interface.name') AS " P "ifname, " \
+	"json_extract(" X ", '$.interface.driver') AS " P "driver, " \
+	"json_extract(" X ", '$.interface.driver_family') AS " P "driver_family, " \
+	"json_extract(" X ", '$.interface.driver_version') AS " P "driver_version, " \
+	"json_extract(" X ", '$.interface.qdisc') AS " P "qdisc, " \
+	"json_extract(" X ", '$.cloud.provider') AS " P "provider, " \
+	"json_extract(" X ", '$.cloud.instance_type') AS " P "instance_type, " \
+	"json_extract(" X ", '$.cloud.region') AS " P "region, " \
+	"json_extract(" X ", '$.cloud.availability_zone') AS " P "az, " \
+	"json_extract(" X ", '$.online_cpus') AS " P "online_cpus, " \
+	"json_extract(" X ", '$.interface.mtu') AS " P "mtu, " \
+	"json_extract(" X ", '$.interface.speed_mbps') AS " P "speed_mbps"
+#define HOST_COLS(P) P "info", P "hostname", P "kernel", P "os", P "cpu_model", P "ifname", \
+	P "driver", P "driver_family", P "driver_version", P "qdisc", P "provider", \
+	P "instance_type", P "region", P "az", P "online_cpus", P "mtu", P "speed_mbps"
 
 /* Runs sql with ?1 bound to id and calls row() for each result row; row returns -1 to stop
  * with its error set (out of memory). */
 struct load_ctx {
 	struct rp_data *d;
 	size_t cap;                  /* of the array being grown */
+	int col[48];                 /* the statement's columns by the reader's names */
 };
 
-static int each_row(sqlite3 *db, const char *sql, long long id,
-		    int (*row)(sqlite3_stmt *st, struct load_ctx *x), struct load_ctx *x,
-		    struct ns_err *err)
+static int each_row(sqlite3 *db, const char *sql, long long id, const char *const *names,
+		    size_t n_names, int (*row)(sqlite3_stmt *st, struct load_ctx *x),
+		    struct load_ctx *x, struct ns_err *err)
 {
 	sqlite3_stmt *st;
 	if (rp_db_prep(db, sql, &st, err) < 0)
 		return -1;
+	if (n_names > sizeof(x->col) / sizeof(x->col[0]) ||
+	    sqlrow_cols(st, names, n_names, x->col, err) < 0) {
+		sqlite3_finalize(st);
+		return n_names > sizeof(x->col) / sizeof(x->col[0])
+			       ? ns_err_code(err, NS_E_FAIL, "internal: too many columns") : -1;
+	}
 	sqlite3_bind_int64(st, 1, id);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -128,37 +155,39 @@ static int endpoint_row(sqlite3_stmt *st, struct load_ctx *x)
 	if (!e)
 		return -1;
 	d->n_eps++;
-	e->id = sqlite3_column_int64(st, 0);
-	e->name = sqlrow_dup(st, 1);
-	e->instance_type = sqlrow_dup(st, 2);
-	e->region = sqlrow_dup(st, 3);
-	e->agent_addr = sqlrow_dup(st, 4);
-	e->client_host = sqlrow_dup(st, 5);
-	e->expected_driver = sqlrow_dup(st, 6);
-	e->price_basis = sqlrow_dup(st, 7);
-	e->link_bps = sqlite3_column_int64(st, 8);
-	e->usd_per_hour = sqlrow_num(st, 9);
-	e->unit_usd_per_hour = sqlrow_num(st, 10);
-	e->price_as_of = sqlrow_dup(st, 11);
-	e->price_source = sqlrow_dup(st, 12);
+	const int *c = x->col;
+	e->id = sqlite3_column_int64(st, c[0]);
+	char **s[] = {&e->name, &e->instance_type, &e->region, &e->agent_addr, &e->client_host,
+		      &e->expected_driver, &e->price_basis};
+	for (int i = 0; i < 7; i++)
+		*s[i] = sqlrow_dup(st, c[1 + i]);
+	e->link_bps = sqlite3_column_int64(st, c[8]);
+	e->usd_per_hour = sqlrow_num(st, c[9]);
+	e->unit_usd_per_hour = sqlrow_num(st, c[10]);
+	e->price_as_of = sqlrow_dup(st, c[11]);
+	e->price_source = sqlrow_dup(st, c[12]);
 	e->od_per_hour = e->usd_per_hour;
 	e->spot_per_hour = NAN;
-	host_read(st, 13, &e->client);
-	host_read(st, 13 + 17, &e->agent);
+	host_read(st, c + 13, &e->client);
+	host_read(st, c + 13 + 17, &e->agent);
 	return 0;
 }
 
 static int load_endpoints(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
-	struct load_ctx x = {d, 0};
+	static const char *const names[] = {"id", "name", "instance_type", "region",
+		"agent_addr", "client_host", "expected_driver", "price_basis", "link_bps",
+		"usd_per_hour", "unit_usd_per_hour", "as_of", "source", HOST_COLS("c_"),
+		HOST_COLS("a_")};
+	struct load_ctx x = {d, 0, {0}};
 	return each_row(db,
 			"SELECT e.id, e.name, e.instance_type, e.region, e.agent_addr, e.client_host, "
 			"e.expected_driver, e.price_basis, e.link_bps, p.usd_per_hour, "
-			"p.unit_usd_per_hour, p.as_of, p.source, " HOST_SQL("e.client_info") ", "
-			HOST_SQL("e.agent_info")
+			"p.unit_usd_per_hour, p.as_of, p.source, " HOST_SQL("e.client_info", "c_") ", "
+			HOST_SQL("e.agent_info", "a_")
 			" FROM endpoints e JOIN v_endpoint_prices p ON p.endpoint_id = e.id "
 			"WHERE e.run_id = ?1 ORDER BY e.id",
-			d->run.id, endpoint_row, &x, err);
+			d->run.id, names, sizeof(names) / sizeof(names[0]), endpoint_row, &x, err);
 }
 
 static size_t ep_index(const struct rp_data *d, long long id)
@@ -176,30 +205,31 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 	if (!c)
 		return -1;
 	d->n_cases++;
-	c->id = sqlite3_column_int64(st, 0);
-	c->case_key = sqlrow_dup(st, 1);
-	c->ordinal = sqlite3_column_int(st, 2);
-	c->ep = ep_index(d, sqlite3_column_int64(st, 3));
-	c->protocol = sqlrow_dup(st, 4);
-	c->direction = sqlrow_dup(st, 5);
-	c->affinity = sqlrow_dup(st, 6);
-	c->congestion = sqlrow_dup(st, 7);
+	const int *k = x->col;
+	c->id = sqlite3_column_int64(st, k[0]);
+	c->case_key = sqlrow_dup(st, k[1]);
+	c->ordinal = sqlite3_column_int(st, k[2]);
+	c->ep = ep_index(d, sqlite3_column_int64(st, k[3]));
+	c->protocol = sqlrow_dup(st, k[4]);
+	c->direction = sqlrow_dup(st, k[5]);
+	c->affinity = sqlrow_dup(st, k[6]);
+	c->congestion = sqlrow_dup(st, k[7]);
 	long long *n[] = {&c->streams, &c->threads, &c->length, &c->rate_bps, &c->fq_rate_bps,
 			  &c->window, &c->mss, &c->nodelay, &c->gso};
 	for (int i = 0; i < 9; i++)
-		*n[i] = sqlite3_column_int64(st, 8 + i);
-	c->duration_s = sqlite3_column_double(st, 17);
-	c->omit_s = sqlite3_column_double(st, 18);
-	c->engine = sqlrow_dup(st, 19);
+		*n[i] = sqlite3_column_int64(st, k[8 + i]);
+	c->duration_s = sqlite3_column_double(st, k[17]);
+	c->omit_s = sqlite3_column_double(st, k[18]);
+	c->engine = sqlrow_dup(st, k[19]);
 	/* axes of issue 17, in the case's params JSON only (NULL / 0 in older databases) */
-	c->family = sqlrow_dup(st, 20);
-	c->bind_client = sqlrow_dup(st, 21);
-	c->bind_agent = sqlrow_dup(st, 22);
-	c->dscp = sqlite3_column_int64(st, 23);
-	c->zerocopy = sqlite3_column_int64(st, 24);
-	c->amount = sqlite3_column_int64(st, 25);
-	c->steady_s = sqlite3_column_double(st, 26);
-	const unsigned char *rr = sqlite3_column_text(st, 27);
+	c->family = sqlrow_dup(st, k[20]);
+	c->bind_client = sqlrow_dup(st, k[21]);
+	c->bind_agent = sqlrow_dup(st, k[22]);
+	c->dscp = sqlite3_column_int64(st, k[23]);
+	c->zerocopy = sqlite3_column_int64(st, k[24]);
+	c->amount = sqlite3_column_int64(st, k[25]);
+	c->steady_s = sqlite3_column_double(st, k[26]);
+	const unsigned char *rr = sqlite3_column_text(st, k[27]);
 	c->rr = rr && *rr && strcmp((const char *)rr, "none") != 0;
 	for (int f = 0; f < RP_NFIG; f++)
 		c->fig[f] = (struct rp_stat){NAN, NAN, NAN, NAN, NAN, 0};
@@ -208,19 +238,27 @@ static int case_row(sqlite3_stmt *st, struct load_ctx *x)
 
 static int load_cases(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
-	struct load_ctx x = {d, 0};
+	static const char *const names[] = {"id", "case_key", "ordinal", "endpoint_id",
+		"protocol", "direction", "affinity", "congestion", "streams", "threads", "length",
+		"rate_bps", "fq_rate_bps", "window", "mss", "nodelay", "gso", "duration_s", "omit_s",
+		"engine", "family", "bind_client", "bind_agent", "dscp", "zerocopy", "amount",
+		"steady_s", "rr"};
+	struct load_ctx x = {d, 0, {0}};
 	return each_row(db,
 			"SELECT id, case_key, ordinal, endpoint_id, protocol, direction, affinity, "
 			"congestion, streams, threads, length, rate_bps, fq_rate_bps, window, mss, "
-			"nodelay, gso, duration_s, omit_s, json_extract(params, '$.engine'), "
-			"json_extract(params, '$.family'), "
-			"json_extract(params, '$.bind_client'), json_extract(params, '$.bind_agent'), "
-			"json_extract(params, '$.dscp'), json_extract(params, '$.zerocopy'), "
-			"json_extract(params, '$.amount'), iif(json_extract(params, '$.until') = "
-			"'sustained', json_extract(params, '$.steady'), 0), json_extract(params, '$.rr') "
+			"nodelay, gso, duration_s, omit_s, json_extract(params, '$.engine') AS engine, "
+			"json_extract(params, '$.family') AS family, "
+			"json_extract(params, '$.bind_client') AS bind_client, "
+			"json_extract(params, '$.bind_agent') AS bind_agent, "
+			"json_extract(params, '$.dscp') AS dscp, "
+			"json_extract(params, '$.zerocopy') AS zerocopy, "
+			"json_extract(params, '$.amount') AS amount, iif(json_extract(params, '$.until') = "
+			"'sustained', json_extract(params, '$.steady'), 0) AS steady_s, "
+			"json_extract(params, '$.rr') AS rr "
 			"FROM cases WHERE run_id = ?1 "
 			"ORDER BY ordinal, id",
-			d->run.id, case_row, &x, err);
+			d->run.id, names, sizeof(names) / sizeof(names[0]), case_row, &x, err);
 }
 
 static int cmp_case_id(const void *a, const void *b)
@@ -265,15 +303,16 @@ static int reduce_case(struct rp_case *c, double *vals, size_t cap, int n_ok)
 static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 {
 	static const char *sql =
-		"SELECT r.case_id, r.status, r.error, r.id, r.fwd_rcv_bps, r.fwd_snd_bps, "
+		"SELECT r.case_id, r.status, r.error, r.id AS result_id, r.fwd_rcv_bps, r.fwd_snd_bps, "
 		"r.fwd_rcv_pps, r.fwd_snd_pps, r.fwd_snd_cpu, r.fwd_rcv_cpu, r.fwd_retransmits, "
 		"r.fwd_lost, r.fwd_lost_percent, r.fwd_kernel_drops, r.fwd_jitter_ms, r.fwd_rtt_ms, "
 		"r.ret_rcv_bps, g.jain, g.min_of_fair, g.converge_s, r.fwd_snd_cpu_s_per_gb, "
 		"r.fwd_rcv_cpu_s_per_gb, "
-		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id), g.clients, "
+		"EXISTS (SELECT 1 FROM samples s WHERE s.result_id = r.id) AS has_samples, "
+		"g.clients AS clients, "
 		/* the store says what starved is (v_group_fairness), the report does not again */
 		"CASE WHEN g.result_id IS NOT NULL THEN (SELECT f.starved FROM v_group_fairness f "
-		"WHERE f.result_id = r.id) END "
+		"WHERE f.result_id = r.id) END AS starved "
 		"FROM results r LEFT JOIN group_results g ON g.result_id = r.id JOIN cases c ON c.id = r.case_id WHERE c.run_id = ? "
 		"ORDER BY r.case_id, r.repeat";
 	/* Cases sorted by id for lookup; restored to ordinal order afterwards. */
@@ -284,13 +323,23 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 	double *vals = malloc(RP_NFIG * cap * sizeof(*vals));
 	if (!vals)
 		return ns_err_code(err, NS_E_NOMEM, "out of memory");
-	if (rp_db_prep(db, sql, &st, err) < 0)
+	/* by name: the figures in enum rp_fig's order, then the rest */
+	static const char *const names[] = {"fwd_rcv_bps", "fwd_snd_bps", "fwd_rcv_pps",
+		"fwd_snd_pps", "fwd_snd_cpu", "fwd_rcv_cpu", "fwd_retransmits", "fwd_lost",
+		"fwd_lost_percent", "fwd_kernel_drops", "fwd_jitter_ms", "fwd_rtt_ms", "ret_rcv_bps",
+		"jain", "min_of_fair", "converge_s", "fwd_snd_cpu_s_per_gb", "fwd_rcv_cpu_s_per_gb",
+		"case_id", "status", "error", "result_id", "has_samples", "clients", "starved"};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RP_NFIG + 7, "a column per figure");
+	enum { C_CASE = RP_NFIG, C_STATUS, C_ERROR, C_RESULT, C_SAMPLES, C_CLIENTS, C_STARVED };
+	int col[RP_NFIG + 7];
+	if (rp_db_prep(db, sql, &st, err) < 0 ||
+	    sqlrow_cols(st, names, sizeof(names) / sizeof(names[0]), col, err) < 0)
 		goto err;
 	sqlite3_bind_int64(st, 1, d->run.id);
 	struct rp_case *cur = NULL;
 	int n_ok = 0, rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long cid = sqlite3_column_int64(st, 0);
+		long long cid = sqlite3_column_int64(st, col[C_CASE]);
 		if (!cur || cur->id != cid) {
 			if (cur && reduce_case(cur, vals, cap, n_ok) < 0)
 				goto oom;
@@ -301,12 +350,12 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 				continue; /* cannot happen: the join keeps the run's cases */
 		}
 		cur->n_results++;
-		if (sqlite3_column_type(st, 5 + RP_NFIG) != SQLITE_NULL) /* a group case's tests */
-			cur->clients = sqlite3_column_int64(st, 5 + RP_NFIG);
-		const unsigned char *status = sqlite3_column_text(st, 1);
+		if (sqlite3_column_type(st, col[C_CLIENTS]) != SQLITE_NULL) /* a group case's tests */
+			cur->clients = sqlite3_column_int64(st, col[C_CLIENTS]);
+		const unsigned char *status = sqlite3_column_text(st, col[C_STATUS]);
 		if (!status || strcmp((const char *)status, "ok") != 0) {
 			if (!cur->first_error)
-				cur->first_error = sqlrow_dup(st, 2);
+				cur->first_error = sqlrow_dup(st, col[C_ERROR]);
 			if (!cur->first_error)
 				cur->first_error = strdup("failed (no error text)");
 			continue;
@@ -322,13 +371,13 @@ static int load_results(sqlite3 *db, struct rp_data *d, struct ns_err *err)
 			cap *= 2;
 		}
 		for (int f = 0; f < RP_NFIG; f++)
-			vals[(size_t)f * cap + (size_t)n_ok] = sqlrow_num(st, 4 + f);
-		if (!cur->series_result_id && sqlite3_column_int(st, 4 + RP_NFIG))
-			cur->series_result_id = sqlite3_column_int64(st, 3);
-		if (sqlite3_column_int(st, 6 + RP_NFIG))
+			vals[(size_t)f * cap + (size_t)n_ok] = sqlrow_num(st, col[f]);
+		if (!cur->series_result_id && sqlite3_column_int(st, col[C_SAMPLES]))
+			cur->series_result_id = sqlite3_column_int64(st, col[C_RESULT]);
+		if (sqlite3_column_int(st, col[C_STARVED]))
 			cur->n_starved++;
-		if (!cur->group_result_id && sqlite3_column_type(st, 5 + RP_NFIG) != SQLITE_NULL)
-			cur->group_result_id = sqlite3_column_int64(st, 3);
+		if (!cur->group_result_id && sqlite3_column_type(st, col[C_CLIENTS]) != SQLITE_NULL)
+			cur->group_result_id = sqlite3_column_int64(st, col[C_RESULT]);
 		cur->n_ok = ++n_ok;
 	}
 	if (rc != SQLITE_DONE) {
@@ -364,74 +413,41 @@ static int load_endpoint_times(sqlite3 *db, struct rp_data *d, struct ns_err *er
 	for (size_t i = 0; i < d->n_eps; i++)
 		d->eps[i].billed_s = NAN;
 	/* a long-run case (until sustained) ran for its measured time, not its upper bound */
+	static const char *const names[] = {"endpoint_id", "measured_s", "ok_results"};
+	int col[3];
 	if (rp_db_prep(db, "SELECT c.endpoint_id, sum(CASE WHEN json_extract(c.params, '$.until') ="
 		 " 'sustained' THEN coalesce(r.duration_s, c.duration_s) ELSE c.duration_s END"
-		 " + c.omit_s), count(*) FROM results r"
+		 " + c.omit_s) AS measured_s, count(*) AS ok_results FROM results r"
 		 " JOIN cases c ON c.id = r.case_id WHERE c.run_id = ?1 AND r.status = 'ok'"
 		 " GROUP BY 1", &st, err) < 0)
 		return -1;
+	if (sqlrow_cols(st, names, 3, col, err) < 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, d->run.id);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		for (size_t i = 0; i < d->n_eps; i++)
-			if (d->eps[i].id == sqlite3_column_int64(st, 0)) {
-				d->eps[i].measured_s = sqlite3_column_double(st, 1);
-				d->eps[i].ok_results = sqlite3_column_int64(st, 2);
+			if (d->eps[i].id == sqlite3_column_int64(st, col[0])) {
+				d->eps[i].measured_s = sqlite3_column_double(st, col[1]);
+				d->eps[i].ok_results = sqlite3_column_int64(st, col[2]);
 			}
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "SELECT endpoint_id, billed_s FROM v_endpoint_billed WHERE run_id = ?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return 0;
+	static const char *const billed[] = {"endpoint_id", "billed_s"};
+	if (sqlrow_cols(st, billed, 2, col, err) < 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, d->run.id);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		for (size_t i = 0; i < d->n_eps; i++)
-			if (d->eps[i].id == sqlite3_column_int64(st, 0))
-				d->eps[i].billed_s = sqlrow_num(st, 1);
+			if (d->eps[i].id == sqlite3_column_int64(st, col[0]))
+				d->eps[i].billed_s = sqlrow_num(st, col[1]);
 	sqlite3_finalize(st);
 	return 0;
-}
-
-int rp_ep_usd(const struct rp_endpoint *e)
-{
-	return !e->currency || strcmp(e->currency, "USD") == 0;
-}
-
-const char *rp_data_price_word(const struct rp_data *d)
-{
-	for (size_t i = 0; i < d->n_eps; i++)
-		if (!isnan(d->eps[i].usd_per_hour) && !rp_ep_usd(&d->eps[i]))
-			return "a US-dollar price";
-	return "a price";
-}
-
-void rp_data_recost(struct rp_data *d)
-{
-	d->run_cost_usd = NAN;
-	d->results_without_price = 0;
-	for (size_t i = 0; i < d->n_eps; i++) {
-		const struct rp_endpoint *e = &d->eps[i];
-		if (isnan(e->usd_per_hour) || !rp_ep_usd(e)) {
-			d->results_without_price += e->ok_results;
-			continue;
-		}
-		d->run_cost_usd = (isnan(d->run_cost_usd) ? 0 : d->run_cost_usd) +
-				  cost_run_usd(e->usd_per_hour, e->measured_s);
-	}
-	rp_data_billed(d);
-}
-
-void rp_data_billed(struct rp_data *d)
-{
-	d->run_billed_usd = NAN;
-	d->run_billed_s = 0;
-	for (size_t i = 0; i < d->n_eps; i++) {
-		const struct rp_endpoint *e = &d->eps[i];
-		if (isnan(e->billed_s))
-			continue;
-		d->run_billed_s += e->billed_s;
-		if (!isnan(e->usd_per_hour) && rp_ep_usd(e))
-			d->run_billed_usd = (isnan(d->run_billed_usd) ? 0 : d->run_billed_usd) +
-					    cost_run_usd(e->usd_per_hour, e->billed_s);
-	}
 }
 
 int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err *err)
@@ -477,70 +493,6 @@ int rp_data_load(sqlite3 *db, long long run_id, struct rp_data *d, struct ns_err
 err:
 	rp_data_free(d);
 	return -1;
-}
-
-static void host_free(struct rp_host *h)
-{
-	char *s[] = {h->hostname, h->kernel, h->os, h->cpu_model, h->ifname, h->driver,
-		     h->driver_family, h->driver_version, h->qdisc, h->provider,
-		     h->cloud_instance_type, h->cloud_region, h->cloud_az};
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		free(s[i]);
-}
-
-void rp_data_free(struct rp_data *d)
-{
-	struct rp_run *r = &d->run;
-	char *s[] = {r->matrix_name, r->matrix_description, r->matrix_path, r->matrix_text,
-		     r->matrix_hash, r->label, r->started_at, r->finished_at, r->netsweep_version,
-		     r->runner_host, r->order_mode, r->status, r->warnings, r->rank_by};
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		free(s[i]);
-	for (size_t i = 0; i < d->n_eps; i++) {
-		struct rp_endpoint *e = &d->eps[i];
-		char *es[] = {e->name, e->instance_type, e->region, e->agent_addr, e->client_host,
-			      e->expected_driver, e->price_basis, e->price_as_of, e->price_source,
-			      e->currency, e->pricing, e->price_window, e->provider, e->fx_currency};
-		for (size_t j = 0; j < sizeof(es) / sizeof(es[0]); j++)
-			free(es[j]);
-		host_free(&e->client);
-		host_free(&e->agent);
-		free(e->lab_scale);
-	}
-	free(d->eps);
-	for (size_t i = 0; i < d->n_cases; i++) {
-		struct rp_case *c = &d->cases[i];
-		free(c->case_key);
-		free(c->protocol);
-		free(c->direction);
-		free(c->affinity);
-		free(c->congestion);
-		free(c->engine);
-		free(c->family);
-		free(c->bind_client);
-		free(c->bind_agent);
-		free(c->goodput);
-		free(c->first_error);
-		free(c->allowance_where);
-		free(c->limit_cause);
-		free(c->limited_by);
-	}
-	free(d->cases);
-	memset(d, 0, sizeof(*d));
-}
-
-double rp_case_threads(const struct rp_data *d, const struct rp_case *c, int sender)
-{
-	if (c->threads > 0)
-		return (double)c->threads;
-	const struct rp_endpoint *e = &d->eps[c->ep];
-	/* forward: the client sends; reverse: the agent does. */
-	int client_sends = !c->direction || strcmp(c->direction, "reverse") != 0;
-	const struct rp_host *h = (sender == client_sends) ? &e->client : &e->agent;
-	long long t = c->streams;
-	if (h->online_cpus > 0 && h->online_cpus < t)
-		t = h->online_cpus;
-	return t > 0 ? (double)t : 1;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -635,27 +587,20 @@ err:
 	return -1;
 }
 
-void rp_trend_free(struct rp_trend *t)
-{
-	for (size_t i = 0; i < t->n_runs && t->run_started; i++)
-		free(t->run_started[i]);
-	for (size_t i = 0; i < t->n_runs && t->run_label; i++)
-		free(t->run_label[i]);
-	free(t->run_started);
-	free(t->run_label);
-	free(t->run_ids);
-	free(t->vals);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Rows of (repeat or client, t_end, bps) from a statement bound to one id. */
+/* Rows of (repeat: the repeat or the client, t_end, bps) from a statement bound to one id. */
 static int series_rows(sqlite3 *db, const char *sql, long long id, struct rp_series *s,
 		       struct ns_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	sqlite3_stmt *st;
+	static const char *const names[] = {"repeat", "t_end", "bps"};
+	int col[3];
 	if (rp_db_prep(db, sql, &st, err) < 0)
 		return -1;
+	if (sqlrow_cols(st, names, 3, col, err) < 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, id);
 	size_t cap = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -676,9 +621,9 @@ static int series_rows(sqlite3 *db, const char *sql, long long id, struct rp_ser
 				return ns_err_code(err, NS_E_NOMEM, "out of memory");
 			}
 		}
-		s->repeat[s->n] = sqlite3_column_int(st, 0);
-		s->t_end[s->n] = sqlite3_column_double(st, 1);
-		s->bps[s->n++] = sqlite3_column_double(st, 2);
+		s->repeat[s->n] = sqlite3_column_int(st, col[0]);
+		s->t_end[s->n] = sqlite3_column_double(st, col[1]);
+		s->bps[s->n++] = sqlite3_column_double(st, col[2]);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -695,7 +640,7 @@ int rp_series_load(sqlite3 *db, long long case_id, struct rp_series *s, struct n
 int rp_group_series_load(sqlite3 *db, long long result_id, struct rp_series *s,
 			 struct ns_err *err)
 {
-	return series_rows(db, "SELECT client, t_end, bps FROM group_samples WHERE result_id = ? "
+	return series_rows(db, "SELECT client AS repeat, t_end, bps FROM group_samples WHERE result_id = ? "
 			   "ORDER BY client, t_start", result_id, s, err);
 }
 
@@ -742,12 +687,4 @@ void rp_names_free(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-}
-
-void rp_series_free(struct rp_series *s)
-{
-	free(s->repeat);
-	free(s->t_end);
-	free(s->bps);
-	memset(s, 0, sizeof(*s));
 }

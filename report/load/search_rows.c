@@ -99,26 +99,3 @@ double rp_search_wire_pps(long long link_bps, long long payload)
 	long long frame = payload + 46 > 64 ? payload + 46 : 64;
 	return link_bps > 0 ? (double)link_bps / ((double)(frame + 20) * 8) : NAN;
 }
-
-/* "For 64 bytes on c5n, 1 stream: NDR not met — note." */
-int rp_search_unmet_sentence(const struct rp_search_row *r, const struct rp_search_goal *g,
-			     char *out, size_t n)
-{
-	if (g->met && g->converged && !g->sender_limited)
-		return 0;
-	char gn[32];
-	rp_search_goal_name(g->loss_ratio, gn, sizeof(gn));
-	if (g->sender_limited)
-		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s limited by the sender, not "
-			 "the path: %s.", r->length, r->endpoint ? r->endpoint : "?", r->streams,
-			 r->streams == 1 ? "" : "s", gn, g->note ? g->note : "no note");
-	else if (!g->met)
-		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s not met%s%s.", r->length,
-			 r->endpoint ? r->endpoint : "?", r->streams, r->streams == 1 ? "" : "s", gn,
-			 g->note ? ": " : "", g->note ? g->note : "");
-	else
-		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s %s.", r->length,
-			 r->endpoint ? r->endpoint : "?", r->streams, r->streams == 1 ? "" : "s", gn,
-			 g->note ? g->note : "not narrowed to the goal width");
-	return 1;
-}

@@ -48,10 +48,5 @@ void rp_search_goal_name(double loss_ratio, char *out, size_t n);
  * plus 20 bytes of preamble and gap. */
 double rp_search_wire_pps(long long link_bps, long long payload);
 
-/* The sentence for a goal a search did not settle: not met, limited by the sender, or not
- * narrowed ("64-byte datagrams, c5n, 1 stream: NDR not met: note."); returns 1 when it wrote
- * one, 0 (out untouched) for a goal met, converged and not sender-bounded. */
-int rp_search_unmet_sentence(const struct rp_search_row *r, const struct rp_search_goal *g,
-			     char *out, size_t n);
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef RP_DESCRIBE_H
 #define RP_DESCRIBE_H
 
-#include "report/load/data.h"
+#include "report/model/data.h"
 #include "report/model/fmt.h"
 
 /* The endpoint's instance type (or its name when no type was declared). */

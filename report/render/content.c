@@ -123,6 +123,16 @@ static void group(struct cb *b, const struct rp_report *r)
 	     "member names.");
 }
 
+/* "a price", or "a US-dollar price" when a pair is priced in another currency: what the
+ * run's cost, in dollars, leaves out ("results of pairs without ..."). */
+static const char *price_word(const struct rp_data *d)
+{
+	for (size_t i = 0; i < d->n_eps; i++)
+		if (!isnan(d->eps[i].usd_per_hour) && !rp_ep_usd(&d->eps[i]))
+			return "a US-dollar price";
+	return "a price";
+}
+
 static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 {
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
@@ -130,7 +140,7 @@ static void run_cost_sentence(struct cb *b, const struct rp_data *d)
 		     "(measured and warm-up time of every successful case at its pair's price); "
 		     "%lld successful result%s of pairs without %s %s not counted.",
 		     d->run_cost_usd, d->results_without_price,
-		     d->results_without_price == 1 ? "" : "s", rp_data_price_word(d),
+		     d->results_without_price == 1 ? "" : "s", price_word(d),
 		     d->results_without_price == 1 ? "is" : "are");
 	else if (!isnan(d->run_cost_usd))
 		para(b, RP_PARA_TEXT, NULL, 1, "This run cost about $%.4f of instance time "
@@ -360,11 +370,11 @@ static void run_facts(struct cb *b, const struct rp_report *r)
 	if (!isnan(d->run_cost_usd) && d->results_without_price)
 		fact(b, "Run cost", "at least $%.4f (%lld successful result%s of pairs without %s "
 		     "not counted)", d->run_cost_usd, d->results_without_price,
-		     d->results_without_price == 1 ? "" : "s", rp_data_price_word(d));
+		     d->results_without_price == 1 ? "" : "s", price_word(d));
 	else if (!isnan(d->run_cost_usd))
 		fact(b, "Run cost", "$%.4f", d->run_cost_usd);
 	else
-		fact(b, "Run cost", "%s", strcmp(rp_data_price_word(d), "a price")
+		fact(b, "Run cost", "%s", strcmp(price_word(d), "a price")
 		     ? "unknown in US dollars: the pairs are priced in another currency (report "
 		       "--fx converts)" : "unknown: no price for the run's instance types");
 	if (!isnan(d->run_billed_usd))

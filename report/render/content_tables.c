@@ -421,6 +421,31 @@ static void cell_pps(struct tb *b, double v)
 	tb_cell_v(b, isnan(v) ? "–" : t, RP_CELL_NUM, v);
 }
 
+/* The sentence for a goal a search did not settle: not met, limited by the sender, or not
+ * narrowed ("64-byte datagrams, c5n, 1 stream: NDR not met: note."); 1 when it wrote one, 0
+ * (out untouched) for a goal met, converged and not sender-bounded. */
+static int unmet_sentence(const struct rp_search_row *r, const struct rp_search_goal *g,
+			  char *out, size_t n)
+{
+	if (g->met && g->converged && !g->sender_limited)
+		return 0;
+	char gn[32];
+	rp_search_goal_name(g->loss_ratio, gn, sizeof(gn));
+	if (g->sender_limited)
+		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s limited by the sender, not "
+			 "the path: %s.", r->length, r->endpoint ? r->endpoint : "?", r->streams,
+			 r->streams == 1 ? "" : "s", gn, g->note ? g->note : "no note");
+	else if (!g->met)
+		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s not met%s%s.", r->length,
+			 r->endpoint ? r->endpoint : "?", r->streams, r->streams == 1 ? "" : "s", gn,
+			 g->note ? ": " : "", g->note ? g->note : "");
+	else
+		snprintf(out, n, "%lld-byte datagrams, %s, %lld stream%s: %s %s.", r->length,
+			 r->endpoint ? r->endpoint : "?", r->streams, r->streams == 1 ? "" : "s", gn,
+			 g->note ? g->note : "not narrowed to the goal width");
+	return 1;
+}
+
 /* Each rate search: per loss goal the highest rate that met it and the lowest that did not,
  * the unpaced rate and the wire rate; then why a goal was not settled. */
 static void search(struct tb *b, const struct rp_report *r)
@@ -475,7 +500,7 @@ static void search(struct tb *b, const struct rp_report *r)
 	for (size_t i = 0; i < s->n && b->t; i++)
 		for (size_t g = 0; g < s->rows[i].n_goals; g++) {
 			char line[768];
-			if (!rp_search_unmet_sentence(&s->rows[i], &s->rows[i].goals[g], line,
+			if (!unmet_sentence(&s->rows[i], &s->rows[i].goals[g], line,
 						      sizeof(line)))
 				continue;
 			char **ni = realloc(b->t->items, (b->t->n_items + 1) * sizeof(*ni));

@@ -39,6 +39,11 @@ else pass "lib/ calls nothing above it"; fi
 if grep -rn '#include "\(\.\./\)*runner/' "$ROOT/report" >"$T/inc"; then
 	fail "report/ includes no runner/ header" "$(head -2 "$T/inc" | tr '\n' ' ')"
 else pass "report/ includes no runner/ header"; fi
+# the report's model is its ground floor: report/model/ includes nothing of load/ (load fills
+# the model's types; the model knows no database)
+if grep -rn '#include "report/load/' "$ROOT/report/model" >"$T/minc"; then
+	fail "report/model/ includes nothing of report/load/" "$(head -2 "$T/minc" | tr '\n' ' ')"
+else pass "report/model/ includes nothing of report/load/"; fi
 # an error message is for people: code branches on err.code (lib/err.h), never on its words
 if grep -rnE 'str(n)?(str|cmp|casecmp)\([^;]*(err|e)(\.|->)msg' "$ROOT/lib" "$ROOT/runner" "$ROOT/report" >"$T/msg"; then
 	fail "no control flow on error text" "$(head -3 "$T/msg" | tr '\n' ' ')"
