@@ -84,12 +84,12 @@ if [ "$got" = "$want" ]; then pass "RBAC: list pods, list nodes, nothing else (k
 got=$(jp "$K8S/agent-daemonset-hostnetwork.yaml" '{.kind}:{.rules} ' | tr ' ' '\n' | grep -E '^Role:')
 if [ "$got" = 'Role:[{"apiGroups":[""],"resources":["pods"],"verbs":["list"]}]' ]; then pass "RBAC in netsweep-host: list pods"; else fail "RBAC in netsweep-host" "$got"; fi
 # kubepairs.c's kubectl calls: the verbs above are exactly what they use
-if grep -q '"get", "pods", "-o", "json", "-l"' "$ROOT/runner/sweep/kubepairs.c" &&
-	grep -q '"get", "nodes", "-o", "json", NULL' "$ROOT/runner/sweep/kubepairs.c" &&
-	! grep -q -e '"watch"' -e '"-w"' -e '"--watch"' "$ROOT/runner/sweep/kubepairs.c"; then
+if grep -q '"get", "pods", "-o", "json", "-l"' "$ROOT/runner/pairs/kubepairs.c" &&
+	grep -q '"get", "nodes", "-o", "json", NULL' "$ROOT/runner/pairs/kubepairs.c" &&
+	! grep -q -e '"watch"' -e '"-w"' -e '"--watch"' "$ROOT/runner/pairs/kubepairs.c"; then
 	pass "the runner lists pods by selector and nodes, nothing else (the verbs RBAC grants)"
 else
-	fail "the runner's kubectl calls are the verbs RBAC grants" "runner/sweep/kubepairs.c changed"
+	fail "the runner's kubectl calls are the verbs RBAC grants" "runner/pairs/kubepairs.c changed"
 fi
 got=$(jp "$K8S/rbac.yaml" '{.kind}:{.roleRef.name}:{.subjects[0].name} ' | tr ' ' '\n' | grep Binding)
 if [ "$got" = "RoleBinding:netsweep-runner:netsweep-runner
