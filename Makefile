@@ -103,17 +103,17 @@ deps:
 test:
 	@sh mk/deps.sh test
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
-	@sh tests/run.sh $(TEST_BINS) -- $(ITESTS)
+	@bash tests/run.sh $(TEST_BINS) -- $(ITESTS)
 
 # make test with stress-ng --cpu 4 beside it (NS_LOAD_CPUS=N for more or fewer hogs)
 test-loaded:
 	@MAKE="$(MAKE)" sh tests/loaded.sh
 
 unit: all $(TEST_BINS)
-	@sh tests/run.sh $(TEST_BINS) --
+	@bash tests/run.sh $(TEST_BINS) --
 
 itest: all
-	@sh tests/run.sh -- $(ITESTS)
+	@bash tests/run.sh -- $(ITESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -121,7 +121,7 @@ bench: deps
 
 # Soaks too long for make test: the same scripts at full size (NETSWEEP_LONG=1).
 check-long: all
-	@NETSWEEP_LONG=1 sh tests/run.sh -- $(LONG_TESTS)
+	@NETSWEEP_LONG=1 bash tests/run.sh -- $(LONG_TESTS)
 
 # The binary only (no test programs), a line per step (V=1: every command).
 demo: deps
@@ -144,7 +144,7 @@ asan:
 
 # The unit tests built and run under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan-unit: asan
-	@sh tests/run.sh $(UNIT_TESTS:%=build-asan/tests/%) --
+	@bash tests/run.sh $(UNIT_TESTS:%=build-asan/tests/%) --
 
 clean:
 	rm -rf build build-asan build-fuzz
