@@ -2,7 +2,9 @@
 # The comparison on real runs: two endpoint pairs in network namespaces (prefix r5), each agent
 # sending through tbf. Run 1: both at 300 mbit. Run 2: the "varied" pair drops to 150 mbit.
 # Run 3: as run 2. The report of run 2 against run 1 flags exactly the varied pair's case and
-# --fail-on-regression 20 exits 1; run 3 against run 2 flags nothing.
+# --fail-on-regression 20 exits 1; run 3 against run 2 flags nothing. Five repeats a case: with
+# three, one repeat slowed by a busy machine (two tests run at once) left the halved case
+# short of significance (p 0.21 for -51 %).
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
@@ -22,7 +24,7 @@ netns_agent a1 "$A1" "$PORT" && netns_agent a2 "$A2" "$PORT" || { fail "agents" 
 
 M=$NETNS_TMP/r5-tbf.xml DB=$NETNS_TMP/r5-tbf.db
 cat >"$M" <<X
-<matrix name="r5-tbf" repeats="3" case-timeout="20s" cooldown="0s">
+<matrix name="r5-tbf" repeats="5" case-timeout="20s" cooldown="0s">
   <pairs>
     <pair name="steady" agent="$A1:$PORT"/>
     <pair name="varied" agent="$A2:$PORT"/>
@@ -40,7 +42,7 @@ run_once() { # the runner receives (reverse): at the harness's raised priority, 
 }
 run_once && netns_shape a2 150mbit && run_once && run_once
 ok=$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE status = 'ok'" 2>&1)
-if [ "$ok" = 18 ]; then pass "${CHECKS[0]}: 3 runs x 2 cases x 3 repeats"; else fail "${CHECKS[0]}" "$ok ok results; $(tail -3 "$NETNS_TMP/run.log")"; fi
+if [ "$ok" = 30 ]; then pass "${CHECKS[0]}: 3 runs x 2 cases x 5 repeats"; else fail "${CHECKS[0]}" "$ok ok results; $(tail -3 "$NETNS_TMP/run.log")"; fi
 
 flagged() { # report-dir
 	xp "$1/index.html" "//table[@id='comparison-table']/tbody/tr[@class='regression']/td[2]/text()" | tr '\n' ';'
