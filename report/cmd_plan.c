@@ -18,7 +18,7 @@
 #include "report/analyze/plan.h"
 #include "report/cmd_plan.h"
 #include "report/load/itypes.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 #include "report/load/rundb.h"
 #include "report/model/describe.h"
 

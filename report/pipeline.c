@@ -14,7 +14,7 @@
 #include "report/load/export_rows.h"
 #include "report/load/itypes.h"
 #include "report/load/lab_runs.h"
-#include "report/load/reprice.h"
+#include "report/load/price/reprice.h"
 #include "report/load/rundb.h"
 #include "report/render/csv.h"
 #include "report/render/html.h"

@@ -4,7 +4,7 @@
 #include "lib/cost.h"
 
 #include "report/load/phase_rows.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* findings: see findings.h. Each finding is one sentence a reader can check against the
  * tables: it names the case and quotes the figures it rests on. */
 #include "report/analyze/findings.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "lib/cost.h"
 #include "lib/units.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 #include "report/model/describe.h"
 
 static bool at(const char *place, const char *zone, const char *region)

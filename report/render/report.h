@@ -17,7 +17,7 @@
 #include "report/load/loadlat.h"
 #include "report/analyze/news.h"
 #include "report/load/search_rows.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 #include "report/placement/placement.h"
 
 /* One client of a group case (v_group_clients): its case, its member name and its mean

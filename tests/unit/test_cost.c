@@ -23,7 +23,7 @@
 #include "report/analyze/cost_rank.h"
 #include "report/load/data.h"
 #include "report/load/itypes.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 #include "lib/catalog/catalog.h"
 #include "runner/host/wire.h"
 

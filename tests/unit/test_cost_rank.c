@@ -14,7 +14,7 @@
 #include "report/analyze/cost_rank.h"
 #include "report/model/fmt.h"
 #include "report/load/phase_rows.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 
 static void test_m4_rank(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include "lib/err.h"
 #include "report/load/data.h"
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 
 /* Prices every endpoint the catalog has a price for (instance type and region) of p's pricing
  * model and term, in its currency; *n_priced counts them, the others keep the run's price.

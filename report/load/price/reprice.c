@@ -1,6 +1,6 @@
 /* reprice: see reprice.h. The catalog is read by lib/catalog, the one catalog loader (the
  * runner's too): validated against schemas/catalog.xsd, errors naming file and line. */
-#include "report/load/reprice.h"
+#include "report/load/price/reprice.h"
 
 #include <math.h>
 #include <stdio.h>

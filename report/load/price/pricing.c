@@ -1,5 +1,5 @@
 /* pricing: see pricing.h. */
-#include "report/load/pricing.h"
+#include "report/load/price/pricing.h"
 
 #include <math.h>
 #include <stdio.h>
