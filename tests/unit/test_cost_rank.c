@@ -255,6 +255,8 @@ static void test_pricing_and_fx(void **state)
 	assert_true(fabs(d.run_cost_usd - 0.716) < 1e-12);
 	assert_string_equal(rp_money("EUR"), "€");
 	assert_string_equal(rp_money(NULL), "$");
+	free(eps[0].currency); /* the quoted currency, moved to fx_currency by the conversion */
+	free(eps[0].fx_currency);
 }
 
 int main(void)
