@@ -14,7 +14,7 @@ source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("lab placement: relations" "lab placement: transfer by hand" "lab placement: report"
-	"lab placement: exports" "lab placement: db merge" "lab placement: cost" "lab placement: plan")
+	"lab placement: exports" "lab placement: site" "lab placement: db merge" "lab placement: cost" "lab placement: plan")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab NETSWEEP_LAB_PREFIX=nstplc
 export NETSWEEP_LAB_SCALE=1/100
@@ -82,6 +82,22 @@ if [ -n "$want" ] && [ "$json" = "$want" ] && [ "$csv" = "$want" ] && [ "$om" = 
 	pass "lab placement: exports — report.json, ranking.csv, OpenMetrics and the view agree ($want), NDJSON has 4 results' transfer"
 else
 	fail "lab placement: exports" "view $want; json $json; csv $csv; openmetrics $om; ndjson $nd"
+fi
+
+# the site carries the transfer: night.xml's totals are the view's, the index and the pair page
+# show relation, transfer, total and Mbit/s per total beside the instance-only figure
+S=$NETNS_TMP/site
+"$NS" site --db "$DB" -o "$S" >"$NETNS_TMP/site.log" 2>&1
+NX=$(ls "$S"/nights/*/night.xml 2>/dev/null | head -n 1)
+st=$(grep -o '<pair [^>]*>' "$NX" 2>/dev/null | sed -n 's/.* name="\([^"]*\)".* total_per_hour="\([^"]*\)".*/\1 \2/p' |
+	awk '{ printf "%s=%.6f\n", $1, $2 }' | sort | paste -sd' ')
+xz=$(ls "$S"/pairs/ | grep cross-zone | head -n 1)
+if [ -n "$want" ] && [ "$st" = "$want" ] && grep -q 'Total \$/hour' "$S/index.html" &&
+	grep -q '>cross-zone</td>' "$S/index.html" && grep -q '>same-zone</td>' "$S/index.html" &&
+	grep -q 'With transfer (cross-zone): \$[0-9.]*/hour of traffic' "$S/pairs/$xz/index.html"; then
+	pass "lab placement: site — night.xml's totals are v_cost_total's ($st), index and pair page show them"
+else
+	fail "lab placement: site" "view $want; night.xml $st; $(tail -n 3 "$NETNS_TMP/site.log")"
 fi
 
 # db merge carries the run's transfer rules and volume: the merged copy prices alike
