@@ -3,7 +3,7 @@ LIB_SRC += report/cmd_report.c report/pipeline.c report/model/fmt.c report/rende
            report/analyze/cost_rank.c report/analyze/burst.c report/analyze/compare.c report/model/describe.c report/model/data.c report/analyze/findings.c report/charts/charts.c \
            report/render/html.c report/render/markdown.c report/render/csv.c report/load/result_rows.c report/load/search_rows.c report/charts/search_chart.c report/load/lab_runs.c report/load/price/reprice.c \
            report/load/phase_rows.c report/load/rundb.c report/analyze/latency_analysis.c report/load/latency_rows.c report/charts/latency_chart.c report/load/loadlat.c report/render/content.c
-UNIT_TESTS += test_stats test_fmt test_cost_rank test_data test_changepoint test_site_night test_report_plan
+UNIT_TESTS += test_stats test_fmt test_cost_rank test_data test_changepoint test_site_night test_report_plan test_export_volume
 ITESTS += tests/integration/docs_self_contained.sh tests/integration/report_html.sh tests/integration/report_news.sh tests/integration/report_layout.sh tests/integration/report_json.sh tests/integration/report_history.sh tests/integration/report_ab.sh tests/integration/run_rank_by.sh tests/integration/report_m4.sh \
           tests/integration/report_compare.sh tests/integration/report_nognuplot.sh \
           tests/integration/report_e2e.sh tests/integration/report_tbf.sh tests/integration/report_sections.sh

@@ -12,7 +12,9 @@
 #include "report/cmd_export.h"
 #include "report/render/export.h"
 #include "report/load/rundb.h"
+#include "report/load/export_rows.h"
 #include "lib/atomicfile.h"
+#include "lib/cost.h"
 #include "lib/cli.h"
 #include "lib/err.h"
 #include "lib/units.h"
@@ -22,6 +24,7 @@
 struct export_cfg {
 	const char *db, *run, *out;
 	uint64_t last;
+	double monthly_gb; /* --monthly-transfer; 0 = each run's own volume */
 	struct rp_export_opts o;
 };
 
@@ -49,6 +52,11 @@ static void usage(FILE *f)
 		"                     or a family as the run's catalog stated it (m5, Dsv5,\n"
 		"                     n2-standard, PRO2, cx)\n"
 		"  --no-timestamps    samples without the time of their case\n"
+		"  --monthly-transfer VOLUME  price the transfer (netsweep_transfer_usd_per_hour,\n"
+		"                     netsweep_total_usd_per_hour, NDJSON's \"transfer\") at this\n"
+		"                     monthly volume (50TB, 500GB), as report --monthly-transfer\n"
+		"                     does (default: the run's monthly-transfer, else each\n"
+		"                     result's rate for a 730-hour month)\n"
 		"  -o, --output FILE  write FILE (atomically) instead of standard output\n",
 		EXPORT_MAX_RUNS);
 }
@@ -60,6 +68,7 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 		{"last", required_argument, NULL, 'n'},     {"format", required_argument, NULL, 'f'},
 		{"no-timestamps", no_argument, NULL, 'T'},  {"output", required_argument, NULL, 'o'},
 		{"type", required_argument, NULL, 't'},
+		{"monthly-transfer", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
 	*c = (struct export_cfg){.db = cli_db_default(), .run = "latest",
@@ -91,6 +100,13 @@ static int parse(int argc, char **argv, struct export_cfg *c, struct ns_err *err
 			break;
 		case 'T': c->o.timestamps = false; break;
 		case 't': c->o.type = optarg; break;
+		case 'M': {
+			struct ns_err ve = {0};
+			if (cost_volume_parse(optarg, &c->monthly_gb, &ve) < 0)
+				return ns_err_code(err, NS_E_USAGE, "--monthly-transfer: %s",
+						   ve.msg);
+			break;
+		}
 		case 'o': c->out = optarg; break;
 		case 'h': return 1;
 		default: return cli_option_error_hint(ch, argv, longopts, err);
@@ -128,6 +144,8 @@ int cmd_export(int argc, char **argv)
 		   : rp_run_resolve(db, c.run, &one, &err) < 0)
 		goto done;
 	rc = NS_EXIT_FAIL;
+	if (c.monthly_gb > 0 && rp_export_monthly_volume(db, c.monthly_gb, &err) < 0)
+		goto done;
 	if (c.out) {
 		if (atomicfile_open(&af, c.out, 0644, 0, &err) < 0)
 			goto done;

@@ -2,6 +2,7 @@
 #include "report/load/export_rows.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,4 +335,57 @@ int rp_xiperf3_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, 
 		rc = ns_err_code(err, NS_E_INPUT, "database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
+}
+
+int rp_export_monthly_volume(sqlite3 *db, double monthly_gb, struct ns_err *err)
+{
+	static const char from[] = "run_transfer_volume", to[] = "temp.ns_export_volume";
+	sqlite3_stmt *st;
+	if (rp_db_prep(db, "SELECT sql FROM main.sqlite_master WHERE type = 'view' "
+		       "AND name = 'v_cost_total'", &st, err) < 0)
+		return -1;
+	const char *sql = sqlite3_step(st) == SQLITE_ROW
+			  ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	const char *at = sql ? strstr(sql, from) : NULL;
+	if (!at || strstr(at + 1, from)) {
+		sqlite3_finalize(st);
+		return ns_err_code(err, NS_E_INPUT, "--monthly-transfer: this database's "
+				   "v_cost_total prices no monthly volume (a store from before "
+				   "transfer pricing)");
+	}
+	/* "CREATE VIEW v_cost_total" -> "CREATE TEMP VIEW v_cost_total", the volume's table
+	 * named anew; the rest, the formula, as the store has it */
+	const char *view = strstr(sql, "VIEW");
+	size_t n = strlen(sql) + sizeof(to) + 16;
+	char *tv = view && view < at ? malloc(n) : NULL;
+	if (tv)
+		snprintf(tv, n, "CREATE TEMP %.*s%s%s", (int)(at - view), view, to,
+			 at + strlen(from));
+	sqlite3_finalize(st);
+	if (!tv)
+		return ns_err_code(err, view ? NS_E_NOMEM : NS_E_INPUT, view ? "out of memory"
+				   : "--monthly-transfer: v_cost_total is not a view");
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, "DROP VIEW IF EXISTS temp.v_cost_total;"
+			      "CREATE TEMP TABLE IF NOT EXISTS ns_export_volume ("
+			      " run_id INTEGER PRIMARY KEY, monthly_gb REAL NOT NULL);"
+			      "DELETE FROM temp.ns_export_volume", NULL, NULL, &msg);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, tv, NULL, NULL, &msg);
+	free(tv);
+	if (rc == SQLITE_OK && rp_db_prep(db, "INSERT INTO temp.ns_export_volume "
+					  "SELECT id, ? FROM main.runs", &st, err) == 0) {
+		sqlite3_bind_double(st, 1, monthly_gb);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		sqlite3_finalize(st);
+		if (rc != SQLITE_OK)
+			return ns_err_code(err, NS_E_INPUT, "--monthly-transfer: %s",
+					   sqlite3_errmsg(db));
+		return 0;
+	}
+	if (rc == SQLITE_OK)
+		return -1; /* rp_db_prep filled err */
+	ns_err_code(err, NS_E_INPUT, "--monthly-transfer: %s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
 }

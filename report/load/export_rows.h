@@ -65,4 +65,12 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 int rp_xiperf3_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,
 		    struct ns_err *err);
 
+/* export --monthly-transfer: prices every run's transfer at monthly_gb GB a month for the rest
+ * of this connection, as `report --monthly-transfer` does. Reads the store's own v_cost_total
+ * (the one formula, schemas/store.sql) and shadows it with a TEMP view of the same text that
+ * reads the volume from a TEMP table instead of run_transfer_volume: nothing is written to the
+ * database (read-only is enough). NS_E_INPUT when the store's view has no volume to override
+ * (a store from before transfer pricing). */
+int rp_export_monthly_volume(sqlite3 *db, double monthly_gb, struct ns_err *err);
+
 #endif

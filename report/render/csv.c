@@ -63,7 +63,8 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 	rp_buf_puts(&b, "rule,rank,endpoint,instance_type,region,price_basis,usd_per_hour,case_key,"
 		    "mbps,mbps_per_usd_hour,provider,currency,pricing,per_hour,mbps_per_hour,relation,"
 		    "gb_per_hour,monthly_gb,transfer_per_hour,total_per_hour,mbps_per_total_hour,"
-		    "transfer_per_tb,total_per_tb,total_rank");
+		    "transfer_per_tb,total_per_tb,total_rank,inside_burst,burst_window_from,"
+		    "burst_window_s");
 	rp_buf_puts(&b, lab ? ",emulated,lab_scale\n" : "\n");
 	for (size_t i = 0; i < r->n_cost; i++) {
 		const struct rp_cost_row *c = &r->cost[i];
@@ -117,6 +118,12 @@ int rp_csv_ranking(const struct rp_report *r, const char *path, struct ns_err *e
 		rp_buf_puts(&b, ",");
 		if (c->total_rank)
 			rp_buf_printf(&b, "%d", c->total_rank);
+		/* report.json's burst keys (report/analyze/burst.h): 1/0, measured/documented
+		 * (empty: not an "up to" type), the measured window (empty: none) */
+		rp_buf_printf(&b, ",%d,%s,", c->inside_burst ? 1 : 0, !c->burst_window ? ""
+			      : c->window_measured ? "measured" : "documented");
+		if (!isnan(c->window_s))
+			rp_buf_printf(&b, "%.17g", c->window_s);
 		if (lab && e->lab_scale)
 			rp_buf_printf(&b, ",1,%.17g", e->emu_scale);
 		else if (lab)

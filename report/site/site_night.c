@@ -97,9 +97,12 @@ int site_night_from_report(const struct rp_night_ref *ref, const char *slug,
 				  : strdup(rp_money_code(c->currency)),
 			.fx_currency = e->fx_rate > 0 ? dup_or_null(e->fx_currency) : NULL,
 			.fx_usd = e->fx_rate > 0 ? e->fx_rate : NAN, .inside_burst = c->inside_burst,
-			.lab_scale = dup_or_null(e->lab_scale)};
+			.lab_scale = dup_or_null(e->lab_scale),
+			.relation = e->xfer.relation[0] ? strdup(e->xfer.relation) : NULL,
+			.transfer_per_hour = c->transfer_per_hour,
+			.total_per_hour = c->total_per_hour, .mptd = c->mbps_per_total_hour};
 		if (!sp->name || (!isnan(c->usd_per_hour) && !sp->currency) ||
-		    (e->lab_scale && !sp->lab_scale))
+		    (e->lab_scale && !sp->lab_scale) || (e->xfer.relation[0] && !sp->relation))
 			goto nomem;
 	}
 	return 0;
@@ -169,6 +172,10 @@ int site_night_write(const struct site_night *n, const char *path, struct ns_err
 		if (p->inside_burst)
 			set_num(e, "inside_burst", 1);
 		set_text(e, "lab_scale", p->lab_scale);
+		set_text(e, "relation", p->relation);
+		set_num(e, "transfer_per_hour", p->transfer_per_hour);
+		set_num(e, "total_per_hour", p->total_per_hour);
+		set_num(e, "mbps_per_total_hour", p->mptd);
 	}
 	return hd_save(doc, path, 0, err);
 }
@@ -262,7 +269,11 @@ int site_night_read(const char *path, struct site_night *out, struct ns_err *err
 				.fx_currency = get_text(c, "quoted_currency"),
 				.fx_usd = get_num(c, "fx_usd"),
 				.inside_burst = get_num(c, "inside_burst") == 1,
-				.lab_scale = get_text(c, "lab_scale")};
+				.lab_scale = get_text(c, "lab_scale"),
+				.relation = get_text(c, "relation"),
+				.transfer_per_hour = get_num(c, "transfer_per_hour"),
+				.total_per_hour = get_num(c, "total_per_hour"),
+				.mptd = get_num(c, "mbps_per_total_hour")};
 			if (!p->name && !(p->name = strdup("?")))
 				goto nomem;
 		}
@@ -313,6 +324,7 @@ void site_night_free(struct site_night *n)
 		free(n->pairs[i].currency);
 		free(n->pairs[i].fx_currency);
 		free(n->pairs[i].lab_scale);
+		free(n->pairs[i].relation);
 	}
 	free(n->pairs);
 	*n = (struct site_night){0};

@@ -22,6 +22,10 @@ struct site_pair {
 	int rank;                        /* 0 = unranked; ranked among its currency's pairs */
 	int inside_burst;                /* an "up to" type ranked inside its burst window */
 	char *lab_scale;                 /* emulated by `netsweep lab` at this scale; NULL = real */
+	/* with transfer (report/analyze/cost_rank.h), in currency; NAN = unknown (a night.xml
+	 * of before, or no transfer rule) */
+	char *relation;                  /* same-zone, cross-zone, ...; NULL = unknown */
+	double transfer_per_hour, total_per_hour, mptd; /* mptd = Mbit/s per total/hour */
 };
 
 struct site_reg {

@@ -313,6 +313,60 @@ static void td_mpd(const struct site_ctx *s, xmlNodePtr tr, const struct site_pa
 	hd_td_num(tr, b, p->mpd);
 }
 
+/* The transfer beside the instance-only figures (report/analyze/cost_rank.h): the pair's
+ * relation, its traffic's price an hour, the total (instances + transfer) an hour and Mbit/s
+ * per total hourly price, each in the pair's own money as td_price and td_mpd say theirs. */
+static void td_money(const struct site_ctx *s, xmlNodePtr tr, double v, const char *cur)
+{
+	char b[64];
+	if (!s->mixed || isnan(v)) {
+		td_num(tr, "%.4g", v);
+		return;
+	}
+	rp_fmt_money(b, sizeof(b), "%.4g", v, cur);
+	hd_td_num(tr, b, v);
+}
+
+static void td_transfer(const struct site_ctx *s, xmlNodePtr tr, const struct site_pair *p)
+{
+	char b[64];
+	hd_el(tr, "td", p->relation ? p->relation : "–");
+	td_money(s, tr, p->transfer_per_hour, p->currency);
+	td_money(s, tr, p->total_per_hour, p->currency);
+	if (!s->mixed || isnan(p->mptd)) {
+		td_num(tr, "%.4g", p->mptd);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.4g per %s/hour", p->mptd, rp_money(p->currency));
+	hd_td_num(tr, b, p->mptd);
+}
+
+static int has_transfer(const struct site_pair *p)
+{
+	return p && !isnan(p->total_per_hour);
+}
+
+/* The columns: the instance-only ones, then with transfer when any row has it. */
+static void cost_cols(const struct site_ctx *s, const char **cols, size_t at, int xfer,
+		      char bufs[4][48])
+{
+	const char *m = s->mixed ? "price" : "$";
+	snprintf(bufs[0], 48, "%s/hour", s->mixed ? "Price" : "$");
+	snprintf(bufs[1], 48, "Mbit/s per %s/hour", m);
+	snprintf(bufs[2], 48, "Transfer %s/hour", m);
+	snprintf(bufs[3], 48, "Total %s/hour", m);
+	cols[at++] = bufs[0];
+	cols[at++] = bufs[1];
+	if (xfer) {
+		cols[at++] = "Relation";
+		cols[at++] = bufs[2];
+		cols[at++] = bufs[3];
+		cols[at++] = "Mbit/s per total/hour";
+	}
+	cols[at++] = "Rank";
+	cols[at] = NULL;
+}
+
 static void night_href(const struct site_night *n, const char *up, char *out, size_t len)
 {
 	snprintf(out, len, "%snights/%s/index.html", up, n->slug);
@@ -342,6 +396,15 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 			 "%s/hour, rank %s%s.", p->name, ln->title, lp->mbps, lp->inside_burst ?
 			 " (inside its burst window: credit's, not what it sustains)" : "", price,
 			 lp->mpd, rp_money(lp->currency), rank, conv);
+	}
+	if (has_transfer(lp)) { /* the transfer beside the instance-only figure */
+		char xf[64], tot[64];
+		size_t dl = strlen(desc);
+		rp_fmt_money(xf, sizeof(xf), "%.4g", lp->transfer_per_hour, lp->currency);
+		rp_fmt_money(tot, sizeof(tot), "%.4g", lp->total_per_hour, lp->currency);
+		snprintf(desc + dl, sizeof(desc) - dl, " With transfer (%s): %s/hour of traffic, "
+			 "%s/hour in all, %.4g Mbit/s per %s/hour.", lp->relation ? lp->relation
+			 : "unknown", xf, tot, lp->mptd, rp_money(lp->currency));
 	}
 	if (lp->lab_scale) { /* as the night's report says it: the figures are the lab's */
 		size_t dl = strlen(desc);
@@ -374,10 +437,12 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		figure(main, dir, &ch.c.items[i], "series.dat");
 	xmlNodePtr sec = hd_section(main, "nights", "Every night");
 	/* a pair's figures are in its own money, whatever another pair's */
-	char price_col[32], mpd_col[48];
-	snprintf(price_col, sizeof(price_col), "%s/hour", s->mixed ? "Price" : "$");
-	snprintf(mpd_col, sizeof(mpd_col), "Mbit/s per %s/hour", s->mixed ? "price" : "$");
-	const char *const cols[] = {"Night", "Mbit/s", price_col, mpd_col, "Rank", NULL};
+	char cb[4][48];
+	const char *cols[12] = {"Night", "Mbit/s"};
+	int xfer = 0;
+	for (size_t i = 0; i < s->n; i++)
+		xfer |= has_transfer(p->at[i]);
+	cost_cols(s, cols, 2, xfer, cb);
 	xmlNodePtr tb = hd_el(hd_scroll_table(sec, "nights-table", cols), "tbody", NULL);
 	for (size_t i = s->n; i-- > 0;) {
 		const struct site_pair *sp = p->at[i];
@@ -389,6 +454,8 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 		td_mbps(tr, sp);
 		td_price(s, tr, sp);
 		td_mpd(s, tr, sp);
+		if (xfer)
+			td_transfer(s, tr, sp);
 		td_rank(s, tr, &s->nights[i], sp);
 	}
 	hd_stack_on_phones(tb->parent);
@@ -426,9 +493,16 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 	xmlNodePtr sec = hd_section(main, "pairs", "Pairs");
 	hd_el_class(sec, "p", "note", "Each pair as the last night it ran in found it; its page "
 		    "has its trend over every night.");
-	const char *const cols[] = {"Pair", "Instance type", "Mbit/s", s->mixed ? "Price/hour"
-				    : "$/hour", s->mixed ? "Mbit/s per price/hour"
-				    : "Mbit/s per $/hour", "Rank", NULL};
+	char cb[4][48];
+	const char *cols[12] = {"Pair", "Instance type", "Mbit/s"};
+	int xfer = 0;
+	for (size_t k = 0; k < s->n_series; k++)
+		xfer |= has_transfer(s->series[k].at[s->series[k].latest]);
+	cost_cols(s, cols, 3, xfer, cb);
+	if (xfer)
+		hd_el_class(sec, "p", "note", "With transfer: each pair's traffic at its ranked "
+			    "rate, billed as its relation's rule (the store's v_cost_total), and the "
+			    "total of instances and transfer an hour.");
 	if (s->mixed)
 		hd_el_class(sec, "p", "note", "Each pair's price is in its own currency, and each "
 			    "currency is ranked on its own: a figure per dollar is never compared "
@@ -446,6 +520,8 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 		td_mbps(tr, lp);
 		td_price(s, tr, lp);
 		td_mpd(s, tr, lp);
+		if (xfer)
+			td_transfer(s, tr, lp);
 		td_rank(s, tr, &s->nights[p->latest], lp);
 	}
 	hd_stack_on_phones(tb->parent);

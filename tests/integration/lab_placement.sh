@@ -14,7 +14,7 @@ source "$HERE/../lib/check.sh"
 source "$HERE/../lib/netns.sh"
 netns_require
 CHECKS=("lab placement: relations" "lab placement: transfer by hand" "lab placement: report"
-	"lab placement: exports" "lab placement: db merge" "lab placement: cost" "lab placement: plan")
+	"lab placement: exports" "lab placement: export --monthly-transfer" "lab placement: site" "lab placement: db merge" "lab placement: cost" "lab placement: plan")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab NETSWEEP_LAB_PREFIX=nstplc
 export NETSWEEP_LAB_SCALE=1/100
@@ -82,6 +82,44 @@ if [ -n "$want" ] && [ "$json" = "$want" ] && [ "$csv" = "$want" ] && [ "$om" = 
 	pass "lab placement: exports — report.json, ranking.csv, OpenMetrics and the view agree ($want), NDJSON has 4 results' transfer"
 else
 	fail "lab placement: exports" "view $want; json $json; csv $csv; openmetrics $om; ndjson $nd"
+fi
+
+# export --monthly-transfer prices as report --monthly-transfer does, on a tiered rule (a copy
+# whose cross-zone rule has its first 1000 GB at 0.01, the rest free: at 50 TB a month that is
+# 10 / 5,000 a GB per side at 5 TB; the run states 50 TB), and leaves the database as it was
+T=$NETNS_TMP/tiered.db
+cp "$DB" "$T"
+sqlite3 "$T" "update run_transfer_prices set tiers = '[{\"up_to_gb\":1000,\"per_gb\":0.01},{\"per_gb\":0}]' where relation = 'cross-zone'"
+"$NS" report --db "$T" --monthly-transfer 5TB -o "$NETNS_TMP/tiered" >"$NETNS_TMP/tiered.log" 2>&1
+tj=$(sqlite3 :memory: "select group_concat(p || '=' || printf('%.6f', t), ' ') from (select json_extract(value, '\$.pair') p, json_extract(value, '\$.total_per_hour') t from json_each(json_extract(readfile('$NETNS_TMP/tiered/report.json'), '\$.ranking.rows')) order by p)")
+omt() { "$NS" export --db "$T" "$@" | awk '/^netsweep_total_usd_per_hour\{/ { match($0, /pair="[^"]*"/); p = substr($0, RSTART + 6, RLENGTH - 7); printf "%s=%.6f\n", p, $2 }' | sort | paste -sd' '; }
+vol=$(sqlite3 "$T" 'select monthly_gb from run_transfer_volume')
+tm=$(omt --monthly-transfer 5TB) t0=$(omt)
+# by hand: the cross-zone pair's transfer is 2 x 10 / 5,000 a GB at its GB an hour
+hand=$(sqlite3 "$T" "select printf('%.6f', avg(instance_per_hour + 2 * 10.0 / 5000 * gb_per_hour)) from v_cost_total where relation = 'cross-zone'")
+ndt=$("$NS" export --db "$T" --format ndjson --monthly-transfer 5TB | grep -Ec '"monthly_gb":5000(\.0+)?[,}]')
+if [ -n "$tj" ] && [ "$tm" = "$tj" ] && [ "$tm" != "$t0" ] && grep -q "cross-zone=$hand" <<<"${tm//c5n.9xlarge-/}" &&
+	[ "$ndt" -ge 2 ] && [ "$(sqlite3 "$T" 'select monthly_gb from run_transfer_volume')" = "$vol" ] &&
+	"$NS" export --db "$T" --monthly-transfer 5XB 2>&1 >/dev/null | grep -q -- '--monthly-transfer'; then
+	pass "lab placement: export --monthly-transfer 5TB — OpenMetrics as the report ($tm; by hand cross-zone $hand; without it $t0)"
+else
+	fail "lab placement: export --monthly-transfer" "report $tj; export $tm; without $t0; hand $hand; ndjson $ndt; $(tail -n 2 "$NETNS_TMP/tiered.log")"
+fi
+
+# the site carries the transfer: night.xml's totals are the view's, the index and the pair page
+# show relation, transfer, total and Mbit/s per total beside the instance-only figure
+S=$NETNS_TMP/site
+"$NS" site --db "$DB" -o "$S" >"$NETNS_TMP/site.log" 2>&1
+NX=$(ls "$S"/nights/*/night.xml 2>/dev/null | head -n 1)
+st=$(grep -o '<pair [^>]*>' "$NX" 2>/dev/null | sed -n 's/.* name="\([^"]*\)".* total_per_hour="\([^"]*\)".*/\1 \2/p' |
+	awk '{ printf "%s=%.6f\n", $1, $2 }' | sort | paste -sd' ')
+xz=$(ls "$S"/pairs/ | grep cross-zone | head -n 1)
+if [ -n "$want" ] && [ "$st" = "$want" ] && grep -q 'Total \$/hour' "$S/index.html" &&
+	grep -q '>cross-zone</td>' "$S/index.html" && grep -q '>same-zone</td>' "$S/index.html" &&
+	grep -q 'With transfer (cross-zone): \$[0-9.]*/hour of traffic' "$S/pairs/$xz/index.html"; then
+	pass "lab placement: site — night.xml's totals are v_cost_total's ($st), index and pair page show them"
+else
+	fail "lab placement: site" "view $want; night.xml $st; $(tail -n 3 "$NETNS_TMP/site.log")"
 fi
 
 # db merge carries the run's transfer rules and volume: the merged copy prices alike

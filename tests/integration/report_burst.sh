@@ -63,6 +63,8 @@ run() { # NAME AXES [RULES [COOLDOWN]]: runs the matrix from the shaped end into
 }
 row() { jq -r ".ranking.rows[0].$2" "$NETNS_TMP/$1/report.json"; }
 view() { sqlite3 "$NETNS_TMP/$1.db" "SELECT $2 FROM v_burst_window"; }
+# ranking.csv's first row, column by name: the same burst keys as report.json's
+csvcol() { python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))[sys.argv[2]])' "$NETNS_TMP/$1/ranking.csv" "$2"; }
 
 # Run 1: 1 s cases, inside the ~2 s burst.
 if run short '<axis name="duration"><value>1s</value></axis>' &&
@@ -76,7 +78,8 @@ if run short '<axis name="duration"><value>1s</value></axis>' &&
 		grep -Eq "inside its burst window: sustains 40(\.0)? Mbit/s" "$NETNS_TMP/short/report.md" &&
 		grep -Eq "inside its burst window: sustains 40(\.0)? Mbit/s" "$NETNS_TMP/short/index.html" &&
 		grep -q 'inside_burst="1"' "$NETNS_TMP"/site/nights/*/night.xml &&
-		grep -q "(inside its burst window)" "$NETNS_TMP/site/index.html"; then
+		grep -q "(inside its burst window)" "$NETNS_TMP/site/index.html" &&
+		[ "$(csvcol short inside_burst),$(csvcol short burst_window_from)" = "1,documented" ]; then
 		pass "${CHECKS[0]}: ranked on $mbps Mbit/s over the 40 Mbit/s baseline, said in the ranking, the findings and the site"
 	elif [ "$over" = 0 ] && [ "$inside" = false ]; then
 		pass "${CHECKS[0]}: $mbps Mbit/s is under the baseline (the machine set it), rightly not flagged"
@@ -105,6 +108,8 @@ if run long '<axis name="duration"><value>60s</value></axis><axis name="until"><
 	if [ "$sus" -ge 1 ] && [ "$inside" = false ] && [ "$from" = measured ] &&
 		[ "$ranked_key" = "$long_key" ] && [ "$view_key" = "$long_key" ] &&
 		awk -v w="$win" 'BEGIN { exit !(w > 0.5 && w < 10) }' && [ "$v" = "0|measured|1" ] &&
+		[ "$(csvcol long inside_burst),$(csvcol long burst_window_from)" = "0,measured" ] &&
+		awk -v a="$(csvcol long burst_window_s)" -v w="$win" 'BEGIN { exit !(a != "" && a - w < 1e-9 && w - a < 1e-9) }' &&
 		! jq -e '.findings[] | select(.kind == "burst")' "$NETNS_TMP/long/report.json" >/dev/null &&
 		! grep -q "inside its burst window" "$NETNS_TMP/long/report.md"; then
 		short_mbps=$(sqlite3 "$NETNS_TMP/long.db" "SELECT round(m.median_bps / 1e6, 1) FROM v_case_median m JOIN cases c ON c.id = m.case_id WHERE c.case_key <> '$long_key'")

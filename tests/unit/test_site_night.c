@@ -47,6 +47,17 @@ static void night_xml_round_trips(void **state)
 			       .status = "done", .slug = "2026-11-01-3f2a9c1e", .title = "Night 2",
 			       .headline = "m5.large fell 99.5 %", .have_base = 1, .n_cases = 9,
 			       .n_regressions = 1, .regs = &reg, .n_regs = 1};
+	/* a pair with its transfer, in its own currency, and one without (as a night.xml of
+	 * before transfer was kept reads) */
+	struct site_pair pairs[2] = {
+		{.name = "hetzner", .usd_per_hour = 0.012, .mbps = 40, .mpd = 3333, .rank = 1,
+		 .currency = "EUR", .fx_usd = NAN, .relation = "cross-zone",
+		 .transfer_per_hour = 0.25, .total_per_hour = 0.262, .mptd = 152.67},
+		{.name = "m5.large", .usd_per_hour = 0.096, .mbps = 700, .mpd = 7291, .rank = 1,
+		 .currency = "USD", .fx_usd = NAN, .transfer_per_hour = NAN,
+		 .total_per_hour = NAN, .mptd = NAN}};
+	n.pairs = pairs;
+	n.n_pairs = 2;
 	struct ns_err err = {0};
 	assert_int_equal(site_night_write(&n, path, &err), 0);
 	struct site_night back;
@@ -63,6 +74,15 @@ static void night_xml_round_trips(void **state)
 	assert_string_equal(back.regs[0].label, reg.label);
 	assert_true(fabs(back.regs[0].bps - reg.bps) < 1);
 	assert_true(fabs(back.regs[0].change_pct - reg.change_pct) < 0.01);
+	assert_int_equal(back.n_pairs, 2);
+	assert_string_equal(back.pairs[0].currency, "EUR");
+	assert_string_equal(back.pairs[0].relation, "cross-zone");
+	assert_true(back.pairs[0].transfer_per_hour == 0.25);
+	assert_true(back.pairs[0].total_per_hour == 0.262);
+	assert_true(back.pairs[0].mptd == 152.67);
+	assert_null(back.pairs[1].relation);
+	assert_true(isnan(back.pairs[1].transfer_per_hour) && isnan(back.pairs[1].total_per_hour) &&
+		    isnan(back.pairs[1].mptd));
 	site_night_free(&back);
 
 	/* a file that is not a night summary: refused as input, nothing half-read */
