@@ -52,6 +52,12 @@ if [ "$rc" = 0 ] && grep -q 'RPM per \$/hour' "$TMP/rep/index.html" && grep -q '
 else
 	fail "the report shows RPM beside latency under load" "exit $rc: $(tail -n 2 "$TMP/rep.log"); $(grep -c RPM "$TMP/rep/report.md" 2>/dev/null)"
 fi
+# The loaded test's goodput says its unit (issue 42: no bare figure where a rate is meant).
+gp=$(xmllint --html --xpath "string(//table[@id='latency-under-load-table']/tbody/tr[1]/td[3])" \
+	"$TMP/rep/index.html" 2>/dev/null)
+grep -qE '^[0-9.]+ [kMG]bit/s$' <<<"$gp" && grep -qE '^\| small \| .* \| [0-9.]+ [kMG]bit/s \|' "$TMP/rep/report.md" &&
+	pass "the latency-under-load table gives the goodput with its unit ($gp)" ||
+	fail "the latency-under-load table gives the goodput with its unit" "'$gp'"
 # report.json and export carry the same RPM as v_responsiveness (one repeat: its median is it);
 # the OpenMetrics text passes promtool where it is installed.
 want=$(q "select rpm, rpm_idle from v_responsiveness where status = 'ok'")
