@@ -11,6 +11,12 @@
 #include "lib/sql/sqlrow.h"
 #include "report/load/rundb.h"
 
+/* The median of v_responsiveness column col over case c's ok results (NULL: none). */
+#define RPM_MEDIAN(col) "(SELECT avg(v) FROM (SELECT x." col " AS v, row_number() OVER" \
+	" (ORDER BY x." col ") AS i, count(*) OVER () AS n FROM v_responsiveness x" \
+	" WHERE x.case_id = c.id AND x.status = 'ok' AND x." col " IS NOT NULL)" \
+	" WHERE i IN ((n + 1) / 2, (n + 2) / 2))"
+
 static const char CASES_SQL[] =
 	"SELECT c.run_id, coalesce(ru.label, ''), ru.matrix_name, e.name, e.instance_type,"
 	" e.region, c.protocol, c.direction, c.streams, c.length, c.case_key,"
@@ -41,7 +47,9 @@ static const char CASES_SQL[] =
 	"  AND t.currency = 'USD'),"
 	" (SELECT avg(t.total_per_hour) FROM v_cost_total t WHERE t.case_id = c.id"
 	"  AND t.currency = 'USD'),"
-	" e.relation"
+	" e.relation,"
+	/* a responsiveness case's median RPM and idle RPM over its ok repeats */
+	" " RPM_MEDIAN("rpm") ", " RPM_MEDIAN("rpm_idle")
 	" FROM cases c JOIN runs ru ON ru.id = c.run_id JOIN endpoints e ON e.id = c.endpoint_id"
 	" LEFT JOIN v_case_median m ON m.case_id = c.id"
 	/* the run's ranking alone: the filter reaches the view's windows (store version 24) */
@@ -163,6 +171,15 @@ int rp_xclients_each(sqlite3 *db, long long id, rp_xclient_fn fn, void *ctx, str
 	" FROM (SELECT * FROM group_clients WHERE result_id = g.result_id ORDER BY client) m))" \
 	" FROM group_results g WHERE g.result_id = v.result_id)"
 
+/* A responsiveness result's v_responsiveness figures (NULL for any other). */
+#define RPM_JSON \
+	"(SELECT json_object('rpm', x.rpm, 'rpm_idle', x.rpm_idle, 'rpm_per_usd_hour'," \
+	" x.rpm_per_usd_hour, 'foreign_tm_ms', x.foreign_tm_ms, 'foreign_probes'," \
+	" x.foreign_probes, 'self_tm_ms', x.self_tm_ms, 'self_samples', x.self_samples," \
+	" 'idle_tm_ms', x.idle_tm_ms, 'idle_probes', x.idle_probes, 'connections'," \
+	" x.connections, 'saturated', x.saturated) FROM v_responsiveness x" \
+	" WHERE x.result_id = v.result_id)"
+
 /* A successful result's v_cost_total figures (NULL for a failed one). */
 #define TRANSFER_JSON \
 	"(SELECT json_object('relation', t.relation, 'bps', t.bps, 'currency', t.currency," \
@@ -178,19 +195,19 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 	sqlite3_stmt *st;
 	/* a group case's figures, then the type's family last, to select by; every column
 	 * before them is v_results' */
-	if (rp_db_prep(db, "SELECT v.*, " GROUP_JSON ", " TRANSFER_JSON ", (SELECT t.family FROM"
+	if (rp_db_prep(db, "SELECT v.*, " GROUP_JSON ", " TRANSFER_JSON ", " RPM_JSON ", (SELECT t.family FROM"
 		       " run_instance_types t WHERE t.run_id = v.run_id AND t.instance_type ="
 		       " v.instance_type) FROM v_results v WHERE v.run_id = ?1 ORDER BY v.result_id",
 		       &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	int rc = 0, cols = sqlite3_column_count(st) - 3, type_col = -1;
+	int rc = 0, cols = sqlite3_column_count(st) - 4, type_col = -1;
 	for (int k = 0; k < cols; k++)
 		if (!strcmp(sqlite3_column_name(st, k), "instance_type"))
 			type_col = k;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		if (!itype_matches(type_col < 0 ? NULL : sqlrow_text(st, type_col),
-				   sqlrow_text(st, cols + 2), type))
+				   sqlrow_text(st, cols + 3), type))
 			continue;
 		struct jsonw w;
 		jsonw_init(&w, false);
@@ -211,6 +228,10 @@ int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, vo
 		if (sqlite3_column_type(st, cols + 1) != SQLITE_NULL) {
 			jsonw_key(&w, "transfer");
 			jsonw_raw(&w, (const char *)sqlite3_column_text(st, cols + 1));
+		}
+		if (sqlite3_column_type(st, cols + 2) != SQLITE_NULL) {
+			jsonw_key(&w, "responsiveness");
+			jsonw_raw(&w, (const char *)sqlite3_column_text(st, cols + 2));
 		}
 		jsonw_obj_close(&w);
 		const char *text = jsonw_finish(&w);

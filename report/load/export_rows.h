@@ -1,6 +1,7 @@
 /* export_rows: what netsweep export reads of a run — each case with its labels and figures
  * (its median over the successful repeats, v_case_median; its time the end of its last
  * result, else the run's start; its mean transfer and total US dollars an hour, v_cost_total),
+ * its responsiveness case's median RPM and idle RPM over its ok repeats, v_responsiveness),
  * the run's billed and measured cost, and its v_results rows
  * as JSON objects. render/export.c writes them as Prometheus, OpenMetrics or NDJSON. */
 #ifndef RP_EXPORT_ROWS_H
@@ -14,7 +15,7 @@
 enum rp_xcol { RP_X_RUN, RP_X_LABEL, RP_X_MATRIX, RP_X_PAIR, RP_X_TYPE, RP_X_REGION, RP_X_PROTO, RP_X_DIR, RP_X_STREAMS, RP_X_LENGTH,
        RP_X_KEY, RP_X_TS, RP_X_MEDIAN, RP_X_OK, RP_X_FAILED, RP_X_LOST, RP_X_RETR, RP_X_SCPU, RP_X_RCPU, RP_X_PRICE, RP_X_EMU,
        RP_X_RANK, RP_X_FAMILY, RP_X_CLIENTS, RP_X_JAIN, RP_X_MINFAIR, RP_X_RANK_CUR,
-       RP_X_XFER, RP_X_TOTAL, RP_X_RELATION, RP_X_COLS };
+       RP_X_XFER, RP_X_TOTAL, RP_X_RELATION, RP_X_RPM, RP_X_RPM_IDLE, RP_X_COLS };
 
 /* One case: its labels as text and its figures (NAN = none). */
 struct rp_xcase {
@@ -50,7 +51,8 @@ int rp_xclients_each(sqlite3 *db, long long id, rp_xclient_fn fn, void *ctx, str
 
 /* Each v_results row of run id (of the types answering to type; NULL = all) as one JSON object
  * (every column under its name and type; a group case's also "group": its v_group_fairness
- * figures with its clients' v_group_clients rows as "members"), to fn in result order; fn's negative return stops
+ * figures with its clients' v_group_clients rows as "members"; a responsiveness result's
+ * "responsiveness": its v_responsiveness figures), to fn in result order; fn's negative return stops
  * with that error. */
 typedef int (*rp_line_fn)(void *ctx, const char *line, struct ns_err *err);
 int rp_xjson_rows(sqlite3 *db, long long id, const char *type, rp_line_fn fn, void *ctx,

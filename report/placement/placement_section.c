@@ -173,7 +173,7 @@ static void host_map(struct pb *b, const struct rp_placement *p, enum fig f, con
 	free(cols);
 	for (size_t i = 0; i < p->n_hosts; i++) {
 		row(b);
-		cell(b, p->hosts[i], 0, NAN, NULL);
+		cell(b, p->hosts[i], RP_CELL_ROWHEAD, NAN, NULL);
 		for (size_t j = 0; j < p->n_hosts; j++) {
 			const struct rp_mesh_cell *c = rp_placement_cell(p, p->hosts[i], p->hosts[j]);
 			double v = c ? fig_of(c, f) : NAN;
@@ -215,7 +215,7 @@ static void zone_map(struct pb *b, const struct rp_placement *p)
 	free(cols);
 	for (size_t i = 0; i < p->n_zones; i++) {
 		row(b);
-		cell(b, p->zones[i], 0, NAN, NULL);
+		cell(b, p->zones[i], RP_CELL_ROWHEAD, NAN, NULL);
 		for (size_t j = 0; j < p->n_zones; j++) {
 			const struct rp_zone_cell *z = rp_placement_zcell(p, p->zones[i], p->zones[j]);
 			char t[160], mean[32], low[32];

@@ -64,6 +64,7 @@ enum rp_cell_flag {
 	RP_CELL_CODE = 2,    /* a command line */
 	RP_CELL_STRONG = 4,  /* stressed in text (report.md's **...**): a regression, an improvement */
 	RP_CELL_SAY_TITLE = 8, /* the title is said in text too (report.md: after the text) */
+	RP_CELL_ROWHEAD = 16, /* the row's header (index.html: th scope="row"; a heatmap's host) */
 };
 #define RP_CELL_NOTES 2
 struct rp_cell {

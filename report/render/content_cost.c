@@ -34,7 +34,7 @@ static void cost_table(struct tb *b, const struct rp_report *r, const char *cur,
 	rp_fmt_per_money(per_money, sizeof(per_money), cur);
 	snprintf(per_gbps, sizeof(per_gbps), "%s per Gbit/s-hour", m);
 	const char *cols[16] = {"Rank", "Instance type", "Region", "Price basis", per_hour,
-				"Mbit/s", per_money, per_gbps, "Ranked case",
+				"Throughput", per_money, per_gbps, "Ranked case",
 				"Price as of", "Provider", "Currency", "Pricing"};
 	size_t n_cols = 13;
 	if (spot) {
@@ -69,9 +69,13 @@ static void cost_row(struct tb *b, const struct rp_report *r, const struct rp_co
 		tb_cell(b, "missing");
 	/* shaped on credits: ranked on the rate after the burst; sender-limited: the
 	 * sender's figure, not the pair's */
-	tb_cell_fmt(b, c->sustained && c->sender_limited ? "%.0f sustained (sender-limited)"
-		 : c->sustained ? "%.0f sustained"
-		 : c->sender_limited ? "%.0f (sender-limited)" : "%.0f", c->mbps);
+	char rate[64];
+	rp_fmt_in(rate, sizeof(rate), c->mbps * 1e6, r->d->unit);
+	char rate_cell[96];
+	snprintf(rate_cell, sizeof(rate_cell), "%s%s", rate,
+		 c->sustained && c->sender_limited ? " sustained (sender-limited)"
+		 : c->sustained ? " sustained" : c->sender_limited ? " (sender-limited)" : "");
+	tb_cell_v(b, rate_cell, RP_CELL_NUM, c->mbps);
 	if (c->inside_burst && b->row && b->row->n_cells) {
 		/* an "up to" type ranked on credit (report/analyze/burst.h): said beside it */
 		rp_buf_reset(lab);
@@ -142,7 +146,7 @@ static void transfer_table(struct tb *b, const struct rp_report *r, const char *
 	snprintf(per_total, sizeof(per_total), "Mbit/s per total %s/hour", m);
 	snprintf(xfer_tb, sizeof(xfer_tb), "Transfer %s per TB", m);
 	snprintf(total_tb, sizeof(total_tb), "Total %s per TB", m);
-	const char *const cols[] = {"Rank with transfer", "Pair", "Relation", "Mbit/s", inst, xfer,
+	const char *const cols[] = {"Rank with transfer", "Pair", "Relation", "Throughput", inst, xfer,
 				    total, per_total, xfer_tb, total_tb, "Rank on instances",
 				    "Currency"};
 	tb_table(b, k < sizeof(ids) / sizeof(ids[0]) ? ids[k] : NULL, heading, k > 0 ? NULL
@@ -183,7 +187,9 @@ static void transfer_table(struct tb *b, const struct rp_report *r, const char *
 				snprintf(label, sizeof(label), "%s", rp_ep_label(e));
 			tb_cell(b, label);
 			tb_cell(b, e->xfer.relation[0] ? e->xfer.relation : "unknown");
-			tb_cell_fmt(b, "%.0f", c->mbps);
+			char rate[64];
+			rp_fmt_in(rate, sizeof(rate), c->mbps * 1e6, r->d->unit);
+			tb_cell_v(b, rate, RP_CELL_NUM, c->mbps);
 			tb_cell_fmt(b, "%.4g", c->usd_per_hour);
 			if (isnan(c->transfer_per_hour))
 				tb_cell_v(b, e->xfer.unconvertible ? "no rate for its currency"

@@ -391,7 +391,7 @@ static void latency(struct tb *b, const struct rp_report *r)
  * added (medians over repeats). */
 static void loadlat(struct tb *b, const struct rp_report *r)
 {
-	static const char *const cols[] = {"Pair", "Case", "Mbit/s", "Idle p50 µs", "Idle p99 µs",
+	static const char *const cols[] = {"Pair", "Case", "Goodput", "Idle p50 µs", "Idle p99 µs",
 					   "Loaded p50 µs", "Loaded p99 µs", "Added p50 µs",
 					   "Added p99 µs", "RPM", "Idle RPM", "RPM per $/hour"};
 	static const char *const fmt[RP_LL_N] = {"%.1f", "%.1f", "%.1f", "%.1f", "%.1f", "%+.1f",
@@ -408,7 +408,9 @@ static void loadlat(struct tb *b, const struct rp_report *r)
 		if (pc)
 			pc->cls = "label";
 		tb_cell(b, c->desc);
-		for (int k = 0; k < (l->rpm ? RP_LL_N : RP_LL_RPM); k++)
+		/* the goodput with its unit, in the page's (Gbit/s from 10 Gbit/s) */
+		tb_cell_bps(b, c->v[RP_LL_MBPS] * 1e6, r->d->unit);
+		for (int k = RP_LL_MBPS + 1; k < (l->rpm ? RP_LL_N : RP_LL_RPM); k++)
 			tb_cell_fmt(b, fmt[k], c->v[k]);
 	}
 }

@@ -102,6 +102,10 @@ static const struct xmetric metrics[] = {
 	 RP_X_RETR, 1},
 	{"netsweep_quic_lost_packets", NULL,
 	 "Mean packets ngtcp2 declared lost per repeat (QUIC cases).", "quic", RP_X_RETR, 1},
+	{"netsweep_responsiveness_rpm", NULL, "Median responsiveness under working load, round trips "
+	 "per minute (responsiveness cases; schemas/responsiveness.md).", NULL, RP_X_RPM, 1},
+	{"netsweep_responsiveness_idle_rpm", NULL, "Median responsiveness of the idle path, round "
+	 "trips per minute (responsiveness cases).", NULL, RP_X_RPM_IDLE, 1},
 	{"netsweep_sender_cpu_ratio", "ratio",
 	 "Mean CPU of the sending engine threads, share of one CPU.", NULL, RP_X_SCPU, 0.01},
 	{"netsweep_receiver_cpu_ratio", "ratio",

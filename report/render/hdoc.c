@@ -147,6 +147,8 @@ static void table_cell(xmlNodePtr tr, const struct rp_cell *c)
 				     : hd_td_num(tr, c->text, c->value);
 	else if (c->flags & RP_CELL_CODE)
 		hd_el(td = hd_el(tr, "td", NULL), "code", c->text);
+	else if (c->flags & RP_CELL_ROWHEAD) /* screen readers say it with each cell of the row */
+		hd_attr(td = hd_el(tr, "th", c->text), "scope", "row");
 	else
 		td = c->cls ? hd_el_class(tr, "td", c->cls, c->text) : hd_el(tr, "td", c->text);
 	if ((c->flags & RP_CELL_NUM) && c->cls)

@@ -11,6 +11,7 @@
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
 #include "report/load/lab_runs.h"
+#include "report/load/loadlat.h"
 #include "lib/jsonw.h"
 #include "report/placement/placement_section.h"
 
@@ -187,6 +188,36 @@ static void comparison(struct jsonw *w, const struct rp_report *r, struct rp_buf
 	jsonw_obj_close(w);
 }
 
+/* The responsiveness cases (v_responsiveness, beside v_latency_under_load): null when the
+ * run has none. Medians over each case's repeats, as the page's table. */
+static void responsiveness(struct jsonw *w, const struct rp_loadlat *l)
+{
+	if (!l || !l->rpm) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_arr_open(w);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rp_ll_case *c = &l->cases[i];
+		if (isnan(c->v[RP_LL_RPM]) && isnan(c->v[RP_LL_RPM_IDLE]))
+			continue;
+		jsonw_obj_open(w);
+		jsonw_kv_str(w, "pair", c->endpoint);
+		jsonw_kv_str(w, "case_key", c->case_key);
+		jsonw_kv_str(w, "case", c->desc);
+		jsonw_kv_uint(w, "results_ok", c->n);
+		jsonw_kv_double(w, "rpm", c->v[RP_LL_RPM]);
+		jsonw_kv_double(w, "rpm_idle", c->v[RP_LL_RPM_IDLE]);
+		jsonw_kv_double(w, "rpm_per_usd_hour", c->v[RP_LL_RPM_USD]);
+		jsonw_kv_double(w, "goodput_bps", c->v[RP_LL_MBPS] * 1e6);
+		jsonw_kv_double(w, "idle_p50_us", c->v[RP_LL_IDLE_P50]);
+		jsonw_kv_double(w, "loaded_p50_us", c->v[RP_LL_LOADED_P50]);
+		jsonw_kv_double(w, "loaded_p99_us", c->v[RP_LL_LOADED_P99]);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+}
+
 int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *err)
 {
 	struct jsonw w;
@@ -231,6 +262,8 @@ int rp_json_write(const struct rp_report *r, const char *path, struct ns_err *er
 		rp_placement_json(&w, r->placement);
 	else
 		jsonw_null(&w);
+	jsonw_key(&w, "responsiveness");
+	responsiveness(&w, r->loadlat);
 	jsonw_obj_close(&w);
 	const char *text = jsonw_finish(&w);
 	int rc = -1;

@@ -47,11 +47,14 @@ int site_band_pair(const struct site_ctx *s, const struct site_series *p,
 	struct rp_chart_opts o = {.outdir = out->dir, .gnuplot = s->gnuplot,
 				  .timeout_s = s->cfg->gnuplot_timeout,
 				  .lab_scale = p->at[p->latest] ? p->at[p->latest]->lab_scale : NULL};
-	char caption[400];
+	char caption[400], band[80], mid[40];
+	struct rp_unit u = rp_unit_for(p95 * 1e6); /* Gbit/s from 10 Gbit/s (report/model/fmt.h) */
+	rp_fmt_range(band, sizeof(band), p5 * 1e6, p95 * 1e6, u);
+	rp_fmt_in(mid, sizeof(mid), med * 1e6, u);
 	snprintf(caption, sizeof(caption), "The pair varied %.0f %% night to night (coefficient "
 		 "of variation of its %zu nightly medians): the band is their 5th to 95th "
-		 "percentile, %.1f to %.1f Mbit/s, the line their median, %.1f Mbit/s; a point is "
-		 "one night.", cv, k, p5, p95, med);
+		 "percentile, %s, the line their median, %s; a point is one night.", cv, k, band,
+		 mid);
 	struct rp_chart *c = cg_chart_new(&out->c, &o, "band", "How steady, night to night",
 					  caption);
 	struct rp_buf gp;

@@ -293,12 +293,14 @@ static void td_price(const struct site_ctx *s, xmlNodePtr tr, const struct site_
 /* A pair's Mbit/s, and beside it when an "up to" type was ranked on burst credit. */
 static void td_mbps(xmlNodePtr tr, const struct site_pair *p)
 {
-	char b[96];
-	if (!p->inside_burst || isnan(p->mbps)) {
-		td_num(tr, "%.0f", p->mbps);
+	char r[64], b[128];
+	if (isnan(p->mbps)) {
+		hd_td_num(tr, "–", p->mbps);
 		return;
 	}
-	snprintf(b, sizeof(b), "%.0f (inside its burst window)", p->mbps);
+	/* the unit in every cell, Gbit/s from 10 Gbit/s on (report/model/fmt.h) */
+	rp_fmt_in(r, sizeof(r), p->mbps * 1e6, rp_unit_for(p->mbps * 1e6));
+	snprintf(b, sizeof(b), "%s%s", r, p->inside_burst ? " (inside its burst window)" : "");
 	hd_td_num(tr, b, p->mbps);
 }
 
@@ -382,18 +384,21 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 	const struct site_pair *lp = p->at[p->latest];
 	char title[512], desc[1024], page[256];
 	snprintf(title, sizeof(title), "%s: %s", s->title, p->name);
-	if (isnan(lp->mpd))
-		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s; no price, so unranked.",
-			 p->name, ln->title, lp->mbps);
-	else {
-		char price[64], rank[64], conv[96] = "";
+	if (isnan(lp->mpd)) {
+		char r[64];
+		rp_fmt_in(r, sizeof(r), lp->mbps * 1e6, rp_unit_for(lp->mbps * 1e6));
+		snprintf(desc, sizeof(desc), "%s, %s: %s; no price, so unranked.",
+			 p->name, ln->title, r);
+	} else {
+		char price[64], rank[64], conv[96] = "", r[64];
+		rp_fmt_in(r, sizeof(r), lp->mbps * 1e6, rp_unit_for(lp->mbps * 1e6));
 		rp_fmt_money(price, sizeof(price), "%.4g", lp->usd_per_hour, lp->currency);
 		rank_text(s, ln, lp, rank, sizeof(rank));
 		if (lp->fx_currency && lp->fx_usd > 0)
 			snprintf(conv, sizeof(conv), " (its %.3s price converted at the run's "
 				 "rate, %g US dollars each)", lp->fx_currency, lp->fx_usd);
-		snprintf(desc, sizeof(desc), "%s, %s: %.0f Mbit/s%s at %s/hour, %.0f Mbit/s per "
-			 "%s/hour, rank %s%s.", p->name, ln->title, lp->mbps, lp->inside_burst ?
+		snprintf(desc, sizeof(desc), "%s, %s: %s%s at %s/hour, %.0f Mbit/s per "
+			 "%s/hour, rank %s%s.", p->name, ln->title, r, lp->inside_burst ?
 			 " (inside its burst window: credit's, not what it sustains)" : "", price,
 			 lp->mpd, rp_money(lp->currency), rank, conv);
 	}
@@ -438,7 +443,7 @@ static int pair_page(const struct site_ctx *s, const struct site_series *p,
 	xmlNodePtr sec = hd_section(main, "nights", "Every night");
 	/* a pair's figures are in its own money, whatever another pair's */
 	char cb[4][48];
-	const char *cols[12] = {"Night", "Mbit/s"};
+	const char *cols[12] = {"Night", "Throughput"};
 	int xfer = 0;
 	for (size_t i = 0; i < s->n; i++)
 		xfer |= has_transfer(p->at[i]);
@@ -494,7 +499,7 @@ static void pairs_table(const struct site_ctx *s, xmlNodePtr main)
 	hd_el_class(sec, "p", "note", "Each pair as the last night it ran in found it; its page "
 		    "has its trend over every night.");
 	char cb[4][48];
-	const char *cols[12] = {"Pair", "Instance type", "Mbit/s"};
+	const char *cols[12] = {"Pair", "Instance type", "Throughput"};
 	int xfer = 0;
 	for (size_t k = 0; k < s->n_series; k++)
 		xfer |= has_transfer(s->series[k].at[s->series[k].latest]);

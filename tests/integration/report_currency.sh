@@ -105,7 +105,7 @@ for f in "$rep/index.html" "$site/index.html" "$site/pairs/hetzner/index.html" "
 	n=$(xp "$f" 'count(//table[.//tr[contains(., "cx22") or contains(., "hetzner")]]//th[contains(., "$")])')
 	[ "$n" = 0 ] || html_bad="$html_bad ${f#"$tmp"/}:$n"
 done
-[ -z "$md_bad$html_bad" ] && grep -q '^| Rank | Instance type | Region | Price basis | €/hour | Mbit/s | Mbit/s per €/hour | € per Gbit/s-hour |' "$rep/report.md" &&
+[ -z "$md_bad$html_bad" ] && grep -q '^| Rank | Instance type | Region | Price basis | €/hour | Throughput | Mbit/s per €/hour | € per Gbit/s-hour |' "$rep/report.md" &&
 	grep -q '^| Pair | Case | Transactions/s | .* | Price per million |' "$rep/report.md" &&
 	grep -Eq '^\| hetzner \| tcp.*\| €[0-9.e-]+ \| [0-9]+ \|' "$rep/report.md" &&
 	pass "every table holding the EUR pair is headed in euros, never \"\$/hour\"" ||

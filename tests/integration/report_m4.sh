@@ -33,8 +33,8 @@ if [ "$order" = "m4.large m4.xlarge m4.10xlarge m4.2xlarge m4.4xlarge " ]; then
 else
 	fail "rows in ranking order" "$order"
 fi
-if grep -q '^| 1 | m4.large | ap-northeast-1 | sender | 0.183 | 436 | 2383 |' "$out/report.md" &&
-   grep -q '^| 4 | m4.4xlarge | ap-northeast-1 | sender | 1.464 | 1930 | 1318 |' "$out/report.md"; then
+if grep -q '^| 1 | m4.large | ap-northeast-1 | sender | 0.183 | 436 Mbit/s | 2383 |' "$out/report.md" &&
+   grep -q '^| 4 | m4.4xlarge | ap-northeast-1 | sender | 1.464 | 1930 Mbit/s | 1318 |' "$out/report.md"; then
 	pass "report.md cost table"
 else
 	fail "report.md cost table" "$(grep -m2 '| m4' "$out/report.md")"

@@ -19,7 +19,8 @@ CHECKS=("mesh: dry run says 3 rounds"
 	"mesh: heatmap with figures in its cells"
 	"mesh: the asymmetry finding"
 	"shuffled: the recorded seed replays the order"
-	"lab: lab up --matrix emulates a mesh's links; the run fills the heatmap")
+	"lab: lab up --matrix emulates a mesh's links; the run fills the heatmap"
+	"mesh: each heatmap row headed by its host or zone (th scope=row)")
 netns_need_netsweep "${CHECKS[@]}"
 export NETSWEEP_IMDS=0 NETSWEEP_LAB_DIR=$NETNS_TMP/lab
 PORT=5301
@@ -128,6 +129,15 @@ if echo "$asym" | grep -qE '^Asymmetric: a → [bcd] carries [0-9.]+ Mbit/s, [bc
 	pass "${CHECKS[7]}: $asym"
 elif [ "$flag" -gt 0 ]; then pass "${CHECKS[7]}: the tool set a figure of a's, and the result says so"
 else fail "${CHECKS[7]}" "'$asym'"; fi
+# Screen readers say a heatmap cell with its row's host: the first cell of each row is a header
+# cell (th scope="row"), in the host maps (4 rows) and the zone map (2 rows).
+hx() { xmllint --html --xpath "$1" "$HTML" 2>/dev/null; }
+rh=$(hx "count(//table[@id='heatmap-goodput']/tbody/tr/th[@scope='row'][1][not(preceding-sibling::td)])")
+rhz=$(hx "count(//table[@id='heatmap-zones']/tbody/tr/th[@scope='row'])")
+first=$(hx "string(//table[@id='heatmap-goodput']/tbody/tr[1]/th[@scope='row'])")
+[ "$rh" = 4 ] && [ "$rhz" = 2 ] && [ "$first" = a ] &&
+	pass "${CHECKS[10]}: 4 host rows, 2 zone rows" ||
+	fail "${CHECKS[10]}" "host rows headed $rh, zone rows $rhz, first '$first'"
 
 # The lab: lab up --matrix gives each of a three-host mesh's six links its own emulated pair
 # (shaped by the sender's instance type at 1/100), run --lab runs them in their rounds and

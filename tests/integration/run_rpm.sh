@@ -3,7 +3,8 @@
 # runs the test through the agent (schemas/responsiveness.md), stores its row (result_rpm,
 # v_responsiveness: RPM, idle RPM and RPM per $/hour of the pair's price), keeps the loaded
 # test as the case's result (v_results, v_latency_under_load), and the report shows RPM and
-# RPM per $/hour beside the latency under load (HTML and Markdown). A responsiveness case with
+# RPM per $/hour beside the latency under load (HTML and Markdown), report.json's
+# responsiveness[] and export (OpenMetrics netsweep_responsiveness_rpm, NDJSON) the same RPM. A responsiveness case with
 # UDP is refused at load, naming the file and line. The rx-copy axis (skip: MSG_TRUNC) reaches
 # the agent's receiver and v_cpu_per_bit says so, with both ends' CPU per GB and where their
 # threads ran. Consistency only: no speed bound.
@@ -50,6 +51,43 @@ if [ "$rc" = 0 ] && grep -q 'RPM per \$/hour' "$TMP/rep/index.html" && grep -q '
 	pass "the report shows RPM and RPM per \$/hour beside the latency under load, and each end's CPU s/GB (HTML and Markdown)"
 else
 	fail "the report shows RPM beside latency under load" "exit $rc: $(tail -n 2 "$TMP/rep.log"); $(grep -c RPM "$TMP/rep/report.md" 2>/dev/null)"
+fi
+# The loaded test's goodput says its unit (issue 42: no bare figure where a rate is meant).
+gp=$(xmllint --html --xpath "string(//table[@id='latency-under-load-table']/tbody/tr[1]/td[3])" \
+	"$TMP/rep/index.html" 2>/dev/null)
+grep -qE '^[0-9.]+ [kMG]bit/s$' <<<"$gp" && grep -qE '^\| small \| .* \| [0-9.]+ [kMG]bit/s \|' "$TMP/rep/report.md" &&
+	pass "the latency-under-load table gives the goodput with its unit ($gp)" ||
+	fail "the latency-under-load table gives the goodput with its unit" "'$gp'"
+# report.json and export carry the same RPM as v_responsiveness (one repeat: its median is it);
+# the OpenMetrics text passes promtool where it is installed.
+want=$(q "select rpm, rpm_idle from v_responsiveness where status = 'ok'")
+rj=$(jq -r '.responsiveness | length as $n | .[0] | "\($n)|\(.pair)|\(.rpm)|\(.rpm_idle)|\(.rpm_per_usd_hour > 0)"' \
+	"$TMP/rep/report.json" 2>&1)
+same() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) ^ 2 < (1e-9 * a) ^ 2) }'; }
+IFS='|' read -r n_rj pair_rj rpm_rj idle_rj usd_rj <<<"$rj"
+IFS='|' read -r rpm_db idle_db <<<"$want"
+if [ "$n_rj" = 1 ] && [ "$pair_rj" = small ] && same "$rpm_rj" "$rpm_db" && same "$idle_rj" "$idle_db" &&
+	[ "$usd_rj" = true ]; then
+	pass "report.json: responsiveness[] has the pair's RPM, idle RPM and RPM per \$/hour ($rpm_rj RPM)"
+else
+	fail "report.json: responsiveness[]" "'$rj' against v_responsiveness '$want'"
+fi
+"$NS" export --db "$DB" --format openmetrics >"$TMP/x.om" 2>"$TMP/x.err"
+om=$(sed -n 's/^netsweep_responsiveness_rpm{.*pair="small".*} \([0-9.e+]*\)\( .*\)\?$/\1/p' "$TMP/x.om")
+omi=$(sed -n 's/^netsweep_responsiveness_idle_rpm{.*pair="small".*} \([0-9.e+]*\)\( .*\)\?$/\1/p' "$TMP/x.om")
+nd=$("$NS" export --db "$DB" --format ndjson 2>&1 | jq -r 'select(.responsiveness) | .responsiveness |
+	"\(.rpm)|\(.connections)"')
+if same "$om" "$rpm_db" && same "$omi" "$idle_db" && same "${nd%%|*}" "$rpm_db" && [ "${nd##*|}" -ge 1 ] 2>/dev/null; then
+	pass "export: netsweep_responsiveness_rpm and _idle_rpm (OpenMetrics), responsiveness in NDJSON"
+else
+	fail "export: RPM" "openmetrics '$om' '$omi', ndjson '$nd', store '$want': $(head -c 300 "$TMP/x.err")"
+fi
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$TMP/x.om" >"$TMP/lint" 2>&1 &&
+		pass "the export with RPM passes promtool check metrics" ||
+		fail "the export with RPM passes promtool check metrics" "$(head -n 5 "$TMP/lint")"
+else
+	skip "the export with RPM passes promtool check metrics" "promtool is not installed"
 fi
 cpu=$(q "select rx_path, fwd_snd_cpu_s_per_gb > 0, fwd_rcv_cpu_s_per_gb > 0, cpu_placement
 	from v_cpu_per_bit where status = 'ok'")

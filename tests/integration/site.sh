@@ -135,6 +135,33 @@ tics=$(sed -n 's/^set xtics (\(.*\))$/\1/p' "$site/per_dollar.gp")
 [ "$tics" = "'night-1' 0, 'night-2' 1, 'night-3' 2, 'night-4' 3" ] &&
 	pass "the trend charts label each night by its label ($tics)" ||
 	fail "the trend charts label each night by its label" "xtics: $tics"
+# Units on every throughput figure (issue 42): each Throughput cell of the site's tables and of
+# the night pages' ranking tables says its unit, and none shows Mbit/s at or above 10 000 (Gbit/s
+# there). The same nights with every rate 20 times higher put figures above 10 Gbit/s.
+cp "$db" "$tmp/big.db"
+sqlite3 "$tmp/big.db" "UPDATE results SET fwd_snd_bps = fwd_snd_bps * 20, fwd_rcv_bps =
+  fwd_rcv_bps * 20, ret_snd_bps = ret_snd_bps * 20, ret_rcv_bps = ret_rcv_bps * 20;
+  UPDATE samples SET bps = bps * 20"
+"$NETSWEEP" site --db "$tmp/big.db" -o "$tmp/big" >/dev/null 2>&1
+for s_dir in "$site" "$tmp/big"; do
+	pages=$(find "$s_dir" -name index.html | sort)
+	n=0 bare="" big=""
+	for page in $pages; do
+		cells=$(xmllint --html --xpath "//td[@data-label='Throughput']" "$page" 2>/dev/null |
+			sed 's/<[^>]*>//g; s/^ *//')
+		n=$((n + $(grep -c . <<<"$cells")))
+		b=$(grep -v 'bit/s' <<<"$cells" | grep -v '^–$' | grep . | head -1)
+		[ -n "$b" ] && bare="$bare ${page#"$s_dir"/}: $b;"
+		g=$(grep -oE '(^|[^0-9.])[0-9]{5,}(\.[0-9]+)? Mbit/s( [^p]|[^ ]|$)' "$page" | head -1)
+		[ -n "$g" ] && big="$big ${page#"$s_dir"/}: $g;"
+	done
+	[ "$n" -ge 10 ] && [ -z "$bare" ] && [ -z "$big" ] &&
+		pass "${s_dir##*/}: every Throughput cell has its unit, none Mbit/s above 10000 ($n cells)" ||
+		fail "${s_dir##*/}: every Throughput cell has its unit, none Mbit/s above 10000" \
+			"$n cells;$bare$big"
+done
+grep -q 'Gbit/s</td>' "$tmp/big/index.html" && pass "rates above 10 Gbit/s shown in Gbit/s" ||
+	fail "rates above 10 Gbit/s shown in Gbit/s" "no Gbit/s cell in the index"
 [ -n "$CHROMIUM" ] || { skip "site in a browser" "chromium is not installed (apt-get install chromium)"; finish; exit; }
 for page in index.html pairs/m4.xlarge/index.html; do
 	for w in 400 1280; do
