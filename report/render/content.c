@@ -13,7 +13,7 @@
 #include "report/load/lab_runs.h"
 #include "report/model/describe.h"
 #include "report/model/fmt.h"
-#include "report/placement/placement_section.h"
+#include "report/render/content_placement.h"
 
 struct cb {
 	struct rp_content *c;
@@ -420,7 +420,7 @@ int rp_content_build(const struct rp_report *r, struct rp_content *c, struct ns_
 	}
 	if (r->placement && rp_placement_any(r->placement)) {
 		sec(&b, RP_SEC_PLACEMENT, "placement", "Placement and steadiness");
-		if (rp_placement_section(r->placement, r->d->unit, b.s) < 0)
+		if (rp_content_placement(r->placement, r->d->unit, b.s) < 0)
 			b.oom = 1;
 	}
 	if (r->ab && r->ab->n_goodput)

@@ -13,7 +13,7 @@
 #include "report/load/lab_runs.h"
 #include "report/load/loadlat.h"
 #include "lib/jsonw.h"
-#include "report/placement/placement_section.h"
+#include "report/render/content_placement.h"
 
 static void case_ref(struct jsonw *w, const struct rp_data *d, long i, struct rp_buf *lab)
 {

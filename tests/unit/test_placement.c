@@ -1,4 +1,4 @@
-/* placement (report/placement/placement.c) and its section (placement_section.c), from a
+/* placement (report/placement/placement.c) and its section (report/render/content_placement.c), from a
  * database built through the real migration ladder: a run's mesh links (the slowest, an
  * asymmetric pair at 2.5 times, a pair within 1.5 times not named), the heatmap's cells with
  * their figures and colour steps, and a matrix's nights (the steady pair ranked first, the
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lib/sql/store_schema.h"
-#include "report/placement/placement_section.h"
+#include "report/render/content_placement.h"
 #include "report/render/content.h"
 #include "tests/lib/report_db.h"
 
@@ -101,7 +101,7 @@ static void mesh_links(void **state)
 	assert_true(rp_placement_any(&p));
 
 	struct rp_section s = {.kind = RP_SEC_PLACEMENT, .id = "placement"};
-	assert_int_equal(rp_placement_section(&p, rp_unit_for(100e6), &s), 0);
+	assert_int_equal(rp_content_placement(&p, rp_unit_for(100e6), &s), 0);
 	assert_string_equal(s.paras[0].id, "slowest-link");
 	assert_non_null(strstr(s.paras[0].text, "a → b: 40"));
 	assert_non_null(strstr(s.paras[1].text, "Asymmetric: a → b carries 40"));
@@ -142,7 +142,7 @@ static void nights(void **state)
 	assert_string_equal(p.types[0].name, "c5n.large"); /* least steady first */
 	struct rp_section s = {.kind = RP_SEC_PLACEMENT, .id = "placement"};
 	/* a page in Gbit/s says every figure in Gbit/s */
-	assert_int_equal(rp_placement_section(&p, rp_unit_for(20e9), &s), 0);
+	assert_int_equal(rp_content_placement(&p, rp_unit_for(20e9), &s), 0);
 	assert_string_equal(s.paras[0].id, "variability");
 	assert_non_null(strstr(s.paras[1].text, "0.05 Gbit/s"));
 	assert_non_null(strstr(s.paras[0].text, "c5n.large varied 50 % night to night, m5.large 1 %"));

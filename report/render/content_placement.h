@@ -1,12 +1,12 @@
-/* placement_section: the report's "Placement and steadiness" section (content.h's model) from
+/* content_placement: the report's "Placement and steadiness" section (content.h's model) from
  * a run's placement (placement.h): the findings in sentences (the slowest link, the asymmetric
  * pairs, how much each instance type and pair varied night to night), the heatmaps as tables
  * with the figure in every cell and a heat class (heat0 slowest .. heat4 fastest; the page's
  * colours), the same figures as one row per link for screen readers and copy-paste, and the
  * consistency ranking beside the per-dollar one. Every writer renders it as it renders the
  * other sections. */
-#ifndef RP_PLACEMENT_SECTION_H
-#define RP_PLACEMENT_SECTION_H
+#ifndef RP_CONTENT_PLACEMENT_H
+#define RP_CONTENT_PLACEMENT_H
 
 #include <stdbool.h>
 
@@ -26,6 +26,6 @@ void rp_placement_json(struct jsonw *w, const struct rp_placement *p);
 /* Fills s (kind, id and title already set) with the sentences and tables, every throughput
  * in the page's unit u; -1 when out of memory (what was built stays in s for the content's
  * free). */
-int rp_placement_section(const struct rp_placement *p, struct rp_unit u, struct rp_section *s);
+int rp_content_placement(const struct rp_placement *p, struct rp_unit u, struct rp_section *s);
 
 #endif

@@ -1,5 +1,5 @@
-/* placement_section: see placement_section.h. */
-#include "report/placement/placement_section.h"
+/* content_placement: see content_placement.h. */
+#include "report/render/content_placement.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,12 +10,12 @@
 #include "lib/jsonw.h"
 #include "report/model/fmt.h"
 #include "report/render/content.h"
+#include "report/render/content_cells.h"
 
+/* content_cells' table builder, and the page's throughput unit */
 struct pb {
-	struct rp_section *s;
-	struct rp_unit u;       /* the page's throughput unit */
-	struct rp_table *t;
-	int oom;
+	struct tb tb;
+	struct rp_unit u;
 };
 
 static const char *const heat_cls[] = {"num heat0", "num heat1", "num heat2", "num heat3",
@@ -25,12 +25,12 @@ static void para(struct pb *b, enum rp_para_style style, const char *id, const c
 	__attribute__((format(printf, 4, 5)));
 static void para(struct pb *b, enum rp_para_style style, const char *id, const char *fmt, ...)
 {
-	struct rp_section *s = b->s;
+	struct rp_section *s = b->tb.s;
 	struct rp_para *np = realloc(s->paras, (s->n_paras + 1) * sizeof(*np));
 	char *t = NULL;
 	va_list ap;
 	if (!np) {
-		b->oom = 1;
+		b->tb.oom = 1;
 		return;
 	}
 	s->paras = np;
@@ -39,7 +39,7 @@ static void para(struct pb *b, enum rp_para_style style, const char *id, const c
 		t = NULL;
 	va_end(ap);
 	if (!t) {
-		b->oom = 1;
+		b->tb.oom = 1;
 		return;
 	}
 	np[s->n_paras++] = (struct rp_para){.style = style, .id = id, .text = t};
@@ -48,58 +48,20 @@ static void para(struct pb *b, enum rp_para_style style, const char *id, const c
 static void table(struct pb *b, const char *id, const char *heading, const char *note,
 		  char **cols, size_t n)
 {
-	struct rp_section *s = b->s;
-	struct rp_table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof(*nt));
-	char **c = calloc(n ? n : 1, sizeof(*c));
-	if (!nt || !c) {
-		if (nt)
-			s->tables = nt;
-		free(c);
-		b->oom = 1;
-		b->t = NULL;
-		return;
-	}
-	s->tables = nt;
-	b->t = &nt[s->n_tables++];
-	*b->t = (struct rp_table){.id = id, .heading = heading, .note = note, .cols = c,
-				  .n_cols = n};
-	for (size_t k = 0; k < n; k++)
-		if (!(c[k] = strdup(cols[k] ? cols[k] : "")))
-			b->oom = 1;
+	tb_table(&b->tb, id, heading, note, (const char *const *)cols, n);
 }
 
 static void row(struct pb *b)
 {
-	struct rp_table *t = b->t;
-	if (!t)
-		return;
-	struct rp_row *nr = realloc(t->rows, (t->n_rows + 1) * sizeof(*nr));
-	struct rp_cell *cells = calloc(t->n_cols, sizeof(*cells));
-	if (!nr || !cells) {
-		if (nr)
-			t->rows = nr;
-		free(cells);
-		b->oom = 1;
-		return;
-	}
-	t->rows = nr;
-	nr[t->n_rows++] = (struct rp_row){.cells = cells};
+	tb_row(&b->tb, NULL, NULL, NULL);
 }
 
 /* The next cell of the current row: text (NULL = "–"), flags, value (NAN = none), class. */
 static void cell(struct pb *b, const char *text, unsigned flags, double v, const char *cls)
 {
-	struct rp_table *t = b->t;
-	if (!t || !t->n_rows)
-		return;
-	struct rp_row *r = &t->rows[t->n_rows - 1];
-	if (r->n_cells == t->n_cols)
-		return;
-	struct rp_cell *c = &r->cells[r->n_cells++];
-	*c = (struct rp_cell){.text = strdup(text ? text : "–"), .flags = flags, .value = v,
-			      .cls = cls};
-	if (!c->text)
-		b->oom = 1;
+	struct rp_cell *c = tb_cell_v(&b->tb, text, flags, v);
+	if (c)
+		c->cls = cls;
 }
 
 static void cell_bps(struct pb *b, double v, const char *cls)
@@ -160,7 +122,7 @@ static void host_map(struct pb *b, const struct rp_placement *p, enum fig f, con
 		return;
 	char **cols = calloc(p->n_hosts + 1, sizeof(*cols));
 	if (!cols) {
-		b->oom = 1;
+		b->tb.oom = 1;
 		return;
 	}
 	cols[0] = "From \\ to";
@@ -203,7 +165,7 @@ static void zone_map(struct pb *b, const struct rp_placement *p)
 	}
 	char **cols = calloc(p->n_zones + 1, sizeof(*cols));
 	if (!cols) {
-		b->oom = 1;
+		b->tb.oom = 1;
 		return;
 	}
 	cols[0] = "From \\ to zone";
@@ -289,7 +251,7 @@ static void steadiness(struct pb *b, const struct rp_placement *p)
 		size_t len = 0;
 		FILE *f = open_memstream(&t, &len);
 		if (!f) {
-			b->oom = 1;
+			b->tb.oom = 1;
 			return;
 		}
 		for (size_t i = 0; i < p->n_types && i < 6; i++)
@@ -395,9 +357,9 @@ bool rp_placement_any(const struct rp_placement *p)
 	return maps(p) || p->n_pairs || p->n_types;
 }
 
-int rp_placement_section(const struct rp_placement *p, struct rp_unit u, struct rp_section *s)
+int rp_content_placement(const struct rp_placement *p, struct rp_unit u, struct rp_section *s)
 {
-	struct pb b = {.s = s, .u = u};
+	struct pb b = {.tb = {.s = s}, .u = u};
 	if (maps(p)) {
 		findings(&b, p);
 		host_map(&b, p, FIG_BPS, "heatmap-goodput", "Host x host: goodput");
@@ -410,7 +372,7 @@ int rp_placement_section(const struct rp_placement *p, struct rp_unit u, struct 
 	steadiness(&b, p);
 	var_table(&b, p);
 	hours_table(&b, p);
-	return b.oom ? -1 : 0;
+	return b.tb.oom ? -1 : 0;
 }
 
 static void var_json(struct jsonw *w, const struct rp_var_row *r, bool pair)
