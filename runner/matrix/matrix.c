@@ -171,6 +171,10 @@ static int load_kube(struct loader *L, xmlNodePtr n)
 		k->port = (uint16_t)port;
 	}
 	k->from_runner = (s = attr(n, "from")) && !strcmp(s, "runner");
+	k->per_zone = (s = attr(n, "pairs")) && !strcmp(s, "per-zone");
+	if (k->per_zone && k->from_runner)
+		return fail_at(L, n, "kubernetes pairs: per-zone picks pairs of agents, and from=\"runner\" "
+			       "has one sender");
 	if (!L->have_found) {
 		k->pending = true;
 		return 0;

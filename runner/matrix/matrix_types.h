@@ -141,6 +141,7 @@ struct matrix_kube {
 	char ns[64];                       /* "" = every namespace the runner may list */
 	uint16_t port;                     /* an agent pod's control port when its spec names none */
 	bool from_runner;                  /* this host to each agent; else agent to agent */
+	bool per_zone;                     /* agent to agent: one pair per ordered zone pair */
 	int line;
 };
 

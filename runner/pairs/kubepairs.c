@@ -234,6 +234,29 @@ static uint8_t zone_rel(const struct kube_node *x, const struct kube_node *y)
 	return strcmp(x->zone, y->zone) ? MX_ZONE_CROSS : MX_ZONE_SAME;
 }
 
+/* The first agent (in node order) in zone, not on node skip_node (NULL: any); SIZE_MAX when
+ * none. */
+static size_t zone_first(const struct kube_list *l, const char *zone, const char *skip_node)
+{
+	for (size_t i = 0; i < l->n_agents; i++)
+		if (!strcmp(l->agents[i].n->zone, zone) &&
+		    (!skip_node || strcmp(l->agents[i].node, skip_node)))
+			return i;
+	return SIZE_MAX;
+}
+
+/* pairs="per-zone": whether c -> a is its ordered zone pair's representative — c its zone's
+ * first agent, a the other zone's first, or, within one zone, the first agent on another
+ * node (as a <mesh pairs="per-zone">). */
+static bool zone_representative(const struct kube_list *l, size_t ci, size_t ai)
+{
+	const struct kube_agent *c = &l->agents[ci], *a = &l->agents[ai];
+	if (zone_first(l, c->n->zone, NULL) != ci)
+		return false;
+	bool same = !strcmp(c->n->zone, a->n->zone);
+	return zone_first(l, a->n->zone, same ? c->node : NULL) == ai;
+}
+
 /* One pair: client c (NULL: this host) sends to agent a. */
 static void make_pair(const struct kube_agent *c, const struct kube_agent *a,
 		      const struct kube_node *runner, struct matrix_pair *p,
@@ -308,11 +331,20 @@ int kubepairs_parse(const struct matrix_kube *k, const char *pods_json, const ch
 		goto out;
 	}
 	const struct kube_node *runner = find_node(&l, runner_node);
+	for (size_t i = 0; k->per_zone && i < l.n_agents; i++)
+		if (!l.agents[i].n || !l.agents[i].n->zone[0]) {
+			ns_err_code(err, NS_E_INPUT, "pairs=\"per-zone\": node %s of pod %s has no "
+				    "topology.kubernetes.io/zone label", l.agents[i].node,
+				    l.agents[i].pod);
+			goto out;
+		}
 	for (size_t ci = 0; ci < (k->from_runner ? 1 : l.n_agents); ci++)
 		for (size_t ai = 0; ai < l.n_agents; ai++) {
 			const struct kube_agent *c = k->from_runner ? NULL : &l.agents[ci];
 			if (c && !strcmp(c->node, l.agents[ai].node))
 				continue; /* one node's two agents test no network */
+			if (k->per_zone && !zone_representative(&l, ci, ai))
+				continue;
 			make_pair(c, &l.agents[ai], runner, &(*pairs)[*n], *pairs, *n);
 			(*n)++;
 		}

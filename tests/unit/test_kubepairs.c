@@ -223,10 +223,51 @@ static void test_matrix_zone(void **state)
 	assert_non_null(strstr(err.msg, "any, same or cross"));
 }
 
+/* pairs="per-zone": one representative pair per ordered zone pair — us-east-1a's first agent
+ * to its second and to us-east-1b's only one, and that one back; every node needs a zone. */
+static void test_per_zone(void **state)
+{
+	(void)state;
+	char *pods = read_all(FIX "pods.json"), *nodes = read_all(FIX "nodes.json");
+	struct matrix_kube k = kube(false);
+	k.per_zone = true;
+	struct matrix_pair *p;
+	size_t n;
+	struct ns_err err = {0};
+	assert_int_equal(kubepairs_parse(&k, pods, nodes, NULL, &p, &n, &err), 0);
+	assert_int_equal(n, 3);
+	named(p, n, "us-east-1a:ip-10-0-1-23--us-east-1a:ip-10-0-1-87");
+	named(p, n, "us-east-1a:ip-10-0-1-23--us-east-1b:ip-10-0-2-41");
+	named(p, n, "us-east-1b:ip-10-0-2-41--us-east-1a:ip-10-0-1-23");
+	free(p);
+	/* a node without its zone label: per-zone cannot place it */
+	char *nozone = strdup(nodes), *z = strstr(nozone, "topology.kubernetes.io/zone");
+	assert_non_null(z);
+	memcpy(z, "topology.kubernetes.io/zzzz", strlen("topology.kubernetes.io/zone"));
+	assert_int_equal(kubepairs_parse(&k, pods, nozone, NULL, &p, &n, &err), -1);
+	assert_non_null(strstr(err.msg, "no topology.kubernetes.io/zone label"));
+	free(nozone);
+	free(pods);
+	free(nodes);
+	/* per-zone picks pairs of agents: with from="runner" (one sender) it is refused at load */
+	struct matrix m;
+	const char *runner = "<matrix name=\"k\"><pairs><kubernetes selector=\"a=b\" "
+			     "from=\"runner\" pairs=\"per-zone\"/></pairs></matrix>";
+	assert_int_equal(matrix_load_mem(&m, "k.xml", runner, strlen(runner), &err), -1);
+	assert_non_null(strstr(err.msg, "k.xml:1"));
+	assert_non_null(strstr(err.msg, "per-zone"));
+	const char *agents = "<matrix name=\"k\"><pairs><kubernetes selector=\"a=b\" "
+			     "pairs=\"per-zone\"/></pairs></matrix>";
+	assert_int_equal(matrix_load_mem(&m, "k.xml", agents, strlen(agents), &err), 0);
+	assert_true(m.kube.per_zone);
+	matrix_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agents),
+		cmocka_unit_test(test_per_zone),
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_long_names),
