@@ -65,14 +65,14 @@ static int check_cpus(const char *v, size_t cap, const char *what, bool auto_ok,
 		      struct ns_err *err)
 {
 	if (!terminated(v, cap))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (!v[0] || !strcmp(v, "none") || (auto_ok && !strcmp(v, "auto")))
 		return 0;
 	int tmp[UNITS_MAX_CPUS];
 	size_t n;
 	struct ns_err e;
 	if (units_parse_cpulist(v, tmp, UNITS_MAX_CPUS, &n, &e) < 0)
-		return ns_err_set(err, "%s: %s (or none%s)", what, e.msg, auto_ok ? ", auto" : "");
+		return ns_err_code(err, NS_E_INPUT, "%s: %s (or none%s)", what, e.msg, auto_ok ? ", auto" : "");
 	return 0;
 }
 
@@ -80,9 +80,9 @@ static int check_cpus(const char *v, size_t cap, const char *what, bool auto_ok,
 static int check_source(const struct probe_params *p, struct ns_err *err)
 {
 	if (!terminated(p->bind, sizeof(p->bind)))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (p->family != 0 && p->family != 4 && p->family != 6)
-		return ns_err_set(err, "address family %u: must be 4, 6 or 0 (any)",
+		return ns_err_code(err, NS_E_INPUT, "address family %u: must be 4, 6 or 0 (any)",
 				  (unsigned)p->family);
 	if (p->bind[0]) {
 		unsigned char a[sizeof(struct in6_addr)];
@@ -90,23 +90,23 @@ static int check_source(const struct probe_params *p, struct ns_err *err)
 			  : inet_pton(AF_INET6, p->bind, a) == 1 ? 6
 								  : 0;
 		if (!fam)
-			return ns_err_set(err, "bind address '%s' is not a numeric IPv4 or IPv6 "
+			return ns_err_code(err, NS_E_INPUT, "bind address '%s' is not a numeric IPv4 or IPv6 "
 					  "address", p->bind);
 		if (p->family && p->family != (uint32_t)fam)
-			return ns_err_set(err, "bind address '%s' is not IPv%u", p->bind,
+			return ns_err_code(err, NS_E_INPUT, "bind address '%s' is not IPv%u", p->bind,
 					  (unsigned)p->family);
 	}
 	uint32_t dirs = p->dir == NS_DIR_BIDIR ? 2 : 1;
 	if (p->cport && (uint64_t)p->cport + (uint64_t)p->streams * dirs - 1 > 65535)
-		return ns_err_set(err, "client ports %u..%llu (one per data stream) must be within "
+		return ns_err_code(err, NS_E_INPUT, "client ports %u..%llu (one per data stream) must be within "
 				  "1..65535", (unsigned)p->cport,
 				  (unsigned long long)p->cport + p->streams * dirs - 1);
 	if (p->tos > 255)
-		return ns_err_set(err, "TOS %u out of range: must be 0..255", (unsigned)p->tos);
+		return ns_err_code(err, NS_E_INPUT, "TOS %u out of range: must be 0..255", (unsigned)p->tos);
 	if (p->bytes && p->blocks)
-		return ns_err_set(err, "--bytes and --blockcount exclude each other");
+		return ns_err_code(err, NS_E_INPUT, "--bytes and --blockcount exclude each other");
 	if (p->blocks > P2_MAX_BLOCKS)
-		return ns_err_set(err, "block count %llu out of range: must be <= %llu",
+		return ns_err_code(err, NS_E_INPUT, "block count %llu out of range: must be <= %llu",
 				  (unsigned long long)p->blocks, (unsigned long long)P2_MAX_BLOCKS);
 	return 0;
 }
@@ -116,7 +116,7 @@ static int check_source(const struct probe_params *p, struct ns_err *err)
 static int check_until(const struct probe_params *p, struct ns_err *err)
 {
 	if (!terminated(p->until, sizeof(p->until)))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (!p->until[0])
 		return p->steady_s == 0 ? 0 : ns_err_code(err, NS_E_USAGE, "a steady time goes "
 							  "with until sustained");
@@ -157,7 +157,7 @@ void probe_rr_sizes(const struct probe_params *p, uint32_t *request, uint32_t *r
 static int check_rr(const struct probe_params *p, struct ns_err *err)
 {
 	if (!terminated(p->rr, sizeof(p->rr)))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (!p->rr[0])
 		return p->rr_request || p->rr_response || p->rr_rate != 0
 			       ? ns_err_code(err, NS_E_USAGE, "--request, --response and --rr-rate "
@@ -218,7 +218,7 @@ void probe_lat_params(const struct probe_params *p, struct probe_params *lp)
 static int check_lat(const struct probe_params *p, struct ns_err *err)
 {
 	if (!terminated(p->lat_probe, sizeof(p->lat_probe)))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (!p->lat_probe[0])
 		return p->lat_rate != 0 || p->lat_size || p->lat_idle_s != 0
 			       ? ns_err_code(err, NS_E_USAGE, "--latency-rate, --latency-size and "
@@ -274,19 +274,19 @@ bool probe_engine_fallback(const struct probe_params *p)
 int probe_params_check(const struct probe_params *p, struct ns_err *err)
 {
 	if (p->proto != NS_PROTO_TCP && p->proto != NS_PROTO_UDP && p->proto != NS_PROTO_QUIC)
-		return ns_err_set(err, "unknown protocol %d", (int)p->proto);
+		return ns_err_code(err, NS_E_INPUT, "unknown protocol %d", (int)p->proto);
 	if (p->proto == NS_PROTO_QUIC &&
 	    (p->rr[0] || probe_engine_kind(p) != ENGINE_SOCKET || p->length || p->zerocopy))
 		return ns_err_code(err, NS_E_USAGE, "QUIC is bulk transfer on the socket engine: "
 				   "not with --rr, --engine xdp, --length or --zerocopy");
 	if (p->dir != NS_DIR_FORWARD && p->dir != NS_DIR_REVERSE && p->dir != NS_DIR_BIDIR)
-		return ns_err_set(err, "unknown direction %d", (int)p->dir);
+		return ns_err_code(err, NS_E_INPUT, "unknown direction %d", (int)p->dir);
 	if (!terminated(p->host, sizeof(p->host)) || !terminated(p->affinity, sizeof(p->affinity)) ||
 	    !terminated(p->congestion, sizeof(p->congestion)) ||
 	    !terminated(p->psk_file, sizeof(p->psk_file)))
-		return ns_err_set(err, "a text parameter is not terminated");
+		return ns_err_code(err, NS_E_INPUT, "a text parameter is not terminated");
 	if (p->port == 0)
-		return ns_err_set(err, "port must be 1..65535");
+		return ns_err_code(err, NS_E_INPUT, "port must be 1..65535");
 	if (!(p->start_at >= 0) || p->start_at > probe_wall_now() + PROBE_START_AT_MAX_S)
 		return ns_err_code(err, NS_E_USAGE, "start_at %.3f: at most %g s from now", p->start_at,
 				   PROBE_START_AT_MAX_S);
@@ -300,45 +300,45 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 	if (xdp && p->gso)
 		return ns_err_code(err, NS_E_USAGE, "--gso is a socket engine option: not with --engine xdp");
 	if (p->streams < 1 || p->streams > NS_MAX_STREAMS)
-		return ns_err_set(err, "streams %u out of range: must be 1..%d", (unsigned)p->streams,
+		return ns_err_code(err, NS_E_INPUT, "streams %u out of range: must be 1..%d", (unsigned)p->streams,
 				  NS_MAX_STREAMS);
 	if (p->threads > NS_MAX_THREADS)
-		return ns_err_set(err, "threads %u out of range: must be 0 (auto)..%d",
+		return ns_err_code(err, NS_E_INPUT, "threads %u out of range: must be 0 (auto)..%d",
 				  (unsigned)p->threads, NS_MAX_THREADS);
 	if (p->proto == NS_PROTO_UDP && p->length != 0 &&
 	    (p->length < NS_UDP_MIN_LEN || p->length > NS_UDP_MAX_LEN))
-		return ns_err_set(err, "UDP length %u out of range: must be %d..%d bytes (a 16-byte "
+		return ns_err_code(err, NS_E_INPUT, "UDP length %u out of range: must be %d..%d bytes (a 16-byte "
 				  "sequence/timestamp header; 65507 is the largest UDP payload)",
 				  (unsigned)p->length, NS_UDP_MIN_LEN, NS_UDP_MAX_LEN);
 	if (p->proto == NS_PROTO_TCP && p->length > NS_TCP_MAX_LEN)
-		return ns_err_set(err, "TCP length %u out of range: must be 1..%d bytes",
+		return ns_err_code(err, NS_E_INPUT, "TCP length %u out of range: must be 1..%d bytes",
 				  (unsigned)p->length, NS_TCP_MAX_LEN);
 	if (!(p->duration_s > 0 && p->duration_s <= NS_MAX_DURATION_S))
-		return ns_err_set(err, "duration %g s out of range: must be > 0 and <= %g s",
+		return ns_err_code(err, NS_E_INPUT, "duration %g s out of range: must be > 0 and <= %g s",
 				  p->duration_s, NS_MAX_DURATION_S);
 	if (!(p->omit_s >= 0 && p->omit_s + p->duration_s <= NS_MAX_DURATION_S))
-		return ns_err_set(err, "omit %g s out of range: must be >= 0, omit + duration <= %g s",
+		return ns_err_code(err, NS_E_INPUT, "omit %g s out of range: must be >= 0, omit + duration <= %g s",
 				  p->omit_s, NS_MAX_DURATION_S);
 	if (!(p->interval_s == 0 ||
 	      (p->interval_s >= P2_MIN_INTERVAL_S && p->interval_s <= NS_MAX_DURATION_S)))
-		return ns_err_set(err, "interval %g s out of range: must be 0 (none) or %g..%g s",
+		return ns_err_code(err, NS_E_INPUT, "interval %g s out of range: must be 0 (none) or %g..%g s",
 				  p->interval_s, P2_MIN_INTERVAL_S, NS_MAX_DURATION_S);
 	if (p->interval_s > 0 && (p->omit_s + p->duration_s) / p->interval_s > P2_MAX_INTERVALS)
-		return ns_err_set(err, "too many intervals: (omit + duration) / interval must be <= %d",
+		return ns_err_code(err, NS_E_INPUT, "too many intervals: (omit + duration) / interval must be <= %d",
 				  P2_MAX_INTERVALS);
 	if (p->window > P2_MAX_WINDOW)
-		return ns_err_set(err, "window %u out of range: must be <= %u bytes",
+		return ns_err_code(err, NS_E_INPUT, "window %u out of range: must be <= %u bytes",
 				  (unsigned)p->window, P2_MAX_WINDOW);
 	if (p->mss != 0 && (p->mss < P2_MIN_MSS || p->mss > P2_MAX_MSS))
-		return ns_err_set(err, "MSS %u out of range: must be %d..%d bytes", (unsigned)p->mss,
+		return ns_err_code(err, NS_E_INPUT, "MSS %u out of range: must be %d..%d bytes", (unsigned)p->mss,
 				  P2_MIN_MSS, P2_MAX_MSS);
 	if (p->proto != NS_PROTO_TCP && (p->mss || p->nodelay || p->congestion[0]))
-		return ns_err_set(err, "--mss, --no-delay and --congestion apply to TCP only");
+		return ns_err_code(err, NS_E_INPUT, "--mss, --no-delay and --congestion apply to TCP only");
 	if (p->proto != NS_PROTO_UDP && p->gso)
-		return ns_err_set(err, "--gso applies to UDP only (QUIC uses UDP GSO by itself)");
+		return ns_err_code(err, NS_E_INPUT, "--gso applies to UDP only (QUIC uses UDP GSO by itself)");
 	for (const char *c = p->congestion; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
-			return ns_err_set(err, "congestion control name '%s' is not valid",
+			return ns_err_code(err, NS_E_INPUT, "congestion control name '%s' is not valid",
 					  p->congestion);
 	if (check_cpus(p->affinity, sizeof(p->affinity), "affinity", false, err) < 0 ||
 	    check_cpus(p->agent_affinity, sizeof(p->agent_affinity), "agent affinity", true,
@@ -352,13 +352,13 @@ int probe_params_check(const struct probe_params *p, struct ns_err *err)
 		return ns_err_code(err, NS_E_USAGE, "--skip-rx-copy and --rx-zerocopy are for a TCP "
 				   "throughput test's receiver");
 	if (!(p->connect_timeout_s > 0 && p->connect_timeout_s <= P2_MAX_CONNECT_TIMEOUT_S))
-		return ns_err_set(err, "connect timeout %g s out of range: must be > 0 and <= %g s",
+		return ns_err_code(err, NS_E_INPUT, "connect timeout %g s out of range: must be > 0 and <= %g s",
 				  p->connect_timeout_s, P2_MAX_CONNECT_TIMEOUT_S);
 	if (!(p->timeout_s >= 0 && p->timeout_s <= 2 * NS_MAX_DURATION_S))
-		return ns_err_set(err, "timeout %g s out of range: must be 0 (auto)..%g s",
+		return ns_err_code(err, NS_E_INPUT, "timeout %g s out of range: must be 0 (auto)..%g s",
 				  p->timeout_s, 2 * NS_MAX_DURATION_S);
 	if (p->timeout_s > 0 && p->timeout_s < p->omit_s + p->duration_s)
-		return ns_err_set(err, "timeout %g s is shorter than omit + duration", p->timeout_s);
+		return ns_err_code(err, NS_E_INPUT, "timeout %g s is shorter than omit + duration", p->timeout_s);
 	if (check_until(p, err) < 0 || check_rr(p, err) < 0 || check_lat(p, err) < 0)
 		return -1;
 	return check_source(p, err);
@@ -381,7 +381,7 @@ int probe_params_target(const char *s, struct probe_params *p, struct ns_err *er
 	if (s[0] == '[') {
 		const char *end = strchr(s, ']');
 		if (!end || (end[1] && end[1] != ':'))
-			return ns_err_set(err, "bad host '%s'", s);
+			return ns_err_code(err, NS_E_INPUT, "bad host '%s'", s);
 		host = s + 1;
 		hlen = (size_t)(end - host);
 		port = end[1] == ':' ? end + 2 : NULL;
@@ -393,7 +393,7 @@ int probe_params_target(const char *s, struct probe_params *p, struct ns_err *er
 		}
 	}
 	if (hlen == 0 || hlen >= sizeof(p->host))
-		return ns_err_set(err, "bad host '%s'", s);
+		return ns_err_code(err, NS_E_INPUT, "bad host '%s'", s);
 	memcpy(p->host, host, hlen);
 	p->host[hlen] = '\0';
 	if (port) {

@@ -71,7 +71,7 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int i)
 static int prep(struct rp *r, const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK)
-		return ns_err_set(r->err, "reading a probe result: %s", sqlite3_errmsg(r->db));
+		return ns_err_code(r->err, NS_E_INPUT, "reading a probe result: %s", sqlite3_errmsg(r->db));
 	return 0;
 }
 
@@ -140,7 +140,7 @@ static int cols_prep(struct rp *r, const struct cols *c, const char *tail, sqlit
 	char sql[sizeof(c->sql) + 128];
 	if (c->overflow || (size_t)snprintf(sql, sizeof(sql), "SELECT %s%s", c->sql, tail) >=
 				   sizeof(sql))
-		return ns_err_set(r->err, "internal: a probe result query is too long");
+		return ns_err_code(r->err, NS_E_FAIL, "internal: a probe result query is too long");
 	return prep(r, sql, st);
 }
 
@@ -200,7 +200,7 @@ static int row_fields(struct rp *r, sqlite3_stmt *st, int *col, const struct fie
 		}
 		case FT_DIR:
 			if (dir_of(sqlrow_text(st, k), p) < 0)
-				return ns_err_set(r->err, "probe result: unknown %s", f->key);
+				return ns_err_code(r->err, NS_E_INPUT, "probe result: unknown %s", f->key);
 			break;
 		}
 	}
@@ -217,7 +217,7 @@ static int figures(struct rp *r, sqlite3_stmt *st, const char *obj, struct probe
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, obj, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_ROW)
-		return ns_err_set(r->err, "reading probe figures: %s", sqlite3_errmsg(r->db));
+		return ns_err_code(r->err, NS_E_INPUT, "reading probe figures: %s", sqlite3_errmsg(r->db));
 	return row_fields(r, st, &col, &fields_figures, f);
 }
 
@@ -242,11 +242,11 @@ static int top_level(struct rp *r, struct probe_result *res, bool *has_rev, int6
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		ns_err_set(r->err, "reading a probe result: %s", sqlite3_errmsg(r->db));
+		ns_err_code(r->err, NS_E_INPUT, "reading a probe result: %s", sqlite3_errmsg(r->db));
 		goto out;
 	}
 	if (num_u(r, st, 0, "version") != 1 || !sqlrow_text(st, 1)) {
-		ns_err_set(r->err, "not a version-1 probe result");
+		ns_err_code(r->err, NS_E_INPUT, "not a version-1 probe result");
 		goto out;
 	}
 	res->status = !strcmp(sqlrow_text(st, 1), "ok") ? 0 : -1;
@@ -305,7 +305,7 @@ static int sum_object(struct rp *r, const char *obj, const struct field_table *t
 		return -1;
 	sqlite3_bind_text(st, 1, obj, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_ROW)
-		ns_err_set(r->err, "reading the %s object: %s", what, sqlite3_errmsg(r->db));
+		ns_err_code(r->err, NS_E_INPUT, "reading the %s object: %s", what, sqlite3_errmsg(r->db));
 	else if (row_fields(r, st, &col, t, dst) == 0)
 		rc = 1;
 	sqlite3_finalize(st);
@@ -329,7 +329,7 @@ static int sums(struct rp *r, sqlite3_stmt *fig, struct probe_result *res)
 		sqlite3_bind_text(st, 2, keys[d], -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_ROW || dir_of(sqlrow_text(st, 0), &pd->dir) < 0 ||
 		    pd->dir == NS_DIR_BIDIR) {
-			ns_err_set(r->err, "probe result: malformed %s", keys[d] + 2);
+			ns_err_code(r->err, NS_E_INPUT, "probe result: malformed %s", keys[d] + 2);
 			goto out;
 		}
 		int found;
@@ -366,7 +366,7 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 	if (n > 2 * NS_MAX_STREAMS)
-		return ns_err_set(r->err, "probe result: %lld streams (at most %d)", (long long)n,
+		return ns_err_code(r->err, NS_E_INPUT, "probe result: %lld streams (at most %d)", (long long)n,
 				  2 * NS_MAX_STREAMS);
 	for (uint32_t d = 0; d < res->n_dirs && n > 0; d++)
 		if (!(res->dirs[d].streams = calloc((size_t)n, sizeof(struct probe_stream_result))))
@@ -380,7 +380,7 @@ static int streams(struct rp *r, sqlite3_stmt *fig, struct probe_result *res, in
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
 		if (dir_index(res, sqlrow_text(st, 0), &d) < 0) {
-			ns_err_set(r->err, "probe result: a stream of no direction of the test");
+			ns_err_code(r->err, NS_E_INPUT, "probe result: a stream of no direction of the test");
 			goto out;
 		}
 		struct probe_direction *pd = &res->dirs[d];
@@ -409,7 +409,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
 		if (dir_index(res, sqlrow_text(st, 0), &d) < 0) {
-			ns_err_set(r->err, "probe result: an interval of no direction of the test");
+			ns_err_code(r->err, NS_E_INPUT, "probe result: an interval of no direction of the test");
 			goto out;
 		}
 		count[d] = sqlite3_column_int64(st, 1);
@@ -417,7 +417,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (count[0] + count[1] > PROBE_JSON_MAX_ROWS)
-		return ns_err_set(r->err, "probe result: %lld intervals (at most %d)",
+		return ns_err_code(r->err, NS_E_INPUT, "probe result: %lld intervals (at most %d)",
 				  (long long)(count[0] + count[1]), PROBE_JSON_MAX_ROWS);
 	for (uint32_t d = 0; d < res->n_dirs; d++)
 		if (count[d] &&
@@ -432,7 +432,7 @@ static int intervals(struct rp *r, struct probe_result *res)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t d;
 		if (dir_index(res, sqlrow_text(st, 0), &d) < 0 || res->dirs[d].n_intervals >= count[d]) {
-			ns_err_set(r->err, "probe result: intervals changed while read");
+			ns_err_code(r->err, NS_E_INPUT, "probe result: intervals changed while read");
 			goto out;
 		}
 		struct probe_interval *v = &res->dirs[d].intervals[res->dirs[d].n_intervals++];
@@ -459,7 +459,7 @@ static int lat_histogram(struct rp *r, const char *path, char **out)
 	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
 	const char *h = sqlite3_step(st) == SQLITE_ROW ? sqlrow_text(st, 0) : NULL;
 	if (h && strlen(h) > RP_MAX_HISTOGRAM)
-		ns_err_set(r->err, "probe result: a latency histogram of %zu bytes (at most %u)",
+		ns_err_code(r->err, NS_E_INPUT, "probe result: a latency histogram of %zu bytes (at most %u)",
 			   strlen(h), RP_MAX_HISTOGRAM);
 	else if (h && !(*out = strdup(h)))
 		ns_err_code(r->err, NS_E_NOMEM, "out of memory");
@@ -483,7 +483,7 @@ static int lat_series(struct rp *r, const char *path, struct probe_latency_inter
 	sqlite3_finalize(st);
 	st = NULL;
 	if (n > PROBE_JSON_MAX_ROWS)
-		return ns_err_set(r->err, "probe result: %lld latency intervals (at most %d)",
+		return ns_err_code(r->err, NS_E_INPUT, "probe result: %lld latency intervals (at most %d)",
 				  (long long)n, PROBE_JSON_MAX_ROWS);
 	if (n && !(*ivl = calloc((size_t)n, sizeof(**ivl))))
 		return ns_err_code(r->err, NS_E_NOMEM, "out of memory");
@@ -526,7 +526,7 @@ static int latency(struct rp *r, struct probe_result *res)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		ns_err_set(r->err, "reading the latency object: %s", sqlite3_errmsg(r->db));
+		ns_err_code(r->err, NS_E_INPUT, "reading the latency object: %s", sqlite3_errmsg(r->db));
 		goto out;
 	}
 	l->relative_error = num_d(r, st, 0, "relative_error");
@@ -561,7 +561,7 @@ static int lul(struct rp *r, struct probe_result *res)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW)
-		ns_err_set(r->err, "reading latency_under_load: %s", sqlite3_errmsg(r->db));
+		ns_err_code(r->err, NS_E_INPUT, "reading latency_under_load: %s", sqlite3_errmsg(r->db));
 	else if (sum_object(r, sqlrow_text(st, 0), &fields_lul, l, sizeof(*l), "latency_under_load") >= 0 &&
 		 sum_object(r, sqlrow_text(st, 1), &fields_latency, &l->idle, sizeof(l->idle), "idle") >= 0 &&
 		 sum_object(r, sqlrow_text(st, 2), &fields_latency, &l->loaded, sizeof(l->loaded),
@@ -587,7 +587,7 @@ static int rpm(struct rp *r, struct probe_result *res)
 		return -1;
 	sqlite3_bind_text(st, 1, r->json, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW)
-		ns_err_set(r->err, "reading responsiveness: %s", sqlite3_errmsg(r->db));
+		ns_err_code(r->err, NS_E_INPUT, "reading responsiveness: %s", sqlite3_errmsg(r->db));
 	else if (sum_object(r, sqlrow_text(st, 0), &fields_rpm, m, sizeof(*m), "responsiveness") >= 0)
 		rc = 0;
 	const char *arr = rc == 0 ? sqlrow_text(st, 1) : NULL;
@@ -639,12 +639,12 @@ int probe_result_from_json(const char *json, struct probe_result *res, struct ns
 	memset(res, 0, sizeof(*res));
 	res->status = -1;
 	if (!json)
-		return ns_err_set(err, "no probe result");
+		return ns_err_code(err, NS_E_INPUT, "no probe result");
 	if (jsonr_open(&r.reader, err) < 0)
 		goto err;
 	r.db = jsonr_sql(r.reader);
 	if (!jsonr_valid_object(r.reader, json)) {
-		ns_err_set(err, "the probe result is not a JSON object");
+		ns_err_code(err, NS_E_INPUT, "the probe result is not a JSON object");
 		goto err;
 	}
 	if (top_level(&r, res, &has_rev, &n_streams) < 0 || warnings(&r, res) < 0)
@@ -656,7 +656,7 @@ int probe_result_from_json(const char *json, struct probe_result *res, struct ns
 	    latency_objects(&r, res) < 0)
 		goto err;
 	if (r.bad) {
-		ns_err_set(err, "probe result: '%s' is not a number in range", r.bad_key);
+		ns_err_code(err, NS_E_INPUT, "probe result: '%s' is not a number in range", r.bad_key);
 		goto err;
 	}
 	sqlite3_finalize(fig);
